@@ -1,0 +1,376 @@
+//! [`Game`]: a position with its history, undo, and the draw by repetition (R11).
+
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::{CellSet, EndReason, IllegalMove, Move, MoveList, Outcome, Position};
+
+/// A game: the positions from a start, the moves between them, and how it ended.
+///
+/// `Game` adds what a lone [`Position`] cannot know: repetition (R11: the third
+/// occurrence of a position is a draw, the start counting as its first). It keeps a count
+/// of each position's Zobrist hash, so checking repetition costs one table probe per move,
+/// not a scan of the history.
+///
+/// ```
+/// use agon_core::{EndReason, Game, Outcome};
+///
+/// let mut game = Game::new();
+/// // Shuffle both queens back and forth along the outer ring.
+/// for _ in 0..2 {
+///     for m in ["f1-e1", "f11-g10", "e1-f1", "g10-f11"] {
+///         game.play(m.parse()?)?;
+///     }
+/// }
+/// assert_eq!(game.outcome(), Some(Outcome::draw()));
+/// assert!(game.legal_moves().is_empty());
+/// game.undo();
+/// assert_eq!(game.outcome(), None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct Game {
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+    counts: HashCounts,
+    outcome: Option<Outcome>,
+}
+
+impl Game {
+    /// A game from the start position.
+    ///
+    /// ```
+    /// use agon_core::{Game, Position};
+    /// assert_eq!(*Game::new().position(), Position::start());
+    /// ```
+    pub fn new() -> Game {
+        Game::from_position(Position::start())
+    }
+
+    /// A game from any valid position (which counts as its first occurrence).
+    ///
+    /// ```
+    /// use agon_core::{Game, Position, Side};
+    /// let game = Game::from_position(Position::start().with_turn(Side::Black));
+    /// assert_eq!(game.position().turn(), Side::Black);
+    /// ```
+    pub fn from_position(start: Position) -> Game {
+        let mut game = Game {
+            positions: Vec::with_capacity(64),
+            moves: Vec::with_capacity(64),
+            counts: HashCounts::default(),
+            outcome: None,
+        };
+        game.restart(start);
+        game
+    }
+
+    /// Clears the game and starts again from `start`, keeping the memory already
+    /// allocated (for playing many games in a loop).
+    ///
+    /// ```
+    /// use agon_core::{Game, Position};
+    /// let mut game = Game::new();
+    /// game.play("f1-e1".parse()?)?;
+    /// game.restart(Position::start());
+    /// assert!(game.moves().is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn restart(&mut self, start: Position) {
+        self.positions.clear();
+        self.moves.clear();
+        self.counts.clear();
+        self.positions.push(start);
+        self.counts.add(start.hash());
+        self.outcome = start.outcome();
+    }
+
+    /// The current position.
+    ///
+    /// ```
+    /// use agon_core::Game;
+    /// assert_eq!(Game::new().position().occupied().len(), 14);
+    /// ```
+    pub fn position(&self) -> &Position {
+        self.positions
+            .last()
+            .unwrap_or_else(|| unreachable!("a game has a start"))
+    }
+
+    /// The position the game started from.
+    ///
+    /// ```
+    /// use agon_core::{Game, Position};
+    /// assert_eq!(*Game::new().start(), Position::start());
+    /// ```
+    pub fn start(&self) -> &Position {
+        &self.positions[0]
+    }
+
+    /// The moves played so far.
+    ///
+    /// ```
+    /// use agon_core::Game;
+    /// let mut game = Game::new();
+    /// game.play("f1-e1".parse()?)?;
+    /// assert_eq!(game.moves()[0].to_string(), "f1-e1");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Every position of the game, the start first and the current one last.
+    ///
+    /// ```
+    /// use agon_core::Game;
+    /// assert_eq!(Game::new().positions().len(), 1);
+    /// ```
+    pub fn positions(&self) -> &[Position] {
+        &self.positions
+    }
+
+    /// The legal moves: empty once the game is over, repetition included.
+    ///
+    /// ```
+    /// use agon_core::Game;
+    /// assert_eq!(Game::new().legal_moves().len(), 27);
+    /// ```
+    pub fn legal_moves(&self) -> MoveList {
+        if self.outcome.is_some() {
+            MoveList::new()
+        } else {
+            self.position().legal_moves()
+        }
+    }
+
+    /// Whether `m` is legal now (false once the game is over).
+    ///
+    /// ```
+    /// use agon_core::Game;
+    /// assert!(Game::new().is_legal("f1-e1".parse()?));
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.outcome.is_none() && self.position().is_legal(m)
+    }
+
+    /// Plays `m`, returning the cells of the pieces it captured; or, if it is illegal (or
+    /// the game is over), the reason, leaving the game unchanged.
+    ///
+    /// ```
+    /// use agon_core::{Game, IllegalMove};
+    /// let mut game = Game::new();
+    /// assert_eq!(game.play("f1-f2".parse()?), Err(IllegalMove::Outward));
+    /// assert_eq!(game.play("f1-e1".parse()?), Ok(agon_core::CellSet::EMPTY));
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn play(&mut self, m: Move) -> Result<CellSet, IllegalMove> {
+        if self.outcome.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        let pos = self.position();
+        pos.check_move(m)?;
+        let captures = pos.captures(m);
+        self.push_unchecked(m);
+        Ok(captures)
+    }
+
+    /// Plays a move known to be legal (from [`Game::legal_moves`]) without checking it.
+    ///
+    /// ```
+    /// use agon_core::Game;
+    /// let mut game = Game::new();
+    /// let m = game.legal_moves()[0];
+    /// game.push_unchecked(m);
+    /// assert_eq!(game.moves().len(), 1);
+    /// ```
+    pub fn push_unchecked(&mut self, m: Move) {
+        let next = self.position().play_unchecked(m);
+        self.positions.push(next);
+        self.moves.push(m);
+        let seen = self.counts.add(next.hash());
+        // Checked in the order of RULES.md section 6: throne ring, repetition, no action.
+        self.outcome = if next.throne_ring_side().is_some() {
+            next.outcome()
+        } else if seen >= 3 && self.occurrences(&next) >= 3 {
+            Some(Outcome::draw())
+        } else if !next.has_legal_move() {
+            next.outcome()
+        } else {
+            None
+        };
+    }
+
+    /// Takes back the last move, returning it (`None` at the start).
+    ///
+    /// ```
+    /// use agon_core::{Game, Position};
+    /// let mut game = Game::new();
+    /// game.play("f1-e1".parse()?)?;
+    /// assert_eq!(game.undo().map(|m| m.to_string()), Some("f1-e1".to_string()));
+    /// assert_eq!(*game.position(), Position::start());
+    /// assert_eq!(game.undo(), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn undo(&mut self) -> Option<Move> {
+        let m = self.moves.pop()?;
+        if let Some(pos) = self.positions.pop() {
+            self.counts.remove(pos.hash());
+        }
+        // A move was played from the position now current, so it was not over.
+        self.outcome = None;
+        Some(m)
+    }
+
+    /// How the game ended, or `None` while it goes on.
+    ///
+    /// ```
+    /// use agon_core::Game;
+    /// assert_eq!(Game::new().outcome(), None);
+    /// ```
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    /// Whether the game is over.
+    ///
+    /// ```
+    /// use agon_core::Game;
+    /// assert!(!Game::new().is_over());
+    /// ```
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// How many times the current position has occurred so far (1 the first time).
+    ///
+    /// ```
+    /// use agon_core::Game;
+    /// assert_eq!(Game::new().repetitions(), 1);
+    /// ```
+    pub fn repetitions(&self) -> usize {
+        self.occurrences(self.position())
+    }
+
+    /// The exact number of occurrences of `pos`, confirmed position by position; only
+    /// called when the hash count says a repetition may have happened.
+    fn occurrences(&self, pos: &Position) -> usize {
+        if self.counts.get(pos.hash()) == 0 {
+            return 0;
+        }
+        self.positions.iter().filter(|p| *p == pos).count()
+    }
+}
+
+impl Default for Game {
+    fn default() -> Game {
+        Game::new()
+    }
+}
+
+impl PartialEq for Game {
+    /// Two games are equal when they start from the same position and play the same moves.
+    fn eq(&self, other: &Game) -> bool {
+        self.start() == other.start() && self.moves == other.moves
+    }
+}
+
+impl Eq for Game {}
+
+impl fmt::Debug for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Game")
+            .field("start", self.start())
+            .field("moves", &self.moves)
+            .field("outcome", &self.outcome)
+            .finish()
+    }
+}
+
+/// How often each hash occurs in the game: an open-addressing table of (hash, count).
+#[derive(Clone, Default)]
+struct HashCounts {
+    /// `None` marks a slot never used; a count of 0 a slot whose positions were undone.
+    slots: Vec<Option<(u64, u32)>>,
+    used: usize,
+}
+
+impl HashCounts {
+    fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|s| *s = None);
+        self.used = 0;
+    }
+
+    fn slot(&self, hash: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = (hash as usize) & mask;
+        loop {
+            match self.slots[i] {
+                Some((h, _)) if h != hash => i = (i + 1) & mask,
+                _ => return i,
+            }
+        }
+    }
+
+    fn get(&self, hash: u64) -> u32 {
+        if self.slots.is_empty() {
+            return 0;
+        }
+        self.slots[self.slot(hash)].map_or(0, |(_, n)| n)
+    }
+
+    /// Counts one more occurrence of `hash`, returning the new count.
+    fn add(&mut self, hash: u64) -> u32 {
+        if 2 * (self.used + 1) > self.slots.len() {
+            self.grow();
+        }
+        let i = self.slot(hash);
+        let n = match self.slots[i] {
+            Some((_, n)) => n + 1,
+            None => {
+                self.used += 1;
+                1
+            }
+        };
+        self.slots[i] = Some((hash, n));
+        n
+    }
+
+    fn remove(&mut self, hash: u64) {
+        if self.slots.is_empty() {
+            return;
+        }
+        let i = self.slot(hash);
+        if let Some((h, n)) = self.slots[i] {
+            self.slots[i] = Some((h, n.saturating_sub(1)));
+        }
+    }
+
+    fn grow(&mut self) {
+        let old = core::mem::take(&mut self.slots);
+        let size = (old.len() * 2).max(256);
+        self.slots = alloc::vec![None; size];
+        self.used = 0;
+        for (h, n) in old.into_iter().flatten() {
+            if n > 0 {
+                let i = self.slot(h);
+                self.slots[i] = Some((h, n));
+                self.used += 1;
+            }
+        }
+    }
+}
+
+/// The reason is used by records and bindings to report how a game ended.
+impl Game {
+    /// The end reason, if the game is over (shorthand for `outcome().map(|o| o.reason)`).
+    ///
+    /// ```
+    /// use agon_core::Game;
+    /// assert_eq!(Game::new().end_reason(), None);
+    /// ```
+    pub fn end_reason(&self) -> Option<EndReason> {
+        self.outcome.map(|o| o.reason)
+    }
+}

@@ -1,0 +1,227 @@
+//! [`Move`] (a step or a return) and [`MoveList`], the fixed-capacity list of legal moves.
+
+use core::fmt;
+use core::ops::Deref;
+
+use crate::Cell;
+
+/// One action: a step of a piece, or the return of a captured piece.
+///
+/// Both kinds have a `from` and a `to` cell; for a return, `from` is the cell where the
+/// captured piece stands. The text forms are `f1-f2` for a step and `f4>l1` for a return
+/// (see [`crate::notation`]).
+///
+/// ```
+/// use agon_core::Move;
+///
+/// let step: Move = "f1-f2".parse()?;
+/// assert_eq!(step.from().to_string(), "f1");
+/// assert!(!step.is_return());
+/// let ret: Move = "f4>l1".parse()?;
+/// assert!(ret.is_return());
+/// assert_eq!(ret.to_string(), "f4>l1");
+/// # Ok::<(), agon_core::ParseError>(())
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum Move {
+    /// A piece steps to an adjacent empty cell in its ring or the next ring inward.
+    Step {
+        /// The cell the piece leaves.
+        from: Cell,
+        /// The adjacent cell it enters.
+        to: Cell,
+    },
+    /// A captured piece is placed back on the board and is no longer captured.
+    Return {
+        /// The cell where the captured piece stands.
+        from: Cell,
+        /// The empty cell it is placed on.
+        to: Cell,
+    },
+}
+
+impl Move {
+    /// The cell the piece leaves.
+    ///
+    /// ```
+    /// use agon_core::{Cell, Move};
+    /// let m = Move::Step { from: "e5".parse()?, to: Cell::THRONE };
+    /// assert_eq!(m.from().to_string(), "e5");
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub const fn from(self) -> Cell {
+        match self {
+            Move::Step { from, .. } | Move::Return { from, .. } => from,
+        }
+    }
+
+    /// The cell the piece enters.
+    ///
+    /// ```
+    /// use agon_core::{Cell, Move};
+    /// let m = Move::Step { from: "e5".parse()?, to: Cell::THRONE };
+    /// assert_eq!(m.to(), Cell::THRONE);
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub const fn to(self) -> Cell {
+        match self {
+            Move::Step { to, .. } | Move::Return { to, .. } => to,
+        }
+    }
+
+    /// Whether this is a return.
+    ///
+    /// ```
+    /// use agon_core::Move;
+    /// assert!("a1>a2".parse::<Move>()?.is_return());
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub const fn is_return(self) -> bool {
+        matches!(self, Move::Return { .. })
+    }
+}
+
+/// The largest number of legal moves in any position: six captured guards, each with the
+/// thirty cells of an empty outer ring (a captured queen has at most 77 empty cells, and
+/// seven pieces have at most 28 steps).
+pub const MAX_LEGAL_MOVES: usize = 180;
+
+/// A list of at most [`MAX_LEGAL_MOVES`] moves, stored inline: building one never
+/// allocates. It dereferences to a slice.
+///
+/// ```
+/// use agon_core::{MoveList, Position};
+///
+/// let moves: MoveList = Position::start().legal_moves();
+/// assert_eq!(moves.len(), 27);
+/// assert!(moves.iter().all(|m| !m.is_return()));
+/// ```
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MAX_LEGAL_MOVES],
+    len: usize,
+}
+
+impl MoveList {
+    /// An empty list.
+    ///
+    /// ```
+    /// use agon_core::MoveList;
+    /// assert!(MoveList::new().is_empty());
+    /// ```
+    pub const fn new() -> MoveList {
+        MoveList {
+            moves: [Move::Step {
+                from: Cell::THRONE,
+                to: Cell::THRONE,
+            }; MAX_LEGAL_MOVES],
+            len: 0,
+        }
+    }
+
+    /// Appends a move.
+    ///
+    /// # Panics
+    ///
+    /// When the list already holds [`MAX_LEGAL_MOVES`] moves; legal move generation never
+    /// exceeds it.
+    ///
+    /// ```
+    /// use agon_core::{Move, MoveList};
+    /// let mut list = MoveList::new();
+    /// list.push("f1-f2".parse()?);
+    /// assert_eq!(list.len(), 1);
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    #[inline]
+    pub fn push(&mut self, m: Move) {
+        self.moves[self.len] = m;
+        self.len += 1;
+    }
+
+    /// Removes every move.
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// let mut list = Position::start().legal_moves();
+    /// list.clear();
+    /// assert!(list.is_empty());
+    /// ```
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Keeps only the moves for which `keep` returns true.
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// let mut list = Position::start().legal_moves();
+    /// list.retain(|m| m.from().to_string() == "f1");
+    /// assert_eq!(list.len(), 2);
+    /// ```
+    pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
+        let mut n = 0;
+        for i in 0..self.len {
+            if keep(&self.moves[i]) {
+                self.moves[n] = self.moves[i];
+                n += 1;
+            }
+        }
+        self.len = n;
+    }
+
+    /// The moves as a mutable slice (to sort or shuffle them).
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// let mut list = Position::start().legal_moves();
+    /// list.as_mut_slice().reverse();
+    /// assert_eq!(list.len(), 27);
+    /// ```
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> MoveList {
+        MoveList::new()
+    }
+}
+
+impl Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = core::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl Extend<Move> for MoveList {
+    fn extend<I: IntoIterator<Item = Move>>(&mut self, iter: I) {
+        for m in iter {
+            self.push(m);
+        }
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl PartialEq for MoveList {
+    fn eq(&self, other: &MoveList) -> bool {
+        **self == **other
+    }
+}
+
+impl Eq for MoveList {}

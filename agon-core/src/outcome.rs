@@ -1,0 +1,125 @@
+//! [`Outcome`]: how a game ended.
+
+use core::fmt;
+
+use crate::Side;
+
+/// Why a game ended (RULES.md section 6).
+///
+/// ```
+/// use agon_core::EndReason;
+/// assert_eq!(EndReason::Throne.to_string(), "throne");
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum EndReason {
+    /// R10: a side's guards hold all of ring 1 while its own queen is on the throne; that
+    /// side wins.
+    Throne,
+    /// R10: a side's guards hold all of ring 1 but its queen is not on the throne; that side
+    /// loses.
+    RingWithoutQueen,
+    /// R12: the side to move has no legal action and loses.
+    NoLegalAction,
+    /// R11: the same position occurred for the third time; a draw.
+    Repetition,
+}
+
+impl EndReason {
+    /// All reasons, in the order above.
+    pub const ALL: [EndReason; 4] = [
+        EndReason::Throne,
+        EndReason::RingWithoutQueen,
+        EndReason::NoLegalAction,
+        EndReason::Repetition,
+    ];
+
+    /// A short lowercase name: `throne`, `ring-without-queen`, `no-legal-action`,
+    /// `repetition`.
+    ///
+    /// ```
+    /// use agon_core::EndReason;
+    /// assert_eq!(EndReason::NoLegalAction.name(), "no-legal-action");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            EndReason::Throne => "throne",
+            EndReason::RingWithoutQueen => "ring-without-queen",
+            EndReason::NoLegalAction => "no-legal-action",
+            EndReason::Repetition => "repetition",
+        }
+    }
+}
+
+impl fmt::Display for EndReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+/// The end of a game: the winner (none for a draw) and the reason.
+///
+/// ```
+/// use agon_core::{EndReason, Outcome, Side};
+/// let o = Outcome::win(Side::Black, EndReason::NoLegalAction);
+/// assert_eq!(o.winner, Some(Side::Black));
+/// assert_eq!(o.score(), "0-1");
+/// assert_eq!(Outcome::draw().score(), "1/2-1/2");
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Outcome {
+    /// The side that won, or `None` for a draw.
+    pub winner: Option<Side>,
+    /// Why the game ended.
+    pub reason: EndReason,
+}
+
+impl Outcome {
+    /// A win of `winner` for `reason`.
+    ///
+    /// ```
+    /// use agon_core::{EndReason, Outcome, Side};
+    /// assert_eq!(Outcome::win(Side::White, EndReason::Throne).winner, Some(Side::White));
+    /// ```
+    pub const fn win(winner: Side, reason: EndReason) -> Outcome {
+        Outcome {
+            winner: Some(winner),
+            reason,
+        }
+    }
+
+    /// A draw by repetition, the only draw of the rules.
+    ///
+    /// ```
+    /// use agon_core::{EndReason, Outcome};
+    /// assert_eq!(Outcome::draw().reason, EndReason::Repetition);
+    /// ```
+    pub const fn draw() -> Outcome {
+        Outcome {
+            winner: None,
+            reason: EndReason::Repetition,
+        }
+    }
+
+    /// The result as game records write it: `1-0`, `0-1` or `1/2-1/2`.
+    ///
+    /// ```
+    /// use agon_core::{EndReason, Outcome, Side};
+    /// assert_eq!(Outcome::win(Side::White, EndReason::Throne).score(), "1-0");
+    /// ```
+    pub const fn score(self) -> &'static str {
+        match self.winner {
+            Some(Side::White) => "1-0",
+            Some(Side::Black) => "0-1",
+            None => "1/2-1/2",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.winner {
+            Some(side) => write!(f, "{side} wins ({})", self.reason),
+            None => write!(f, "draw ({})", self.reason),
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! A small seeded random generator and random playouts, shared by the examples, the
+//! bindings and the bots so that "a random game from seed S" means one thing everywhere.
+
+#[cfg(feature = "alloc")]
+use crate::{Game, Outcome};
+use crate::{Move, Position};
+
+/// SplitMix64: a fast, seedable generator with a fixed sequence for each seed, so random
+/// games replay exactly. Not for cryptography.
+///
+/// ```
+/// use agon_core::random::Rng;
+/// let mut a = Rng::new(7);
+/// let mut b = Rng::new(7);
+/// assert_eq!(a.next_u64(), b.next_u64());
+/// assert!(a.below(10) < 10);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from a seed.
+    ///
+    /// ```
+    /// use agon_core::random::Rng;
+    /// assert_ne!(Rng::new(1).next_u64(), Rng::new(2).next_u64());
+    /// ```
+    pub const fn new(seed: u64) -> Rng {
+        Rng(seed)
+    }
+
+    /// The next 64 random bits.
+    ///
+    /// ```
+    /// use agon_core::random::Rng;
+    /// assert_eq!(Rng::new(0).next_u64(), 0xE220_A839_7B1D_CDAF);
+    /// ```
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform number in `0..n` (`n > 0`), by Lemire's multiply-shift.
+    ///
+    /// ```
+    /// use agon_core::random::Rng;
+    /// let mut rng = Rng::new(3);
+    /// assert!((0..100).all(|_| rng.below(6) < 6));
+    /// ```
+    pub fn below(&mut self, n: usize) -> usize {
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+
+    /// A uniform float in `[0, 1)`.
+    ///
+    /// ```
+    /// use agon_core::random::Rng;
+    /// let x = Rng::new(9).unit();
+    /// assert!((0.0..1.0).contains(&x));
+    /// ```
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+}
+
+/// A legal move chosen uniformly at random, or `None` when there is none.
+///
+/// ```
+/// use agon_core::{random::{random_move, Rng}, Position};
+/// let m = random_move(&Position::start(), &mut Rng::new(1)).unwrap();
+/// assert!(Position::start().is_legal(m));
+/// ```
+pub fn random_move(position: &Position, rng: &mut Rng) -> Option<Move> {
+    let moves = position.legal_moves();
+    if moves.is_empty() {
+        None
+    } else {
+        Some(moves[rng.below(moves.len())])
+    }
+}
+
+/// Plays uniformly random legal moves until the game ends (repetition included) and
+/// returns the outcome. The game keeps the moves, for replay or statistics.
+///
+/// ```
+/// use agon_core::{random::{random_playout, Rng}, Game};
+/// let mut game = Game::new();
+/// let outcome = random_playout(&mut game, &mut Rng::new(42));
+/// assert_eq!(game.outcome(), Some(outcome));
+/// ```
+#[cfg(feature = "alloc")]
+pub fn random_playout(game: &mut Game, rng: &mut Rng) -> Outcome {
+    loop {
+        if let Some(outcome) = game.outcome() {
+            return outcome;
+        }
+        let moves = game.position().legal_moves();
+        game.push_unchecked(moves[rng.below(moves.len())]);
+    }
+}

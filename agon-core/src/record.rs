@@ -1,0 +1,392 @@
+//! Game records, like PGN: tag pairs, then numbered moves, then the result.
+//!
+//! ```text
+//! record   = *(tag newline) newline movetext result newline
+//! tag      = "[" name " " '"' value '"' "]"   ; value escapes '"' and '\' with '\'
+//! name     = 1*(letter / digit / "_")
+//! movetext = *(number move [move])            ; "1. f1-e1 f11-g10 2. e1-f1"
+//! number   = digits "."                       ; before each move of White
+//!          / digits "..."                     ; before a move of Black not after White's
+//! move     = step / return / pair             ; see crate::notation
+//! result   = "1-0" / "0-1" / "1/2-1/2" / "*"
+//! ```
+//!
+//! Two tags have a meaning: `Position` holds the start position's text when it is not the
+//! standard start, and `Result` repeats the result. Any whitespace may separate tokens.
+//! Parsing replays every move and names the first illegal one by its number. A game that
+//! ended by the rules must carry its result; a game still going may carry any result
+//! (a resignation or an agreement) or `*`. Other tags are kept in order.
+//!
+//! ```
+//! use agon_core::{Game, Record, Score};
+//!
+//! let mut game = Game::new();
+//! game.play("f1-e1".parse()?)?;
+//! let mut record = Record::new(game);
+//! record.tags.push(("White".into(), "Ada".into()));
+//! let text = record.to_string();
+//! assert_eq!(text, "[White \"Ada\"]\n[Result \"*\"]\n\n1. f1-e1 *\n");
+//! assert_eq!(text.parse::<Record>()?, record);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+use core::str::FromStr;
+
+use crate::notation::Reader;
+use crate::{Game, Outcome, ParseError, ParseErrorKind, Position, Side};
+
+/// The result written at the end of a record.
+///
+/// ```
+/// use agon_core::Score;
+/// assert_eq!(Score::Draw.to_string(), "1/2-1/2");
+/// assert_eq!("0-1".parse::<Score>(), Ok(Score::BlackWins));
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Score {
+    /// `1-0`.
+    WhiteWins,
+    /// `0-1`.
+    BlackWins,
+    /// `1/2-1/2`.
+    Draw,
+    /// `*`: the game goes on, or its end is unknown.
+    Unfinished,
+}
+
+impl Score {
+    /// The score of an outcome.
+    ///
+    /// ```
+    /// use agon_core::{Outcome, Score};
+    /// assert_eq!(Score::from_outcome(Some(Outcome::draw())), Score::Draw);
+    /// assert_eq!(Score::from_outcome(None), Score::Unfinished);
+    /// ```
+    pub const fn from_outcome(outcome: Option<Outcome>) -> Score {
+        match outcome {
+            Some(Outcome {
+                winner: Some(Side::White),
+                ..
+            }) => Score::WhiteWins,
+            Some(Outcome {
+                winner: Some(Side::Black),
+                ..
+            }) => Score::BlackWins,
+            Some(Outcome { winner: None, .. }) => Score::Draw,
+            None => Score::Unfinished,
+        }
+    }
+
+    /// The text of the score.
+    ///
+    /// ```
+    /// use agon_core::Score;
+    /// assert_eq!(Score::Unfinished.as_str(), "*");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Score::WhiteWins => "1-0",
+            Score::BlackWins => "0-1",
+            Score::Draw => "1/2-1/2",
+            Score::Unfinished => "*",
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Score {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Score, ParseError> {
+        [
+            Score::WhiteWins,
+            Score::BlackWins,
+            Score::Draw,
+            Score::Unfinished,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == s)
+        .ok_or(ParseError::new(
+            0,
+            ParseErrorKind::Expected("1-0, 0-1, 1/2-1/2 or *"),
+        ))
+    }
+}
+
+/// A game record: tags, the game (its start and moves) and the written result.
+///
+/// The `Position` and `Result` tags are not kept in `tags`: they are written from
+/// `game.start()` and `result`.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Record {
+    /// Tag pairs other than `Position` and `Result`, in order.
+    pub tags: Vec<(String, String)>,
+    /// The game, replayed and validated.
+    pub game: Game,
+    /// The written result: the game's outcome when it is over.
+    pub result: Score,
+}
+
+impl Record {
+    /// A record of `game` with no tags and the result of its outcome.
+    ///
+    /// ```
+    /// use agon_core::{Game, Record, Score};
+    /// assert_eq!(Record::new(Game::new()).result, Score::Unfinished);
+    /// ```
+    pub fn new(game: Game) -> Record {
+        let result = Score::from_outcome(game.outcome());
+        Record {
+            tags: Vec::new(),
+            game,
+            result,
+        }
+    }
+
+    /// The value of a tag, if present (`Position` and `Result` included).
+    ///
+    /// ```
+    /// use agon_core::{Game, Record};
+    /// let r = Record::new(Game::new());
+    /// assert_eq!(r.tag("Result").as_deref(), Some("*"));
+    /// assert_eq!(r.tag("Event"), None);
+    /// ```
+    pub fn tag(&self, name: &str) -> Option<String> {
+        match name {
+            "Result" => Some(self.result.to_string()),
+            "Position" => self.position_tag(),
+            _ => self
+                .tags
+                .iter()
+                .find(|(n, _)| n == name)
+                .map(|(_, v)| v.clone()),
+        }
+    }
+
+    fn position_tag(&self) -> Option<String> {
+        let start = self.game.start();
+        (*start != Position::start()).then(|| start.to_text().to_string())
+    }
+}
+
+fn write_tag(f: &mut fmt::Formatter<'_>, name: &str, value: &str) -> fmt::Result {
+    write!(f, "[{name} \"")?;
+    for c in value.chars() {
+        if c == '"' || c == '\\' {
+            f.write_str("\\")?;
+        }
+        write!(f, "{c}")?;
+    }
+    f.write_str("\"]\n")
+}
+
+/// The move number of ply `i` (from 0) of a game whose first mover is `first`.
+fn move_number(first: Side, ply: usize) -> u32 {
+    ((ply + first.index()) / 2 + 1) as u32
+}
+
+impl fmt::Display for Record {
+    /// Writes the canonical record: the kept tags, `Position` when the start is not the
+    /// standard one, `Result`, a blank line, and the movetext in lines of at most 80
+    /// characters.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (name, value) in &self.tags {
+            write_tag(f, name, value)?;
+        }
+        if let Some(position) = self.position_tag() {
+            write_tag(f, "Position", &position)?;
+        }
+        write_tag(f, "Result", self.result.as_str())?;
+        f.write_str("\n")?;
+        let first = self.game.start().turn();
+        let mut tokens: Vec<String> = Vec::new();
+        for (ply, m) in self.game.moves().iter().enumerate() {
+            let side = if (ply + first.index()) % 2 == 0 {
+                Side::White
+            } else {
+                Side::Black
+            };
+            if side == Side::White {
+                tokens.push(alloc::format!("{}.", move_number(first, ply)));
+            } else if ply == 0 {
+                tokens.push(alloc::format!("{}...", move_number(first, ply)));
+            }
+            tokens.push(m.to_string());
+        }
+        tokens.push(self.result.to_string());
+        let mut width = 0;
+        for (i, token) in tokens.iter().enumerate() {
+            if i > 0 {
+                if width + 1 + token.len() > 80 {
+                    f.write_str("\n")?;
+                    width = 0;
+                } else {
+                    f.write_str(" ")?;
+                    width += 1;
+                }
+            }
+            f.write_str(token)?;
+            width += token.len();
+        }
+        f.write_str("\n")
+    }
+}
+
+fn skip_space(r: &mut Reader<'_>) {
+    while r.peek().is_some_and(|c| c.is_ascii_whitespace()) {
+        r.pos += 1;
+    }
+}
+
+fn read_tag(r: &mut Reader<'_>) -> Result<(String, String), ParseError> {
+    r.expect(b'[', "'['")?;
+    let start = r.pos;
+    while r
+        .peek()
+        .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
+    {
+        r.pos += 1;
+    }
+    if r.pos == start {
+        return Err(r.error(ParseErrorKind::Expected("a tag name")));
+    }
+    let name = String::from_utf8_lossy(&r.text[start..r.pos]).into_owned();
+    r.expect(b' ', "' ' after the tag name")?;
+    r.expect(b'"', "'\"' opening the tag value")?;
+    let mut value = Vec::new();
+    loop {
+        match r.peek() {
+            Some(b'"') => break,
+            Some(b'\\') => {
+                r.pos += 1;
+                match r.peek() {
+                    Some(c @ (b'"' | b'\\')) => value.push(c),
+                    _ => return Err(r.error(ParseErrorKind::Expected("'\"' or '\\' after '\\'"))),
+                }
+            }
+            Some(b'\n') | None => {
+                return Err(r.error(ParseErrorKind::Expected("'\"' closing the tag value")))
+            }
+            Some(c) => value.push(c),
+        }
+        r.pos += 1;
+    }
+    r.pos += 1;
+    r.expect(b']', "']'")?;
+    // The input is a str and escapes split only at ASCII bytes, so this is UTF-8.
+    let value = String::from_utf8(value).map_err(|_| r.error(ParseErrorKind::Expected("UTF-8")))?;
+    Ok((name, value))
+}
+
+impl FromStr for Record {
+    type Err = ParseError;
+
+    /// Parses and replays a record (see the [module docs](crate::record)).
+    fn from_str(text: &str) -> Result<Record, ParseError> {
+        let mut r = Reader::new(text);
+        let mut tags: Vec<(String, String)> = Vec::new();
+        let mut start = Position::start();
+        let mut result_tag: Option<(Score, usize)> = None;
+        let mut seen_position = false;
+        skip_space(&mut r);
+        while r.peek() == Some(b'[') {
+            let at = r.pos;
+            let (name, value) = read_tag(&mut r)?;
+            let duplicate = match name.as_str() {
+                "Position" => core::mem::replace(&mut seen_position, true),
+                "Result" => result_tag.is_some(),
+                _ => tags.iter().any(|(n, _)| *n == name),
+            };
+            if duplicate {
+                return Err(ParseError::new(at, ParseErrorKind::DuplicateTag));
+            }
+            let value_at = at + name.len() + 3;
+            match name.as_str() {
+                "Position" => {
+                    start = Position::from_text(&value).map_err(|e| e.shifted(value_at))?;
+                }
+                "Result" => {
+                    let score = value.parse::<Score>().map_err(|e| e.shifted(value_at))?;
+                    result_tag = Some((score, at));
+                }
+                _ => tags.push((name, value)),
+            }
+            skip_space(&mut r);
+        }
+        let mut game = Game::from_position(start);
+        let first = start.turn();
+        let result = loop {
+            skip_space(&mut r);
+            let at = r.pos;
+            while r.peek().is_some_and(|c| !c.is_ascii_whitespace()) {
+                r.pos += 1;
+            }
+            let token = core::str::from_utf8(&r.text[at..r.pos]).unwrap_or("");
+            if token.is_empty() {
+                return Err(ParseError::new(
+                    at,
+                    ParseErrorKind::Expected("a move or a result"),
+                ));
+            }
+            if let Ok(score) = token.parse::<Score>() {
+                break (score, at);
+            }
+            let ply = game.moves().len();
+            let side = game.position().turn();
+            let number = move_number(first, ply);
+            let digits = token.trim_end_matches('.');
+            if digits.len() < token.len() {
+                let dots = token.len() - digits.len();
+                let expected_dots = if side == Side::White { 1 } else { 3 };
+                if digits.parse::<u32>().ok() != Some(number) || dots != expected_dots {
+                    return Err(ParseError::new(at, ParseErrorKind::MoveNumber(number)));
+                }
+                continue;
+            }
+            let after_number = text[..at].trim_end().ends_with('.');
+            if side == Side::White && !after_number {
+                return Err(ParseError::new(at, ParseErrorKind::MoveNumber(number)));
+            }
+            if side == Side::Black && ply == 0 && !after_number {
+                return Err(ParseError::new(at, ParseErrorKind::MoveNumber(number)));
+            }
+            let m = game
+                .position()
+                .parse_move(token)
+                .map_err(|e| e.shifted(at))?;
+            game.play(m).map_err(|reason| {
+                ParseError::new(
+                    at,
+                    ParseErrorKind::IllegalMove {
+                        number,
+                        side,
+                        reason,
+                    },
+                )
+            })?;
+        };
+        let (score, at) = result;
+        skip_space(&mut r);
+        r.finish()?;
+        if let Some((tagged, tag_at)) = result_tag {
+            if tagged != score {
+                return Err(ParseError::new(tag_at, ParseErrorKind::ResultMismatch));
+            }
+        }
+        if game.is_over() && score != Score::from_outcome(game.outcome()) {
+            return Err(ParseError::new(at, ParseErrorKind::ResultMismatch));
+        }
+        Ok(Record {
+            tags,
+            game,
+            result: score,
+        })
+    }
+}

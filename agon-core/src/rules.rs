@@ -1,0 +1,476 @@
+//! The rules of Agon (RULES.md sections 3 to 6) as methods of [`Position`]: legal moves,
+//! playing a move, captures and returns, and the end of the game.
+//!
+//! Each rule lives here once; every other part of the crate (games, notation, perft, the
+//! bindings) calls these methods. Comments name the rule (R1 to R12) they implement.
+
+use crate::cell::{CAPTURE_LINES, STEP_TARGETS};
+use crate::zobrist::{self, piece_key};
+use crate::{
+    Cell, CellSet, Direction, EndReason, Kind, Move, MoveList, Outcome, Position, Ring, Side,
+};
+
+/// Why a move is illegal in a position.
+///
+/// [`Position::play`] reports the first rule the move breaks, checked in the order of the
+/// variants below (after [`IllegalMove::GameOver`], the steps' checks, then the returns').
+///
+/// ```
+/// use agon_core::{IllegalMove, Position};
+///
+/// let pos = Position::start();
+/// assert_eq!(pos.play("f1-f3".parse()?), Err(IllegalMove::NotAdjacent));
+/// assert_eq!(pos.play("f11-f10".parse()?), Err(IllegalMove::NotYourPiece));
+/// assert_eq!(pos.play("f1>f2".parse()?), Err(IllegalMove::NotCaptured));
+/// # Ok::<(), agon_core::ParseError>(())
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, thiserror::Error)]
+pub enum IllegalMove {
+    /// The game is over: a side's guards hold the throne ring (R10).
+    #[error("the game is over")]
+    GameOver,
+    /// There is no piece on the `from` cell.
+    #[error("there is no piece on the cell moved from")]
+    NoPiece,
+    /// The piece on the `from` cell belongs to the opponent.
+    #[error("not your piece")]
+    NotYourPiece,
+    /// The side to move has a captured piece and must return it instead of stepping (R2).
+    #[error("a captured piece must be returned first")]
+    MustReturn,
+    /// A step goes to a cell that is not adjacent (R2: no piece jumps).
+    #[error("the cells are not adjacent")]
+    NotAdjacent,
+    /// A step goes to the next ring outward (R2).
+    #[error("no piece moves outward")]
+    Outward,
+    /// The destination holds a piece (R2, R8).
+    #[error("the cell is occupied")]
+    Occupied,
+    /// A guard steps onto the throne (R3).
+    #[error("the throne is for queens")]
+    ThroneForQueens,
+    /// The destination lies between two enemy pieces on a straight line (R4).
+    #[error("the cell lies between two enemy pieces")]
+    BetweenEnemies,
+    /// A return names a piece that is not captured (R8).
+    #[error("only a captured piece can be returned")]
+    NotCaptured,
+    /// A guard is returned while the queen is captured (R8).
+    #[error("the queen returns before guards")]
+    QueenFirst,
+    /// A guard is returned to a cell off the outer ring (R8).
+    #[error("a guard returns to the outer ring")]
+    GuardToOuterRing,
+}
+
+const RING1: CellSet = match Ring::new(1) {
+    Some(r) => r.cells(),
+    None => CellSet::EMPTY,
+};
+const OUTER: CellSet = Ring::OUTER.cells();
+const THRONE: CellSet = CellSet::EMPTY.with(Cell::THRONE);
+
+impl Position {
+    /// The side whose guards hold all six cells of ring 1, if one does (R10). The game is
+    /// then over: that side wins if its queen is on the throne and loses otherwise.
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// assert_eq!(Position::start().throne_ring_side(), None);
+    /// ```
+    #[inline]
+    pub fn throne_ring_side(&self) -> Option<Side> {
+        let guards = self.occupied() - self.queens;
+        if !RING1.is_subset(guards) {
+            return None;
+        }
+        Side::ALL
+            .into_iter()
+            .find(|&s| RING1.is_subset(self.sides[s.index()]))
+    }
+
+    /// The end of the game in this position, if it is over: the throne ring (R10), then the
+    /// side to move having no legal action (R12). Repetition (R11) needs the game's history:
+    /// see [`crate::Game::outcome`].
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// assert_eq!(Position::start().outcome(), None);
+    /// ```
+    pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(side) = self.throne_ring_side() {
+            return Some(if self.queen(side) == Cell::THRONE {
+                Outcome::win(side, EndReason::Throne)
+            } else {
+                Outcome::win(side.other(), EndReason::RingWithoutQueen)
+            });
+        }
+        if !self.has_legal_move() {
+            return Some(Outcome::win(self.turn.other(), EndReason::NoLegalAction));
+        }
+        None
+    }
+
+    /// Whether the game is over in this position ([`Position::outcome`] is `Some`).
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// assert!(!Position::start().is_over());
+    /// ```
+    pub fn is_over(&self) -> bool {
+        self.throne_ring_side().is_some() || !self.has_legal_move()
+    }
+
+    /// Whether the side to move has captured pieces and so must return one (R2, R8).
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// assert!(!Position::start().must_return());
+    /// ```
+    #[inline]
+    pub const fn must_return(&self) -> bool {
+        self.captured.intersects(self.sides[self.turn as usize])
+    }
+
+    /// The cells `side` may not step to: those between two opponent pieces on a straight
+    /// line, captured pieces included (R4).
+    ///
+    /// ```
+    /// use agon_core::{Position, Side};
+    /// assert!(Position::start().forbidden_cells(Side::White).is_empty());
+    /// ```
+    #[inline]
+    pub fn forbidden_cells(&self, side: Side) -> CellSet {
+        let opp = self.sides[side.other().index()];
+        let mut forbidden = CellSet::EMPTY;
+        for d in [Direction::North, Direction::NorthEast, Direction::SouthEast] {
+            forbidden |= opp.shift(d) & opp.shift(d.opposite());
+        }
+        forbidden
+    }
+
+    /// The cells the piece on `from` may step to, before R4.
+    #[inline]
+    fn step_reach(&self, from: Cell) -> CellSet {
+        let mut reach = STEP_TARGETS[from.bit() as usize];
+        if self.queens.contains(from) && from.ring().distance() == 1 {
+            reach |= THRONE;
+        }
+        reach
+    }
+
+    /// The cells each piece of the side to move could step to, as `(from, targets)`, or
+    /// nothing when the position is decided by R10 or the side must return.
+    #[inline]
+    fn step_targets(&self) -> impl Iterator<Item = (Cell, CellSet)> + '_ {
+        let allowed = self.empty() - self.forbidden_cells(self.turn);
+        self.sides[self.turn.index()]
+            .into_iter()
+            .map(move |from| (from, self.step_reach(from) & allowed))
+    }
+
+    /// The cells a captured guard may be returned to, or a captured queen.
+    #[inline]
+    fn return_targets(&self, kind: Kind) -> CellSet {
+        match kind {
+            Kind::Queen => self.empty(),
+            Kind::Guard => self.empty() & OUTER,
+        }
+    }
+
+    /// The pieces the side to move must choose from to return: its captured queen alone if
+    /// she is captured, else its captured guards (R8).
+    #[inline]
+    fn returnable(&self) -> (CellSet, Kind) {
+        let mine = self.captured & self.sides[self.turn.index()];
+        let queen = mine & self.queens;
+        if queen.is_empty() {
+            (mine, Kind::Guard)
+        } else {
+            (queen, Kind::Queen)
+        }
+    }
+
+    /// Every legal action of the side to move, in a fixed-capacity list (no allocation).
+    ///
+    /// Steps are listed by the index of the cell moved from, then of the cell moved to;
+    /// returns likewise. The list is empty when the game is over by R10 or R12.
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// let moves = Position::start().legal_moves();
+    /// assert_eq!(moves.len(), 27);
+    /// assert_eq!(moves[0].to_string(), "a5-a4");
+    /// ```
+    pub fn legal_moves(&self) -> MoveList {
+        let mut list = MoveList::new();
+        self.append_legal_moves(&mut list);
+        list
+    }
+
+    /// Appends every legal action to `list` (see [`Position::legal_moves`]).
+    ///
+    /// ```
+    /// use agon_core::{MoveList, Position};
+    /// let mut list = MoveList::new();
+    /// Position::start().append_legal_moves(&mut list);
+    /// assert_eq!(list.len(), 27);
+    /// ```
+    pub fn append_legal_moves(&self, list: &mut MoveList) {
+        if self.throne_ring_side().is_some() {
+            return;
+        }
+        if self.must_return() {
+            let (pieces, kind) = self.returnable();
+            let targets = self.return_targets(kind);
+            for from in pieces {
+                for to in targets {
+                    list.push(Move::Return { from, to });
+                }
+            }
+        } else {
+            for (from, targets) in self.step_targets() {
+                for to in targets {
+                    list.push(Move::Step { from, to });
+                }
+            }
+        }
+    }
+
+    /// The number of legal actions, counted without listing them (used by perft).
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// assert_eq!(Position::start().count_legal_moves(), 27);
+    /// ```
+    #[inline]
+    pub fn count_legal_moves(&self) -> usize {
+        if self.throne_ring_side().is_some() {
+            return 0;
+        }
+        if self.must_return() {
+            let (pieces, kind) = self.returnable();
+            pieces.len() * self.return_targets(kind).len()
+        } else {
+            self.step_targets().map(|(_, t)| t.len()).sum()
+        }
+    }
+
+    /// Whether the side to move has any legal action (R12 says it loses if not).
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// assert!(Position::start().has_legal_move());
+    /// ```
+    pub fn has_legal_move(&self) -> bool {
+        if self.throne_ring_side().is_some() {
+            return false;
+        }
+        // A return always has an empty destination (R12).
+        self.must_return() || self.step_targets().any(|(_, t)| !t.is_empty())
+    }
+
+    /// The legal actions of the piece on `from` (for interfaces that pick a piece first).
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// let moves = Position::start().legal_moves_from("f1".parse()?);
+    /// let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
+    /// assert_eq!(names, ["f1-e1", "f1-g1"]);
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn legal_moves_from(&self, from: Cell) -> MoveList {
+        let mut list = self.legal_moves();
+        list.retain(|m| m.from() == from);
+        list
+    }
+
+    /// The move a from-to pair stands for here: a return if the piece on `from` is
+    /// captured, else a step. The pair notation (`f1f2`) is read this way.
+    ///
+    /// ```
+    /// use agon_core::{Move, Position};
+    /// let pos = Position::start();
+    /// let m = pos.move_from_pair("f1".parse()?, "e1".parse()?);
+    /// assert_eq!(m, "f1-e1".parse::<Move>()?);
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub const fn move_from_pair(&self, from: Cell, to: Cell) -> Move {
+        if self.captured.contains(from) {
+            Move::Return { from, to }
+        } else {
+            Move::Step { from, to }
+        }
+    }
+
+    /// Checks a move against every rule, returning the first one it breaks.
+    ///
+    /// ```
+    /// use agon_core::{IllegalMove, Position};
+    /// let pos = Position::start();
+    /// assert_eq!(pos.check_move("f1-e1".parse()?), Ok(()));
+    /// assert_eq!(pos.check_move("f1-f2".parse()?), Err(IllegalMove::Outward));
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn check_move(&self, m: Move) -> Result<(), IllegalMove> {
+        if self.throne_ring_side().is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        let (from, to) = (m.from(), m.to());
+        let piece = self.piece_at(from).ok_or(IllegalMove::NoPiece)?;
+        if piece.side != self.turn {
+            return Err(IllegalMove::NotYourPiece);
+        }
+        match m {
+            Move::Step { .. } => {
+                if self.must_return() {
+                    return Err(IllegalMove::MustReturn);
+                }
+                if !from.is_adjacent(to) {
+                    return Err(IllegalMove::NotAdjacent);
+                }
+                if to.ring() > from.ring() {
+                    return Err(IllegalMove::Outward);
+                }
+                if self.occupied().contains(to) {
+                    return Err(IllegalMove::Occupied);
+                }
+                if to == Cell::THRONE && piece.kind == Kind::Guard {
+                    return Err(IllegalMove::ThroneForQueens);
+                }
+                if self.forbidden_cells(self.turn).contains(to) {
+                    return Err(IllegalMove::BetweenEnemies);
+                }
+            }
+            Move::Return { .. } => {
+                if !self.captured.contains(from) {
+                    return Err(IllegalMove::NotCaptured);
+                }
+                if piece.kind == Kind::Guard && self.returnable().1 == Kind::Queen {
+                    return Err(IllegalMove::QueenFirst);
+                }
+                if self.occupied().contains(to) {
+                    return Err(IllegalMove::Occupied);
+                }
+                if !self.return_targets(piece.kind).contains(to) {
+                    return Err(IllegalMove::GuardToOuterRing);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether `m` is a legal action here.
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// let pos = Position::start();
+    /// assert!(pos.is_legal("f1-e1".parse()?));
+    /// assert!(!pos.is_legal("f1-f2".parse()?));
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.check_move(m).is_ok()
+    }
+
+    /// Plays `m`, returning the new position, or the reason it is illegal. `self` is
+    /// unchanged either way.
+    ///
+    /// ```
+    /// use agon_core::{IllegalMove, Position, Side};
+    /// let pos = Position::start();
+    /// let next = pos.play("f1-e1".parse()?).expect("legal");
+    /// assert_eq!(next.turn(), Side::Black);
+    /// assert_eq!(next.play("e1-e2".parse()?), Err(IllegalMove::NotYourPiece));
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn play(&self, m: Move) -> Result<Position, IllegalMove> {
+        self.check_move(m)?;
+        Ok(self.play_unchecked(m))
+    }
+
+    /// The pieces a legal move `m` captures (R5, R6): always empty for a return (R9).
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// assert!(Position::start().captures("f1-e1".parse()?).is_empty());
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn captures(&self, m: Move) -> CellSet {
+        match m {
+            Move::Return { .. } => CellSet::EMPTY,
+            Move::Step { from, to } => {
+                let own = self.sides[self.turn.index()].without(from).with(to);
+                self.captures_at(to, own)
+            }
+        }
+    }
+
+    /// The opponent pieces captured by a piece of the side to move arriving on `to`, with
+    /// `own` the mover's pieces after the step (R5). Only the arriving piece captures (R6).
+    #[inline]
+    fn captures_at(&self, to: Cell, own: CellSet) -> CellSet {
+        let victims = self.sides[self.turn.other().index()] - self.captured;
+        let mut captured = CellSet::EMPTY;
+        for &(n, n2) in &CAPTURE_LINES[to.bit() as usize] {
+            if n != 255 {
+                let (n, n2) = (Cell::from_bit(n.into()), Cell::from_bit(n2.into()));
+                if victims.contains(n) && own.contains(n2) {
+                    captured = captured.with(n);
+                }
+            }
+        }
+        captured
+    }
+
+    /// Plays `m` without checking that it is legal, for search code that plays moves from
+    /// [`Position::legal_moves`]. An illegal move gives a position that may break the
+    /// invariants of [`Position`]; it never causes undefined behaviour.
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// let pos = Position::start();
+    /// let m = pos.legal_moves()[0];
+    /// assert_eq!(pos.play_unchecked(m), pos.play(m).unwrap());
+    /// ```
+    #[inline]
+    pub fn play_unchecked(&self, m: Move) -> Position {
+        let mut next = *self;
+        let us = self.turn;
+        let them = us.other();
+        let (from, to) = (m.from(), m.to());
+        let kind = if self.queens.contains(from) {
+            Kind::Queen
+        } else {
+            Kind::Guard
+        };
+        let moved = CellSet::from(from) | CellSet::from(to);
+        next.sides[us.index()] ^= moved;
+        if kind == Kind::Queen {
+            next.queens ^= moved;
+        }
+        match m {
+            Move::Step { .. } => {
+                next.hash ^= piece_key(us, kind, false, from) ^ piece_key(us, kind, false, to);
+                let captured = self.captures_at(to, next.sides[us.index()]);
+                for cell in captured {
+                    let k = if self.queens.contains(cell) {
+                        Kind::Queen
+                    } else {
+                        Kind::Guard
+                    };
+                    next.hash ^= piece_key(them, k, false, cell) ^ piece_key(them, k, true, cell);
+                }
+                next.captured |= captured;
+            }
+            Move::Return { .. } => {
+                next.hash ^= piece_key(us, kind, true, from) ^ piece_key(us, kind, false, to);
+                next.captured = next.captured.without(from);
+            }
+        }
+        next.turn = them;
+        next.hash ^= zobrist::BLACK_TO_MOVE;
+        next
+    }
+}

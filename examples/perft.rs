@@ -1,0 +1,47 @@
+//! Counts perft leaves from a position and prints the speed of move generation.
+//!
+//! ```text
+//! cargo run --release --example perft -- [--position TEXT] DEPTH
+//! ```
+//!
+//! Prints, for each depth 1..=DEPTH: `depth=D leaves=N seconds=S leaves_per_second=R`.
+
+use std::time::Instant;
+
+use agon_core::{perft, Position};
+use agon_examples::{fail, parse_arg};
+
+const USAGE: &str = "perft [--position TEXT] DEPTH";
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut position = Position::start();
+    let mut depth = None;
+    let mut i = 0;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--position" => {
+                let text = args
+                    .get(i + 1)
+                    .unwrap_or_else(|| fail("--position needs a value", USAGE));
+                position = parse_arg(text, "position", USAGE);
+                i += 1;
+            }
+            arg if depth.is_none() => depth = Some(parse_arg::<u32>(arg, "depth", USAGE)),
+            arg => fail(format_args!("unexpected argument {arg:?}"), USAGE),
+        }
+        i += 1;
+    }
+    let depth = depth.unwrap_or_else(|| fail("missing DEPTH", USAGE));
+    for d in 1..=depth {
+        let start = Instant::now();
+        let leaves = perft(&position, d);
+        let seconds = start.elapsed().as_secs_f64();
+        let rate = if seconds > 0.0 {
+            leaves as f64 / seconds
+        } else {
+            0.0
+        };
+        println!("depth={d} leaves={leaves} seconds={seconds:.3} leaves_per_second={rate:.0}");
+    }
+}
