@@ -161,7 +161,7 @@ impl Game {
     /// ```
     /// use agon_core::{Game, IllegalMove};
     /// let mut game = Game::new();
-    /// assert_eq!(game.play("f1-f2".parse()?), Err(IllegalMove::Outward));
+    /// assert_eq!(game.play("f1-f3".parse()?), Err(IllegalMove::NotAdjacent));
     /// assert_eq!(game.play("f1-e1".parse()?), Ok(agon_core::CellSet::EMPTY));
     /// # Ok::<(), agon_core::ParseError>(())
     /// ```

@@ -53,6 +53,11 @@
 //! |---|---|
 //! | 1 | 27 |
 //! | 2 | 713 |
+//! | 3 | 18 417 |
+//! | 4 | 466 557 |
+//! | 5 | 11 662 533 |
+//! | 6 | 287 983 241 |
+//! | 7 | 7 058 228 245 |
 //!
 //! More positions, exercising captures, returns and the end rules, are in the tests
 //! (`tests/perft.rs`).

@@ -157,7 +157,7 @@ impl MoveList {
     /// use agon_core::Position;
     /// let mut list = Position::start().legal_moves();
     /// list.retain(|m| m.from().to_string() == "f1");
-    /// assert_eq!(list.len(), 2);
+    /// assert_eq!(list.len(), 3);
     /// ```
     pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
         let mut n = 0;

@@ -142,6 +142,7 @@ impl ParseError {
     }
 
     /// The same error moved `by` bytes further, for a text embedded in a larger one.
+    #[cfg(feature = "alloc")]
     pub(crate) const fn shifted(self, by: usize) -> ParseError {
         ParseError {
             offset: self.offset + by,

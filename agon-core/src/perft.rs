@@ -8,7 +8,8 @@ use crate::Position;
 /// games, not positions, and is ignored. The last ply is counted in bulk, without playing
 /// its moves.
 ///
-/// From the start position: 27, 713, 18 311, 458 705, 11 423 609, 281 187 811 (depths 1-6).
+/// From the start position, depths 1 to 7: 27, 713, 18 417, 466 557, 11 662 533,
+/// 287 983 241, 7 058 228 245.
 ///
 /// ```
 /// use agon_core::{perft, Position};

@@ -42,7 +42,7 @@ pub struct Position {
 /// let mut pieces: Vec<_> = start.pieces().collect();
 /// pieces.pop();
 /// let err = Position::from_parts(Side::White, pieces, CellSet::EMPTY).unwrap_err();
-/// assert_eq!(err, PositionError::PieceCount(Side::Black));
+/// assert_eq!(err, PositionError::PieceCount(Side::White)); // l5 was last
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, thiserror::Error)]
 pub enum PositionError {

@@ -277,7 +277,7 @@ impl Position {
     /// use agon_core::Position;
     /// let moves = Position::start().legal_moves_from("f1".parse()?);
     /// let names: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
-    /// assert_eq!(names, ["f1-e1", "f1-g1"]);
+    /// assert_eq!(names, ["f1-e1", "f1-f2", "f1-g1"]);
     /// # Ok::<(), agon_core::ParseError>(())
     /// ```
     pub fn legal_moves_from(&self, from: Cell) -> MoveList {
@@ -310,7 +310,7 @@ impl Position {
     /// use agon_core::{IllegalMove, Position};
     /// let pos = Position::start();
     /// assert_eq!(pos.check_move("f1-e1".parse()?), Ok(()));
-    /// assert_eq!(pos.check_move("f1-f2".parse()?), Err(IllegalMove::Outward));
+    /// assert_eq!(pos.check_move("f1-e2".parse()?), Err(IllegalMove::NotAdjacent));
     /// # Ok::<(), agon_core::ParseError>(())
     /// ```
     pub fn check_move(&self, m: Move) -> Result<(), IllegalMove> {
@@ -367,7 +367,7 @@ impl Position {
     /// use agon_core::Position;
     /// let pos = Position::start();
     /// assert!(pos.is_legal("f1-e1".parse()?));
-    /// assert!(!pos.is_legal("f1-f2".parse()?));
+    /// assert!(!pos.is_legal("f1-f3".parse()?));
     /// # Ok::<(), agon_core::ParseError>(())
     /// ```
     pub fn is_legal(&self, m: Move) -> bool {
