@@ -667,6 +667,19 @@ pub(crate) const STEP_TARGETS: [CellSet; 128] = {
     t
 };
 
+/// Step destinations of a queen on each bit: as [`STEP_TARGETS`], plus the throne from
+/// ring 1 (R3).
+pub(crate) const QUEEN_STEP_TARGETS: [CellSet; 128] = {
+    let mut t = STEP_TARGETS;
+    let mut d = 0;
+    while d < 6 {
+        let n = NEIGHBOUR[Cell::THRONE.0 as usize][d];
+        t[n as usize] = t[n as usize].with(Cell::THRONE);
+        d += 1;
+    }
+    t
+};
+
 /// For each bit and direction, the two cells `X + d` and `X + 2d` a step to `X` may
 /// capture with (R5), or 255 where the line leaves the board.
 pub(crate) const CAPTURE_LINES: [[(u8, u8); 6]; 128] = {

@@ -3,7 +3,7 @@
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::{CellSet, EndReason, IllegalMove, Move, MoveList, Outcome, Position};
+use crate::{Actions, CellSet, EndReason, IllegalMove, Move, MoveList, Outcome, Position};
 
 /// A game: the positions from a start, the moves between them, and how it ended.
 ///
@@ -34,6 +34,8 @@ pub struct Game {
     moves: Vec<Move>,
     counts: HashCounts,
     outcome: Option<Outcome>,
+    /// The legal actions now: computed once per move, empty once the game is over.
+    actions: Actions,
 }
 
 impl Game {
@@ -60,6 +62,7 @@ impl Game {
             moves: Vec::with_capacity(64),
             counts: HashCounts::default(),
             outcome: None,
+            actions: start.actions(),
         };
         game.restart(start);
         game
@@ -83,6 +86,11 @@ impl Game {
         self.positions.push(start);
         self.counts.add(start.hash());
         self.outcome = start.outcome();
+        self.actions = if self.outcome.is_some() {
+            Actions::default()
+        } else {
+            start.actions()
+        };
     }
 
     /// The current position.
@@ -137,11 +145,19 @@ impl Game {
     /// assert_eq!(Game::new().legal_moves().len(), 27);
     /// ```
     pub fn legal_moves(&self) -> MoveList {
-        if self.outcome.is_some() {
-            MoveList::new()
-        } else {
-            self.position().legal_moves()
-        }
+        let mut list = MoveList::new();
+        list.extend(self.actions);
+        list
+    }
+
+    /// The legal actions in compact form (see [`Actions`]): empty once the game is over.
+    ///
+    /// ```
+    /// use agon_core::Game;
+    /// assert_eq!(Game::new().actions().len(), 27);
+    /// ```
+    pub fn actions(&self) -> &Actions {
+        &self.actions
     }
 
     /// Whether `m` is legal now (false once the game is over).
@@ -152,7 +168,7 @@ impl Game {
     /// # Ok::<(), agon_core::ParseError>(())
     /// ```
     pub fn is_legal(&self, m: Move) -> bool {
-        self.outcome.is_none() && self.position().is_legal(m)
+        self.actions.contains(m)
     }
 
     /// Plays `m`, returning the cells of the pieces it captured; or, if it is illegal (or
@@ -191,14 +207,14 @@ impl Game {
         self.moves.push(m);
         let seen = self.counts.add(next.hash());
         // Checked in the order of RULES.md section 6: throne ring, repetition, no action.
+        self.actions = Actions::default();
         self.outcome = if next.throne_ring_side().is_some() {
             next.outcome()
         } else if seen >= 3 && self.occurrences(&next) >= 3 {
             Some(Outcome::draw())
-        } else if !next.has_legal_move() {
-            next.outcome()
         } else {
-            None
+            self.actions = next.actions();
+            self.actions.is_empty().then(|| next.outcome()).flatten()
         };
     }
 
@@ -220,6 +236,7 @@ impl Game {
         }
         // A move was played from the position now current, so it was not over.
         self.outcome = None;
+        self.actions = self.position().actions();
         Some(m)
     }
 

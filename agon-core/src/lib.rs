@@ -94,7 +94,7 @@ pub use cell::{Cell, Direction, Ring, CELL_COUNT};
 pub use cellset::{CellSet, CellSetIter};
 #[cfg(feature = "alloc")]
 pub use game::Game;
-pub use moves::{Move, MoveList, MAX_LEGAL_MOVES};
+pub use moves::{Actions, ActionsIter, Move, MoveList, MAX_LEGAL_MOVES};
 pub use notation::{ParseError, ParseErrorKind, PositionText};
 pub use outcome::{EndReason, Outcome};
 pub use perft::perft;

@@ -3,7 +3,7 @@
 use core::fmt;
 use core::ops::Deref;
 
-use crate::Cell;
+use crate::{Cell, CellSet};
 
 /// One action: a step of a piece, or the return of a captured piece.
 ///
@@ -225,3 +225,208 @@ impl PartialEq for MoveList {
 }
 
 impl Eq for MoveList {}
+
+/// The legal actions of a position in compact form: each piece that may act, with the set
+/// of cells it may go to. At most seven entries; a `Copy` value that never allocates.
+/// Built by [`crate::Position::actions`]; iterating it yields the moves in the order of
+/// [`crate::Position::legal_moves`].
+///
+/// ```
+/// use agon_core::Position;
+/// let actions = Position::start().actions();
+/// assert_eq!(actions.len(), 27);
+/// assert_eq!(actions.nth(0).unwrap().to_string(), "a5-a4");
+/// assert_eq!(actions.iter().count(), 27);
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct Actions {
+    from: [Cell; 7],
+    targets: [CellSet; 7],
+    pieces: u8,
+    is_return: bool,
+}
+
+impl Actions {
+    /// No actions.
+    pub(crate) const fn new() -> Actions {
+        Actions {
+            from: [Cell::THRONE; 7],
+            targets: [CellSet::EMPTY; 7],
+            pieces: 0,
+            is_return: false,
+        }
+    }
+
+    /// Records that the piece on `from` may go to `targets` (ignored when empty).
+    #[inline]
+    pub(crate) fn push(&mut self, from: Cell, targets: CellSet, is_return: bool) {
+        if !targets.is_empty() {
+            let i = usize::from(self.pieces);
+            self.from[i] = from;
+            self.targets[i] = targets;
+            self.pieces += 1;
+            self.is_return = is_return;
+        }
+    }
+
+    /// Whether these are returns (the side to move has a captured piece) rather than steps.
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// assert!(!Position::start().actions().are_returns());
+    /// ```
+    pub const fn are_returns(&self) -> bool {
+        self.is_return
+    }
+
+    /// The number of legal moves.
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// assert_eq!(Position::start().actions().len(), 27);
+    /// ```
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.entries().map(|(_, t)| t.len()).sum()
+    }
+
+    /// Whether there is no legal move.
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// assert!(!Position::start().actions().is_empty());
+    /// ```
+    #[inline]
+    pub const fn is_empty(&self) -> bool {
+        self.pieces == 0
+    }
+
+    /// Each piece that may act, with the cells it may go to, by cell index.
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// let (from, targets) = Position::start().actions().entries().next().unwrap();
+    /// assert_eq!((from.to_string(), targets.len()), ("a5".to_string(), 4));
+    /// ```
+    #[inline]
+    pub fn entries(&self) -> impl Iterator<Item = (Cell, CellSet)> + '_ {
+        self.from
+            .iter()
+            .copied()
+            .zip(self.targets)
+            .take(self.pieces.into())
+    }
+
+    /// The cells the piece on `from` may go to (empty if it may not act).
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// assert_eq!(Position::start().actions().targets("f1".parse()?).len(), 3);
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn targets(&self, from: Cell) -> CellSet {
+        self.entries()
+            .find(|(f, _)| *f == from)
+            .map_or(CellSet::EMPTY, |(_, t)| t)
+    }
+
+    /// Whether `m` is one of the legal moves.
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// assert!(!Position::start().actions().contains("f1>f2".parse()?));
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn contains(&self, m: Move) -> bool {
+        m.is_return() == self.is_return && self.targets(m.from()).contains(m.to())
+    }
+
+    /// The `n`-th legal move (from 0) in [`crate::Position::legal_moves`] order.
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// assert_eq!(Position::start().actions().nth(27), None);
+    /// ```
+    #[inline]
+    pub fn nth(&self, mut n: usize) -> Option<Move> {
+        for (from, targets) in self.entries() {
+            let len = targets.len();
+            if n < len {
+                return targets.iter().nth(n).map(|to| self.make(from, to));
+            }
+            n -= len;
+        }
+        None
+    }
+
+    #[inline]
+    fn make(&self, from: Cell, to: Cell) -> Move {
+        if self.is_return {
+            Move::Return { from, to }
+        } else {
+            Move::Step { from, to }
+        }
+    }
+
+    /// The legal moves, in [`crate::Position::legal_moves`] order.
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// let first = Position::start().actions().iter().next().unwrap();
+    /// assert_eq!(first.to_string(), "a5-a4");
+    /// ```
+    pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
+        self.entries()
+            .flat_map(move |(from, targets)| targets.into_iter().map(move |to| self.make(from, to)))
+    }
+}
+
+impl Default for Actions {
+    fn default() -> Actions {
+        Actions::new()
+    }
+}
+
+impl IntoIterator for Actions {
+    type Item = Move;
+    type IntoIter = ActionsIter;
+    fn into_iter(self) -> ActionsIter {
+        ActionsIter {
+            actions: self,
+            piece: 0,
+            rest: self.targets[0],
+        }
+    }
+}
+
+/// The moves of an [`Actions`], by value.
+#[derive(Clone, Debug)]
+pub struct ActionsIter {
+    actions: Actions,
+    piece: usize,
+    rest: CellSet,
+}
+
+impl Iterator for ActionsIter {
+    type Item = Move;
+
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        loop {
+            if self.piece >= usize::from(self.actions.pieces) {
+                return None;
+            }
+            if let Some(to) = self.rest.first() {
+                self.rest = self.rest.without(to);
+                return Some(self.actions.make(self.actions.from[self.piece], to));
+            }
+            self.piece += 1;
+            self.rest = self
+                .actions
+                .targets
+                .get(self.piece)
+                .copied()
+                .unwrap_or_default();
+        }
+    }
+}

@@ -74,11 +74,9 @@ impl Rng {
 /// assert!(Position::start().is_legal(m));
 /// ```
 pub fn random_move(position: &Position, rng: &mut Rng) -> Option<Move> {
-    let moves = position.legal_moves();
-    if moves.is_empty() {
-        None
-    } else {
-        Some(moves[rng.below(moves.len())])
+    match position.count_legal_moves() {
+        0 => None,
+        n => position.nth_legal_move(rng.below(n)),
     }
 }
 
@@ -97,7 +95,11 @@ pub fn random_playout(game: &mut Game, rng: &mut Rng) -> Outcome {
         if let Some(outcome) = game.outcome() {
             return outcome;
         }
-        let moves = game.position().legal_moves();
-        game.push_unchecked(moves[rng.below(moves.len())]);
+        let actions = game.actions();
+        // Same choice as indexing legal_moves(), without building the list.
+        match actions.nth(rng.below(actions.len())) {
+            Some(m) => game.push_unchecked(m),
+            None => unreachable!("a game that is not over has a legal move"),
+        }
     }
 }

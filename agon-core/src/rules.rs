@@ -4,10 +4,11 @@
 //! Each rule lives here once; every other part of the crate (games, notation, perft, the
 //! bindings) calls these methods. Comments name the rule (R1 to R12) they implement.
 
-use crate::cell::{CAPTURE_LINES, STEP_TARGETS};
+use crate::cell::{CAPTURE_LINES, QUEEN_STEP_TARGETS, STEP_TARGETS};
 use crate::zobrist::{self, piece_key};
 use crate::{
-    Cell, CellSet, Direction, EndReason, Kind, Move, MoveList, Outcome, Position, Ring, Side,
+    Actions, Cell, CellSet, Direction, EndReason, Kind, Move, MoveList, Outcome, Position, Ring,
+    Side,
 };
 
 /// Why a move is illegal in a position.
@@ -69,7 +70,6 @@ const RING1: CellSet = match Ring::new(1) {
     None => CellSet::EMPTY,
 };
 const OUTER: CellSet = Ring::OUTER.cells();
-const THRONE: CellSet = CellSet::EMPTY.with(Cell::THRONE);
 
 impl Position {
     /// The side whose guards hold all six cells of ring 1, if one does (R10). The game is
@@ -150,24 +150,34 @@ impl Position {
         forbidden
     }
 
-    /// The cells the piece on `from` may step to, before R4.
-    #[inline]
-    fn step_reach(&self, from: Cell) -> CellSet {
-        let mut reach = STEP_TARGETS[from.bit() as usize];
-        if self.queens.contains(from) && from.ring().distance() == 1 {
-            reach |= THRONE;
+    /// The one description of what the side to move may do: calls `visit(from, targets,
+    /// is_return)` for each of its pieces that may act, with the cells it may go to. Steps
+    /// (R2, R3, R4) unless the side has captured pieces, which it must return (R8); nothing
+    /// once the throne ring is complete (R10). Every legal-move function is built on it.
+    #[inline(always)]
+    fn visit_actions(&self, mut visit: impl FnMut(Cell, CellSet, bool)) {
+        if self.throne_ring_side().is_some() {
+            return;
         }
-        reach
-    }
-
-    /// The cells each piece of the side to move could step to, as `(from, targets)`, or
-    /// nothing when the position is decided by R10 or the side must return.
-    #[inline]
-    fn step_targets(&self) -> impl Iterator<Item = (Cell, CellSet)> + '_ {
-        let allowed = self.empty() - self.forbidden_cells(self.turn);
-        self.sides[self.turn.index()]
-            .into_iter()
-            .map(move |from| (from, self.step_reach(from) & allowed))
+        if self.must_return() {
+            let (pieces, kind) = self.returnable();
+            let targets = self.return_targets(kind);
+            for from in pieces {
+                visit(from, targets, true);
+            }
+        } else {
+            let allowed = self.empty() - self.forbidden_cells(self.turn);
+            let own = self.sides[self.turn.index()];
+            let queen = (own & self.queens).first();
+            for from in own {
+                let reach = if Some(from) == queen {
+                    QUEEN_STEP_TARGETS[from.bit() as usize]
+                } else {
+                    STEP_TARGETS[from.bit() as usize]
+                };
+                visit(from, reach & allowed, false);
+            }
+        }
     }
 
     /// The cells a captured guard may be returned to, or a captured queen.
@@ -190,6 +200,24 @@ impl Position {
         } else {
             (queen, Kind::Queen)
         }
+    }
+
+    /// The legal actions in compact form: each piece that may act with the cells it may
+    /// go to. Cheaper than [`Position::legal_moves`] when only counting, sampling or
+    /// testing membership.
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// let actions = Position::start().actions();
+    /// assert_eq!(actions.len(), 27);
+    /// assert!(actions.contains("f1-e1".parse()?));
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    #[inline]
+    pub fn actions(&self) -> Actions {
+        let mut actions = Actions::new();
+        self.visit_actions(|from, targets, is_return| actions.push(from, targets, is_return));
+        actions
     }
 
     /// Every legal action of the side to move, in a fixed-capacity list (no allocation).
@@ -218,24 +246,7 @@ impl Position {
     /// assert_eq!(list.len(), 27);
     /// ```
     pub fn append_legal_moves(&self, list: &mut MoveList) {
-        if self.throne_ring_side().is_some() {
-            return;
-        }
-        if self.must_return() {
-            let (pieces, kind) = self.returnable();
-            let targets = self.return_targets(kind);
-            for from in pieces {
-                for to in targets {
-                    list.push(Move::Return { from, to });
-                }
-            }
-        } else {
-            for (from, targets) in self.step_targets() {
-                for to in targets {
-                    list.push(Move::Step { from, to });
-                }
-            }
-        }
+        list.extend(self.actions());
     }
 
     /// The number of legal actions, counted without listing them (used by perft).
@@ -246,15 +257,23 @@ impl Position {
     /// ```
     #[inline]
     pub fn count_legal_moves(&self) -> usize {
-        if self.throne_ring_side().is_some() {
-            return 0;
-        }
-        if self.must_return() {
-            let (pieces, kind) = self.returnable();
-            pieces.len() * self.return_targets(kind).len()
-        } else {
-            self.step_targets().map(|(_, t)| t.len()).sum()
-        }
+        let mut n = 0;
+        self.visit_actions(|_, targets, _| n += targets.len());
+        n
+    }
+
+    /// The `n`-th move of [`Position::legal_moves`] (from 0), found without building the
+    /// list.
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// let pos = Position::start();
+    /// let all = pos.legal_moves();
+    /// assert!((0..all.len()).all(|i| pos.nth_legal_move(i) == Some(all[i])));
+    /// assert_eq!(pos.nth_legal_move(all.len()), None);
+    /// ```
+    pub fn nth_legal_move(&self, n: usize) -> Option<Move> {
+        self.actions().nth(n)
     }
 
     /// Whether the side to move has any legal action (R12 says it loses if not).
@@ -264,11 +283,7 @@ impl Position {
     /// assert!(Position::start().has_legal_move());
     /// ```
     pub fn has_legal_move(&self) -> bool {
-        if self.throne_ring_side().is_some() {
-            return false;
-        }
-        // A return always has an empty destination (R12).
-        self.must_return() || self.step_targets().any(|(_, t)| !t.is_empty())
+        !self.actions().is_empty()
     }
 
     /// The legal actions of the piece on `from` (for interfaces that pick a piece first).
@@ -413,6 +428,9 @@ impl Position {
     fn captures_at(&self, to: Cell, own: CellSet) -> CellSet {
         let victims = self.sides[self.turn.other().index()] - self.captured;
         let mut captured = CellSet::EMPTY;
+        if !to.neighbours().intersects(victims) {
+            return captured;
+        }
         for &(n, n2) in &CAPTURE_LINES[to.bit() as usize] {
             if n != 255 {
                 let (n, n2) = (Cell::from_bit(n.into()), Cell::from_bit(n2.into()));

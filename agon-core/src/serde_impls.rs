@@ -108,7 +108,11 @@ impl<'de> Deserialize<'de> for Move {
                 let is_return: bool = seq.next_element()?.ok_or_else(missing)?;
                 let from: Cell = seq.next_element()?.ok_or_else(missing)?;
                 let to: Cell = seq.next_element()?.ok_or_else(missing)?;
-                Ok(if is_return { Move::Return { from, to } } else { Move::Step { from, to } })
+                Ok(if is_return {
+                    Move::Return { from, to }
+                } else {
+                    Move::Step { from, to }
+                })
             }
         }
         d.deserialize_tuple(3, Compact)
