@@ -59,8 +59,22 @@
 //! | 6 | 287 983 241 |
 //! | 7 | 7 058 228 245 |
 //!
-//! More positions, exercising captures, returns and the end rules, are in the tests
-//! (`tests/perft.rs`).
+//! From positions that exercise captures, returns and the end rules (all checked in
+//! `tests/perft.rs`, and against the plain reference generator of `agon-reference`):
+//!
+//! | position | what it exercises | depths 1, 2, 3, 4 |
+//! |---|---|---|
+//! | `Qf5,Gb3,Gc5,Gd7,Gh9,Gk1,Gl5/qe5,gc4,gd1,gd6,gh1,gk7,gl2 w` | `c5-d5` captures three pieces, the queen among them; `b3-c3` and `d7-e7` capture one | 22, 575, 12 520, 349 752 |
+//! | `Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf7*,ga2*,gb7*,gd1,gh1,gk7,gl2 b` | the captured queen returns first (77 cells, the throne among them), then a choice of two guards | 77, 2 048, 70 710, 1 793 035 |
+//! | `Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gh5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w` | `h5-g6` completes the throne ring and wins: no leaves below it | 5, 108, 486, 11 568 |
+//! | `Qa3,Ga1,Ga2,Ga4,Ga5,Ga6,Gb1/qf11,gb2,gb4,gb6,gb7,gc1,gd2 b` | five of Black's moves leave White without an action | 21, 49, 981, 8 040 |
+//!
+//! ```
+//! use agon_core::{perft, Position};
+//! let pos: Position = "Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gh5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w".parse()?;
+//! assert_eq!(perft(&pos, 2), 108);
+//! # Ok::<(), agon_core::ParseError>(())
+//! ```
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -106,3 +120,8 @@ pub use position::{Position, PositionError};
 pub use record::{Record, Score};
 pub use rules::IllegalMove;
 pub use symmetry::Symmetry;
+
+/// The Rust examples of the repository's README, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

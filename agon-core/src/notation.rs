@@ -334,6 +334,7 @@ impl Position {
         let mut n = 0;
         let mut captured = CellSet::EMPTY;
         for side in Side::ALL {
+            let first = n;
             loop {
                 let expected = match side {
                     Side::White => "a White piece 'Q' or 'G'",
@@ -344,7 +345,8 @@ impl Position {
                     .and_then(|c| Piece::from_char(c as char))
                     .filter(|p| p.side == side)
                     .ok_or_else(|| r.error(ParseErrorKind::Expected(expected)))?;
-                if n == pieces.len() {
+                // Seven pieces a side: an eighth is this side's fault, found where it starts.
+                if n - first == 7 {
                     let kind = ParseErrorKind::InvalidPosition(PositionError::PieceCount(side));
                     return Err(r.error(kind));
                 }

@@ -15,7 +15,10 @@ fn cells_moves_and_positions_serialize_as_their_text() {
         "\"Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w\""
     );
     assert_eq!(serde_json::from_str::<Cell>("\"l6\"").unwrap().index(), 90);
-    assert_eq!(serde_json::from_str::<Move>("\"f1-e1\"").unwrap(), "f1-e1".parse().unwrap());
+    assert_eq!(
+        serde_json::from_str::<Move>("\"f1-e1\"").unwrap(),
+        "f1-e1".parse().unwrap()
+    );
     assert_eq!(serde_json::from_str::<Side>("\"w\"").unwrap(), Side::White);
 }
 
@@ -26,7 +29,9 @@ fn deserializing_rejects_invalid_values() {
     assert!(serde_json::from_str::<Side>("\"x\"").is_err());
     // A guard on the throne is not a position.
     let bad = "\"Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gf6/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w\"";
-    let err = serde_json::from_str::<Position>(bad).unwrap_err().to_string();
+    let err = serde_json::from_str::<Position>(bad)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("a guard on the throne"), "{err}");
 }
 
@@ -37,11 +42,19 @@ fn games_round_trip_as_records_and_reject_illegal_moves() {
         game.play(m.parse().unwrap()).unwrap();
     }
     let json = serde_json::to_string(&game).unwrap();
-    assert_eq!(json, "\"[Result \\\"*\\\"]\\n\\n1. f1-e1 f11-g10 2. e1-e2 *\\n\"");
+    assert_eq!(
+        json,
+        "\"[Result \\\"*\\\"]\\n\\n1. f1-e1 f11-g10 2. e1-e2 *\\n\""
+    );
     assert_eq!(serde_json::from_str::<Game>(&json).unwrap(), game);
     let illegal = "\"[Result \\\"*\\\"]\\n\\n1. f1-f3 *\\n\"";
-    let err = serde_json::from_str::<Game>(illegal).unwrap_err().to_string();
-    assert!(err.contains("move 1 of White is illegal: the cells are not adjacent"), "{err}");
+    let err = serde_json::from_str::<Game>(illegal)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("move 1 of White is illegal: the cells are not adjacent"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -1,0 +1,268 @@
+//! Properties of every position reached by random legal games (proptest chooses the
+//! seed, the length and how much the moves lean towards the throne): the invariants of
+//! RULES.md, the incremental hash, move legality, and the text formats.
+
+use agon_core::random::Rng;
+use agon_core::{Cell, CellSet, Game, Kind, Move, Position, Record, Side};
+use proptest::prelude::*;
+
+/// A game of at most `len` random legal plies from `start`. With `inward` (0-3) the
+/// moves towards the throne are preferred in `inward` of four plies, which brings pieces
+/// together: more captures, returns and throne-ring finishes.
+fn random_game(start: Position, seed: u64, len: usize, inward: usize) -> Game {
+    let mut rng = Rng::new(seed);
+    let mut game = Game::from_position(start);
+    while !game.is_over() && game.moves().len() < len {
+        let moves = game.legal_moves();
+        let inner: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| !m.is_return() && m.to().ring() < m.from().ring())
+            .collect();
+        let m = if !inner.is_empty() && rng.below(4) < inward {
+            inner[rng.below(inner.len())]
+        } else {
+            moves[rng.below(moves.len())]
+        };
+        game.play(m).expect("a listed move is legal");
+    }
+    game
+}
+
+fn game_strategy() -> impl Strategy<Value = Game> {
+    (any::<u64>(), 0usize..300, 0usize..4)
+        .prop_map(|(seed, len, inward)| random_game(Position::start(), seed, len, inward))
+}
+
+/// RULES.md invariants of one position.
+fn check_invariants(p: &Position) {
+    let text = p.to_text().to_string();
+    // Each side keeps one queen and six guards; no cell holds two pieces.
+    let pieces: Vec<_> = p.pieces().collect();
+    assert_eq!(pieces.len(), 14, "{text}");
+    assert_eq!(p.occupied().len(), 14, "{text}");
+    assert!(!p
+        .pieces_of(Side::White)
+        .intersects(p.pieces_of(Side::Black)));
+    for side in Side::ALL {
+        let of = |kind| {
+            pieces
+                .iter()
+                .filter(|(_, piece)| piece.side == side && piece.kind == kind)
+                .count()
+        };
+        assert_eq!((of(Kind::Queen), of(Kind::Guard)), (1, 6), "{text}");
+    }
+    // No guard on the throne.
+    if let Some(piece) = p.piece_at(Cell::THRONE) {
+        assert_eq!(piece.kind, Kind::Queen, "{text}");
+    }
+    // All captured pieces belong to one side, and stand on occupied cells.
+    let captured = p.captured();
+    assert!(captured.is_subset(p.occupied()), "{text}");
+    assert!(
+        captured.is_subset(p.pieces_of(Side::White))
+            || captured.is_subset(p.pieces_of(Side::Black)),
+        "{text}"
+    );
+    // A side with captured pieces has only returns, of its queen if she is captured.
+    let mine = captured & p.pieces_of(p.turn());
+    let moves = p.legal_moves();
+    if !mine.is_empty() && p.throne_ring_side().is_none() {
+        assert!(!moves.is_empty(), "{text}");
+        assert!(moves.iter().all(|m| m.is_return()), "{text}");
+        let queen = p.queen(p.turn());
+        if mine.contains(queen) {
+            assert!(moves.iter().all(|m| m.from() == queen), "{text}");
+        } else {
+            assert!(moves.iter().all(|m| mine.contains(m.from())), "{text}");
+        }
+    } else {
+        assert!(moves.iter().all(|m| !m.is_return()), "{text}");
+    }
+    // The incremental hash equals the hash of the position rebuilt from scratch.
+    let rebuilt = Position::from_parts(p.turn(), p.pieces(), p.captured()).unwrap();
+    assert_eq!(rebuilt, *p, "{text}");
+    assert_eq!(rebuilt.hash(), p.hash(), "{text}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn every_position_of_a_random_game_keeps_the_invariants(game in game_strategy()) {
+        for p in game.positions() {
+            check_invariants(p);
+        }
+    }
+
+    #[test]
+    fn no_piece_moves_outward_except_by_a_return(game in game_strategy()) {
+        for (i, m) in game.moves().iter().enumerate() {
+            let before = &game.positions()[i];
+            let after = &game.positions()[i + 1];
+            // The piece is on `to` afterwards, and `from` is empty.
+            prop_assert_eq!(after.piece_at(m.to()), before.piece_at(m.from()));
+            prop_assert_eq!(after.piece_at(m.from()), None);
+            if m.is_return() {
+                prop_assert!(before.is_captured(m.from()));
+                prop_assert!(!after.is_captured(m.to()));
+                // A return captures nothing (R9).
+                prop_assert_eq!(after.captured(), before.captured().without(m.from()));
+            } else {
+                prop_assert!(m.to().ring() <= m.from().ring(), "{m}");
+                prop_assert!(m.from().is_adjacent(m.to()), "{m}");
+                // Captures only add marks, and only to the other side's pieces.
+                prop_assert!(before.captured().is_subset(after.captured()));
+                let new = after.captured() - before.captured();
+                prop_assert!(new.is_subset(after.pieces_of(after.turn())));
+            }
+        }
+    }
+
+    #[test]
+    fn playing_a_listed_move_never_fails_and_an_unlisted_pair_always_does(
+        game in game_strategy(),
+        pick in any::<prop::sample::Index>(),
+    ) {
+        // One position of the game, and every one of the 91 x 91 from-to pairs.
+        let positions = game.positions();
+        let p = positions[pick.index(positions.len())];
+        let legal = p.legal_moves();
+        let mut probe = Game::from_position(p);
+        let mut accepted = 0;
+        for from in Cell::all() {
+            for to in Cell::all() {
+                let m = p.move_from_pair(from, to);
+                let listed = legal.contains(&m);
+                prop_assert_eq!(p.is_legal(m), listed, "{} in {}", m, p.to_text());
+                match p.play(m) {
+                    Ok(next) => {
+                        prop_assert!(listed);
+                        prop_assert_eq!(next.turn(), p.turn().other());
+                        accepted += 1;
+                    }
+                    Err(_) => {
+                        prop_assert!(!listed);
+                        // A refused move leaves a game as it was.
+                        prop_assert!(probe.play(m).is_err());
+                        prop_assert_eq!(*probe.position(), p);
+                        prop_assert_eq!(probe.moves().len(), 0);
+                    }
+                }
+            }
+        }
+        prop_assert_eq!(accepted, legal.len());
+    }
+
+    #[test]
+    fn legal_moves_are_listed_in_index_order_and_every_view_agrees(game in game_strategy()) {
+        for p in game.positions() {
+            let moves = p.legal_moves();
+            let keys: Vec<(usize, usize)> =
+                moves.iter().map(|m| (m.from().index(), m.to().index())).collect();
+            // Strictly increasing: sorted, and no move twice.
+            prop_assert!(keys.windows(2).all(|w| w[0] < w[1]), "{}", p.to_text());
+            prop_assert_eq!(p.count_legal_moves(), moves.len());
+            prop_assert_eq!(p.has_legal_move(), !moves.is_empty());
+            let actions = p.actions();
+            prop_assert_eq!(actions.len(), moves.len());
+            prop_assert_eq!(actions.iter().collect::<Vec<Move>>(), moves.to_vec());
+            for (i, m) in moves.iter().enumerate() {
+                prop_assert_eq!(p.nth_legal_move(i), Some(*m));
+                prop_assert!(actions.contains(*m));
+            }
+            prop_assert_eq!(p.nth_legal_move(moves.len()), None);
+        }
+    }
+
+    #[test]
+    fn the_move_kind_not_named_by_the_pair_is_refused(game in game_strategy()) {
+        // A step written for a captured piece, or a return for a free one, is illegal.
+        let p = *game.position();
+        for m in p.legal_moves().iter() {
+            let other = match *m {
+                Move::Step { from, to } => Move::Return { from, to },
+                Move::Return { from, to } => Move::Step { from, to },
+            };
+            prop_assert!(p.play(other).is_err(), "{} in {}", other, p.to_text());
+        }
+    }
+
+    #[test]
+    fn moves_and_positions_round_trip_through_text(game in game_strategy()) {
+        for p in game.positions() {
+            let text = p.to_text().to_string();
+            prop_assert_eq!(&Position::from_text(&text).unwrap(), p);
+            prop_assert_eq!(&text.parse::<Position>().unwrap(), p);
+            for m in p.legal_moves().iter() {
+                let shown = m.to_string();
+                prop_assert_eq!(shown.parse::<Move>().unwrap(), *m);
+                prop_assert_eq!(p.parse_move(&shown).unwrap(), *m);
+                let pair = m.pair().to_string();
+                prop_assert_eq!(pair.len() + 1, shown.len());
+                prop_assert_eq!(p.parse_move(&pair).unwrap(), *m);
+            }
+        }
+    }
+
+    #[test]
+    fn game_records_round_trip(
+        game in game_strategy(),
+        tail in (any::<u64>(), 0usize..60, 0usize..4),
+    ) {
+        let record = Record::new(game.clone());
+        let text = record.to_string();
+        let parsed: Record = text.parse().unwrap();
+        prop_assert_eq!(&parsed, &record);
+        prop_assert_eq!(parsed.game.position(), game.position());
+        prop_assert_eq!(parsed.game.outcome(), game.outcome());
+        // A game from a set position carries it in a Position tag.
+        let start = *game.position();
+        if game.outcome().is_none() {
+            let later = random_game(start, tail.0, tail.1, tail.2);
+            let record = Record::new(later);
+            let text = record.to_string();
+            if start != Position::start() {
+                let tag = format!("[Position \"{}\"]", start.to_text());
+                prop_assert!(text.contains(&tag), "{}", text);
+            }
+            prop_assert_eq!(text.parse::<Record>().unwrap(), record);
+        }
+    }
+}
+
+#[test]
+fn every_cell_name_round_trips() {
+    let mut seen = CellSet::EMPTY;
+    for (i, cell) in Cell::all().enumerate() {
+        assert_eq!(cell.index(), i);
+        let name = cell.to_string();
+        assert_eq!(name.parse::<Cell>().unwrap(), cell);
+        assert_eq!(Some(i), agon_reference::cell_index(&name));
+        let (q, r, s) = cell.cube();
+        assert_eq!(
+            agon_reference::cell_coords(i),
+            (i32::from(q), i32::from(r), i32::from(s))
+        );
+        assert!(seen.insert(cell));
+    }
+    assert_eq!(seen.len(), 91);
+}
+
+#[test]
+fn random_games_reach_captures_returns_and_ends() {
+    // The strategy above must exercise what the properties are about.
+    let (mut captured, mut queen_captured, mut ended) = (0, 0, 0);
+    for seed in 0..40 {
+        let game = random_game(Position::start(), seed, 300, (seed % 4) as usize);
+        for p in game.positions() {
+            captured += usize::from(!p.captured().is_empty());
+            queen_captured += usize::from(p.captured().intersects(p.queens()));
+        }
+        ended += usize::from(game.is_over());
+    }
+    assert!(captured > 100, "{captured}");
+    assert!(queen_captured > 5, "{queen_captured}");
+    assert!(ended > 5, "{ended}");
+}

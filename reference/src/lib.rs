@@ -1,0 +1,696 @@
+//! A deliberately plain move generator for Agon, written straight from the
+//! project's binding rules (`RULES.md`), to cross-check the fast engine.
+//!
+//! Nothing here is clever: a position is a list of pieces, every question is
+//! answered by scanning that list, and every cell is computed from its cube
+//! coordinates. It does not depend on `agon-core` so that it stays an
+//! independent second reading of the rules.
+//!
+//! Conventions (RULES.md section 1): cells are numbered file by file, `a1 = 0`,
+//! `a2 = 1`, ..., `l6 = 90`; sides are `WHITE = 0` and `BLACK = 1`; kinds are
+//! `QUEEN = 0` and `GUARD = 1`.
+//!
+//! ```
+//! use agon_reference::{legal_moves, perft, play, State};
+//!
+//! let start = State::start();
+//! assert_eq!(legal_moves(&start).len(), 27);
+//! assert_eq!(perft(&start, 2), 713);
+//! let after = play(&start, legal_moves(&start)[0]);
+//! assert_eq!(after.turn(), agon_reference::BLACK);
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+use std::fmt;
+
+/// Number of cells on the board.
+///
+/// ```
+/// assert_eq!(agon_reference::CELLS, 91);
+/// ```
+pub const CELLS: usize = 91;
+
+/// Index of the throne, `f6`.
+///
+/// ```
+/// assert_eq!(agon_reference::cell_name(agon_reference::THRONE), "f6");
+/// ```
+pub const THRONE: usize = 45;
+
+/// The side that moves first.
+///
+/// ```
+/// assert_eq!(agon_reference::State::start().turn(), agon_reference::WHITE);
+/// ```
+pub const WHITE: u8 = 0;
+
+/// The side that moves second.
+///
+/// ```
+/// assert_eq!(agon_reference::WHITE ^ 1, agon_reference::BLACK);
+/// ```
+pub const BLACK: u8 = 1;
+
+/// The kind of piece that may enter the throne.
+///
+/// ```
+/// use agon_reference::{State, QUEEN, WHITE};
+/// // White's queen starts on f1 (index 40).
+/// assert!(State::start().pieces().contains(&(40, WHITE, QUEEN, false)));
+/// ```
+pub const QUEEN: u8 = 0;
+
+/// The other kind of piece (six per side).
+///
+/// ```
+/// use agon_reference::{State, GUARD};
+/// let guards = State::start().pieces().iter().filter(|p| p.2 == GUARD).count();
+/// assert_eq!(guards, 12);
+/// ```
+pub const GUARD: u8 = 1;
+
+/// File letters from left to right; there is no `j`.
+const FILES: [char; 11] = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'k', 'l'];
+
+/// The six cube directions (each sums to zero).
+const DIRECTIONS: [(i32, i32, i32); 6] = [
+    (1, -1, 0),
+    (1, 0, -1),
+    (0, 1, -1),
+    (-1, 1, 0),
+    (-1, 0, 1),
+    (0, -1, 1),
+];
+
+/// Number of cells in the file whose coordinate is `q`.
+fn file_len(q: i32) -> usize {
+    (11 - q.abs()) as usize
+}
+
+/// Highest `r` in the file `q`, i.e. the `r` of its rank 1.
+fn file_top_r(q: i32) -> i32 {
+    5.min(5 - q)
+}
+
+/// The cube coordinates `(q, r, s)` of a cell index.
+///
+/// # Panics
+/// If `index >= CELLS`.
+///
+/// ```
+/// use agon_reference::cell_coords;
+/// assert_eq!(cell_coords(45), (0, 0, 0)); // f6, the throne
+/// assert_eq!(cell_coords(0), (-5, 5, 0)); // a1
+/// assert_eq!(cell_coords(90), (5, -5, 0)); // l6
+/// ```
+pub fn cell_coords(index: usize) -> (i32, i32, i32) {
+    assert!(index < CELLS, "cell index {index} out of range");
+    let mut rest = index;
+    for q in -5..=5 {
+        let len = file_len(q);
+        if rest < len {
+            // Rank n = rest + 1, and r = min(5, 5 - q) - (n - 1).
+            let r = file_top_r(q) - rest as i32;
+            return (q, r, -q - r);
+        }
+        rest -= len;
+    }
+    unreachable!("index checked above")
+}
+
+/// The index of the cell with cube coordinates `(q, r, s)`, if it is on the board.
+///
+/// ```
+/// use agon_reference::coords_index;
+/// assert_eq!(coords_index(0, 0, 0), Some(45));
+/// assert_eq!(coords_index(6, -6, 0), None);
+/// assert_eq!(coords_index(1, 1, 1), None); // not a cube coordinate
+/// ```
+pub fn coords_index(q: i32, r: i32, s: i32) -> Option<usize> {
+    if q + r + s != 0 || q.abs().max(r.abs()).max(s.abs()) > 5 {
+        return None;
+    }
+    let before: usize = (-5..q).map(file_len).sum();
+    let rank0 = (file_top_r(q) - r) as usize;
+    Some(before + rank0)
+}
+
+/// The ring of a cell: its distance from the throne (0 to 5).
+///
+/// ```
+/// use agon_reference::{cell_ring, CELLS};
+/// assert_eq!(cell_ring(45), 0);
+/// assert_eq!((0..CELLS).filter(|&i| cell_ring(i) == 5).count(), 30);
+/// ```
+pub fn cell_ring(index: usize) -> i32 {
+    let (q, r, s) = cell_coords(index);
+    q.abs().max(r.abs()).max(s.abs())
+}
+
+/// The name of a cell, such as `"f6"`.
+///
+/// ```
+/// assert_eq!(agon_reference::cell_name(0), "a1");
+/// assert_eq!(agon_reference::cell_name(90), "l6");
+/// ```
+pub fn cell_name(index: usize) -> String {
+    let (q, r, _) = cell_coords(index);
+    let rank = file_top_r(q) - r + 1;
+    format!("{}{}", FILES[(q + 5) as usize], rank)
+}
+
+/// The index of a cell given its name, if the name is valid.
+///
+/// ```
+/// assert_eq!(agon_reference::cell_index("f6"), Some(45));
+/// assert_eq!(agon_reference::cell_index("a7"), None);
+/// assert_eq!(agon_reference::cell_index("j1"), None);
+/// ```
+pub fn cell_index(name: &str) -> Option<usize> {
+    let mut chars = name.chars();
+    let file = chars.next()?;
+    let q = FILES.iter().position(|&f| f == file)? as i32 - 5;
+    let digits = chars.as_str();
+    if digits.is_empty() || digits.starts_with('0') || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let rank: i32 = digits.parse().ok()?;
+    if rank < 1 || rank as usize > file_len(q) {
+        return None;
+    }
+    coords_index(
+        q,
+        file_top_r(q) - (rank - 1),
+        -q - (file_top_r(q) - (rank - 1)),
+    )
+}
+
+/// The cell one step from `index` in direction `d`, if it is on the board.
+fn neighbour(index: usize, d: (i32, i32, i32)) -> Option<usize> {
+    let (q, r, s) = cell_coords(index);
+    coords_index(q + d.0, r + d.1, s + d.2)
+}
+
+/// One piece of a [`State`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct Piece {
+    cell: usize,
+    side: u8,
+    kind: u8,
+    captured: bool,
+}
+
+/// A position: every piece with its cell, side, kind and captured mark, plus the
+/// side to move.
+///
+/// ```
+/// use agon_reference::{State, WHITE};
+/// let s = State::start();
+/// assert_eq!(s.turn(), WHITE);
+/// assert_eq!(s.pieces().len(), 14);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    /// Kept sorted by cell so that equal positions compare equal.
+    pieces: Vec<Piece>,
+    turn: u8,
+}
+
+/// An action, by cell indices: a step (`is_return == false`) moves the piece on
+/// `from` to `to`; a return puts the captured piece standing on `from` onto `to`.
+///
+/// Ordered by `from`, then `to`, then `is_return`.
+///
+/// ```
+/// use agon_reference::{legal_moves, RefMove, State};
+/// // White's queen on f1 (index 40) may step sideways to e1 (index 30).
+/// let m = RefMove { from: 40, to: 30, is_return: false };
+/// assert!(legal_moves(&State::start()).contains(&m));
+/// assert_eq!(m.to_string(), "f1-e1");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RefMove {
+    /// Cell of the piece that acts.
+    pub from: usize,
+    /// Destination cell.
+    pub to: usize,
+    /// Whether this is a return (R8) rather than a step.
+    pub is_return: bool,
+}
+
+impl fmt::Display for RefMove {
+    /// `f1-e1` for a step, `f1>f6` for a return (only for diagnostics).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sep = if self.is_return { '>' } else { '-' };
+        write!(f, "{}{}{}", cell_name(self.from), sep, cell_name(self.to))
+    }
+}
+
+impl State {
+    /// The start position of RULES.md section 2, White to move.
+    ///
+    /// ```
+    /// use agon_reference::{cell_name, State};
+    /// let names: Vec<String> = State::start().pieces().iter().map(|p| cell_name(p.0)).collect();
+    /// assert!(names.contains(&"f11".to_string()));
+    /// ```
+    pub fn start() -> State {
+        let mut parts = Vec::new();
+        let setup: [(u8, [&str; 7]); 2] = [
+            (WHITE, ["f1", "b1", "k1", "a5", "l5", "d9", "h9"]),
+            (BLACK, ["f11", "d1", "h1", "a2", "l2", "b7", "k7"]),
+        ];
+        for (side, names) in setup {
+            for (i, name) in names.iter().enumerate() {
+                let kind = if i == 0 { QUEEN } else { GUARD };
+                parts.push((cell_index(name).expect("valid name"), side, kind, false));
+            }
+        }
+        State::from_parts(WHITE, &parts).expect("valid start")
+    }
+
+    /// Builds a position from `(cell_index, side, kind, captured)` tuples and the
+    /// side to move.
+    ///
+    /// Only structural checks are made (cell in range, side and kind in range,
+    /// at most one piece per cell), so that unusual positions can be explored;
+    /// the rules are then applied literally.
+    ///
+    /// ```
+    /// use agon_reference::{State, BLACK, GUARD, QUEEN, WHITE};
+    /// let s = State::from_parts(BLACK, &[(45, WHITE, QUEEN, false), (0, BLACK, GUARD, true)]).unwrap();
+    /// assert_eq!(s.turn(), BLACK);
+    /// assert!(State::from_parts(WHITE, &[(3, WHITE, GUARD, false), (3, BLACK, GUARD, false)]).is_err());
+    /// ```
+    pub fn from_parts(turn: u8, parts: &[(usize, u8, u8, bool)]) -> Result<State, String> {
+        if turn > 1 {
+            return Err(format!("side to move {turn} is not 0 or 1"));
+        }
+        let mut pieces = Vec::with_capacity(parts.len());
+        for &(cell, side, kind, captured) in parts {
+            if cell >= CELLS {
+                return Err(format!("cell index {cell} out of range"));
+            }
+            if side > 1 || kind > 1 {
+                return Err(format!(
+                    "bad side {side} or kind {kind} on {}",
+                    cell_name(cell)
+                ));
+            }
+            pieces.push(Piece {
+                cell,
+                side,
+                kind,
+                captured,
+            });
+        }
+        pieces.sort();
+        if pieces.windows(2).any(|w| w[0].cell == w[1].cell) {
+            return Err("two pieces on one cell".to_string());
+        }
+        Ok(State { pieces, turn })
+    }
+
+    /// Parses the one-line text format: White's pieces, `/`, Black's pieces,
+    /// a space, then `w` or `b`. Pieces are `Q`/`G` for White and `q`/`g` for
+    /// Black followed by a cell name and an optional `*` (captured).
+    ///
+    /// ```
+    /// use agon_reference::State;
+    /// let s = State::from_text("Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w").unwrap();
+    /// assert_eq!(s, State::start());
+    /// assert!(State::from_text("Qf1/qz9 w").is_err());
+    /// ```
+    pub fn from_text(text: &str) -> Result<State, String> {
+        let (board, turn) = text.trim().split_once(' ').ok_or("missing side to move")?;
+        let turn = match turn {
+            "w" => WHITE,
+            "b" => BLACK,
+            other => return Err(format!("bad side to move {other:?}")),
+        };
+        let (white, black) = board.split_once('/').ok_or("missing '/'")?;
+        let mut parts = Vec::new();
+        for (side, list) in [(WHITE, white), (BLACK, black)] {
+            for item in list.split(',').filter(|t| !t.is_empty()) {
+                let (item, captured) = match item.strip_suffix('*') {
+                    Some(rest) => (rest, true),
+                    None => (item, false),
+                };
+                let mut chars = item.chars();
+                let letter = chars.next().ok_or("empty piece")?;
+                let (want_side, kind) = match letter {
+                    'Q' => (WHITE, QUEEN),
+                    'G' => (WHITE, GUARD),
+                    'q' => (BLACK, QUEEN),
+                    'g' => (BLACK, GUARD),
+                    _ => return Err(format!("bad piece letter in {item:?}")),
+                };
+                if want_side != side {
+                    return Err(format!("piece {item:?} listed with the wrong side"));
+                }
+                let cell = cell_index(chars.as_str()).ok_or(format!("bad cell in {item:?}"))?;
+                parts.push((cell, side, kind, captured));
+            }
+        }
+        State::from_parts(turn, &parts)
+    }
+
+    /// Writes the one-line text format read by [`State::from_text`]: per side,
+    /// queens first, then guards, each by cell index.
+    ///
+    /// ```
+    /// use agon_reference::State;
+    /// assert_eq!(
+    ///     State::start().to_text(),
+    ///     "Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w"
+    /// );
+    /// ```
+    pub fn to_text(&self) -> String {
+        let mut halves = Vec::new();
+        for side in [WHITE, BLACK] {
+            let mut items = Vec::new();
+            for kind in [QUEEN, GUARD] {
+                for p in self
+                    .pieces
+                    .iter()
+                    .filter(|p| p.side == side && p.kind == kind)
+                {
+                    let letter = match (side, kind) {
+                        (WHITE, QUEEN) => 'Q',
+                        (WHITE, _) => 'G',
+                        (_, QUEEN) => 'q',
+                        _ => 'g',
+                    };
+                    let star = if p.captured { "*" } else { "" };
+                    items.push(format!("{letter}{}{star}", cell_name(p.cell)));
+                }
+            }
+            halves.push(items.join(","));
+        }
+        let turn = if self.turn == WHITE { 'w' } else { 'b' };
+        format!("{}/{} {turn}", halves[0], halves[1])
+    }
+
+    /// The side to move (`WHITE` or `BLACK`).
+    ///
+    /// ```
+    /// assert_eq!(agon_reference::State::start().turn(), agon_reference::WHITE);
+    /// ```
+    pub fn turn(&self) -> u8 {
+        self.turn
+    }
+
+    /// All pieces as `(cell_index, side, kind, captured)`, sorted by cell.
+    ///
+    /// ```
+    /// use agon_reference::{State, BLACK, GUARD};
+    /// // a2 (index 1) holds a black guard at the start.
+    /// assert_eq!(State::start().pieces()[0], (1, BLACK, GUARD, false));
+    /// ```
+    pub fn pieces(&self) -> Vec<(usize, u8, u8, bool)> {
+        self.pieces
+            .iter()
+            .map(|p| (p.cell, p.side, p.kind, p.captured))
+            .collect()
+    }
+
+    fn at(&self, cell: usize) -> Option<&Piece> {
+        self.pieces.iter().find(|p| p.cell == cell)
+    }
+
+    /// R4: `cell` lies between two pieces of `enemy` on a straight line.
+    /// Captured pieces count, since they still stand on their cells.
+    fn is_forbidden_for(&self, cell: usize, enemy: u8) -> bool {
+        let enemy_at =
+            |c: Option<usize>| c.and_then(|c| self.at(c)).is_some_and(|p| p.side == enemy);
+        DIRECTIONS.iter().any(|&d| {
+            let back = (-d.0, -d.1, -d.2);
+            enemy_at(neighbour(cell, d)) && enemy_at(neighbour(cell, back))
+        })
+    }
+}
+
+/// R10: when all six ring-1 cells hold guards of one side S, returns the
+/// winner: S if S's queen stands on the throne, the other side otherwise.
+/// Returns `None` while the ring is not complete.
+///
+/// A captured guard still stands on its cell, so it counts as holding it.
+///
+/// ```
+/// use agon_reference::{throne_ring_outcome, State, WHITE};
+/// assert_eq!(throne_ring_outcome(&State::start()), None);
+/// let won = State::from_text("Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gg6/qa1 b").unwrap();
+/// assert_eq!(throne_ring_outcome(&won), Some(WHITE));
+/// ```
+pub fn throne_ring_outcome(state: &State) -> Option<u8> {
+    let ring1: Vec<usize> = (0..CELLS).filter(|&c| cell_ring(c) == 1).collect();
+    for side in [WHITE, BLACK] {
+        let full = ring1.iter().all(|&c| {
+            state
+                .at(c)
+                .is_some_and(|p| p.side == side && p.kind == GUARD)
+        });
+        if full {
+            let queen_on_throne = state
+                .at(THRONE)
+                .is_some_and(|p| p.side == side && p.kind == QUEEN);
+            return Some(if queen_on_throne { side } else { side ^ 1 });
+        }
+    }
+    None
+}
+
+/// The winner of a finished position, if any: R10 first, then R12 (the side to
+/// move loses when it has no legal action). Repetition (R11) needs a game
+/// history, so it is not considered here.
+///
+/// ```
+/// use agon_reference::{outcome, State, BLACK};
+/// assert_eq!(outcome(&State::start()), None);
+/// // White's only piece, a guard on a6, is stuck: all three of its
+/// // neighbours (a5, b6, b7) are occupied.
+/// let stuck = State::from_text("Ga6/qa5,gb6,gb7 w").unwrap();
+/// assert_eq!(outcome(&stuck), Some(BLACK));
+/// ```
+pub fn outcome(state: &State) -> Option<u8> {
+    if let Some(winner) = throne_ring_outcome(state) {
+        return Some(winner);
+    }
+    if legal_moves(state).is_empty() {
+        return Some(state.turn ^ 1);
+    }
+    None
+}
+
+/// All legal actions of the side to move, sorted. Empty when R10 has decided the
+/// position.
+///
+/// ```
+/// use agon_reference::{cell_index, legal_moves, RefMove, State};
+/// // Black's queen is captured: Black must return her (before the guard),
+/// // onto any empty cell, the throne (45) included.
+/// let s = State::from_text("Qa1,Gb1/qc1*,gd1* b").unwrap();
+/// let c1 = cell_index("c1").unwrap();
+/// let moves = legal_moves(&s);
+/// assert_eq!(moves.len(), 91 - 4);
+/// assert!(moves.iter().all(|m| m.is_return && m.from == c1));
+/// assert!(moves.contains(&RefMove { from: c1, to: 45, is_return: true }));
+/// ```
+pub fn legal_moves(state: &State) -> Vec<RefMove> {
+    let mut moves = Vec::new();
+    if throne_ring_outcome(state).is_some() {
+        return moves;
+    }
+    let me = state.turn;
+    let empty = |c: usize| state.at(c).is_none();
+    let mine_captured: Vec<&Piece> = state
+        .pieces
+        .iter()
+        .filter(|p| p.side == me && p.captured)
+        .collect();
+
+    if !mine_captured.is_empty() {
+        // R8: the queen first if she is captured, else any captured guard.
+        let queens: Vec<&&Piece> = mine_captured.iter().filter(|p| p.kind == QUEEN).collect();
+        if queens.is_empty() {
+            for p in &mine_captured {
+                for to in (0..CELLS).filter(|&c| cell_ring(c) == 5 && empty(c)) {
+                    moves.push(RefMove {
+                        from: p.cell,
+                        to,
+                        is_return: true,
+                    });
+                }
+            }
+        } else {
+            for p in queens {
+                for to in (0..CELLS).filter(|&c| empty(c)) {
+                    moves.push(RefMove {
+                        from: p.cell,
+                        to,
+                        is_return: true,
+                    });
+                }
+            }
+        }
+    } else {
+        // R2-R4: a step sideways or inward to an empty adjacent cell.
+        for p in state.pieces.iter().filter(|p| p.side == me) {
+            for &d in &DIRECTIONS {
+                let Some(to) = neighbour(p.cell, d) else {
+                    continue;
+                };
+                if !empty(to) || cell_ring(to) > cell_ring(p.cell) {
+                    continue;
+                }
+                if to == THRONE && p.kind != QUEEN {
+                    continue;
+                }
+                if state.is_forbidden_for(to, me ^ 1) {
+                    continue;
+                }
+                moves.push(RefMove {
+                    from: p.cell,
+                    to,
+                    is_return: false,
+                });
+            }
+        }
+    }
+    moves.sort();
+    moves
+}
+
+/// Plays `mv` without checking it (the caller knows it is legal).
+fn apply(state: &State, mv: RefMove) -> State {
+    let me = state.turn;
+    let mut next = state.clone();
+    let piece = next
+        .pieces
+        .iter_mut()
+        .find(|p| p.cell == mv.from)
+        .expect("piece on from");
+    piece.cell = mv.to;
+    if mv.is_return {
+        // R8/R9: a placement; it captures nothing.
+        piece.captured = false;
+    } else {
+        // R5/R6: only the stepping piece captures, in each of the six directions.
+        let mut victims = Vec::new();
+        for &d in &DIRECTIONS {
+            let Some(x1) = neighbour(mv.to, d) else {
+                continue;
+            };
+            let Some(x2) = neighbour(x1, d) else { continue };
+            let victim = next.at(x1).is_some_and(|p| p.side != me && !p.captured);
+            let partner = next.at(x2).is_some_and(|p| p.side == me);
+            if victim && partner {
+                victims.push(x1);
+            }
+        }
+        for p in next.pieces.iter_mut().filter(|p| victims.contains(&p.cell)) {
+            p.captured = true;
+        }
+    }
+    next.pieces.sort();
+    next.turn = me ^ 1;
+    next
+}
+
+/// The position after the legal action `mv`.
+///
+/// # Panics
+/// If `mv` is not one of [`legal_moves`]`(state)`.
+///
+/// ```
+/// use agon_reference::{cell_index, play, RefMove, State};
+/// // White's guard g5 steps to g6 and captures the black guard on h6
+/// // (flanked by g6 and the white guard on i6).
+/// let s = State::from_text("Qa1,Gg5,Gi6/qf11,gh6 w").unwrap();
+/// let mv = RefMove { from: cell_index("g5").unwrap(), to: cell_index("g6").unwrap(), is_return: false };
+/// assert_eq!(play(&s, mv).to_text(), "Qa1,Gg6,Gi6/qf11,gh6* b");
+/// ```
+pub fn play(state: &State, mv: RefMove) -> State {
+    assert!(
+        legal_moves(state).contains(&mv),
+        "illegal move {mv} in {}",
+        state.to_text()
+    );
+    apply(state, mv)
+}
+
+/// The number of leaves of the tree of legal actions `depth` plies deep
+/// (RULES.md section 7). Repetition is ignored.
+///
+/// ```
+/// use agon_reference::{perft, State};
+/// assert_eq!(perft(&State::start(), 0), 1);
+/// assert_eq!(perft(&State::start(), 1), 27);
+/// ```
+pub fn perft(state: &State, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = legal_moves(state);
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|&m| perft(&apply(state, m), depth - 1))
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_index_round_trips_through_coordinates_and_names() {
+        for i in 0..CELLS {
+            let (q, r, s) = cell_coords(i);
+            assert_eq!(coords_index(q, r, s), Some(i));
+            assert_eq!(cell_index(&cell_name(i)), Some(i));
+            assert_eq!(
+                cell_coords(90 - i),
+                (-q, -r, -s),
+                "half turn maps i to 90 - i"
+            );
+        }
+    }
+
+    #[test]
+    fn ring_sizes_and_named_cells_match_section_1() {
+        let sizes: Vec<usize> = (0..=5)
+            .map(|k| (0..CELLS).filter(|&c| cell_ring(c) == k).count())
+            .collect();
+        assert_eq!(sizes, [1, 6, 12, 18, 24, 30]);
+        let mut ring1: Vec<String> = (0..CELLS)
+            .filter(|&c| cell_ring(c) == 1)
+            .map(cell_name)
+            .collect();
+        ring1.sort();
+        assert_eq!(ring1, ["e5", "e6", "f5", "f7", "g5", "g6"]);
+        for (name, index) in [("a6", 5), ("b1", 6), ("f1", 40), ("f11", 50), ("l1", 85)] {
+            assert_eq!(cell_index(name), Some(index));
+        }
+        for corner in ["a1", "a6", "f1", "f11", "l1", "l6"] {
+            let (q, r, s) = cell_coords(cell_index(corner).unwrap());
+            // A corner has two coordinates of absolute value 5.
+            assert_eq!(
+                [q, r, s].iter().filter(|v| v.abs() == 5).count(),
+                2,
+                "{corner}"
+            );
+        }
+    }
+
+    #[test]
+    fn start_perft_matches_section_7() {
+        let s = State::start();
+        assert_eq!(perft(&s, 1), 27);
+        assert_eq!(perft(&s, 2), 713);
+    }
+}
