@@ -207,14 +207,16 @@ impl Game {
         self.moves.push(m);
         let seen = self.counts.add(next.hash());
         // Checked in the order of RULES.md section 6: throne ring, repetition, no action.
-        self.actions = Actions::default();
-        self.outcome = if next.throne_ring_side().is_some() {
-            next.outcome()
+        (self.outcome, self.actions) = if next.throne_ring_side().is_some() {
+            (next.outcome(), Actions::default())
         } else if seen >= 3 && self.occurrences(&next) >= 3 {
-            Some(Outcome::draw())
+            (Some(Outcome::draw()), Actions::default())
         } else {
-            self.actions = next.actions();
-            self.actions.is_empty().then(|| next.outcome()).flatten()
+            let actions = next.actions();
+            (
+                actions.is_empty().then(|| next.outcome()).flatten(),
+                actions,
+            )
         };
     }
 

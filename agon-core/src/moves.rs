@@ -238,12 +238,13 @@ impl Eq for MoveList {}
 /// assert_eq!(actions.nth(0).unwrap().to_string(), "a5-a4");
 /// assert_eq!(actions.iter().count(), 27);
 /// ```
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+#[derive(Copy, Clone)]
 pub struct Actions {
     from: [Cell; 7],
     targets: [CellSet; 7],
     pieces: u8,
     is_return: bool,
+    len: u16,
 }
 
 impl Actions {
@@ -254,19 +255,22 @@ impl Actions {
             targets: [CellSet::EMPTY; 7],
             pieces: 0,
             is_return: false,
+            len: 0,
         }
     }
 
     /// Records that the piece on `from` may go to `targets` (ignored when empty).
+    ///
+    /// Branch-free: whether a piece can move is unpredictable, so the entry is always
+    /// written and kept only by advancing the count. At most seven pieces are pushed.
     #[inline]
     pub(crate) fn push(&mut self, from: Cell, targets: CellSet, is_return: bool) {
-        if !targets.is_empty() {
-            let i = usize::from(self.pieces);
-            self.from[i] = from;
-            self.targets[i] = targets;
-            self.pieces += 1;
-            self.is_return = is_return;
-        }
+        let i = usize::from(self.pieces);
+        self.from[i] = from;
+        self.targets[i] = targets;
+        self.pieces += u8::from(!targets.is_empty());
+        self.len += targets.len() as u16;
+        self.is_return = is_return;
     }
 
     /// Whether these are returns (the side to move has a captured piece) rather than steps.
@@ -286,8 +290,8 @@ impl Actions {
     /// assert_eq!(Position::start().actions().len(), 27);
     /// ```
     #[inline]
-    pub fn len(&self) -> usize {
-        self.entries().map(|(_, t)| t.len()).sum()
+    pub const fn len(&self) -> usize {
+        self.len as usize
     }
 
     /// Whether there is no legal move.
@@ -378,6 +382,21 @@ impl Actions {
     pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
         self.entries()
             .flat_map(move |(from, targets)| targets.into_iter().map(move |to| self.make(from, to)))
+    }
+}
+
+impl PartialEq for Actions {
+    fn eq(&self, other: &Actions) -> bool {
+        // Slots past `pieces` hold leftovers of `push`; only the entries count.
+        self.entries().eq(other.entries()) && (self.is_empty() || self.is_return == other.is_return)
+    }
+}
+
+impl Eq for Actions {}
+
+impl fmt::Debug for Actions {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
     }
 }
 

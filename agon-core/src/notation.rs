@@ -109,6 +109,29 @@ pub enum ParseErrorKind {
     ResultMismatch,
 }
 
+impl ParseErrorKind {
+    /// A short lowercase name of the kind, stable for programs to match on: `expected`,
+    /// `no-such-cell`, `trailing-input`, `invalid-position`, `illegal-move`, `move-number`,
+    /// `duplicate-tag`, `result-mismatch`.
+    ///
+    /// ```
+    /// use agon_core::ParseErrorKind;
+    /// assert_eq!(ParseErrorKind::NoSuchCell.name(), "no-such-cell");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            ParseErrorKind::Expected(_) => "expected",
+            ParseErrorKind::NoSuchCell => "no-such-cell",
+            ParseErrorKind::TrailingInput => "trailing-input",
+            ParseErrorKind::InvalidPosition(_) => "invalid-position",
+            ParseErrorKind::IllegalMove { .. } => "illegal-move",
+            ParseErrorKind::MoveNumber(_) => "move-number",
+            ParseErrorKind::DuplicateTag => "duplicate-tag",
+            ParseErrorKind::ResultMismatch => "result-mismatch",
+        }
+    }
+}
+
 impl ParseError {
     /// An error of `kind` at byte `offset`.
     ///

@@ -63,6 +63,26 @@ pub enum PositionError {
     CapturedBothSides,
 }
 
+impl PositionError {
+    /// A short lowercase name of the reason, stable for programs to match on:
+    /// `two-pieces-on-cell`, `guard-on-throne`, `piece-count`, `captured-empty-cell`,
+    /// `captured-both-sides`.
+    ///
+    /// ```
+    /// use agon_core::PositionError;
+    /// assert_eq!(PositionError::GuardOnThrone.name(), "guard-on-throne");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            PositionError::TwoPiecesOnCell(_) => "two-pieces-on-cell",
+            PositionError::GuardOnThrone => "guard-on-throne",
+            PositionError::PieceCount(_) => "piece-count",
+            PositionError::CapturedEmptyCell(_) => "captured-empty-cell",
+            PositionError::CapturedBothSides => "captured-both-sides",
+        }
+    }
+}
+
 /// The start position, built at compile time.
 const START: Position = {
     Position::from_placement_const(

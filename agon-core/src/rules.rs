@@ -65,6 +65,34 @@ pub enum IllegalMove {
     GuardToOuterRing,
 }
 
+impl IllegalMove {
+    /// A short lowercase name of the reason, stable for programs to match on (the
+    /// bindings use it): `game-over`, `no-piece`, `not-your-piece`, `must-return`,
+    /// `not-adjacent`, `outward`, `occupied`, `throne-for-queens`, `between-enemies`,
+    /// `not-captured`, `queen-first`, `guard-to-outer-ring`.
+    ///
+    /// ```
+    /// use agon_core::IllegalMove;
+    /// assert_eq!(IllegalMove::BetweenEnemies.name(), "between-enemies");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            IllegalMove::GameOver => "game-over",
+            IllegalMove::NoPiece => "no-piece",
+            IllegalMove::NotYourPiece => "not-your-piece",
+            IllegalMove::MustReturn => "must-return",
+            IllegalMove::NotAdjacent => "not-adjacent",
+            IllegalMove::Outward => "outward",
+            IllegalMove::Occupied => "occupied",
+            IllegalMove::ThroneForQueens => "throne-for-queens",
+            IllegalMove::BetweenEnemies => "between-enemies",
+            IllegalMove::NotCaptured => "not-captured",
+            IllegalMove::QueenFirst => "queen-first",
+            IllegalMove::GuardToOuterRing => "guard-to-outer-ring",
+        }
+    }
+}
+
 const RING1: CellSet = match Ring::new(1) {
     Some(r) => r.cells(),
     None => CellSet::EMPTY,
