@@ -6,6 +6,7 @@
 //!
 //! Prints, for each depth 1..=DEPTH: `depth=D leaves=N seconds=S leaves_per_second=R`.
 
+use std::io::Write;
 use std::time::Instant;
 
 use agon_core::{perft, Position};
@@ -33,6 +34,7 @@ fn main() {
         i += 1;
     }
     let depth = depth.unwrap_or_else(|| fail("missing DEPTH", USAGE));
+    let mut out = std::io::stdout().lock();
     for d in 1..=depth {
         let start = Instant::now();
         let leaves = perft(&position, d);
@@ -42,6 +44,11 @@ fn main() {
         } else {
             0.0
         };
-        println!("depth={d} leaves={leaves} seconds={seconds:.3} leaves_per_second={rate:.0}");
+        let line =
+            format!("depth={d} leaves={leaves} seconds={seconds:.3} leaves_per_second={rate:.0}");
+        // A closed pipe (`| head`) ends the run quietly.
+        if writeln!(out, "{line}").and_then(|()| out.flush()).is_err() {
+            return;
+        }
     }
 }

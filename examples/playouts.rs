@@ -5,6 +5,7 @@
 //! cargo run --release --example playouts -- GAMES SEED
 //! ```
 
+use std::io::Write;
 use std::time::Instant;
 
 use agon_core::random::{random_playout, Rng};
@@ -53,11 +54,13 @@ fn main() {
     } else {
         0.0
     };
-    println!(
+    let mut report = format!(
         "games={games} plies_mean={mean:.1} plies_median={median:.1} white_wins={white} \
-         black_wins={black} draws={draws} seconds={seconds:.3} playouts_per_second={rate:.0}"
+         black_wins={black} draws={draws} seconds={seconds:.3} playouts_per_second={rate:.0}\n"
     );
     for (reason, count) in EndReason::ALL.iter().zip(reasons) {
-        println!("reason={reason} games={count}");
+        report.push_str(&format!("reason={reason} games={count}\n"));
     }
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = std::io::stdout().lock().write_all(report.as_bytes());
 }

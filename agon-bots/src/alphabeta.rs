@@ -1,0 +1,411 @@
+//! [`AlphaBetaBot`]: iterative-deepening negamax alpha-beta with a transposition table.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use agon_core::{Game, Move, MoveList, Position};
+
+use crate::eval::{evaluate_for_search, WIN};
+use crate::mcts::shuffle;
+use crate::{decision_rng, spec_name, Bot};
+
+/// Alpha-beta search to a fixed depth, deepening one ply at a time, scoring leaves with
+/// [`evaluate_for_search`].
+///
+/// - **Iterative deepening**: depths 1, 2, ... up to the bot's depth; each iteration
+///   searches the previous best move first. With a time limit the search stops when the
+///   time is up and plays the best move of the last finished depth.
+/// - **Transposition table** keyed on the Zobrist hash [`Position::hash`]: it stores the
+///   score bound, depth and best move of each searched position (2<sup>17</sup> entries,
+///   always replaced). It is emptied for each move, so that the choice depends only on
+///   the seed and the game, not on earlier calls.
+/// - **Move ordering**: the table's move, then captures (more pieces first), then by a
+///   history score of moves that caused cutoffs, then inward steps. The root moves are
+///   shuffled by the seed first, so equal moves are chosen at random.
+/// - **End of the game**: a full throne ring (R10) and having no action (R12) score as a
+///   win or loss, sooner being better; a position occurring for the third time, counting
+///   the game's history ([`Bot::choose_in_game`]) and the search path, scores as a draw
+///   (R11), which the bot values [`AlphaBetaBot::CONTEMPT`] below an even position.
+///
+/// ```
+/// use agon_bots::{AlphaBetaBot, Bot};
+/// use agon_core::Game;
+///
+/// let game = Game::new();
+/// let mut bot = AlphaBetaBot::new(3, 1);
+/// let m = bot.choose_in_game(&game).unwrap();
+/// assert!(game.is_legal(m));
+/// assert_eq!(AlphaBetaBot::new(3, 1).choose_in_game(&game), Some(m));
+/// ```
+pub struct AlphaBetaBot {
+    depth: u32,
+    seed: u64,
+    time_limit: Option<Duration>,
+    /// Allocated on the first search, so that building a bot is cheap.
+    table: Vec<Entry>,
+    /// Cutoff counts by (from, to) cell index, reset for each move.
+    history: Vec<u32>,
+    nodes: u64,
+}
+
+/// What a table score means relative to the true value.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Bound {
+    Exact,
+    /// The true value is at least the score (a beta cutoff).
+    Lower,
+    /// The true value is at most the score (no move raised alpha).
+    Upper,
+}
+
+#[derive(Copy, Clone, Debug)]
+struct Entry {
+    /// The full hash, to tell apart positions sharing a slot; 0 marks an empty slot.
+    key: u64,
+    best: Option<Move>,
+    depth: u8,
+    bound: Bound,
+    score: i32,
+}
+
+const EMPTY_ENTRY: Entry = Entry {
+    key: 0,
+    best: None,
+    depth: 0,
+    bound: Bound::Exact,
+    score: 0,
+};
+
+const TABLE_BITS: u32 = 17;
+
+/// Scores beyond this are wins or losses at a known distance.
+const WIN_THRESHOLD: i32 = WIN - 10_000;
+
+/// The search state of one decision.
+struct Search<'a> {
+    bot: &'a mut AlphaBetaBot,
+    /// Occurrences of each position in the game so far, the current one included.
+    game_counts: HashMap<u64, u32>,
+    /// Hashes of the positions on the search path below the root.
+    path: Vec<u64>,
+    deadline: Option<Instant>,
+    aborted: bool,
+    /// The side the bot plays, for whom a draw is worth [`AlphaBetaBot::CONTEMPT`] less
+    /// than an even position.
+    root_side: agon_core::Side,
+}
+
+impl AlphaBetaBot {
+    /// The depth of `alphabeta` without a number.
+    ///
+    /// ```
+    /// use agon_bots::{bot_by_name, AlphaBetaBot};
+    /// assert_eq!(AlphaBetaBot::DEFAULT_DEPTH, 5);
+    /// assert_eq!(bot_by_name("alphabeta", 0).unwrap().name(), "alphabeta:5");
+    /// ```
+    pub const DEFAULT_DEPTH: u32 = 5;
+
+    /// How much worse than an even position a draw by repetition is for the bot, in
+    /// evaluation points (a guard on ring 1 is worth 30): enough that it plays on rather
+    /// than repeat, which in the arena turned draws against weaker bots into wins.
+    ///
+    /// ```
+    /// assert_eq!(agon_bots::AlphaBetaBot::CONTEMPT, 100);
+    /// ```
+    pub const CONTEMPT: i32 = 100;
+
+    /// The deepest search [`crate::bot_by_name`] accepts.
+    ///
+    /// ```
+    /// use agon_bots::bot_by_name;
+    /// assert!(bot_by_name("alphabeta:64", 0).is_ok());
+    /// assert!(bot_by_name("alphabeta:65", 0).is_err());
+    /// ```
+    pub const MAX_DEPTH: u32 = 64;
+
+    /// A bot that searches `depth` plies (at least 1, at most [`AlphaBetaBot::MAX_DEPTH`]).
+    ///
+    /// ```
+    /// use agon_bots::{AlphaBetaBot, Bot};
+    /// assert_eq!(AlphaBetaBot::new(4, 0).name(), "alphabeta:4");
+    /// ```
+    pub fn new(depth: u32, seed: u64) -> Self {
+        AlphaBetaBot {
+            depth: depth.clamp(1, Self::MAX_DEPTH),
+            seed,
+            time_limit: None,
+            table: Vec::new(),
+            history: Vec::new(),
+            nodes: 0,
+        }
+    }
+
+    /// Also stops each search after `limit`, playing the best move of the deepest
+    /// finished iteration (depth 1 always finishes). The bot is then no longer
+    /// deterministic.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use agon_bots::{AlphaBetaBot, Bot};
+    /// let bot = AlphaBetaBot::new(30, 0).with_time_limit(Duration::from_millis(100));
+    /// assert_eq!(bot.name(), "alphabeta:30:100ms");
+    /// ```
+    pub fn with_time_limit(self, limit: Duration) -> Self {
+        AlphaBetaBot {
+            time_limit: Some(limit),
+            ..self
+        }
+    }
+
+    /// The number of positions visited by the last search (for benchmarks).
+    ///
+    /// ```
+    /// use agon_bots::{AlphaBetaBot, Bot};
+    /// use agon_core::Position;
+    /// let mut bot = AlphaBetaBot::new(2, 0);
+    /// bot.choose(&Position::start());
+    /// assert!(bot.nodes() > 27);
+    /// ```
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn search(&mut self, game: &Game) -> Option<Move> {
+        let position = *game.position();
+        let mut moves = game.legal_moves();
+        match moves.len() {
+            0 => return None,
+            1 => return Some(moves[0]),
+            _ => {}
+        }
+        if self.table.is_empty() {
+            self.table = vec![EMPTY_ENTRY; 1 << TABLE_BITS];
+            self.history = vec![0; 91 * 91];
+        } else {
+            self.table.fill(EMPTY_ENTRY);
+            self.history.fill(0);
+        }
+        self.nodes = 0;
+        let mut rng = decision_rng(self.seed, &position, game.moves().len());
+        shuffle(moves.as_mut_slice(), &mut rng);
+        let mut game_counts: HashMap<u64, u32> = HashMap::new();
+        for p in game.positions() {
+            *game_counts.entry(p.hash()).or_insert(0) += 1;
+        }
+        let deadline = self.time_limit.map(|d| Instant::now() + d);
+        let max_depth = self.depth;
+        let mut search = Search {
+            bot: self,
+            game_counts,
+            path: Vec::with_capacity(64),
+            deadline,
+            aborted: false,
+            root_side: position.turn(),
+        };
+        let mut best = moves[0];
+        for depth in 1..=max_depth {
+            // Search the previous best move first; rotating it to the front keeps the
+            // shuffled order of the others.
+            if let Some(i) = moves.iter().position(|&m| m == best) {
+                moves.as_mut_slice()[..=i].rotate_right(1);
+            }
+            let (score, m) = search.root(&position, &moves, depth as i32);
+            if search.aborted {
+                break;
+            }
+            best = m;
+            if score.abs() >= WIN_THRESHOLD {
+                // A forced win or loss found: deeper search cannot change the result.
+                break;
+            }
+        }
+        Some(best)
+    }
+}
+
+impl Search<'_> {
+    fn root(&mut self, position: &Position, moves: &MoveList, depth: i32) -> (i32, Move) {
+        let mut alpha = -WIN - 1;
+        let beta = WIN + 1;
+        let mut best = (alpha, moves[0]);
+        for &m in moves.iter() {
+            let score = self.child(position, m, depth, 0, -beta, -alpha);
+            if self.aborted {
+                break;
+            }
+            if score > best.0 {
+                best = (score, m);
+            }
+            alpha = alpha.max(score);
+        }
+        best
+    }
+
+    /// Plays `m` from `position` (at `ply` from the root) and returns its negamax score
+    /// for the side that played it.
+    fn child(
+        &mut self,
+        position: &Position,
+        m: Move,
+        depth: i32,
+        ply: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let next = position.play_unchecked(m);
+        let hash = next.hash();
+        // R11: the third occurrence of a position, counting the game and this path.
+        let seen = self.game_count(hash) + self.path.iter().filter(|&&h| h == hash).count();
+        if seen >= 2 {
+            // A draw: worse than an even position for the searching side, which should
+            // play on, and so better for its opponent.
+            let contempt = AlphaBetaBot::CONTEMPT;
+            return if position.turn() == self.root_side {
+                -contempt
+            } else {
+                contempt
+            };
+        }
+        self.path.push(hash);
+        let score = -self.negamax(&next, depth - 1, ply + 1, alpha, beta);
+        self.path.pop();
+        score
+    }
+
+    fn game_count(&self, hash: u64) -> usize {
+        self.game_counts.get(&hash).map_or(0, |&n| n as usize)
+    }
+
+    fn negamax(&mut self, position: &Position, depth: i32, ply: i32, alpha: i32, beta: i32) -> i32 {
+        self.bot.nodes += 1;
+        if self.bot.nodes & 1023 == 0 {
+            if let Some(deadline) = self.deadline {
+                if Instant::now() >= deadline {
+                    self.aborted = true;
+                }
+            }
+        }
+        if self.aborted {
+            return 0;
+        }
+        if position.throne_ring_side().is_some() {
+            // R10: the evaluation scores it; prefer wins sooner and losses later.
+            let score = evaluate_for_search(position);
+            return score - score.signum() * ply;
+        }
+        if depth <= 0 {
+            if !position.has_legal_move() {
+                return -(WIN - ply);
+            }
+            return evaluate_for_search(position);
+        }
+        let slot = (position.hash() >> (64 - TABLE_BITS)) as usize;
+        let entry = self.bot.table[slot];
+        let mut table_move = None;
+        if entry.key == position.hash() {
+            table_move = entry.best;
+            if i32::from(entry.depth) >= depth {
+                let score = from_table(entry.score, ply);
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+        let mut moves = position.legal_moves();
+        if moves.is_empty() {
+            // R12: no legal action loses.
+            return -(WIN - ply);
+        }
+        self.order(position, moves.as_mut_slice(), table_move);
+        let original_alpha = alpha;
+        let mut alpha = alpha;
+        let mut best = (-WIN - 1, moves[0]);
+        for &m in moves.iter() {
+            let score = self.child(position, m, depth, ply, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
+            if score > best.0 {
+                best = (score, m);
+            }
+            if score > alpha {
+                alpha = score;
+            }
+            if alpha >= beta {
+                let i = m.from().index() * 91 + m.to().index();
+                self.bot.history[i] = self.bot.history[i].saturating_add((depth * depth) as u32);
+                break;
+            }
+        }
+        let bound = if best.0 >= beta {
+            Bound::Lower
+        } else if best.0 <= original_alpha {
+            Bound::Upper
+        } else {
+            Bound::Exact
+        };
+        self.bot.table[slot] = Entry {
+            key: position.hash(),
+            best: Some(best.1),
+            depth: depth.clamp(0, 255) as u8,
+            bound,
+            score: to_table(best.0, ply),
+        };
+        best.0
+    }
+
+    /// Sorts `moves` best first for the search (stable, so equal moves keep their order).
+    fn order(&self, position: &Position, moves: &mut [Move], table_move: Option<Move>) {
+        let history = &self.bot.history;
+        moves.sort_by_cached_key(|&m| {
+            if Some(m) == table_move {
+                return i64::MIN;
+            }
+            let captures = position.captures(m).len() as i64;
+            let inward = i64::from(m.to().ring() < m.from().ring());
+            let h = i64::from(history[m.from().index() * 91 + m.to().index()]);
+            -(captures * 1_000_000_000 + h * 4 + inward)
+        });
+    }
+}
+
+/// Win scores count plies from the root; the table stores them from the position itself,
+/// so that a stored mate distance stays right when reached at another ply.
+fn to_table(score: i32, ply: i32) -> i32 {
+    if score >= WIN_THRESHOLD {
+        score + ply
+    } else if score <= -WIN_THRESHOLD {
+        score - ply
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: i32) -> i32 {
+    if score >= WIN_THRESHOLD {
+        score - ply
+    } else if score <= -WIN_THRESHOLD {
+        score + ply
+    } else {
+        score
+    }
+}
+
+impl Bot for AlphaBetaBot {
+    fn name(&self) -> String {
+        spec_name("alphabeta", self.depth, self.time_limit)
+    }
+
+    fn choose(&mut self, position: &Position) -> Option<Move> {
+        self.search(&Game::from_position(*position))
+    }
+
+    fn choose_in_game(&mut self, game: &Game) -> Option<Move> {
+        self.search(game)
+    }
+}

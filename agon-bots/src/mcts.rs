@@ -1,0 +1,268 @@
+//! [`MctsBot`]: Monte Carlo tree search (UCT) with uniformly random playouts.
+//!
+//! Each playout runs in an [`agon_core::Game`] that holds the real game's history, so
+//! repetition (R11) ends playouts exactly as it ends real games: a playout that repeats a
+//! position for the third time is a draw, counted as half a win. Random games end by
+//! themselves (about 490 plies on average from the start, by
+//! `cargo run --release --example playouts`), so playouts need no cap for correctness;
+//! [`MctsBot::PLAYOUT_CAP`] only bounds the rare very long one, scored as a draw.
+
+use std::time::{Duration, Instant};
+
+use agon_core::random::Rng;
+use agon_core::{Game, Move, Position, Side};
+
+use crate::{decision_rng, spec_name, Bot};
+
+/// UCT with random playouts, within a playout budget and an optional time limit.
+///
+/// Each iteration walks down the tree by UCB1 (exploration constant
+/// [`MctsBot::EXPLORATION`]), adds the children of the leaf it reaches, plays one random
+/// playout from a new child, and credits each node on the path with a win (1), draw (½)
+/// or loss (0) for the side that made its move. The move played is the root's most
+/// visited child. The tree is built afresh for each move.
+///
+/// ```
+/// use agon_bots::{Bot, MctsBot};
+/// use agon_core::Game;
+///
+/// let game = Game::new();
+/// let mut bot = MctsBot::new(50, 9);
+/// let m = bot.choose_in_game(&game).unwrap();
+/// assert!(game.is_legal(m));
+/// assert_eq!(MctsBot::new(50, 9).choose_in_game(&game), Some(m));
+/// ```
+#[derive(Clone, Debug)]
+pub struct MctsBot {
+    playouts: u32,
+    seed: u64,
+    time_limit: Option<Duration>,
+}
+
+/// A node of the search tree: the move that led to it and its statistics.
+struct Node {
+    mv: Move,
+    /// The side that played `mv`, credited with the node's wins.
+    mover: Side,
+    /// Index of the first child in the arena; children are contiguous.
+    first_child: u32,
+    children: u32,
+    expanded: bool,
+    visits: u32,
+    /// Sum of results for `mover`: 1 a win, 0.5 a draw.
+    wins: f64,
+}
+
+impl MctsBot {
+    /// The budget of `mcts` without a number.
+    ///
+    /// ```
+    /// assert_eq!(agon_bots::bot_by_name("mcts", 0).unwrap().name(), "mcts:2000");
+    /// ```
+    pub const DEFAULT_PLAYOUTS: u32 = 2000;
+
+    /// The UCB1 exploration constant: √2, the textbook value for results in `[0, 1]`.
+    ///
+    /// ```
+    /// assert_eq!(agon_bots::MctsBot::EXPLORATION, 2f64.sqrt());
+    /// ```
+    pub const EXPLORATION: f64 = std::f64::consts::SQRT_2;
+
+    /// The longest playout, in plies after the tree's leaf, before it is scored a draw.
+    ///
+    /// ```
+    /// assert_eq!(agon_bots::MctsBot::PLAYOUT_CAP, 3000);
+    /// ```
+    pub const PLAYOUT_CAP: usize = 3000;
+
+    /// A bot that runs `playouts` playouts per move (at least one).
+    ///
+    /// ```
+    /// use agon_bots::{Bot, MctsBot};
+    /// assert_eq!(MctsBot::new(2000, 1).name(), "mcts:2000");
+    /// ```
+    pub fn new(playouts: u32, seed: u64) -> Self {
+        MctsBot {
+            playouts: playouts.max(1),
+            seed,
+            time_limit: None,
+        }
+    }
+
+    /// Also stops each search after `limit` (checked between playouts; at least one
+    /// playout is always run). The bot is then no longer deterministic.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use agon_bots::{Bot, MctsBot};
+    /// let bot = MctsBot::new(1_000_000, 1).with_time_limit(Duration::from_millis(20));
+    /// assert_eq!(bot.name(), "mcts:1000000:20ms");
+    /// ```
+    pub fn with_time_limit(self, limit: Duration) -> Self {
+        MctsBot {
+            time_limit: Some(limit),
+            ..self
+        }
+    }
+
+    /// Runs the search from the current position of `game`.
+    fn search(&self, game: &Game) -> Option<Move> {
+        let root_moves = game.legal_moves();
+        match root_moves.len() {
+            0 => return None,
+            1 => return Some(root_moves[0]),
+            _ => {}
+        }
+        let started = Instant::now();
+        let position = *game.position();
+        let mut rng = decision_rng(self.seed, &position, game.moves().len());
+        let mut scratch = game.clone();
+        // About one expansion per playout; bounded so that a huge budget under a time
+        // limit does not reserve memory it will never use.
+        let mut tree: Vec<Node> = Vec::with_capacity(self.playouts.min(1 << 14) as usize * 32);
+        tree.push(Node {
+            // The root's move is never read.
+            mv: root_moves[0],
+            mover: position.turn().other(),
+            first_child: 0,
+            children: 0,
+            expanded: false,
+            visits: 0,
+            wins: 0.0,
+        });
+        let mut path: Vec<u32> = Vec::with_capacity(64);
+        for done in 0..self.playouts {
+            if done > 0
+                && self
+                    .time_limit
+                    .is_some_and(|limit| started.elapsed() >= limit)
+            {
+                break;
+            }
+            path.clear();
+            path.push(0);
+            let mut node = 0usize;
+            // Selection: descend through expanded nodes.
+            while tree[node].expanded && tree[node].children > 0 {
+                node = select_child(&tree, node);
+                scratch.push_unchecked(tree[node].mv);
+                path.push(node as u32);
+            }
+            // Expansion: add the leaf's children and step into the first, after a shuffle
+            // so that the order of unvisited children is random.
+            if !tree[node].expanded && !scratch.is_over() {
+                let mut moves = scratch.legal_moves();
+                shuffle(moves.as_mut_slice(), &mut rng);
+                let mover = scratch.position().turn();
+                let first = tree.len() as u32;
+                for &mv in moves.iter() {
+                    tree.push(Node {
+                        mv,
+                        mover,
+                        first_child: 0,
+                        children: 0,
+                        expanded: false,
+                        visits: 0,
+                        wins: 0.0,
+                    });
+                }
+                tree[node].expanded = true;
+                tree[node].first_child = first;
+                tree[node].children = moves.len() as u32;
+                node = first as usize;
+                scratch.push_unchecked(tree[node].mv);
+                path.push(node as u32);
+            } else {
+                tree[node].expanded = true;
+            }
+            // Simulation: a random playout in the scratch game, then take it back.
+            let played_before = scratch.moves().len();
+            let winner = playout(&mut scratch, &mut rng);
+            while scratch.moves().len() > played_before {
+                scratch.undo();
+            }
+            for _ in 1..path.len() {
+                scratch.undo();
+            }
+            // Backpropagation.
+            for &i in &path {
+                let n = &mut tree[i as usize];
+                n.visits += 1;
+                n.wins += match winner {
+                    Some(side) if side == n.mover => 1.0,
+                    Some(_) => 0.0,
+                    None => 0.5,
+                };
+            }
+        }
+        let root = &tree[0];
+        let children = root.first_child as usize..(root.first_child + root.children) as usize;
+        // The most visited child, then the better win rate; a fixed order keeps it
+        // deterministic.
+        tree[children]
+            .iter()
+            .max_by(|a, b| {
+                a.visits
+                    .cmp(&b.visits)
+                    .then(a.wins.total_cmp(&b.wins))
+                    .then(b.mv.cmp(&a.mv))
+            })
+            .map(|n| n.mv)
+    }
+}
+
+/// The child of `node` with the best UCB1 value; unvisited children first, in order.
+fn select_child(tree: &[Node], node: usize) -> usize {
+    let parent = &tree[node];
+    let log_n = f64::from(parent.visits.max(1)).ln();
+    let first = parent.first_child as usize;
+    let children = &tree[first..first + parent.children as usize];
+    let mut best = first;
+    let mut best_value = f64::NEG_INFINITY;
+    for (i, child) in children.iter().enumerate() {
+        if child.visits == 0 {
+            return first + i;
+        }
+        let n = f64::from(child.visits);
+        let value = child.wins / n + MctsBot::EXPLORATION * (log_n / n).sqrt();
+        if value > best_value {
+            best_value = value;
+            best = first + i;
+        }
+    }
+    best
+}
+
+/// Fisher-Yates shuffle with the crate's generator.
+pub(crate) fn shuffle(moves: &mut [Move], rng: &mut Rng) {
+    for i in (1..moves.len()).rev() {
+        moves.swap(i, rng.below(i + 1));
+    }
+}
+
+/// Plays random moves until the game ends or [`MctsBot::PLAYOUT_CAP`] plies have been
+/// played, returning the winner (`None` for a draw or a capped playout).
+fn playout(game: &mut Game, rng: &mut Rng) -> Option<Side> {
+    for _ in 0..MctsBot::PLAYOUT_CAP {
+        if let Some(outcome) = game.outcome() {
+            return outcome.winner;
+        }
+        let moves = game.position().legal_moves();
+        game.push_unchecked(moves[rng.below(moves.len())]);
+    }
+    game.outcome().and_then(|o| o.winner)
+}
+
+impl Bot for MctsBot {
+    fn name(&self) -> String {
+        spec_name("mcts", self.playouts, self.time_limit)
+    }
+
+    fn choose(&mut self, position: &Position) -> Option<Move> {
+        self.search(&Game::from_position(*position))
+    }
+
+    fn choose_in_game(&mut self, game: &Game) -> Option<Move> {
+        self.search(game)
+    }
+}

@@ -1,0 +1,117 @@
+//! The arena: colours alternate, results are counted from the first bot's side, and the
+//! statistics are exact.
+
+use agon_bots::arena::{play_game, run_match, GameResult, MatchStats, MAX_PLIES};
+use agon_bots::{Bot, RandomBot};
+use agon_core::{EndReason, Move, Outcome, Position, Side};
+
+#[test]
+fn a_small_match_is_reproducible() {
+    let mut sides = Vec::new();
+    let stats = run_match("greedy", "random", 4, 1, |i, side, result| {
+        sides.push((i, side, result.plies));
+    })
+    .unwrap();
+    assert_eq!(
+        stats,
+        MatchStats {
+            games: 4,
+            wins: 4,
+            draws: 0,
+            losses: 0,
+            capped: 0,
+            plies: 278
+        }
+    );
+    assert_eq!(
+        sides,
+        [
+            (0, Side::White, 81),
+            (1, Side::Black, 62),
+            (2, Side::White, 63),
+            (3, Side::Black, 72)
+        ]
+    );
+    assert_eq!(
+        run_match("greedy", "random", 4, 1, |_, _, _| {}).unwrap(),
+        stats
+    );
+}
+
+#[test]
+fn bad_specs_are_refused_before_playing() {
+    let mut played = 0;
+    let err = run_match("greedy", "alphabeta:0", 4, 1, |_, _, _| played += 1).unwrap_err();
+    assert_eq!(err, "bot \"alphabeta:0\" needs a depth from 1 to 64");
+    assert_eq!(played, 0);
+}
+
+#[test]
+fn statistics() {
+    let stats = MatchStats {
+        games: 200,
+        wins: 190,
+        draws: 6,
+        losses: 4,
+        capped: 1,
+        plies: 30_000,
+    };
+    assert_eq!(stats.score(), 0.965);
+    assert_eq!(stats.mean_plies(), 150.0);
+    assert_eq!(
+        stats.to_string(),
+        "games=200 wins=190 draws=6 losses=4 capped=1 score=0.965 ci95=[0.942, 0.988] mean_plies=150.0"
+    );
+    let all_won = MatchStats {
+        games: 10,
+        wins: 10,
+        draws: 0,
+        losses: 0,
+        capped: 0,
+        plies: 0,
+    };
+    assert_eq!(all_won.confidence_interval(), (1.0, 1.0));
+    assert_eq!(MatchStats::default().confidence_interval(), (0.0, 1.0));
+}
+
+#[test]
+fn the_ply_cap_counts_as_a_draw() {
+    let result = play_game(&mut RandomBot::new(1), &mut RandomBot::new(2), 10);
+    assert_eq!(
+        result,
+        GameResult {
+            outcome: None,
+            plies: 10
+        }
+    );
+    let mut stats = MatchStats::default();
+    stats.record(Side::White, &result);
+    assert_eq!((stats.draws, stats.capped, stats.plies), (1, 1, 10));
+    assert_eq!(MAX_PLIES, 2000);
+    let won = GameResult {
+        outcome: Some(Outcome::win(Side::White, EndReason::Throne)),
+        plies: 50,
+    };
+    stats.record(Side::Black, &won);
+    assert_eq!((stats.wins, stats.draws, stats.losses), (0, 1, 1));
+}
+
+/// A bot that breaks the rules, to check that the arena catches it.
+struct Cheater;
+
+impl Bot for Cheater {
+    fn name(&self) -> String {
+        "cheater".to_string()
+    }
+    fn choose(&mut self, _: &Position) -> Option<Move> {
+        "f1-f3".parse().ok()
+    }
+}
+
+#[test]
+#[should_panic(
+    expected = "bot cheater returned the illegal move f1-f3: the cells are not adjacent"
+)]
+fn an_illegal_move_is_caught() {
+    play_game(&mut Cheater, &mut RandomBot::new(1), MAX_PLIES);
+}

@@ -1,0 +1,254 @@
+//! Every bot plays only legal moves, on many positions, and repeats itself under a seed.
+
+use agon_bots::{bot_by_name, AlphaBetaBot, Bot, GreedyBot, MctsBot, RandomBot};
+use agon_core::random::Rng;
+use agon_core::{Game, Move, Position};
+
+/// Small budgets keep the debug-build tests fast.
+const SPECS: [&str; 4] = ["random", "greedy", "mcts:16", "alphabeta:2"];
+
+/// Games from random play, stopped at every fifth ply, at every position where a captured
+/// piece must be returned, and at their end (the history matters for repetition).
+fn sample_positions(games: u64) -> Vec<Game> {
+    let mut samples = Vec::new();
+    for seed in 0..games {
+        let mut rng = Rng::new(seed);
+        let mut game = Game::new();
+        while !game.is_over() {
+            if game.moves().len() % 5 == 0 || game.position().must_return() {
+                samples.push(game.clone());
+            }
+            let moves = game.legal_moves();
+            game.push_unchecked(moves[rng.below(moves.len())]);
+        }
+        samples.push(game.clone());
+    }
+    samples
+}
+
+#[test]
+fn sample_covers_returns_and_ends() {
+    let samples = sample_positions(6);
+    let returns = samples
+        .iter()
+        .filter(|g| g.position().must_return())
+        .count();
+    let queen_returns = samples
+        .iter()
+        .filter(|g| {
+            let p = g.position();
+            p.must_return() && p.captured().contains(p.queen(p.turn()))
+        })
+        .count();
+    let over = samples.iter().filter(|g| g.is_over()).count();
+    assert_eq!(
+        (samples.len(), returns, queen_returns, over),
+        (553, 110, 13, 6)
+    );
+}
+
+#[test]
+fn every_bot_returns_only_legal_moves() {
+    // Thin the sample for the searching bots, which cost more per move in a debug build.
+    let samples = sample_positions(6);
+    for spec in SPECS {
+        let step = if spec.starts_with("mcts") { 8 } else { 2 };
+        let mut bot = bot_by_name(spec, 11).unwrap();
+        let mut checked = 0;
+        for game in samples.iter().step_by(step) {
+            let from_game = bot.choose_in_game(game);
+            let from_position = bot.choose(game.position());
+            if game.is_over() {
+                assert_eq!(from_game, None, "{spec} moved in a finished game");
+                // A lone position ends only by the throne ring or no action.
+                assert_eq!(from_position.is_some(), game.position().has_legal_move());
+            } else {
+                let m = from_game.unwrap_or_else(|| panic!("{spec} found no move"));
+                assert!(
+                    game.is_legal(m),
+                    "{spec} chose the illegal {m} in {:?}",
+                    game.position()
+                );
+                let m = from_position.unwrap();
+                assert!(game.position().is_legal(m), "{spec} chose the illegal {m}");
+            }
+            checked += 1;
+        }
+        assert!(checked >= 60, "{spec} checked only {checked} positions");
+    }
+}
+
+#[test]
+fn a_finished_position_gives_none() {
+    let pos: Position = "Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gg6/qa1,ga2,gb1,gb2,gc1,gc2,gd1 w"
+        .parse()
+        .unwrap();
+    // White's throne ring is complete: the game is over, White has won.
+    assert!(pos.is_over());
+    for spec in SPECS {
+        assert_eq!(bot_by_name(spec, 1).unwrap().choose(&pos), None, "{spec}");
+    }
+}
+
+/// The first `plies` moves of a game between two bots of `spec` seeded `seed`.
+fn self_play(spec: &str, seed: u64, plies: usize) -> Vec<Move> {
+    let mut white = bot_by_name(spec, seed).unwrap();
+    let mut black = bot_by_name(spec, seed + 1).unwrap();
+    let mut game = Game::new();
+    while !game.is_over() && game.moves().len() < plies {
+        let bot = if game.moves().len() % 2 == 0 {
+            &mut white
+        } else {
+            &mut black
+        };
+        let m = bot.choose_in_game(&game).unwrap();
+        game.play(m).unwrap();
+    }
+    game.moves().to_vec()
+}
+
+#[test]
+fn seeded_bots_repeat_themselves() {
+    for spec in SPECS {
+        let plies = if spec.starts_with("mcts") { 6 } else { 30 };
+        let first = self_play(spec, 5, plies);
+        assert_eq!(first.len(), plies, "{spec}");
+        assert_eq!(self_play(spec, 5, plies), first, "{spec}");
+    }
+}
+
+#[test]
+fn a_bot_answers_a_position_the_same_whatever_it_saw_before() {
+    let start = Position::start();
+    let later = start.play("f1-e1".parse().unwrap()).unwrap();
+    let bots: Vec<Box<dyn Bot>> = vec![
+        Box::new(RandomBot::new(8)),
+        Box::new(GreedyBot::new(8)),
+        Box::new(MctsBot::new(16, 8)),
+        Box::new(AlphaBetaBot::new(3, 8)),
+    ];
+    for mut bot in bots {
+        let first = bot.choose(&later);
+        bot.choose(&start);
+        assert_eq!(bot.choose(&later), first, "{}", bot.name());
+    }
+}
+
+#[test]
+fn seeds_change_random_choices() {
+    let start = Position::start();
+    let moves: std::collections::BTreeSet<String> = (0..20)
+        .map(|seed| RandomBot::new(seed).choose(&start).unwrap().to_string())
+        .collect();
+    assert_eq!(moves.len(), 14);
+}
+
+#[test]
+fn exact_first_moves() {
+    let start = Position::start();
+    let name = |mut bot: Box<dyn Bot>| bot.choose(&start).unwrap().to_string();
+    let chosen = [
+        name(Box::new(RandomBot::new(1))),
+        name(Box::new(GreedyBot::new(1))),
+        name(Box::new(MctsBot::new(16, 1))),
+        name(Box::new(AlphaBetaBot::new(3, 1))),
+    ];
+    assert_eq!(chosen, ["k1-i2", "f1-f2", "a5-b6", "f1-f2"]);
+}
+
+#[test]
+fn greedy_takes_a_win_in_one() {
+    // White's queen is on the throne with five guards around it; g6 is the sixth cell.
+    let pos: Position = "Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gh6/qa1,ga2,gb1,gb2,gc1,gc2,gd1 w"
+        .parse()
+        .unwrap();
+    let win: Move = "h6-g6".parse().unwrap();
+    assert!(pos.is_legal(win));
+    for spec in ["greedy", "alphabeta:1", "alphabeta:3"] {
+        assert_eq!(
+            bot_by_name(spec, 2).unwrap().choose(&pos),
+            Some(win),
+            "{spec}"
+        );
+    }
+}
+
+#[test]
+fn alphabeta_avoids_completing_the_ring_without_its_queen() {
+    // White's five guards around the throne, its queen outside: filling the sixth cell
+    // would lose (R10), so a searching bot plays something else.
+    let pos: Position = "Qf3,Ge5,Ge6,Gf5,Gf7,Gg5,Gh6/qa1,ga2,gb1,gb2,gc1,gc2,gd1 w"
+        .parse()
+        .unwrap();
+    let losing: Move = "h6-g6".parse().unwrap();
+    assert!(pos.is_legal(losing));
+    for spec in ["greedy", "alphabeta:2"] {
+        let m = bot_by_name(spec, 2).unwrap().choose(&pos).unwrap();
+        assert_ne!(m, losing, "{spec}");
+    }
+}
+
+#[test]
+fn bots_can_move_between_threads() {
+    fn assert_send<T: Send>() {}
+    assert_send::<RandomBot>();
+    assert_send::<GreedyBot>();
+    assert_send::<MctsBot>();
+    assert_send::<AlphaBetaBot>();
+    // A boxed bot plays on another thread.
+    let mut bot = bot_by_name("greedy", 3).unwrap();
+    let m = std::thread::spawn(move || bot.choose(&Position::start()))
+        .join()
+        .unwrap();
+    assert_eq!(m.map(|m| m.to_string()).as_deref(), Some("f1-f2"));
+}
+
+#[test]
+fn time_limits_stop_the_search() {
+    use std::time::{Duration, Instant};
+    let game = Game::new();
+    let started = Instant::now();
+    let m = AlphaBetaBot::new(AlphaBetaBot::MAX_DEPTH, 1)
+        .with_time_limit(Duration::from_millis(200))
+        .choose_in_game(&game)
+        .unwrap();
+    assert!(game.is_legal(m));
+    let m = MctsBot::new(u32::MAX, 1)
+        .with_time_limit(Duration::from_millis(200))
+        .choose_in_game(&game)
+        .unwrap();
+    assert!(game.is_legal(m));
+    // Generous: the machine may be busy, but an unlimited search would take far longer.
+    assert!(started.elapsed() < Duration::from_secs(10));
+}
+
+#[test]
+fn choose_matches_choose_in_game_from_the_same_position() {
+    let samples = sample_positions(2);
+    for spec in SPECS {
+        for game in samples.iter().step_by(25) {
+            let position = *game.position();
+            let lone = Game::from_position(position);
+            let mut bot = bot_by_name(spec, 4).unwrap();
+            assert_eq!(bot.choose(&position), bot.choose_in_game(&lone), "{spec}");
+        }
+    }
+}
+
+#[test]
+fn a_position_that_comes_back_gets_a_fresh_draw() {
+    // Both queens step out and back: the start position recurs at ply 4.
+    let mut game = Game::new();
+    for m in ["f1-e1", "f11-g10", "e1-f1", "g10-f11"] {
+        game.play(m.parse().unwrap()).unwrap();
+    }
+    assert_eq!(*game.position(), Position::start());
+    let fresh = Game::new();
+    let differ = (0..10)
+        .filter(|&seed| {
+            let mut bot = RandomBot::new(seed);
+            bot.choose_in_game(&game) != bot.choose_in_game(&fresh)
+        })
+        .count();
+    assert_eq!(differ, 10);
+}

@@ -1,0 +1,172 @@
+"""Agon (Queen's Guard, London 1842): the reference rules engine, from Python.
+
+The whole engine is agon-core, in Rust; this package gives it Pythonic names. Nothing of
+the rules is implemented in Python: legality, captures, returns and the end of the game
+all come from the core.
+
+>>> import agon
+>>> game = agon.Game()
+>>> len(game.legal_moves())
+27
+>>> game.push("f1-e1")
+[]
+>>> game.position
+Position('Qe1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 b')
+
+Classes: ``Cell``, ``Side`` (``WHITE``, ``BLACK``), ``Kind`` (``QUEEN``, ``GUARD``),
+``Piece``, ``Move``, ``Position``, ``Game``, ``Outcome``, ``Symmetry``, ``VecEnv``.
+Errors: ``IllegalMoveError``, ``ParseError``, ``InvalidPositionError`` (all ``ValueError``)
+with the core's reason in ``.reason``. Pictures: ``svg(position, ...)``, and positions and
+games draw themselves in notebooks. Bots: ``agon.bots`` (random, greedy, MCTS, alpha-beta).
+
+Action space
+------------
+``ACTION_COUNT`` = 3337 actions in three blocks, so that a policy has a fixed output:
+
+- ``0 <= a < 546``: a step of the piece on cell ``c`` in direction ``d``:
+  ``a = c * 6 + d``, with the cell index ``c`` (0-90) and the directions clockwise from
+  north (``NORTH`` = 0, ``NORTH_EAST``, ``SOUTH_EAST``, ``SOUTH``, ``SOUTH_WEST``,
+  ``NORTH_WEST`` = 5).
+- ``546 <= a < 3276``: the return of the captured piece on cell ``c`` to the outer-ring
+  cell ``o``: ``a = 546 + c * 30 + k``, where ``k`` is the rank of ``o`` among the 30
+  outer-ring cells in index order.
+- ``3276 <= a < 3337``: the return of the side's captured queen to the inner cell ``i``
+  (rings 0-4, the throne included): ``a = 3276 + j``, where ``j`` is the rank of ``i``
+  among the 61 inner cells in index order.
+
+Why: a step is a piece and one of six directions. A return needs its piece and its
+destination; a guard returns only to the outer ring, and only the queen may return off
+it, and a side has one queen, so returns to inner cells need no origin. Every legal move of
+every position has exactly one action; ``move_to_action`` needs no position, and
+``action_to_move(position, a)`` uses it only to find the queen of an inner return. Each of
+the twelve symmetries keeps the rings, so it permutes the actions, block by block:
+``action_symmetries()`` is the (12, 3337) array of these permutations (row ``s`` maps an
+action to its image under ``Symmetry(s)``), and ``cell_symmetries()`` the (12, 91) array
+of cell permutations.
+
+Observations
+------------
+``Position.observation()`` is a float32 array of shape (11, 91) (channels by cell index),
+and ``observation(axial=True)`` of shape (11, 11, 11), where cell (q, r, s) sits at row
+``r + 5`` and column ``q + 5`` (``axial_coordinates()``); the six neighbours of a cell
+are then the offsets (-1, 0), (-1, +1), (0, +1), (+1, 0), (+1, -1), (0, -1) in (row, column),
+six of the eight around it in a 3 x 3 kernel. The 30 squares that are not cells are 0 in
+every channel but the last. The channels (``OBSERVATION_CHANNELS``), from the view of the side to move:
+
+0. own queen, 1. own guards, 2. opponent queen, 3. opponent guards (captured or not),
+4. own captured pieces, 5. opponent captured pieces,
+6. forbidden: the cells the side to move may not step to (between two opponent pieces),
+7. the throne, 8. the throne ring (ring 1), 9. the board (every cell),
+10. White to move (all ones) or Black to move (all zeros).
+
+The board is not turned for Black: cells keep their index, so actions and observations
+share one geometry; channel 10 tells the colours apart.
+"""
+
+from ._agon import (
+    ACTION_COUNT,
+    CELL_COUNT,
+    INNER_RETURN_BASE,
+    MAX_LEGAL_MOVES,
+    OBSERVATION_CHANNELS,
+    OUTER_RETURN_BASE,
+    STEP_ACTIONS,
+    Cell,
+    Game,
+    IllegalMoveError,
+    InvalidPositionError,
+    Kind,
+    Move,
+    Outcome,
+    ParseError,
+    Piece,
+    Position,
+    Side,
+    Symmetry,
+    VecEnv,
+    __version__,
+    action_symmetries,
+    action_to_move,
+    axial_coordinates,
+    cell_symmetries,
+    move_to_action,
+    perft,
+    random_playouts,
+)
+from ._svg import svg
+from . import bots
+
+WHITE = Side.WHITE
+"""White, who moves first."""
+BLACK = Side.BLACK
+"""Black."""
+QUEEN = Kind.QUEEN
+"""The queen."""
+GUARD = Kind.GUARD
+"""A guard."""
+
+NORTH = 0
+"""Up the file (towards higher ranks)."""
+NORTH_EAST = 1
+"""Up and right."""
+SOUTH_EAST = 2
+"""Down and right."""
+SOUTH = 3
+"""Down the file."""
+SOUTH_WEST = 4
+"""Down and left."""
+NORTH_WEST = 5
+"""Up and left."""
+
+CELLS = Cell.all()
+"""The 91 cells in index order."""
+THRONE = Cell("f6")
+"""The throne, the centre of the board."""
+STARTING_TEXT = Position().to_text()
+"""The text of the start position."""
+
+__all__ = [
+    "ACTION_COUNT",
+    "BLACK",
+    "CELLS",
+    "CELL_COUNT",
+    "Cell",
+    "GUARD",
+    "Game",
+    "INNER_RETURN_BASE",
+    "IllegalMoveError",
+    "InvalidPositionError",
+    "Kind",
+    "MAX_LEGAL_MOVES",
+    "Move",
+    "NORTH",
+    "NORTH_EAST",
+    "NORTH_WEST",
+    "OBSERVATION_CHANNELS",
+    "OUTER_RETURN_BASE",
+    "Outcome",
+    "ParseError",
+    "Piece",
+    "Position",
+    "QUEEN",
+    "SOUTH",
+    "SOUTH_EAST",
+    "SOUTH_WEST",
+    "STARTING_TEXT",
+    "STEP_ACTIONS",
+    "Side",
+    "Symmetry",
+    "THRONE",
+    "VecEnv",
+    "WHITE",
+    "__version__",
+    "action_symmetries",
+    "action_to_move",
+    "axial_coordinates",
+    "bots",
+    "cell_symmetries",
+    "move_to_action",
+    "perft",
+    "random_playouts",
+    "svg",
+]

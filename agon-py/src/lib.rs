@@ -1,0 +1,130 @@
+//! The native module `agon._agon`: Python bindings of agon-core with pyo3.
+//!
+//! Everything of the rules comes from agon-core; this crate only converts values, names
+//! errors, and lays out numpy arrays. The Python package `agon` (in `python/agon`)
+//! re-exports these classes and adds the SVG drawing.
+
+use agon_core as ac;
+use numpy::{PyArray2, PyArrayMethods};
+use pyo3::prelude::*;
+
+mod actions;
+#[cfg(feature = "bots")]
+mod bots;
+mod errors;
+mod game;
+mod position;
+mod types;
+mod vecenv;
+
+use position::PositionArg;
+use types::{move_obj, MoveArg, MovePy};
+
+/// The action of a move (see `agon.ACTION_COUNT`); needs no position. Raises
+/// `IllegalMoveError` for a step between cells that are not adjacent.
+#[pyfunction]
+fn move_to_action(py: Python<'_>, r#move: MoveArg) -> PyResult<usize> {
+    let m = r#move.resolve_alone(py)?;
+    actions::move_to_action(m).ok_or_else(|| {
+        errors::illegal_action(
+            py,
+            format!("{m} joins cells that are not adjacent"),
+            "not-adjacent",
+        )
+    })
+}
+
+/// The move an action stands for in `position` (not checked for legality); raises
+/// `IllegalMoveError` (reason `"no-such-action"`) for a number out of range or a step off
+/// the board.
+#[pyfunction]
+fn action_to_move<'py>(
+    py: Python<'py>,
+    position: PositionArg,
+    action: i64,
+) -> PyResult<Bound<'py, MovePy>> {
+    position::decode_action(py, &position.0, action).and_then(|m| move_obj(py, m))
+}
+
+/// The action maps of the twelve symmetries: an int64 array of shape
+/// (12, ACTION_COUNT) whose row `s` maps each action to its image under symmetry `s`.
+#[pyfunction]
+fn action_symmetries(py: Python<'_>) -> PyResult<Bound<'_, PyArray2<i64>>> {
+    let maps = actions::action_symmetries();
+    let flat: Vec<i64> = maps
+        .iter()
+        .flat_map(|m| m.iter().map(|&a| i64::from(a)))
+        .collect();
+    numpy::PyArray1::from_vec(py, flat).reshape([12, actions::ACTION_COUNT])
+}
+
+/// The cell maps of the twelve symmetries: an int64 array of shape (12, 91) whose row `s`
+/// maps each cell index to the index of its image under symmetry `s`.
+#[pyfunction]
+fn cell_symmetries(py: Python<'_>) -> PyResult<Bound<'_, PyArray2<i64>>> {
+    let flat: Vec<i64> = ac::Symmetry::ALL
+        .iter()
+        .flat_map(|s| ac::Cell::all().map(move |c| s.cell(c).index() as i64))
+        .collect();
+    numpy::PyArray1::from_vec(py, flat).reshape([12, ac::CELL_COUNT])
+}
+
+/// The (row, column) of each cell in the axial (11, 11) layout of observations: an int64
+/// array of shape (91, 2), with row = r + 5 and column = q + 5 for cube coordinates
+/// (q, r, s).
+#[pyfunction]
+fn axial_coordinates(py: Python<'_>) -> PyResult<Bound<'_, PyArray2<i64>>> {
+    let flat: Vec<i64> = ac::Cell::all()
+        .flat_map(|c| {
+            let at = actions::axial_offset(c);
+            [
+                (at / actions::AXIAL_SIDE) as i64,
+                (at % actions::AXIAL_SIDE) as i64,
+            ]
+        })
+        .collect();
+    numpy::PyArray1::from_vec(py, flat).reshape([ac::CELL_COUNT, 2])
+}
+
+/// The native module.
+#[pymodule]
+fn _agon(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<types::CellPy>()?;
+    m.add_class::<types::SidePy>()?;
+    m.add_class::<types::KindPy>()?;
+    m.add_class::<types::PiecePy>()?;
+    m.add_class::<types::MovePy>()?;
+    m.add_class::<types::OutcomePy>()?;
+    m.add_class::<types::SymmetryPy>()?;
+    m.add_class::<position::PositionPy>()?;
+    m.add_class::<game::GamePy>()?;
+    m.add_class::<vecenv::VecEnv>()?;
+    m.add(
+        "IllegalMoveError",
+        py.get_type::<errors::IllegalMoveError>(),
+    )?;
+    m.add("ParseError", py.get_type::<errors::ParseError>())?;
+    m.add(
+        "InvalidPositionError",
+        py.get_type::<errors::InvalidPositionError>(),
+    )?;
+    m.add_function(wrap_pyfunction!(move_to_action, m)?)?;
+    m.add_function(wrap_pyfunction!(action_to_move, m)?)?;
+    m.add_function(wrap_pyfunction!(action_symmetries, m)?)?;
+    m.add_function(wrap_pyfunction!(cell_symmetries, m)?)?;
+    m.add_function(wrap_pyfunction!(axial_coordinates, m)?)?;
+    m.add_function(wrap_pyfunction!(vecenv::perft, m)?)?;
+    m.add_function(wrap_pyfunction!(vecenv::random_playouts, m)?)?;
+    m.add("CELL_COUNT", ac::CELL_COUNT)?;
+    m.add("ACTION_COUNT", actions::ACTION_COUNT)?;
+    m.add("STEP_ACTIONS", actions::STEP_ACTIONS)?;
+    m.add("OUTER_RETURN_BASE", actions::OUTER_RETURN_BASE)?;
+    m.add("INNER_RETURN_BASE", actions::INNER_RETURN_BASE)?;
+    m.add("MAX_LEGAL_MOVES", ac::MAX_LEGAL_MOVES)?;
+    m.add("OBSERVATION_CHANNELS", actions::CHANNELS.to_vec())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    #[cfg(feature = "bots")]
+    bots::register(m)?;
+    Ok(())
+}

@@ -1,0 +1,257 @@
+"""Every exception path: the class, the core's reason, and that nothing changes."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, List, Tuple
+
+import numpy as np
+import pytest
+
+import agon
+from conftest import CAPTURE, QUEEN_CAPTURED, START, THRONE_IN_ONE
+
+AFTER_CAPTURE = "Qe1,Ga5,Gc1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1*,gh1,gk7,gl2 b"
+
+
+def illegal(position: str, move: str) -> agon.IllegalMoveError:
+    with pytest.raises(agon.IllegalMoveError) as info:
+        agon.Position(position).play(move)
+    return info.value
+
+
+@pytest.mark.parametrize(
+    "position, move, reason",
+    [
+        (START, "f6-f7", "no-piece"),
+        (START, "f11-f10", "not-your-piece"),
+        (AFTER_CAPTURE, "f11-f10", "must-return"),
+        (START, "f1-f3", "not-adjacent"),
+        ("Qf2,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w", "f2-f1", "outward"),
+        ("Qf1,Ga5,Ge1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w", "f1-e1", "occupied"),
+        ("Qf1,Ge5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w", "e5-f6",
+         "throne-for-queens"),
+        ("Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,ge1,gg2,gk7,gl2 w", "f1-f2",
+         "between-enemies"),
+        (START, "f1>f2", "not-captured"),
+        (QUEEN_CAPTURED, "d1>a1", "queen-first"),
+        (AFTER_CAPTURE, "d1>f11", "occupied"),
+        (AFTER_CAPTURE, "d1>d2", "guard-to-outer-ring"),
+        ("Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gg6/qf11,ga2,gb7,gd1,gh1,gk7,gl2 b", "f11-f10", "game-over"),
+    ],
+)
+def test_illegal_move_reasons(position: str, move: str, reason: str) -> None:
+    error = illegal(position, move)
+    assert isinstance(error, ValueError)
+    assert error.reason == reason
+    assert error.move == move
+    assert str(error).startswith(f"illegal move {move}: ")
+    pos = agon.Position(position)
+    assert not pos.is_legal(move)
+    with pytest.raises(agon.IllegalMoveError):
+        pos.check_move(move)
+    with pytest.raises(agon.IllegalMoveError):
+        pos.captures(move)
+
+
+def test_check_move_passes_legal_moves() -> None:
+    agon.Position().check_move("f1-e1")  # no exception
+
+
+def test_illegal_message_is_the_cores() -> None:
+    error = illegal(START, "f11-f10")
+    assert str(error) == "illegal move f11-f10: not your piece"
+
+
+def test_failed_push_leaves_the_game_unchanged() -> None:
+    game = agon.Game(CAPTURE, ["f1-e1"])
+    game.tags["Event"] = "kept"
+    before = (game.to_record(), game.position, game.moves, game.outcome())
+    for move in ["f11-f10", "d1>d2", "d1>f11"]:
+        with pytest.raises(agon.IllegalMoveError):
+            game.push(move)
+        assert (game.to_record(), game.position, game.moves, game.outcome()) == before
+    with pytest.raises(agon.ParseError):
+        game.push("d1")
+    with pytest.raises(agon.IllegalMoveError) as info:
+        game.push_action(agon.ACTION_COUNT)
+    assert info.value.reason == "no-such-action"
+    assert (game.to_record(), game.position, game.moves, game.outcome()) == before
+
+
+def test_game_over_refuses_moves() -> None:
+    game = agon.Game(THRONE_IN_ONE, ["h6-g6"])
+    with pytest.raises(agon.IllegalMoveError) as info:
+        game.push("f11-f10")
+    assert info.value.reason == "game-over"
+    assert len(game) == 1
+
+
+def test_pop_at_the_start() -> None:
+    game = agon.Game()
+    with pytest.raises(IndexError):
+        game.pop()
+    assert game.undo() is None
+
+
+@pytest.mark.parametrize(
+    "parse, text, reason, offset",
+    [
+        (agon.Cell, "j5", "expected", 0),
+        (agon.Cell, "a7", "no-such-cell", 0),
+        (agon.Cell, "f1x", "trailing-input", 2),
+        (agon.Cell, "f0", "expected", 1),
+        (agon.Move.parse, "f1+f2", "expected", 2),
+        (agon.Move.parse, "f1e1", "expected", 2),
+        (agon.Move.parse, "f1-f2 ", "trailing-input", 5),
+        (agon.Position, "Qf1/qf11 w", "invalid-position", 0),
+        (agon.Position, START.replace(" w", " x"), "expected", len(START) - 1),
+        (agon.Position.from_text, START + " ", "trailing-input", len(START)),
+        (agon.Position().parse_move, "f1", "expected", 2),
+        (agon.Game.from_record, "1. f1-f3 *", "illegal-move", 3),
+        (agon.Game.from_record, "2. f1-e1 *", "move-number", 0),
+        (agon.Game.from_record, '[A "1"]\n[A "2"]\n\n*', "duplicate-tag", 8),
+        (agon.Game.from_record, '[Result "1-0"]\n\n1. f1-e1 *', "result-mismatch", 0),
+        (agon.Game.from_record, "1. f1-e1", "expected", 8),
+    ],
+)
+def test_parse_errors(parse: Callable[[str], Any], text: str, reason: str, offset: int) -> None:
+    with pytest.raises(agon.ParseError) as info:
+        parse(text)
+    error = info.value
+    assert isinstance(error, ValueError)
+    assert (error.reason, error.offset, error.text) == (reason, offset, text)
+
+
+def test_parse_error_details() -> None:
+    with pytest.raises(agon.ParseError) as info:
+        agon.Position("Qf1/qf11 w")
+    assert info.value.position_reason == "piece-count"
+    assert str(info.value) == (
+        "invalid position \"Qf1/qf11 w\": at byte 0: invalid position: "
+        "White does not have exactly one queen and six guards"
+    )
+    with pytest.raises(agon.ParseError) as info:
+        agon.Game.from_record("1. f1-f3 *")
+    assert info.value.move_reason == "not-adjacent"
+    with pytest.raises(agon.ParseError, match="at byte 0: expected a file letter"):
+        agon.Cell("j5")
+
+
+@pytest.mark.parametrize(
+    "change, reason",
+    [
+        ({"f11": "Q"}, "two-pieces-on-cell"),
+        ({"f6": "G"}, "guard-on-throne"),
+        ({"f6": "g"}, "guard-on-throne"),
+    ],
+)
+def test_invalid_positions(change: dict[str, str], reason: str) -> None:
+    pieces = {str(c): p.symbol for c, p in agon.Position().pieces().items()}
+    if reason == "two-pieces-on-cell":
+        # A dict cannot hold two pieces on a cell: give the same cell by index and name.
+        with pytest.raises(agon.InvalidPositionError) as info:
+            agon.Position.from_pieces({**pieces, 50: "Q"})
+    else:
+        pieces.update(change)
+        with pytest.raises(agon.InvalidPositionError) as info:
+            agon.Position.from_pieces(pieces)
+    assert info.value.reason == reason
+    assert isinstance(info.value, ValueError)
+
+
+def test_more_invalid_positions() -> None:
+    pieces = {str(c): p.symbol for c, p in agon.Position().pieces().items()}
+    fewer = dict(pieces)
+    del fewer["a5"]
+    cases: List[Tuple[Callable[[], agon.Position], str]] = [
+        (lambda: agon.Position.from_pieces(fewer), "piece-count"),
+        (lambda: agon.Position.from_pieces(pieces, captured=["f6"]), "captured-empty-cell"),
+        (lambda: agon.Position.from_pieces(pieces, captured=["f1", "f11"]),
+         "captured-both-sides"),
+    ]
+    for build, reason in cases:
+        with pytest.raises(agon.InvalidPositionError) as info:
+            build()
+        assert info.value.reason == reason
+
+
+def test_wrong_types_and_values() -> None:
+    with pytest.raises(TypeError):
+        agon.Position().play(5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        agon.Cell(4.5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        agon.Cell(91)
+    with pytest.raises(ValueError):
+        agon.Cell(-1)
+    with pytest.raises(ValueError):
+        agon.Cell(10**30)
+    with pytest.raises(ValueError):
+        agon.Cell("f6").neighbour(6)
+    with pytest.raises(ValueError):
+        agon.Symmetry(12)
+    with pytest.raises(ValueError):
+        agon.Outcome(agon.WHITE, "repetition")
+    with pytest.raises(ValueError):
+        agon.Outcome(None, "throne")
+    with pytest.raises(ValueError):
+        agon.Outcome(agon.WHITE, "checkmate")
+    with pytest.raises(ValueError):
+        agon.Side.from_char("x")
+    with pytest.raises(ValueError):
+        agon.Piece.from_symbol("K")
+    with pytest.raises(ValueError):
+        agon.Game().result = "2-0"
+    finished = agon.Game(THRONE_IN_ONE, ["h6-g6"])
+    with pytest.raises(ValueError):
+        finished.result = "0-1"
+    finished.result = "1-0"
+    game = agon.Game()
+    game.tags["bad name"] = "x"
+    with pytest.raises(ValueError):
+        game.to_record()
+    game.tags = {"Event": 1}  # type: ignore[dict-item]
+    with pytest.raises(TypeError):
+        game.to_record()
+
+
+def test_actions_that_name_no_move() -> None:
+    start = agon.Position()
+    for action in [-1, agon.ACTION_COUNT, 5]:  # 5: a1 to the north-west, off the board
+        with pytest.raises(agon.IllegalMoveError) as info:
+            agon.action_to_move(start, action)
+        assert info.value.reason == "no-such-action"
+    with pytest.raises(agon.IllegalMoveError) as info:
+        agon.move_to_action("f1-f3")
+    assert info.value.reason == "not-adjacent"
+    with pytest.raises(agon.IllegalMoveError):
+        start.play_action(agon.move_to_action("f11-f10"))
+
+
+def test_vecenv_errors_leave_games_unchanged() -> None:
+    env = agon.VecEnv(3, seed=1)
+    env.step(env.random_actions())
+    before = [env.position(i) for i in range(3)]
+    actions = env.random_actions()
+    actions[1] = agon.move_to_action("f6-f7")  # no piece on the throne yet
+    with pytest.raises(agon.IllegalMoveError) as info:
+        env.step(actions)
+    assert info.value.env == 1 and info.value.action == actions[1]
+    assert [env.position(i) for i in range(3)] == before
+    with pytest.raises(ValueError):
+        env.step(np.zeros(2, dtype=np.int64))
+    with pytest.raises(agon.IllegalMoveError):
+        env.step(np.full(3, -5))
+    wrong = np.zeros((3, 11, 91), dtype=np.float64)
+    with pytest.raises(TypeError):
+        env.observe(out=(wrong, np.zeros((3, agon.ACTION_COUNT), dtype=bool)))  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        env.observe(out=(np.zeros((3, 11, 90), dtype=np.float32),
+                         np.zeros((3, agon.ACTION_COUNT), dtype=bool)))
+    with pytest.raises(ValueError):
+        env.observe(out=(np.zeros((3, 11, 91), dtype=np.float32),))  # type: ignore[arg-type]
+    assert [env.position(i) for i in range(3)] == before
+    with pytest.raises(IndexError):
+        env.position(3)
+    with pytest.raises(ValueError):
+        agon.VecEnv(0)
