@@ -21,6 +21,9 @@ step "no_std build (no alloc)"
 cargo build -p agon-core --no-default-features
 cargo build -p agon-core --no-default-features --features serde
 
+step "API docs (warnings are errors)"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features
+
 step "Python package"
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv

@@ -474,3 +474,57 @@ fn a_record_that_ends_without_action_must_say_who_won() {
         );
     }
 }
+
+#[test]
+fn every_error_reason_has_a_distinct_stable_name() {
+    use agon_core::{IllegalMove as I, PositionError as P};
+    let moves = [
+        (I::GameOver, "game-over"),
+        (I::NoPiece, "no-piece"),
+        (I::NotYourPiece, "not-your-piece"),
+        (I::MustReturn, "must-return"),
+        (I::NotAdjacent, "not-adjacent"),
+        (I::Outward, "outward"),
+        (I::Occupied, "occupied"),
+        (I::ThroneForQueens, "throne-for-queens"),
+        (I::BetweenEnemies, "between-enemies"),
+        (I::NotCaptured, "not-captured"),
+        (I::QueenFirst, "queen-first"),
+        (I::GuardToOuterRing, "guard-to-outer-ring"),
+    ];
+    for (reason, name) in moves {
+        assert_eq!(reason.name(), name);
+    }
+    let f6 = agon_core::Cell::THRONE;
+    let positions = [
+        (P::TwoPiecesOnCell(f6), "two-pieces-on-cell"),
+        (P::GuardOnThrone, "guard-on-throne"),
+        (P::PieceCount(agon_core::Side::White), "piece-count"),
+        (P::CapturedEmptyCell(f6), "captured-empty-cell"),
+        (P::CapturedBothSides, "captured-both-sides"),
+    ];
+    for (reason, name) in positions {
+        assert_eq!(reason.name(), name);
+    }
+    use agon_core::ParseErrorKind as K;
+    let kinds = [
+        (K::Expected("x"), "expected"),
+        (K::NoSuchCell, "no-such-cell"),
+        (K::TrailingInput, "trailing-input"),
+        (K::InvalidPosition(P::GuardOnThrone), "invalid-position"),
+        (
+            K::IllegalMove {
+                number: 1,
+                side: agon_core::Side::White,
+                reason: I::Outward,
+            },
+            "illegal-move",
+        ),
+        (K::MoveNumber(2), "move-number"),
+        (K::DuplicateTag, "duplicate-tag"),
+        (K::ResultMismatch, "result-mismatch"),
+    ];
+    for (kind, name) in kinds {
+        assert_eq!(kind.name(), name);
+    }
+}

@@ -1,0 +1,222 @@
+//! Replays the conformance data of `conformance/` (see its README for the schema) against
+//! agon-core: the perft figures, and every ply of the recorded games (position text, legal
+//! moves, the move, its captures) with each game's result.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use agon_core::{perft, CellSet, EndReason, Game, Move, Position, Side};
+use serde_json::Value;
+
+fn load(name: &str) -> Value {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../conformance")
+        .join(name);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    let value: Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("parsing {}: {e}", path.display()));
+    assert_eq!(value["schema"], 1, "{name}: unknown schema");
+    value
+}
+
+fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
+    v[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("{key} is not a string in {v}"))
+}
+
+fn position(text: &str) -> Position {
+    let pos = Position::from_text(text).unwrap_or_else(|e| panic!("{text:?}: {e}"));
+    assert_eq!(pos.to_text().to_string(), text, "not the canonical text");
+    pos
+}
+
+/// Deep perft is slow without optimizations: debug builds check trees of at most this
+/// many leaves, release builds (`cargo test --release`) all of them.
+const DEBUG_LEAVES: u64 = 1_000_000;
+
+#[test]
+fn perft_figures() {
+    let data = load("perft.json");
+    let entries = data["positions"].as_array().expect("a positions array");
+    assert!(entries.len() >= 5, "too few perft positions");
+    let names: Vec<&str> = entries.iter().map(|e| str_of(e, "name")).collect();
+    assert!(names.contains(&"start"), "the start position is missing");
+    for entry in entries {
+        let name = str_of(entry, "name");
+        let pos = position(str_of(entry, "position"));
+        let counts = entry["perft"].as_array().expect("a perft array");
+        for (depth, expected) in (1..).zip(counts) {
+            let expected = expected.as_u64().expect("a count");
+            if cfg!(debug_assertions) && expected > DEBUG_LEAVES {
+                continue;
+            }
+            assert_eq!(perft(&pos, depth), expected, "perft({name}, {depth})");
+        }
+    }
+}
+
+#[test]
+fn start_perft_matches_the_published_figures() {
+    let data = load("perft.json");
+    let start = data["positions"]
+        .as_array()
+        .and_then(|a| a.iter().find(|e| e["name"] == "start"))
+        .expect("the start entry");
+    assert_eq!(
+        str_of(start, "position"),
+        Position::start().to_text().to_string()
+    );
+    let counts: Vec<u64> = start["perft"]
+        .as_array()
+        .expect("counts")
+        .iter()
+        .filter_map(Value::as_u64)
+        .collect();
+    assert_eq!(counts, [27, 713, 18417, 466557, 11662533]);
+}
+
+fn cells(text: &str) -> CellSet {
+    text.split_whitespace()
+        .map(|c| c.parse().unwrap_or_else(|e| panic!("cell {c:?}: {e}")))
+        .collect()
+}
+
+fn move_set(moves: impl IntoIterator<Item = Move>) -> BTreeSet<String> {
+    moves.into_iter().map(|m| m.to_string()).collect()
+}
+
+/// The categories of README's coverage table that `m`, played in `pos` and capturing
+/// `captured`, falls in.
+fn categories_of(pos: &Position, m: Move, captured: CellSet, found: &mut BTreeSet<String>) {
+    let mut add = |c: &str| found.insert(c.to_string());
+    if m.is_return() {
+        if pos.queens().contains(m.from()) {
+            add("queen returned");
+            if m.to() == agon_core::Cell::THRONE {
+                add("queen returned onto the throne");
+            }
+        } else {
+            add("guard returned");
+            let pieces: CellSet = pos.legal_moves().iter().map(|m| m.from()).collect();
+            if pieces.len() > 1 {
+                add("choice among captured guards");
+            }
+        }
+    }
+    match captured.len() {
+        0 => {}
+        1 => {
+            add("single capture");
+        }
+        _ => {
+            add("multiple capture");
+        }
+    }
+    if captured.intersects(pos.queens()) {
+        add("queen captured");
+    }
+}
+
+/// Replays one game, returning its end reason, and checks its list of categories.
+fn replay(g: &Value) -> EndReason {
+    let id = &g["id"];
+    let mut found = BTreeSet::new();
+    let mut game = Game::from_position(position(str_of(g, "start")));
+    let plies = g["plies"].as_array().expect("a plies array");
+    for (n, ply) in plies.iter().enumerate() {
+        let at = format!("game {id}, ply {n}");
+        assert_eq!(game.outcome(), None, "{at}: the game is already over");
+        let text = str_of(ply, "position");
+        assert_eq!(
+            game.position().to_text().to_string(),
+            text,
+            "{at}: position"
+        );
+        let listed: BTreeSet<String> = str_of(ply, "legal")
+            .split_whitespace()
+            .map(String::from)
+            .collect();
+        assert_eq!(
+            move_set(game.legal_moves().iter().copied()),
+            listed,
+            "{at}: legal moves in {text}"
+        );
+        let m: Move = str_of(ply, "move").parse().expect("a move text");
+        assert!(listed.contains(&m.to_string()), "{at}: {m} is not listed");
+        let before = *game.position();
+        let captured = game
+            .play(m)
+            .unwrap_or_else(|e| panic!("{at}: {m} rejected: {e}"));
+        assert_eq!(
+            captured,
+            cells(str_of(ply, "captures")),
+            "{at}: captures of {m}"
+        );
+        categories_of(&before, m, captured, &mut found);
+    }
+    assert_eq!(
+        game.position().to_text().to_string(),
+        str_of(g, "final"),
+        "game {id}: final position"
+    );
+    let outcome = game
+        .outcome()
+        .unwrap_or_else(|| panic!("game {id} is not over"));
+    let result = &g["result"];
+    let winner = outcome.winner.map(|s| match s {
+        Side::White => "white",
+        Side::Black => "black",
+    });
+    assert_eq!(result["winner"].as_str(), winner, "game {id}: winner");
+    assert_eq!(
+        str_of(result, "reason"),
+        outcome.reason.name(),
+        "game {id}: reason"
+    );
+    assert_eq!(str_of(result, "score"), outcome.score(), "game {id}: score");
+    found.insert(format!("end:{}", outcome.reason.name()));
+    let recorded: BTreeSet<String> = g["categories"]
+        .as_array()
+        .expect("categories")
+        .iter()
+        .map(|c| c.as_str().expect("a name").to_string())
+        .collect();
+    assert_eq!(recorded, found, "game {id}: categories");
+    outcome.reason
+}
+
+#[test]
+fn games_replay_and_cover_every_end_and_capture_kind() {
+    let data = load("games.json");
+    let games = data["games"].as_array().expect("a games array");
+    assert!(games.len() >= 200, "only {} games", games.len());
+    let mut reasons: BTreeMap<EndReason, usize> = BTreeMap::new();
+    let mut categories: BTreeMap<String, usize> = BTreeMap::new();
+    for g in games {
+        *reasons.entry(replay(g)).or_default() += 1;
+        for c in g["categories"].as_array().expect("categories") {
+            *categories
+                .entry(c.as_str().expect("a name").to_string())
+                .or_default() += 1;
+        }
+    }
+    for reason in EndReason::ALL {
+        assert!(reasons.contains_key(&reason), "no game ends by {reason}");
+    }
+    for category in [
+        "single capture",
+        "multiple capture",
+        "queen captured",
+        "queen returned",
+        "queen returned onto the throne",
+        "guard returned",
+        "choice among captured guards",
+    ] {
+        assert!(
+            categories.contains_key(category),
+            "no game has a {category}"
+        );
+    }
+}
