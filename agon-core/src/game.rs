@@ -3,7 +3,7 @@
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::{Actions, CellSet, EndReason, IllegalMove, Move, MoveList, Outcome, Position};
+use crate::{Actions, CellSet, IllegalMove, Move, MoveList, Outcome, Position};
 
 /// A game: the positions from a start, the moves between them, and how it ended.
 ///
@@ -378,18 +378,5 @@ impl HashCounts {
                 self.used += 1;
             }
         }
-    }
-}
-
-/// The reason is used by records and bindings to report how a game ended.
-impl Game {
-    /// The end reason, if the game is over (shorthand for `outcome().map(|o| o.reason)`).
-    ///
-    /// ```
-    /// use agon_core::Game;
-    /// assert_eq!(Game::new().end_reason(), None);
-    /// ```
-    pub fn end_reason(&self) -> Option<EndReason> {
-        self.outcome.map(|o| o.reason)
     }
 }

@@ -263,7 +263,7 @@ fn perft_cases(games: &[Played]) -> Vec<PerftCase> {
     let ends = |reason: EndReason| {
         games
             .iter()
-            .find(|p| p.game.end_reason() == Some(reason))
+            .find(|p| p.game.outcome().map(|o| o.reason) == Some(reason))
             .map(|p| *p.game.position())
             .expect("every end reason occurs")
     };
