@@ -156,13 +156,13 @@ fn side_score(position: &Position, side: Side, weights: &Weights) -> i32 {
 fn evaluate_with(position: &Position, weights: &Weights) -> i32 {
     let us = position.turn();
     let them = us.other();
-    if let Some(side) = position.throne_ring_side() {
-        let winner = if position.queen(side) == Cell::THRONE {
-            side
+    // R10 decides the position: the core says who won (no legal-move count is needed).
+    if let Some(outcome) = position.throne_ring_side().and(position.outcome()) {
+        return if outcome.winner == Some(us) {
+            WIN
         } else {
-            side.other()
+            -WIN
         };
-        return if winner == us { WIN } else { -WIN };
     }
     let mut score = side_score(position, us, weights) - side_score(position, them, weights);
     if position.captured().is_empty() {
