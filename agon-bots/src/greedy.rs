@@ -57,10 +57,7 @@ impl Bot for GreedyBot {
     }
 
     fn choose_in_game(&mut self, game: &Game) -> Option<Move> {
-        if game.is_over() {
-            return None;
-        }
-        greedy_move(self.seed, game.position(), game.moves().len())
+        crate::unless_over(game, |position, ply| greedy_move(self.seed, position, ply))
     }
 }
 

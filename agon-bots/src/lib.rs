@@ -84,10 +84,20 @@ pub trait Bot {
     /// assert!(m.is_some());
     /// ```
     fn choose_in_game(&mut self, game: &Game) -> Option<Move> {
-        if game.is_over() {
-            return None;
-        }
-        self.choose(game.position())
+        unless_over(game, |position, _| self.choose(position))
+    }
+}
+
+/// `choose(position, ply)` for the game's current position and move count, or `None` once
+/// the game is over (its position may still have moves: repetition is the game's rule).
+pub(crate) fn unless_over(
+    game: &Game,
+    choose: impl FnOnce(&Position, usize) -> Option<Move>,
+) -> Option<Move> {
+    if game.is_over() {
+        None
+    } else {
+        choose(game.position(), game.moves().len())
     }
 }
 

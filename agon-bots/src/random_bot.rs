@@ -47,10 +47,7 @@ impl Bot for RandomBot {
     }
 
     fn choose_in_game(&mut self, game: &Game) -> Option<Move> {
-        if game.is_over() {
-            return None;
-        }
-        pick(self.seed, game.position(), game.moves().len())
+        crate::unless_over(game, |position, ply| pick(self.seed, position, ply))
     }
 }
 
