@@ -8,8 +8,7 @@ use pyo3::types::{PyDict, PyDictMethods, PyList, PyString};
 
 use crate::errors;
 use crate::position::{
-    actions_array, decode_action, mask_array, observation_array, render_svg, PositionArg,
-    PositionPy,
+    actions_array, decode_action, mask_array, observation_array, PositionArg, PositionPy,
 };
 use crate::types::{cell_list, move_list, move_obj, CellPy, MoveArg, MovePy, OutcomePy, SidePy};
 
@@ -367,8 +366,7 @@ impl GamePy {
         self.to_record(py)
     }
 
-    fn _repr_svg_(&self, py: Python<'_>) -> PyResult<String> {
-        let position = Bound::new(py, PositionPy(*self.game.position()))?;
-        render_svg(py, position.into_any(), self.game.moves().last().copied())
+    fn _repr_svg_(&self) -> String {
+        crate::svg::draw(self.game.position(), self.game.moves().last().copied())
     }
 }

@@ -1,8 +1,8 @@
 //! The native module `agon._agon`: Python bindings of agon-core with pyo3.
 //!
 //! Everything of the rules comes from agon-core; this crate only converts values, names
-//! errors, and lays out numpy arrays. The Python package `agon` (in `python/agon`)
-//! re-exports these classes and adds the SVG drawing.
+//! errors, and lays out numpy arrays; pictures are drawn by agon-svg. The Python package
+//! `agon` (in `python/agon`) re-exports all of it.
 
 use agon_core as ac;
 use numpy::{PyArray2, PyArrayMethods};
@@ -14,6 +14,7 @@ mod bots;
 mod errors;
 mod game;
 mod position;
+mod svg;
 mod types;
 mod vecenv;
 
@@ -114,6 +115,7 @@ fn _agon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(action_symmetries, m)?)?;
     m.add_function(wrap_pyfunction!(cell_symmetries, m)?)?;
     m.add_function(wrap_pyfunction!(axial_coordinates, m)?)?;
+    m.add_function(wrap_pyfunction!(svg::svg, m)?)?;
     m.add_function(wrap_pyfunction!(vecenv::perft, m)?)?;
     m.add_function(wrap_pyfunction!(vecenv::random_playouts, m)?)?;
     m.add("CELL_COUNT", ac::CELL_COUNT)?;

@@ -117,20 +117,6 @@ pub fn decode_action(py: Python<'_>, position: &ac::Position, action: i64) -> Py
         })
 }
 
-/// Calls `agon._svg.svg(position, **kwargs)`.
-pub fn render_svg(
-    py: Python<'_>,
-    position: Bound<'_, PyAny>,
-    last_move: Option<ac::Move>,
-) -> PyResult<String> {
-    let svg = py.import("agon._svg")?.getattr("svg")?;
-    let kwargs = PyDict::new(py);
-    if let Some(m) = last_move {
-        kwargs.set_item("last_move", move_obj(py, m)?)?;
-    }
-    svg.call((position,), Some(&kwargs))?.extract()
-}
-
 #[pymethods]
 impl PositionPy {
     /// The start position, or the position of a text.
@@ -469,7 +455,7 @@ impl PositionPy {
         slf
     }
 
-    fn _repr_svg_(slf: Bound<'_, Self>) -> PyResult<String> {
-        render_svg(slf.py(), slf.into_any(), None)
+    fn _repr_svg_(&self) -> String {
+        crate::svg::draw(&self.0, None)
     }
 }

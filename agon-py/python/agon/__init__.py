@@ -17,7 +17,8 @@ Classes: ``Cell``, ``Side`` (``WHITE``, ``BLACK``), ``Kind`` (``QUEEN``, ``GUARD
 ``Piece``, ``Move``, ``Position``, ``Game``, ``Outcome``, ``Symmetry``, ``VecEnv``.
 Errors: ``IllegalMoveError``, ``ParseError``, ``InvalidPositionError`` (all ``ValueError``)
 with the core's reason in ``.reason``. Pictures: ``svg(position, ...)``, and positions and
-games draw themselves in notebooks. Bots: ``agon.bots`` (random, greedy, MCTS, alpha-beta).
+games draw themselves in notebooks (drawn by the Rust crate agon-svg, like the web game's
+board). Bots: ``agon.bots`` (random, greedy, MCTS, alpha-beta).
 
 Action space
 ------------
@@ -92,8 +93,8 @@ from ._agon import (
     move_to_action,
     perft,
     random_playouts,
+    svg,
 )
-from ._svg import svg
 from . import bots
 
 WHITE = Side.WHITE

@@ -22,6 +22,7 @@ CellLike = Union["Cell", str, int]
 MoveLike = Union["Move", str]
 PieceLike = Union["Piece", str]
 PositionLike = Union["Position", str]
+ArrowLike = Union["Move", str, Tuple[CellLike, CellLike]]
 EndReason = Literal["throne", "ring-without-queen", "no-legal-action", "repetition"]
 
 CELL_COUNT: int
@@ -372,6 +373,31 @@ def action_to_move(position: PositionLike, action: int) -> Move: ...
 def action_symmetries() -> npt.NDArray[np.int64]: ...
 def cell_symmetries() -> npt.NDArray[np.int64]: ...
 def axial_coordinates() -> npt.NDArray[np.int64]: ...
+def svg(
+    position: Union[Position, Game],
+    *,
+    size: Optional[int] = 400,
+    last_move: Union[Move, str, None] = None,
+    arrows: Iterable[ArrowLike] = (),
+    flipped: bool = False,
+    coordinates: bool = True,
+) -> str:
+    """Draws a position (or a game's current position) as SVG text.
+
+    - ``size``: the width in pixels (the height follows the board's shape); ``None``
+      leaves the size to the container.
+    - ``last_move``: a move (``Move`` or text) whose two cells are highlighted; for a
+      ``Game`` it defaults to the game's last move.
+    - ``arrows``: moves, texts or ``(from, to)`` pairs of cells to draw as arrows.
+    - ``flipped``: turn the board half round (Black at the bottom).
+    - ``coordinates``: write each empty cell's name in it.
+
+    Raises ``TypeError`` for an argument of the wrong type, ``ValueError`` for a size
+    that is not 1 to 100000, ``ParseError`` for a move or cell text that does not parse,
+    and ``IllegalMoveError`` for a step between cells that are not adjacent. Moves are not
+    otherwise checked against the position. The drawing is the Rust crate agon-svg's, the
+    same as the web game's.
+    """
 
 class Bot:
     """A reference bot (see ``agon.bots``)."""
