@@ -60,6 +60,7 @@
 #![warn(missing_docs)]
 
 use core::fmt;
+use std::sync::OnceLock;
 
 use agon_core::{Cell, Kind, Move, Position, Side};
 
@@ -286,15 +287,7 @@ impl<'a> Svg<'a> {
 
     /// The centre of `cell` in picture units.
     fn centre(&self, cell: Cell) -> (f64, f64) {
-        let (q, r, _) = cell.cube();
-        let (q, r) = (f64::from(q), f64::from(r));
-        let x = 1.5 * R * q;
-        let y = SQRT3 * R * (r + q / 2.0);
-        if self.flipped {
-            (-x, -y)
-        } else {
-            (x, y)
-        }
+        centre(cell, self.flipped)
     }
 
     fn write_header(&self, f: &mut fmt::Formatter<'_>, text: &str) -> fmt::Result {
@@ -329,13 +322,8 @@ impl<'a> Svg<'a> {
 
     fn write_cell(&self, f: &mut fmt::Formatter<'_>, cell: Cell) -> fmt::Result {
         let (cx, cy) = self.centre(cell);
-        let ring = usize::from(cell.ring().distance());
-        writeln!(
-            f,
-            r#"<polygon class="cell ring-{ring}" data-cell="{cell}" points="{}" fill="{}" stroke="{EDGE}" stroke-width="1"/>"#,
-            Hexagon(cx, cy, R),
-            RING_COLOURS[ring],
-        )?;
+        let fixed = &fixed_parts(self.flipped)[cell.index()];
+        f.write_str(&fixed.cell)?;
         if self
             .last_move
             .is_some_and(|m| m.from() == cell || m.to() == cell)
@@ -354,13 +342,7 @@ impl<'a> Svg<'a> {
             )?;
         }
         if self.coordinates && self.position.piece_at(cell).is_none() {
-            let font = R * 0.42;
-            writeln!(
-                f,
-                r#"<text class="coordinate" data-cell="{cell}" x="{}" y="{}" font-family="sans-serif" font-size="{font:.1}" text-anchor="middle" fill="{LABEL}">{cell}</text>"#,
-                Num(cx),
-                Num(cy + font * 0.35),
-            )?;
+            f.write_str(&fixed.coordinate)?;
         }
         Ok(())
     }
@@ -545,6 +527,52 @@ impl fmt::Display for Escaped<'_> {
         }
         f.write_str(rest)
     }
+}
+
+/// The centre of `cell` in picture units, turned half round when `flipped`.
+fn centre(cell: Cell, flipped: bool) -> (f64, f64) {
+    let (q, r, _) = cell.cube();
+    let (q, r) = (f64::from(q), f64::from(r));
+    let x = 1.5 * R * q;
+    let y = SQRT3 * R * (r + q / 2.0);
+    if flipped {
+        (-x, -y)
+    } else {
+        (x, y)
+    }
+}
+
+/// The text of a cell that does not depend on the position: its hexagon and its name.
+struct FixedParts {
+    cell: String,
+    coordinate: String,
+}
+
+/// The fixed parts of every cell, by index, for one orientation: formatted once, since
+/// they are most of the picture and a web server draws a board on every request.
+fn fixed_parts(flipped: bool) -> &'static [FixedParts] {
+    static PARTS: [OnceLock<Vec<FixedParts>>; 2] = [OnceLock::new(), OnceLock::new()];
+    PARTS[usize::from(flipped)].get_or_init(|| {
+        Cell::all()
+            .map(|cell| {
+                let (cx, cy) = centre(cell, flipped);
+                let ring = usize::from(cell.ring().distance());
+                let font = R * 0.42;
+                FixedParts {
+                    cell: format!(
+                        "<polygon class=\"cell ring-{ring}\" data-cell=\"{cell}\" points=\"{}\" fill=\"{}\" stroke=\"{EDGE}\" stroke-width=\"1\"/>\n",
+                        Hexagon(cx, cy, R),
+                        RING_COLOURS[ring],
+                    ),
+                    coordinate: format!(
+                        "<text class=\"coordinate\" data-cell=\"{cell}\" x=\"{}\" y=\"{}\" font-family=\"sans-serif\" font-size=\"{font:.1}\" text-anchor=\"middle\" fill=\"{LABEL}\">{cell}</text>\n",
+                        Num(cx),
+                        Num(cy + font * 0.35),
+                    ),
+                }
+            })
+            .collect()
+    })
 }
 
 #[cfg(test)]
