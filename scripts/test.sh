@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run calls this script and nothing else).
 # On a fresh machine it installs what it needs: the Python tools into .venv inside the
-# checkout, and cargo-fuzz if it is missing.
+# checkout, Debian's Chromium for the browser test (apt, as root) and cargo-fuzz if they
+# are missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +17,9 @@ cargo clippy --workspace --all-targets -- -D warnings
 step "Rust tests (unit, integration, doc)"
 cargo test --workspace
 cargo test -p agon-core --all-features
+
+step "web game: load script, briefly (every game checked against a replay)"
+cargo run -q -p agon-web --example load -- --players 20 --games 1 --think-ms 0 --seconds 120
 
 step "no_std build (no alloc)"
 cargo build -p agon-core --no-default-features
@@ -33,6 +37,21 @@ fi
 .venv/bin/python -m pip install --quiet ./agon-py
 .venv/bin/python -m pytest -q agon-py/tests
 .venv/bin/python -m mypy --strict agon-py/tests agon-py/bench.py
+
+step "web game in a real browser (Playwright driving Debian's Chromium)"
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ]; then
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "the browser test needs /usr/bin/chromium: run 'apt-get install chromium' as root" >&2
+    exit 1
+  fi
+fi
+# Playwright's Python package brings its driver; it never downloads a browser here.
+.venv/bin/python -m pip install --quiet playwright
+cargo build -q -p agon-web
+.venv/bin/python -m pytest -q -p no:cacheprovider agon-web/tests/browser
 
 step "fuzz smoke run"
 bash fuzz/smoke.sh

@@ -1,0 +1,122 @@
+//! [`Level`]: how strongly the computer plays, as a reference bot of `agon-bots`.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use agon_bots::{bot_by_name, Bot};
+use agon_core::{Game, Move};
+
+/// The computer's strength, chosen when a game is created.
+///
+/// ```
+/// use agon_web::Level;
+/// let level: Level = "hard".parse().unwrap();
+/// assert_eq!(level, Level::Hard);
+/// assert_eq!(level.to_string(), "hard");
+/// assert!("expert".parse::<Level>().is_err());
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Level {
+    /// One ply: the move whose result the evaluation likes best.
+    Easy,
+    /// Alpha-beta, three plies.
+    Medium,
+    /// Iterative-deepening alpha-beta to a deadline of [`Level::HARD_BUDGET`].
+    Hard,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 3] = [Level::Easy, Level::Medium, Level::Hard];
+
+    /// How long the hard level searches a move: the deadline it stops at, well inside the
+    /// 2 s a player should wait.
+    pub const HARD_BUDGET: Duration = Duration::from_millis(1500);
+
+    /// The level's name: `easy`, `medium` or `hard`.
+    ///
+    /// ```
+    /// assert_eq!(agon_web::Level::Medium.name(), "medium");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Level::Easy => "easy",
+            Level::Medium => "medium",
+            Level::Hard => "hard",
+        }
+    }
+
+    /// The bot spec of `agon_bots::bot_by_name` this level plays.
+    ///
+    /// ```
+    /// assert_eq!(agon_web::Level::Easy.bot_spec(), "greedy");
+    /// assert_eq!(agon_web::Level::Hard.bot_spec(), "alphabeta:30:1500ms");
+    /// ```
+    pub const fn bot_spec(self) -> &'static str {
+        match self {
+            Level::Easy => "greedy",
+            // A cap far above its usual time, so that no position can hold a player long.
+            Level::Medium => "alphabeta:3:1500ms",
+            Level::Hard => "alphabeta:30:1500ms",
+        }
+    }
+
+    /// About how long a search of this level takes, in milliseconds (measured by the
+    /// `levels` example, rounded up): what the search workers' queue counts.
+    ///
+    /// ```
+    /// assert_eq!(agon_web::Level::Hard.expected_ms(), 1500);
+    /// ```
+    pub const fn expected_ms(self) -> usize {
+        match self {
+            Level::Easy => 1,
+            Level::Medium => 5,
+            Level::Hard => Level::HARD_BUDGET.as_millis() as usize,
+        }
+    }
+
+    /// The bot of this level, seeded (the game's seed makes its replies reproducible).
+    ///
+    /// ```
+    /// use agon_web::Level;
+    /// assert_eq!(Level::Easy.bot(7).name(), "greedy");
+    /// ```
+    pub fn bot(self, seed: u64) -> Box<dyn Bot + Send> {
+        match bot_by_name(self.bot_spec(), seed) {
+            Ok(bot) => bot,
+            // The specs above are constants that the tests parse.
+            Err(e) => unreachable!("level {self}: {e}"),
+        }
+    }
+
+    /// The computer's move in `game` at this level, or `None` when the game is over.
+    ///
+    /// ```
+    /// use agon_core::Game;
+    /// use agon_web::Level;
+    /// let game = Game::new();
+    /// let m = Level::Easy.choose(&game, 1).unwrap();
+    /// assert!(game.is_legal(m));
+    /// ```
+    pub fn choose(self, game: &Game, seed: u64) -> Option<Move> {
+        self.bot(seed).choose_in_game(game)
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+impl FromStr for Level {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Level, String> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name() == s)
+            .ok_or_else(|| format!("level must be easy, medium or hard, not {s:?}"))
+    }
+}

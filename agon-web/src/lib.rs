@@ -1,0 +1,290 @@
+//! **agon-web**: play Agon against the computer in a browser, no sign-up.
+//!
+//! An axum server that keeps every game in SQLite ([`Store`]) and serves one embedded page
+//! and a JSON API (documented in the crate's `README.md`). The rules come from
+//! `agon-core`, the computer's moves from `agon-bots` ([`Level`]), the board picture from
+//! `agon-svg`.
+//!
+//! ```no_run
+//! # #[tokio::main] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let config = agon_web::Config::default();
+//! agon_web::serve(config, std::future::pending()).await?;
+//! # Ok(()) }
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{DefaultBodyLimit, Path, Query, Request};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+
+pub mod api;
+mod error;
+pub mod i18n;
+mod level;
+mod state;
+pub mod store;
+mod workers;
+
+pub use error::ApiError;
+pub use i18n::Language;
+pub use level::Level;
+pub use state::{side_name, GameState, OutcomeState};
+pub use store::Store;
+pub use workers::Workers;
+
+/// How the server is set up: `--addr`, `--db`, `--workers`.
+///
+/// ```
+/// let config = agon_web::Config::default();
+/// assert_eq!(config.addr.to_string(), "127.0.0.1:8080");
+/// assert_eq!(config.db.to_str(), Some("agon-web.sqlite3"));
+/// assert!(config.workers >= 1);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// The SQLite database file.
+    pub db: PathBuf,
+    /// How many computer searches may run at once.
+    pub workers: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            db: PathBuf::from("agon-web.sqlite3"),
+            workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+        }
+    }
+}
+
+/// What every handler shares: the database and the search workers.
+pub struct AppState {
+    /// The games.
+    pub store: Arc<Store>,
+    /// The bound on the computer's searches.
+    pub workers: Arc<Workers>,
+}
+
+impl AppState {
+    /// Opens the database of `config` and sets up its workers.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let config = agon_web::Config { db: dir.path().join("g.sqlite3"), ..Default::default() };
+    /// let state = agon_web::AppState::open(&config)?;
+    /// assert_eq!(state.workers.count(), config.workers);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open(config: &Config) -> Result<AppState, ApiError> {
+        Ok(AppState {
+            store: Arc::new(Store::open(&config.db)?),
+            workers: Arc::new(Workers::new(config.workers)),
+        })
+    }
+}
+
+/// The whole application: pages, assets and the API, with the security headers.
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let config = agon_web::Config { db: dir.path().join("g.sqlite3"), ..Default::default() };
+/// let app = agon_web::app(agon_web::AppState::open(&config)?);
+/// # let _ = app;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn app(state: AppState) -> Router {
+    let api = Router::new()
+        .route("/api/games", post(api::create))
+        .route("/api/games/{id}", get(api::show))
+        .route("/api/games/{id}/moves", post(api::play))
+        .route("/api/games/{id}/computer", post(api::computer))
+        .route("/api/games/{id}/undo", post(api::undo))
+        .route("/api/games/{id}/resign", post(api::resign))
+        .route("/api/games/{id}/record", get(api::record))
+        .route("/api/board.svg", get(api::board_svg))
+        .route("/healthz", get(api::health));
+    let pages = Router::new()
+        .route("/", get(game_page))
+        .route("/g/{id}", get(game_page))
+        .route("/rules", get(rules_page))
+        .route("/assets/{file}", get(asset))
+        .route("/i18n/{file}", get(catalogue));
+    api.merge(pages)
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(api::MAX_BODY))
+        .layer(middleware::from_fn(security_headers))
+        .with_state(Arc::new(state))
+}
+
+/// Serves `config` until `shutdown` completes.
+pub async fn serve(
+    config: Config,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let state = AppState::open(&config).map_err(std::io::Error::other)?;
+    let listener = tokio::net::TcpListener::bind(config.addr).await?;
+    println!(
+        "agon-web: play at http://{}/ (database {})",
+        listener.local_addr()?,
+        config.db.display()
+    );
+    serve_on(listener, state, shutdown).await
+}
+
+/// Serves the application on a bound listener until `shutdown` completes (what [`serve`]
+/// does after binding; tests and the load script bind port 0 themselves).
+pub async fn serve_on(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, app(state))
+        .with_graceful_shutdown(shutdown)
+        .await
+}
+
+async fn not_found() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "not-found", "no such page")
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method-not-allowed",
+        "this path does not take this method",
+    )
+}
+
+/// The policy of every response: scripts, styles and images only from this server, no
+/// inline script or style, no framing, no referrer.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+    style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; \
+    base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+async fn security_headers(request: Request, next: Next) -> Response {
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    let fixed = [
+        (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::REFERRER_POLICY, "no-referrer"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+    ];
+    for (name, value) in fixed {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    if !headers.contains_key(header::CACHE_CONTROL) {
+        headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    response
+}
+
+#[derive(serde::Deserialize)]
+struct LangQuery {
+    lang: Option<String>,
+}
+
+/// A page's query: `?lang=xx`; one that does not parse is ignored, not refused.
+type PageQuery = Result<Query<LangQuery>, QueryRejection>;
+
+fn page_language(query: &PageQuery, headers: &HeaderMap) -> Language {
+    let (cookie, accept) = api::language_headers(headers);
+    let lang = query.as_ref().ok().and_then(|q| q.lang.as_deref());
+    Language::choose(lang, cookie, accept)
+}
+
+fn html(body: String) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::VARY, "Accept-Language, Cookie"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+async fn game_page(query: PageQuery, headers: HeaderMap) -> Response {
+    html(i18n::render(
+        include_str!("../assets/index.html"),
+        page_language(&query, &headers),
+    ))
+}
+
+async fn rules_page(query: PageQuery, headers: HeaderMap) -> Response {
+    html(i18n::render(
+        include_str!("../assets/rules.html"),
+        page_language(&query, &headers),
+    ))
+}
+
+/// The embedded files under `/assets/`: name, content type, bytes.
+const ASSETS: [(&str, &str, &str); 3] = [
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../assets/app.js"),
+    ),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("../assets/style.css"),
+    ),
+    (
+        "favicon.svg",
+        "image/svg+xml",
+        include_str!("../assets/favicon.svg"),
+    ),
+];
+
+async fn asset(Path(file): Path<String>) -> Result<Response, ApiError> {
+    let (_, content_type, body) =
+        ASSETS
+            .iter()
+            .find(|(name, _, _)| *name == file)
+            .ok_or(ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not-found",
+                "no such file",
+            ))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, *content_type),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        *body,
+    )
+        .into_response())
+}
+
+async fn catalogue(Path(file): Path<String>) -> Result<Response, ApiError> {
+    let language = file
+        .strip_suffix(".json")
+        .and_then(Language::from_code)
+        .ok_or(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not-found",
+            "no such language",
+        ))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        language.catalogue_json(),
+    )
+        .into_response())
+}

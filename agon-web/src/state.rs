@@ -1,0 +1,137 @@
+//! [`GameState`]: what every game endpoint answers.
+
+use agon_core::{CellSet, Side};
+use agon_svg::Svg;
+use serde::Serialize;
+
+use crate::store::WebGame;
+
+/// The name of a side in the API: `white` or `black`.
+///
+/// ```
+/// assert_eq!(agon_web::side_name(agon_core::Side::Black), "black");
+/// ```
+pub const fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::White => "white",
+        Side::Black => "black",
+    }
+}
+
+/// The end of a game as the API reports it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OutcomeState {
+    /// `white`, `black`, or `None` for a draw.
+    pub winner: Option<&'static str>,
+    /// `throne`, `ring-without-queen`, `no-legal-action`, `repetition` or `resignation`.
+    pub reason: &'static str,
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub score: &'static str,
+}
+
+/// The state of a game, as JSON (documented in the crate README).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameState {
+    /// The game's id.
+    pub id: String,
+    /// The side the person plays.
+    pub human: &'static str,
+    /// The computer's level.
+    pub level: &'static str,
+    /// The current position's text.
+    pub position: String,
+    /// The side to move.
+    pub to_move: &'static str,
+    /// Whether the side to move must return a captured piece.
+    pub must_return: bool,
+    /// The legal moves of the side to move (none once the game is over).
+    pub legal_moves: Vec<String>,
+    /// Every move from the start.
+    pub moves: Vec<String>,
+    /// The last move, if any.
+    pub last_move: Option<String>,
+    /// The cells whose pieces the last move captured.
+    pub last_captures: Vec<String>,
+    /// The cells of every captured piece.
+    pub captured: Vec<String>,
+    /// How the game ended, if it has.
+    pub outcome: Option<OutcomeState>,
+    /// Whether the computer has to move.
+    pub computer_to_move: bool,
+    /// Whether the person has a move to take back.
+    pub can_undo: bool,
+    /// The board, drawn by agon-svg with the person's side at the bottom.
+    pub svg: String,
+}
+
+fn names(cells: CellSet) -> Vec<String> {
+    cells.iter().map(|c| c.to_string()).collect()
+}
+
+impl GameState {
+    /// The state of `game`.
+    ///
+    /// ```
+    /// use agon_core::{Position, Side};
+    /// use agon_web::{store::WebGame, GameState, Level};
+    /// let game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
+    /// let state = GameState::of(&game);
+    /// assert_eq!(state.legal_moves.len(), 27);
+    /// assert_eq!(state.to_move, "white");
+    /// assert!(!state.computer_to_move);
+    /// ```
+    pub fn of(game: &WebGame) -> GameState {
+        let g = &game.game;
+        let position = g.position();
+        let outcome = if game.resigned {
+            let winner = game.human.other();
+            Some(OutcomeState {
+                winner: Some(side_name(winner)),
+                reason: "resignation",
+                score: if winner == Side::White { "1-0" } else { "0-1" },
+            })
+        } else {
+            g.outcome().map(|o| OutcomeState {
+                winner: o.winner.map(side_name),
+                reason: o.reason.name(),
+                score: o.score(),
+            })
+        };
+        let legal_moves = if game.is_over() {
+            Vec::new()
+        } else {
+            g.legal_moves().iter().map(|m| m.to_string()).collect()
+        };
+        let last_move = g.moves().last().copied();
+        GameState {
+            id: game.id.clone(),
+            human: side_name(game.human),
+            level: game.level.name(),
+            position: position.to_text().to_string(),
+            to_move: side_name(position.turn()),
+            must_return: position.captured_side() == Some(position.turn()),
+            legal_moves,
+            moves: g.moves().iter().map(|m| m.to_string()).collect(),
+            last_move: last_move.map(|m| m.to_string()),
+            last_captures: names(game.last_captures),
+            captured: names(position.captured()),
+            outcome,
+            computer_to_move: game.computer_to_move(),
+            can_undo: !game.resigned && last_human_ply(game).is_some(),
+            svg: Svg::new(position)
+                .size(None)
+                .flipped(game.human == Side::Black)
+                .last_move(last_move)
+                .to_string(),
+        }
+    }
+}
+
+/// The ply of the person's last move, if they have made one: what undo goes back to.
+pub(crate) fn last_human_ply(game: &WebGame) -> Option<usize> {
+    let positions = game.game.positions();
+    // positions[i] is the position before move i.
+    (0..game.plies())
+        .rev()
+        .find(|&i| positions[i].turn() == game.human)
+}

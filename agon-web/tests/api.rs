@@ -1,0 +1,794 @@
+//! Every endpoint of the JSON API and every kind of bad input, through the real router
+//! (no network): exact statuses, error names, and that a failed request changes nothing.
+
+use std::sync::Arc;
+
+use agon_core::{Game, Move, Position, Record};
+use agon_web::{app, AppState, Config, Store, Workers};
+use axum::body::Body;
+use axum::http::{header, HeaderMap, Method, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+struct Server {
+    app: Router,
+    store: Arc<Store>,
+    _dir: tempfile::TempDir,
+}
+
+fn server_with(workers: Arc<Workers>) -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config {
+        db: dir.path().join("games.sqlite3"),
+        ..Config::default()
+    };
+    let mut state = AppState::open(&config).unwrap();
+    state.workers = workers;
+    let store = state.store.clone();
+    Server {
+        app: app(state),
+        store,
+        _dir: dir,
+    }
+}
+
+fn server() -> Server {
+    server_with(Arc::new(Workers::new(2)))
+}
+
+struct Answer {
+    status: StatusCode,
+    headers: HeaderMap,
+    text: String,
+}
+
+impl Answer {
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text))
+    }
+
+    /// Asserts an error answer: status, stable name, and a message.
+    fn error(&self, status: u16, name: &str) {
+        let text: String = self.text.chars().take(300).collect();
+        assert_eq!(self.status.as_u16(), status, "expected {name}: {text}");
+        let body = self.json();
+        assert_eq!(body["error"], name, "{}", self.text);
+        assert!(
+            body["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "{}",
+            self.text
+        );
+        assert_eq!(
+            self.headers[header::CONTENT_TYPE],
+            "application/json",
+            "errors are JSON"
+        );
+    }
+}
+
+impl Server {
+    async fn request(&self, request: Request<Body>) -> Answer {
+        let response = self.app.clone().oneshot(request).await.unwrap();
+        let status = response.status();
+        let headers = response.headers().clone();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        Answer {
+            status,
+            headers,
+            text: String::from_utf8(bytes.to_vec()).unwrap(),
+        }
+    }
+
+    async fn get(&self, uri: &str) -> Answer {
+        self.request(Request::get(uri).body(Body::empty()).unwrap())
+            .await
+    }
+
+    async fn post_raw(&self, uri: &str, content_type: &str, body: impl Into<Body>) -> Answer {
+        self.request(
+            Request::post(uri)
+                .header(header::CONTENT_TYPE, content_type)
+                .body(body.into())
+                .unwrap(),
+        )
+        .await
+    }
+
+    async fn post(&self, uri: &str, body: Value) -> Answer {
+        self.post_raw(uri, "application/json", body.to_string())
+            .await
+    }
+
+    /// Creates a game; answers (id, token, state).
+    async fn create(&self, body: Value) -> (String, String, Value) {
+        let answer = self.post("/api/games", body).await;
+        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+        let body = answer.json();
+        (
+            body["id"].as_str().unwrap().to_string(),
+            body["token"].as_str().unwrap().to_string(),
+            body["state"].clone(),
+        )
+    }
+
+    async fn state(&self, id: &str) -> Value {
+        let answer = self.get(&format!("/api/games/{id}")).await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+        answer.json()
+    }
+
+    async fn play(&self, id: &str, token: &str, m: &str, reply: bool) -> Answer {
+        self.post(
+            &format!("/api/games/{id}/moves"),
+            json!({"token": token, "move": m, "reply": reply}),
+        )
+        .await
+    }
+}
+
+fn strings(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Replays a state's moves from its start through agon-core and checks that the state
+/// says what the core says.
+fn check_against_core(state: &Value, start: Position) {
+    let mut game = Game::from_position(start);
+    for m in strings(&state["moves"]) {
+        game.play(m.parse::<Move>().unwrap()).unwrap();
+    }
+    assert_eq!(state["position"], game.position().to_text().to_string());
+    if game.is_over() {
+        assert!(strings(&state["legal_moves"]).is_empty());
+    } else if state["outcome"].is_null() {
+        let core: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+        assert_eq!(strings(&state["legal_moves"]), core);
+    }
+}
+
+const START: &str = "Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w";
+/// After 1. k1-i1 b7-c7: White's f1-g1 captures the guard on h1 (README example).
+const CAPTURE: &str = "Qf1,Ga5,Gb1,Gd9,Gh9,Gi1,Gl5/qf11,ga2,gc7,gd1,gh1,gk7,gl2 w";
+/// Black's queen and two guards are captured; Black must return the queen first.
+const BLACK_RETURNS: &str = "Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf7*,ga2*,gb7*,gd1,gh1,gk7,gl2 b";
+/// White's h5-g6 completes the throne ring with the queen on the throne: White wins.
+const THRONE_IN_ONE: &str = "Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gh5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w";
+
+#[tokio::test]
+async fn create_answers_id_token_and_the_start() {
+    let s = server();
+    let (id, token, state) = s.create(json!({"side": "white", "level": "easy"})).await;
+    assert_eq!(id.len(), 16);
+    assert!(id
+        .bytes()
+        .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+    assert_eq!(token.len(), 32);
+    assert_eq!(state["id"], id);
+    assert_eq!(state["human"], "white");
+    assert_eq!(state["level"], "easy");
+    assert_eq!(state["position"], START);
+    assert_eq!(state["to_move"], "white");
+    assert_eq!(state["must_return"], false);
+    assert_eq!(strings(&state["legal_moves"]).len(), 27);
+    assert!(strings(&state["moves"]).is_empty());
+    assert_eq!(state["last_move"], Value::Null);
+    assert_eq!(state["outcome"], Value::Null);
+    assert_eq!(state["computer_to_move"], false);
+    assert_eq!(state["can_undo"], false);
+    assert!(state["svg"].as_str().unwrap().starts_with("<svg"));
+    // The same state is read back, and the token is not in it.
+    assert_eq!(s.state(&id).await, state);
+    assert!(!s
+        .get(&format!("/api/games/{id}"))
+        .await
+        .text
+        .contains(&token));
+}
+
+#[tokio::test]
+async fn playing_black_the_computer_opens() {
+    let s = server();
+    for level in ["easy", "medium", "hard"] {
+        let (_, _, state) = s.create(json!({"side": "black", "level": level})).await;
+        assert_eq!(state["human"], "black");
+        assert_eq!(state["level"], level);
+        assert_eq!(strings(&state["moves"]).len(), 1, "the computer moved");
+        assert_eq!(state["to_move"], "black");
+        assert_eq!(state["computer_to_move"], false);
+        assert_eq!(
+            state["can_undo"], false,
+            "the computer's move is not the human's"
+        );
+        check_against_core(&state, Position::start());
+        // Black at the bottom: the board is turned.
+        let flipped = agon_svg::Svg::new(&state["position"].as_str().unwrap().parse().unwrap())
+            .size(None)
+            .flipped(true)
+            .last_move(Some(strings(&state["moves"])[0].parse().unwrap()))
+            .to_string();
+        assert_eq!(state["svg"], flipped);
+    }
+}
+
+#[tokio::test]
+async fn random_side_gives_both_sides() {
+    let s = server();
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..64 {
+        let (_, _, state) = s.create(json!({"side": "random", "level": "easy"})).await;
+        let human = state["human"].as_str().unwrap().to_string();
+        assert_eq!(
+            strings(&state["moves"]).len(),
+            usize::from(human == "black")
+        );
+        seen.insert(human);
+    }
+    assert_eq!(seen.len(), 2, "64 random sides were all {seen:?}");
+}
+
+#[tokio::test]
+async fn create_refuses_bad_requests() {
+    let s = server();
+    s.post("/api/games", json!({"side": "purple", "level": "easy"}))
+        .await
+        .error(400, "invalid-field");
+    s.post("/api/games", json!({"side": "white", "level": "expert"}))
+        .await
+        .error(400, "invalid-field");
+    s.post(
+        "/api/games",
+        json!({"side": "white", "level": "easy", "position": "Qf1/qf11 w"}),
+    )
+    .await
+    .error(400, "invalid-field");
+    s.post("/api/games", json!({"side": "white"}))
+        .await
+        .error(400, "malformed-json");
+    s.post(
+        "/api/games",
+        json!({"side": "white", "level": "easy", "colour": "x"}),
+    )
+    .await
+    .error(400, "malformed-json");
+    s.post("/api/games", json!({"side": 1, "level": "easy"}))
+        .await
+        .error(400, "malformed-json");
+    s.post("/api/games", json!(["white", "easy"]))
+        .await
+        .error(400, "malformed-json");
+    s.post_raw("/api/games", "application/json", "{\"side\": \"white\",")
+        .await
+        .error(400, "malformed-json");
+    s.post_raw("/api/games", "application/json", vec![0xff, 0xfe, 0x00])
+        .await
+        .error(400, "malformed-json");
+    s.post_raw(
+        "/api/games",
+        "text/plain",
+        r#"{"side":"white","level":"easy"}"#,
+    )
+    .await
+    .error(415, "unsupported-media-type");
+    s.request(Request::post("/api/games").body(Body::empty()).unwrap())
+        .await
+        .error(415, "unsupported-media-type");
+    let huge = format!(
+        r#"{{"side":"white","level":"easy","position":"{}"}}"#,
+        "x".repeat(5000)
+    );
+    s.post_raw("/api/games", "application/json", huge)
+        .await
+        .error(413, "body-too-large");
+    // None of these made a game.
+    let n: i64 = s
+        .store
+        .transaction(|tx| Ok(tx.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?))
+        .unwrap();
+    assert_eq!(n, 0);
+}
+
+#[tokio::test]
+async fn a_move_and_the_reply() {
+    let s = server();
+    let (id, token, _) = s.create(json!({"side": "white", "level": "easy"})).await;
+    let answer = s.play(&id, &token, "f1-e1", true).await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    let state = answer.json();
+    let moves = strings(&state["moves"]);
+    assert_eq!(moves.len(), 2);
+    assert_eq!(moves[0], "f1-e1");
+    assert_eq!(state["last_move"], moves[1]);
+    assert_eq!(state["to_move"], "white");
+    assert_eq!(state["can_undo"], true);
+    check_against_core(&state, Position::start());
+    // Stored: a new request reads the same game.
+    assert_eq!(s.state(&id).await, state);
+}
+
+#[tokio::test]
+async fn a_move_without_reply_then_the_computer() {
+    let s = server();
+    let (id, token, _) = s.create(json!({"side": "white", "level": "medium"})).await;
+    // The pair form is accepted too.
+    let state = s.play(&id, &token, "k1i1", false).await.json();
+    assert_eq!(strings(&state["moves"]), ["k1-i1"]);
+    assert_eq!(state["computer_to_move"], true);
+    assert_eq!(state["to_move"], "black");
+    // While the computer is to move, the person cannot.
+    s.play(&id, &token, "f1-e1", false)
+        .await
+        .error(409, "not-your-turn");
+    s.post(
+        &format!("/api/games/{id}/computer"),
+        json!({"token": "0".repeat(32)}),
+    )
+    .await
+    .error(403, "wrong-token");
+    let answer = s
+        .post(
+            &format!("/api/games/{id}/computer"),
+            json!({"token": token}),
+        )
+        .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    let state = answer.json();
+    assert_eq!(strings(&state["moves"]).len(), 2);
+    assert_eq!(state["computer_to_move"], false);
+    check_against_core(&state, Position::start());
+    // Now it is the person's turn: asking the computer again is refused.
+    s.post(
+        &format!("/api/games/{id}/computer"),
+        json!({"token": token}),
+    )
+    .await
+    .error(409, "not-computer-turn");
+}
+
+#[tokio::test]
+async fn bad_moves_change_nothing() {
+    let s = server();
+    let (id, token, before) = s.create(json!({"side": "white", "level": "easy"})).await;
+    let uri = format!("/api/games/{id}/moves");
+    let cases: [(Value, u16, &str); 12] = [
+        (
+            json!({"token": token, "move": "f1-f3"}),
+            422,
+            "not-adjacent",
+        ),
+        (
+            json!({"token": token, "move": "f11-f10"}),
+            422,
+            "not-your-piece",
+        ),
+        (json!({"token": token, "move": "e5-e6"}), 422, "no-piece"),
+        (
+            json!({"token": token, "move": "f1-e1x"}),
+            400,
+            "malformed-move",
+        ),
+        (
+            json!({"token": token, "move": "j1-j2"}),
+            400,
+            "malformed-move",
+        ),
+        (json!({"token": token, "move": ""}), 400, "malformed-move"),
+        (
+            json!({"token": token, "move": "f1>e1"}),
+            422,
+            "not-captured",
+        ),
+        (
+            json!({"token": "nope", "move": "f1-e1"}),
+            403,
+            "wrong-token",
+        ),
+        (
+            json!({"token": token.to_uppercase(), "move": "f1-e1"}),
+            403,
+            "wrong-token",
+        ),
+        (json!({"token": token}), 400, "malformed-json"),
+        (json!({"token": token, "move": 5}), 400, "malformed-json"),
+        (
+            json!({"token": token, "move": "f1-e1", "reply": "yes"}),
+            400,
+            "malformed-json",
+        ),
+    ];
+    for (body, status, name) in cases {
+        s.post(&uri, body).await.error(status, name);
+    }
+    for unknown in ["0123456789abcdef", "nope", "0123456789ABCDEF", "%2e%2e"] {
+        s.post(
+            &format!("/api/games/{unknown}/moves"),
+            json!({"token": token, "move": "f1-e1"}),
+        )
+        .await
+        .error(404, "unknown-game");
+        s.get(&format!("/api/games/{unknown}"))
+            .await
+            .error(404, "unknown-game");
+    }
+    assert_eq!(
+        s.state(&id).await,
+        before,
+        "no failed request changed the game"
+    );
+}
+
+#[tokio::test]
+async fn forbidden_cell_is_named_by_the_core() {
+    // R4: the first position of a seeded random game in which the side to move has a step
+    // to a cell between two enemy pieces (and nothing to return).
+    let s = server();
+    let mut game = Game::new();
+    let mut rng = agon_core::random::Rng::new(5);
+    let (position, forbidden) = loop {
+        let pos = *game.position();
+        let found = agon_core::Cell::all().find_map(|to| {
+            pos.pieces_of(pos.turn()).iter().find_map(|from| {
+                let m = Move::Step { from, to };
+                (pos.check_move(m) == Err(agon_core::IllegalMove::BetweenEnemies)).then_some(m)
+            })
+        });
+        if let (Some(m), None) = (found, pos.captured_side()) {
+            break (pos, m);
+        }
+        let moves = game.legal_moves();
+        assert!(!game.is_over(), "no forbidden cell met in a whole game");
+        game.play(moves[rng.below(moves.len())]).unwrap();
+    };
+    let side = if position.turn() == agon_core::Side::White {
+        "white"
+    } else {
+        "black"
+    };
+    let text = position.to_text().to_string();
+    let (id, token, before) = s
+        .create(json!({"side": side, "level": "easy", "position": text}))
+        .await;
+    s.play(&id, &token, &forbidden.to_string(), true)
+        .await
+        .error(422, "between-enemies");
+    assert_eq!(s.state(&id).await, before);
+}
+
+#[tokio::test]
+async fn capture_then_the_computer_returns() {
+    let s = server();
+    let (id, token, state) = s
+        .create(json!({"side": "white", "level": "easy", "position": CAPTURE}))
+        .await;
+    assert_eq!(state["position"], CAPTURE);
+    let state = s.play(&id, &token, "f1-g1", false).await.json();
+    assert_eq!(strings(&state["last_captures"]), ["h1"]);
+    assert_eq!(strings(&state["captured"]), ["h1"]);
+    assert_eq!(state["must_return"], true, "Black must return its guard");
+    assert!(strings(&state["legal_moves"])
+        .iter()
+        .all(|m| m.starts_with("h1>")));
+    let state = s
+        .post(
+            &format!("/api/games/{id}/computer"),
+            json!({"token": token}),
+        )
+        .await
+        .json();
+    let reply = state["last_move"].as_str().unwrap();
+    assert!(
+        reply.starts_with("h1>"),
+        "the computer returned its guard: {reply}"
+    );
+    assert!(strings(&state["captured"]).is_empty());
+    check_against_core(&state, CAPTURE.parse().unwrap());
+}
+
+#[tokio::test]
+async fn the_person_returns_the_queen_first() {
+    let s = server();
+    let (id, token, state) = s
+        .create(json!({"side": "black", "level": "easy", "position": BLACK_RETURNS}))
+        .await;
+    assert_eq!(state["must_return"], true);
+    assert_eq!(state["computer_to_move"], false);
+    let legal = strings(&state["legal_moves"]);
+    assert_eq!(legal.len(), 77);
+    assert!(legal.iter().all(|m| m.starts_with("f7>")));
+    s.play(&id, &token, "a2>a1", true)
+        .await
+        .error(422, "queen-first");
+    s.play(&id, &token, "f7-f6", true)
+        .await
+        .error(422, "must-return");
+    // R8: the queen may return to the throne.
+    let state = s.play(&id, &token, "f7>f6", false).await.json();
+    assert_eq!(strings(&state["moves"]), ["f7>f6"]);
+    assert_eq!(strings(&state["captured"]), ["a2", "b7"]);
+    check_against_core(&state, BLACK_RETURNS.parse().unwrap());
+}
+
+#[tokio::test]
+async fn winning_ends_the_game() {
+    let s = server();
+    let (id, token, _) = s
+        .create(json!({"side": "white", "level": "hard", "position": THRONE_IN_ONE}))
+        .await;
+    let state = s.play(&id, &token, "h5-g6", true).await.json();
+    assert_eq!(
+        state["outcome"],
+        json!({"winner": "white", "reason": "throne", "score": "1-0"})
+    );
+    assert_eq!(
+        strings(&state["moves"]),
+        ["h5-g6"],
+        "no reply after the end"
+    );
+    assert!(strings(&state["legal_moves"]).is_empty());
+    assert_eq!(state["computer_to_move"], false);
+    s.play(&id, &token, "f6-f5", true)
+        .await
+        .error(409, "game-over");
+    s.post(
+        &format!("/api/games/{id}/computer"),
+        json!({"token": token}),
+    )
+    .await
+    .error(409, "game-over");
+    s.post(&format!("/api/games/{id}/resign"), json!({"token": token}))
+        .await
+        .error(409, "game-over");
+    // Undo is still allowed after a rules ending: it takes the winning move back.
+    let state = s
+        .post(&format!("/api/games/{id}/undo"), json!({"token": token}))
+        .await
+        .json();
+    assert_eq!(state["outcome"], Value::Null);
+    assert_eq!(state["position"], THRONE_IN_ONE);
+}
+
+#[tokio::test]
+async fn undo_takes_back_the_move_and_the_reply() {
+    let s = server();
+    let (id, token, start) = s.create(json!({"side": "white", "level": "easy"})).await;
+    let undo = format!("/api/games/{id}/undo");
+    s.post(&undo, json!({"token": token}))
+        .await
+        .error(409, "nothing-to-undo");
+    let after_one = s.play(&id, &token, "f1-e1", true).await.json();
+    s.play(&id, &token, "k1-i1", true).await;
+    s.post(&undo, json!({"token": "x"}))
+        .await
+        .error(403, "wrong-token");
+    let state = s.post(&undo, json!({"token": token})).await.json();
+    assert_eq!(state, after_one, "back to after the first exchange");
+    let state = s.post(&undo, json!({"token": token})).await.json();
+    assert_eq!(state, start);
+    assert_eq!(state["can_undo"], false);
+    assert_eq!(s.state(&id).await, start, "stored");
+    // A move without a reply is taken back alone.
+    s.play(&id, &token, "f1-e1", false).await;
+    let state = s.post(&undo, json!({"token": token})).await.json();
+    assert_eq!(state, start);
+}
+
+#[tokio::test]
+async fn undo_as_black_keeps_the_computers_opening() {
+    let s = server();
+    let (id, token, start) = s.create(json!({"side": "black", "level": "easy"})).await;
+    let m = strings(&start["legal_moves"])[0].clone();
+    s.play(&id, &token, &m, true).await;
+    let state = s
+        .post(&format!("/api/games/{id}/undo"), json!({"token": token}))
+        .await
+        .json();
+    assert_eq!(state, start);
+    s.post(&format!("/api/games/{id}/undo"), json!({"token": token}))
+        .await
+        .error(409, "nothing-to-undo");
+}
+
+#[tokio::test]
+async fn resign_and_the_record() {
+    let s = server();
+    let (id, token, _) = s.create(json!({"side": "white", "level": "easy"})).await;
+    s.play(&id, &token, "f1-e1", true).await;
+    s.post(&format!("/api/games/{id}/resign"), json!({"token": "bad"}))
+        .await
+        .error(403, "wrong-token");
+    let state = s
+        .post(&format!("/api/games/{id}/resign"), json!({"token": token}))
+        .await
+        .json();
+    assert_eq!(
+        state["outcome"],
+        json!({"winner": "black", "reason": "resignation", "score": "0-1"})
+    );
+    assert!(strings(&state["legal_moves"]).is_empty());
+    assert_eq!(state["can_undo"], false);
+    assert_eq!(s.state(&id).await, state);
+    s.play(&id, &token, "e1-f1", true)
+        .await
+        .error(409, "game-over");
+    s.post(&format!("/api/games/{id}/undo"), json!({"token": token}))
+        .await
+        .error(409, "nothing-to-undo");
+    s.post(&format!("/api/games/{id}/resign"), json!({"token": token}))
+        .await
+        .error(409, "game-over");
+
+    let answer = s.get(&format!("/api/games/{id}/record")).await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(
+        answer.headers[header::CONTENT_TYPE],
+        "text/plain; charset=utf-8"
+    );
+    assert_eq!(
+        answer.headers[header::CONTENT_DISPOSITION],
+        format!("attachment; filename=\"agon-{id}.txt\"").as_str()
+    );
+    let record: Record = answer.text.parse().unwrap();
+    assert_eq!(record.result, agon_core::Score::BlackWins);
+    assert_eq!(record.tag("White").as_deref(), Some("you"));
+    assert_eq!(record.tag("Black").as_deref(), Some("computer (easy)"));
+    assert_eq!(record.tag("Termination").as_deref(), Some("resignation"));
+    let moves: Vec<String> = record.game.moves().iter().map(|m| m.to_string()).collect();
+    assert_eq!(moves, strings(&state["moves"]));
+    s.get("/api/games/0123456789abcdef/record")
+        .await
+        .error(404, "unknown-game");
+}
+
+#[tokio::test]
+async fn record_of_a_game_from_a_position_replays() {
+    let s = server();
+    let (id, token, _) = s
+        .create(json!({"side": "white", "level": "easy", "position": THRONE_IN_ONE}))
+        .await;
+    s.play(&id, &token, "h5-g6", true).await;
+    let record: Record = s
+        .get(&format!("/api/games/{id}/record"))
+        .await
+        .text
+        .parse()
+        .unwrap();
+    assert_eq!(record.result, agon_core::Score::WhiteWins);
+    assert_eq!(record.tag("Position").as_deref(), Some(THRONE_IN_ONE));
+    assert_eq!(record.tag("Termination").as_deref(), Some("throne"));
+}
+
+#[tokio::test]
+async fn board_svg_draws_any_position() {
+    let s = server();
+    let answer = s.get("/api/board.svg").await;
+    assert_eq!(answer.status, StatusCode::OK);
+    assert_eq!(answer.headers[header::CONTENT_TYPE], "image/svg+xml");
+    assert_eq!(
+        answer.text,
+        agon_svg::Svg::new(&Position::start())
+            .size(None)
+            .to_string()
+    );
+    let answer = s
+        .get("/api/board.svg?position=Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf7*,ga2*,gb7*,gd1,gh1,gk7,gl2%20b&flipped=1&last=f1-e1")
+        .await;
+    assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+    assert!(answer.text.contains("captured"));
+    s.get("/api/board.svg?position=nonsense")
+        .await
+        .error(400, "invalid-field");
+    s.get("/api/board.svg?flipped=maybe")
+        .await
+        .error(400, "invalid-field");
+    s.get("/api/board.svg?last=f1--e1")
+        .await
+        .error(400, "malformed-move");
+    s.get("/api/board.svg?colour=red")
+        .await
+        .error(400, "invalid-field");
+}
+
+#[tokio::test]
+async fn unknown_paths_and_methods_are_json_errors() {
+    let s = server();
+    s.get("/api/nothing").await.error(404, "not-found");
+    s.get("/assets/nothing.js").await.error(404, "not-found");
+    s.get("/i18n/de.json").await.error(404, "not-found");
+    s.get("/api/games").await.error(405, "method-not-allowed");
+    s.post("/api/games/0123456789abcdef", json!({}))
+        .await
+        .error(405, "method-not-allowed");
+    s.request(
+        Request::builder()
+            .method(Method::DELETE)
+            .uri("/api/games")
+            .body(Body::empty())
+            .unwrap(),
+    )
+    .await
+    .error(405, "method-not-allowed");
+}
+
+#[tokio::test]
+async fn security_headers_everywhere_and_no_cors() {
+    let s = server();
+    let preflight = Request::builder()
+        .method(Method::OPTIONS)
+        .uri("/api/games")
+        .header(header::ORIGIN, "https://evil.example")
+        .header(header::ACCESS_CONTROL_REQUEST_METHOD, "POST")
+        .body(Body::empty())
+        .unwrap();
+    let answers = [
+        s.get("/").await,
+        s.get("/assets/app.js").await,
+        s.get("/api/board.svg").await,
+        s.get("/api/games/0123456789abcdef").await,
+        s.post("/api/games", json!({"side": "white", "level": "easy"}))
+            .await,
+        s.request(preflight).await,
+    ];
+    for answer in answers {
+        let csp = answer.headers[header::CONTENT_SECURITY_POLICY]
+            .to_str()
+            .unwrap();
+        assert!(csp.contains("default-src 'self'"));
+        assert!(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"));
+        assert_eq!(answer.headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+        assert!(answer
+            .headers
+            .keys()
+            .all(|k| !k.as_str().starts_with("access-control-")));
+    }
+}
+
+#[tokio::test]
+async fn a_busy_server_answers_503_and_keeps_the_move() {
+    // One worker and no room to wait; the test holds the worker with a job of its own.
+    let workers = Arc::new(Workers::with_queue(1, 0));
+    let s = server_with(workers.clone());
+    let (id, token, _) = s.create(json!({"side": "white", "level": "easy"})).await;
+    let (release, wait) = std::sync::mpsc::channel::<()>();
+    let (started, running) = tokio::sync::oneshot::channel::<()>();
+    let held = tokio::spawn({
+        let workers = workers.clone();
+        async move {
+            workers
+                .run(1, move || {
+                    started.send(()).unwrap();
+                    wait.recv()
+                })
+                .await
+        }
+    });
+    running.await.unwrap();
+    // The move is accepted and stored; the reply waits for a worker.
+    let state = s.play(&id, &token, "f1-e1", true).await.json();
+    assert_eq!(strings(&state["moves"]), ["f1-e1"]);
+    assert_eq!(state["computer_to_move"], true);
+    let answer = s
+        .post(
+            &format!("/api/games/{id}/computer"),
+            json!({"token": token}),
+        )
+        .await;
+    answer.error(503, "server-busy");
+    assert_eq!(answer.headers[header::RETRY_AFTER], "1");
+    assert_eq!(s.state(&id).await, state, "nothing changed");
+    release.send(()).unwrap();
+    held.await.unwrap().unwrap().unwrap();
+    let state = s
+        .post(
+            &format!("/api/games/{id}/computer"),
+            json!({"token": token}),
+        )
+        .await
+        .json();
+    assert_eq!(strings(&state["moves"]).len(), 2);
+}

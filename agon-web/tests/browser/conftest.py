@@ -1,0 +1,158 @@
+"""Fixtures for the browser test: the agon-web server on a free loopback port with a fresh
+database, Debian's Chromium driven by Playwright (sync API), and a screenshot directory.
+
+Environment:
+  AGON_WEB_BIN      the server binary (default: target/debug/agon-web under the repo root)
+  AGON_SCREENSHOTS  where screenshots go (default: a temporary directory)
+  CHROMIUM          the Chromium executable (default: /usr/bin/chromium)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+REPO = Path(__file__).resolve().parents[3]
+ASSETS = REPO / "agon-web" / "assets"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def server():
+    """The base URL of a running agon-web with an empty database."""
+    binary = Path(os.environ.get("AGON_WEB_BIN", REPO / "target" / "debug" / "agon-web"))
+    if not binary.is_absolute():
+        binary = REPO / binary
+    if not binary.exists():
+        pytest.fail(f"no server binary at {binary}: run `cargo build -p agon-web` first")
+    tmp = tempfile.TemporaryDirectory(prefix="agon-web-browser-")
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = open(Path(tmp.name) / "server.log", "w+b")
+    proc = subprocess.Popen(
+        [str(binary), "--addr", f"127.0.0.1:{port}", "--db", str(Path(tmp.name) / "games.sqlite3"), "--workers", "2"],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                log.seek(0)
+                pytest.fail(f"agon-web exited with {proc.returncode}:\n{log.read().decode(errors='replace')}")
+            try:
+                with urllib.request.urlopen(f"{base}/healthz", timeout=1) as res:
+                    if res.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail("agon-web did not answer /healthz within 30 s")
+            time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+        tmp.cleanup()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    executable = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="session")
+def shots() -> Path:
+    """The screenshot directory."""
+    env = os.environ.get("AGON_SCREENSHOTS")
+    if env:
+        path = Path(env)
+        if not path.is_absolute():
+            path = REPO / path
+    else:
+        path = Path(tempfile.mkdtemp(prefix="agon-web-shots-"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@pytest.fixture(scope="session")
+def catalogues() -> dict:
+    """The language catalogues as the repository has them."""
+    out = {}
+    for f in sorted((ASSETS / "i18n").glob("*.json")):
+        out[f.stem] = json.loads(f.read_text(encoding="utf-8"))
+    return out
+
+
+@pytest.fixture
+def new_context(browser):
+    """Makes browser contexts (closed after the test); collects console errors per page."""
+    made = []
+
+    def make(**kwargs):
+        kwargs.setdefault("viewport", {"width": 1280, "height": 800})
+        ctx = browser.new_context(**kwargs)
+        ctx.console_errors = []  # console messages of type error (failed fetches log here too)
+        ctx.page_errors = []  # uncaught exceptions in the page's script
+
+        def on_page(page):
+            page.on("console", lambda m: m.type == "error" and ctx.console_errors.append(m.text))
+            page.on("pageerror", lambda e: ctx.page_errors.append(str(e)))
+
+        ctx.on("page", on_page)
+        made.append(ctx)
+        return ctx
+
+    yield make
+    for ctx in made:
+        errors = list(ctx.page_errors)
+        csp = [m for m in ctx.console_errors if "Content Security Policy" in m or "Content-Security-Policy" in m]
+        ctx.close()
+        assert not errors, f"script errors in the page: {errors}"
+        assert not csp, f"Content-Security-Policy violations: {csp}"
+
+
+
+def api(base: str, method: str, path: str, body: dict | None = None):
+    """A JSON request to the server: (status, decoded body)."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method=method)
+    if data is not None:
+        req.add_header("Content-Type", "application/json")
+    try:
+        with urllib.request.urlopen(req, timeout=30) as res:
+            return res.status, json.loads(res.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"null")

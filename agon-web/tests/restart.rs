@@ -1,0 +1,127 @@
+//! The real server process: killed with SIGKILL in the middle of a game and started again
+//! on the same database, it has lost no move.
+
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+struct Server {
+    child: Child,
+    base: String,
+}
+
+impl Server {
+    fn start(db: &std::path::Path) -> Server {
+        // A free loopback port: bound by the OS, released, then taken by the server.
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let child = Command::new(env!("CARGO_BIN_EXE_agon-web"))
+            .args(["--addr", &format!("127.0.0.1:{port}"), "--workers", "2"])
+            .arg("--db")
+            .arg(db)
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        Server {
+            child,
+            base: format!("http://127.0.0.1:{port}"),
+        }
+    }
+
+    async fn wait_ready(&self, client: &reqwest::Client) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            if let Ok(r) = client.get(format!("{}/healthz", self.base)).send().await {
+                if r.status() == 200 {
+                    return;
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        panic!("the server did not answer /healthz within 30 s");
+    }
+
+    fn kill(&mut self) {
+        // std's kill() sends SIGKILL on Unix: no shutdown code runs.
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+async fn post(client: &reqwest::Client, url: String, body: Value) -> Value {
+    let r = client.post(url).json(&body).send().await.unwrap();
+    assert!(r.status().is_success(), "{}", r.status());
+    r.json().await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_killed_server_loses_no_move() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("games.sqlite3");
+    let client = reqwest::Client::new();
+
+    let mut server = Server::start(&db);
+    server.wait_ready(&client).await;
+    let created = post(
+        &client,
+        format!("{}/api/games", server.base),
+        json!({"side": "white", "level": "easy"}),
+    )
+    .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let token = created["token"].as_str().unwrap().to_string();
+    let mut state = created["state"].clone();
+    for _ in 0..3 {
+        let m = state["legal_moves"][0].as_str().unwrap().to_string();
+        state = post(
+            &client,
+            format!("{}/api/games/{id}/moves", server.base),
+            json!({"token": token, "move": m}),
+        )
+        .await;
+    }
+    // The last request stored a move and asked for no reply: the computer is to move.
+    let m = state["legal_moves"][0].as_str().unwrap().to_string();
+    state = post(
+        &client,
+        format!("{}/api/games/{id}/moves", server.base),
+        json!({"token": token, "move": m, "reply": false}),
+    )
+    .await;
+    assert_eq!(state["moves"].as_array().unwrap().len(), 7);
+    assert_eq!(state["computer_to_move"], true);
+
+    server.kill();
+    let server = Server::start(&db);
+    server.wait_ready(&client).await;
+    let again: Value = client
+        .get(format!("{}/api/games/{id}", server.base))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(again, state, "the same game, to the move");
+    // The game goes on, and the token still holds.
+    let next = post(
+        &client,
+        format!("{}/api/games/{id}/computer", server.base),
+        json!({"token": token}),
+    )
+    .await;
+    assert_eq!(next["moves"].as_array().unwrap().len(), 8);
+    assert_eq!(next["computer_to_move"], false);
+}
