@@ -39,7 +39,7 @@ pub use i18n::Language;
 pub use level::Level;
 pub use state::{side_name, GameState, OutcomeState};
 pub use store::Store;
-pub use workers::Workers;
+pub use workers::{Workers, QUEUE_MS_PER_WORKER};
 
 /// How the server is set up: `--addr`, `--db`, `--workers`.
 ///
