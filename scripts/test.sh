@@ -33,7 +33,7 @@ if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet maturin numpy pytest mypy
+.venv/bin/python -m pip install --quiet maturin numpy pytest mypy hypothesis
 .venv/bin/python -m pip install --quiet ./agon-py
 .venv/bin/python -m pytest -q agon-py/tests
 .venv/bin/python -m mypy --strict agon-py/tests agon-py/bench.py

@@ -70,7 +70,20 @@ async fn main() -> ExitCode {
         }
     };
     let shutdown = async {
-        let _ = tokio::signal::ctrl_c().await;
+        // Ctrl-C, or SIGTERM from a service manager replacing the server.
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(term) => term,
+                Err(e) => {
+                    eprintln!("agon-web: no SIGTERM handler ({e}); stop with Ctrl-C");
+                    let _ = tokio::signal::ctrl_c().await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = term.recv() => {}
+        }
     };
     match agon_web::serve(config, shutdown).await {
         Ok(()) => ExitCode::SUCCESS,
