@@ -7,6 +7,22 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n== %s\n' "$*"; }
+missing() { printf 'scripts/test.sh cannot run: %s\n' "$*" >&2; exit 1; }
+
+# Everything the later steps need, checked in the first seconds rather than after minutes.
+step "prerequisites"
+command -v cargo >/dev/null || missing "no cargo: install Rust with rustup (https://rustup.rs)"
+cargo +nightly --version >/dev/null 2>&1 ||
+  missing "the fuzz smoke run needs the nightly toolchain: rustup toolchain install nightly"
+command -v python3 >/dev/null || missing "no python3: install Python 3.9 or newer"
+python3 -c 'import sys; sys.exit(sys.version_info < (3, 9))' ||
+  missing "Python $(python3 -V 2>&1) is too old: install Python 3.9 or newer"
+python3 -c 'import venv, ensurepip' 2>/dev/null ||
+  missing "Python cannot make virtual environments: apt-get install python3-venv"
+if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" != 0 ]; then
+  missing "the browser test needs Debian's Chromium: apt-get install chromium (as root)"
+fi
+echo "cargo, nightly, Python 3.9+, venv and Chromium (or root to install it): present"
 
 step "format"
 cargo fmt --all -- --check
