@@ -7,7 +7,7 @@ use agon_core::{Game, Move, MoveList, Position};
 
 use crate::eval::{evaluate_for_search, WIN};
 use crate::mcts::shuffle;
-use crate::{decision_rng, spec_name, Bot};
+use crate::{deadline, decision_rng, spec_name, Bot, MAX_TIME_LIMIT};
 
 /// Alpha-beta search to a fixed depth, deepening one ply at a time, scoring leaves with
 /// [`evaluate_for_search`].
@@ -123,11 +123,17 @@ impl AlphaBetaBot {
     /// ```
     pub const MAX_DEPTH: u32 = 64;
 
-    /// A bot that searches `depth` plies (at least 1, at most [`AlphaBetaBot::MAX_DEPTH`]).
+    /// A bot that searches `depth` plies: a depth below 1 counts as 1, one above
+    /// [`AlphaBetaBot::MAX_DEPTH`] as that. Its memory is fixed (a table of
+    /// 2<sup>17</sup> entries, about 3 MiB, allocated on the first search) and its
+    /// recursion at most `depth` deep; its time grows exponentially with the depth, so
+    /// give a deep one a [time limit](AlphaBetaBot::with_time_limit).
     ///
     /// ```
     /// use agon_bots::{AlphaBetaBot, Bot};
     /// assert_eq!(AlphaBetaBot::new(4, 0).name(), "alphabeta:4");
+    /// assert_eq!(AlphaBetaBot::new(0, 0).name(), "alphabeta:1");
+    /// assert_eq!(AlphaBetaBot::new(u32::MAX, 0).name(), "alphabeta:64");
     /// ```
     pub fn new(depth: u32, seed: u64) -> Self {
         AlphaBetaBot {
@@ -142,17 +148,23 @@ impl AlphaBetaBot {
 
     /// Also stops each search after `limit`, playing the best move of the deepest
     /// finished iteration (depth 1 always finishes). The bot is then no longer
-    /// deterministic.
+    /// deterministic. Any limit is accepted: one above [`MAX_TIME_LIMIT`] is lowered to it,
+    /// and one whose deadline the clock cannot represent sets none (`Duration::MAX` used to
+    /// panic there, on an overflowing `Instant + Duration`).
     ///
     /// ```
     /// use std::time::Duration;
     /// use agon_bots::{AlphaBetaBot, Bot};
     /// let bot = AlphaBetaBot::new(30, 0).with_time_limit(Duration::from_millis(100));
     /// assert_eq!(bot.name(), "alphabeta:30:100ms");
+    /// let mut bot = AlphaBetaBot::new(2, 0).with_time_limit(Duration::MAX);
+    /// assert_eq!(bot.name(), "alphabeta:2:18446744073709551615ms");
+    /// let start = agon_core::Position::start();
+    /// assert_eq!(bot.choose(&start), AlphaBetaBot::new(2, 0).choose(&start));
     /// ```
     pub fn with_time_limit(self, limit: Duration) -> Self {
         AlphaBetaBot {
-            time_limit: Some(limit),
+            time_limit: Some(limit.min(MAX_TIME_LIMIT)),
             ..self
         }
     }
@@ -192,7 +204,7 @@ impl AlphaBetaBot {
         for p in game.positions() {
             *game_counts.entry(p.hash()).or_insert(0) += 1;
         }
-        let deadline = self.time_limit.map(|d| Instant::now() + d);
+        let deadline = deadline(self.time_limit);
         let max_depth = self.depth;
         let mut search = Search {
             bot: self,

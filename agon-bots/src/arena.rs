@@ -181,15 +181,17 @@ impl MatchStats {
     /// assert_eq!((stats.wins, stats.games, stats.plies), (1, 1, 80));
     /// ```
     pub fn record(&mut self, a_side: Side, result: &GameResult) {
-        self.games += 1;
-        self.plies += result.plies as u64;
-        match result.winner() {
-            Some(side) if side == a_side => self.wins += 1,
-            Some(_) => self.losses += 1,
-            None => self.draws += 1,
-        }
+        // Saturating, so that counts set by hand near their maximum cannot overflow.
+        self.games = self.games.saturating_add(1);
+        self.plies = self.plies.saturating_add(result.plies as u64);
+        let count = match result.winner() {
+            Some(side) if side == a_side => &mut self.wins,
+            Some(_) => &mut self.losses,
+            None => &mut self.draws,
+        };
+        *count = count.saturating_add(1);
         if result.outcome.is_none() {
-            self.capped += 1;
+            self.capped = self.capped.saturating_add(1);
         }
     }
 }

@@ -22,8 +22,49 @@
 //! assert!(game.is_legal(m));
 //! # Ok::<(), String>(())
 //! ```
+//!
+//! # Errors, budgets and bounds
+//!
+//! No input makes a constructor, a builder or [`bot_by_name`] panic, and a bot that was
+//! built returns a legal move in every position that has one (`None` once the game is
+//! over), whatever its budget, seed or time limit:
+//!
+//! - [`bot_by_name`] returns an error message for a spec it cannot read: an unknown bot,
+//!   a number out of range, a missing or extra part, or a spec longer than
+//!   [`MAX_SPEC_LEN`] bytes (refused before it is read).
+//! - Out-of-range numbers given to the constructors are brought into range, as their
+//!   docs say: at least one playout ([`MctsBot::new`]), a depth from 1 to
+//!   [`AlphaBetaBot::MAX_DEPTH`] ([`AlphaBetaBot::new`]).
+//! - **Memory** is bounded whatever the budget: an [`MctsBot`] tree holds at most
+//!   [`MctsBot::MAX_TREE_NODES`] nodes (about 64 MiB; past it the search goes on with
+//!   playouts from the leaves it has), an [`AlphaBetaBot`] uses a fixed table of about
+//!   3 MiB and a search path of at most [`AlphaBetaBot::MAX_DEPTH`] plies.
+//! - **Time** grows with the budget, in proportion to the playouts and exponentially
+//!   with the depth: `alphabeta:64` or `mcts:4294967295` would think for days, so give
+//!   them a time limit (`with_time_limit`, or `:500ms` in a spec). Any [`Duration`] is
+//!   accepted: a limit above [`MAX_TIME_LIMIT`] is lowered to it, and a deadline too far
+//!   for the clock to represent means no deadline.
+//!
+//! ```
+//! use std::time::Duration;
+//! use agon_bots::{bot_by_name, AlphaBetaBot, Bot, MctsBot};
+//! use agon_core::Position;
+//!
+//! // Absurd limits are accepted and change nothing that matters.
+//! let bot = AlphaBetaBot::new(u32::MAX, 1).with_time_limit(Duration::MAX);
+//! assert_eq!(bot.name(), "alphabeta:64:18446744073709551615ms");
+//! let mut bot = AlphaBetaBot::new(2, 1).with_time_limit(Duration::MAX);
+//! assert_eq!(bot.choose(&Position::start()), AlphaBetaBot::new(2, 1).choose(&Position::start()));
+//! let mut bot = MctsBot::new(u32::MAX, 1).with_time_limit(Duration::from_millis(5));
+//! assert!(bot.choose(&Position::start()).is_some());
+//! // Specs out of range are errors, not panics.
+//! assert!(bot_by_name("mcts:99999999999999999999", 1).is_err());
+//! assert!(bot_by_name(&"mcts:1".repeat(1000), 1).is_err());
+//! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+
+use std::time::{Duration, Instant};
 
 use agon_core::{Game, Move, Position};
 
@@ -101,11 +142,48 @@ pub(crate) fn unless_over(
     }
 }
 
+/// The longest spec [`bot_by_name`] reads, in bytes: longer ones are refused before they
+/// are read (the longest meaningful spec, `alphabeta:64:18446744073709551615ms`, has 35).
+///
+/// ```
+/// use agon_bots::{bot_by_name, MAX_SPEC_LEN};
+/// let padded = format!("mcts:{:0>1$}", 7, MAX_SPEC_LEN - 5);
+/// assert_eq!(bot_by_name(&padded, 0)?.name(), "mcts:7");
+/// let too_long = format!("mcts:{:0>1$}", 7, MAX_SPEC_LEN - 4);
+/// assert_eq!(
+///     bot_by_name(&too_long, 0).err().as_deref(),
+///     Some("bot spec too long: 65 bytes, at most 64")
+/// );
+/// # Ok::<(), String>(())
+/// ```
+pub const MAX_SPEC_LEN: usize = 64;
+
+/// The longest time limit a bot keeps: `u64::MAX` milliseconds (about 585 million
+/// years), the largest that [`bot_by_name`] reads. `with_time_limit` lowers a longer limit
+/// to this one, so that every bot's name is a spec [`bot_by_name`] reads.
+///
+/// ```
+/// use std::time::Duration;
+/// use agon_bots::{Bot, MctsBot, MAX_TIME_LIMIT};
+/// assert_eq!(MAX_TIME_LIMIT.as_millis(), u128::from(u64::MAX));
+/// let bot = MctsBot::new(10, 0).with_time_limit(Duration::MAX);
+/// assert_eq!(bot.name(), "mcts:10:18446744073709551615ms");
+/// ```
+pub const MAX_TIME_LIMIT: Duration = Duration::from_millis(u64::MAX);
+
 /// Builds a reference bot from its spec: `random`, `greedy`, `mcts:PLAYOUTS` or
 /// `alphabeta:DEPTH` (`mcts` alone means 2000 playouts, `alphabeta` alone depth 5). A
 /// time limit in milliseconds may follow for the searching bots: `mcts:100000:500ms`,
 /// `alphabeta:20:1000ms`; the bot then stops at whichever limit comes first, and is no
 /// longer deterministic.
+///
+/// # Errors
+///
+/// A message naming the fault, for a spec longer than [`MAX_SPEC_LEN`] bytes, an unknown
+/// bot, a budget to a bot that takes none, too many parts, or a number that is not a
+/// decimal in range: PLAYOUTS from 1 to `u32::MAX`, DEPTH from 1 to
+/// [`AlphaBetaBot::MAX_DEPTH`], a time limit from `0ms` to `18446744073709551615ms`
+/// (`u64::MAX`). Reading a spec never panics, and reads at most [`MAX_SPEC_LEN`] bytes.
 ///
 /// ```
 /// use agon_bots::bot_by_name;
@@ -113,6 +191,7 @@ pub(crate) fn unless_over(
 /// assert_eq!(bot_by_name("mcts:500", 1)?.name(), "mcts:500");
 /// assert_eq!(bot_by_name("alphabeta", 1)?.name(), "alphabeta:5");
 /// assert_eq!(bot_by_name("alphabeta:9:250ms", 1)?.name(), "alphabeta:9:250ms");
+/// assert_eq!(bot_by_name("mcts:4294967295:18446744073709551615ms", 1)?.name(), "mcts:4294967295:18446744073709551615ms");
 /// assert_eq!(
 ///     bot_by_name("minimax", 1).err().as_deref(),
 ///     Some("unknown bot \"minimax\": expected random, greedy, mcts:PLAYOUTS or alphabeta:DEPTH")
@@ -121,9 +200,17 @@ pub(crate) fn unless_over(
 ///     bot_by_name("mcts:lots", 1).err().as_deref(),
 ///     Some("bad number \"lots\" in bot \"mcts:lots\"")
 /// );
+/// assert!(bot_by_name("mcts:4294967296", 1).is_err());
+/// assert!(bot_by_name("alphabeta:5:18446744073709551616ms", 1).is_err());
 /// # Ok::<(), String>(())
 /// ```
 pub fn bot_by_name(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, String> {
+    if spec.len() > MAX_SPEC_LEN {
+        return Err(format!(
+            "bot spec too long: {} bytes, at most {MAX_SPEC_LEN}",
+            spec.len()
+        ));
+    }
     let mut parts = spec.trim().split(':');
     let kind = parts.next().unwrap_or("");
     let number = |text: Option<&str>, default: u32| -> Result<u32, String> {
@@ -144,7 +231,7 @@ pub fn bot_by_name(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, String>
                 .ok_or_else(|| {
                     format!("bad time limit {t:?} in bot {spec:?}: expected like 500ms")
                 })?;
-            Some(std::time::Duration::from_millis(ms))
+            Some(Duration::from_millis(ms))
         }
     };
     if parts.next().is_some() {
@@ -212,9 +299,16 @@ pub(crate) fn decision_rng(seed: u64, position: &Position, ply: usize) -> agon_c
 }
 
 /// The name of a searching bot with its budget and optional time limit.
-pub(crate) fn spec_name(kind: &str, budget: u32, limit: Option<std::time::Duration>) -> String {
+pub(crate) fn spec_name(kind: &str, budget: u32, limit: Option<Duration>) -> String {
     match limit {
         Some(d) => format!("{kind}:{budget}:{}ms", d.as_millis()),
         None => format!("{kind}:{budget}"),
     }
+}
+
+/// The deadline of a search started now with this time limit: `None` without a limit, and
+/// also when the clock cannot represent the instant (a limit of centuries, which no search
+/// reaches). `Instant::now() + limit` panicked there.
+pub(crate) fn deadline(limit: Option<Duration>) -> Option<Instant> {
+    limit.and_then(|limit| Instant::now().checked_add(limit))
 }

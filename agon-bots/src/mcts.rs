@@ -10,9 +10,9 @@
 use std::time::{Duration, Instant};
 
 use agon_core::random::Rng;
-use agon_core::{Game, Move, Position, Side};
+use agon_core::{Game, Move, MoveList, Position, Side};
 
-use crate::{decision_rng, spec_name, Bot};
+use crate::{deadline, decision_rng, spec_name, Bot, MAX_TIME_LIMIT};
 
 /// UCT with random playouts, within a playout budget and an optional time limit.
 ///
@@ -75,11 +75,31 @@ impl MctsBot {
     /// ```
     pub const PLAYOUT_CAP: usize = 3000;
 
-    /// A bot that runs `playouts` playouts per move (at least one).
+    /// The most nodes a search tree holds: 2<sup>21</sup>, 64 MiB of 32-byte nodes. A
+    /// search grows the tree by one expansion (a node's children, about 30 nodes) per
+    /// playout until the next expansion would pass this bound; from then on it plays its
+    /// remaining playouts from the leaves the tree has, so memory stays bounded whatever
+    /// the playout budget (the bound is reached after some 75 000 playouts).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use agon_bots::{Bot, MctsBot};
+    /// assert_eq!(MctsBot::MAX_TREE_NODES, 1 << 21);
+    /// // The largest budget is safe: the time limit stops it, the bound caps its tree.
+    /// let mut bot = MctsBot::new(u32::MAX, 1).with_time_limit(Duration::from_millis(10));
+    /// assert!(bot.choose(&agon_core::Position::start()).is_some());
+    /// ```
+    pub const MAX_TREE_NODES: usize = 1 << 21;
+
+    /// A bot that runs `playouts` playouts per move (at least one: 0 counts as 1). Any
+    /// budget is accepted; its tree stays within [`MctsBot::MAX_TREE_NODES`] nodes, but
+    /// its time grows with the budget, so give a large one a
+    /// [time limit](MctsBot::with_time_limit).
     ///
     /// ```
     /// use agon_bots::{Bot, MctsBot};
     /// assert_eq!(MctsBot::new(2000, 1).name(), "mcts:2000");
+    /// assert_eq!(MctsBot::new(0, 1).name(), "mcts:1");
     /// ```
     pub fn new(playouts: u32, seed: u64) -> Self {
         MctsBot {
@@ -90,36 +110,50 @@ impl MctsBot {
     }
 
     /// Also stops each search after `limit` (checked between playouts; at least one
-    /// playout is always run). The bot is then no longer deterministic.
+    /// playout is always run). The bot is then no longer deterministic. Any limit is
+    /// accepted: one above [`MAX_TIME_LIMIT`] is lowered to it, and one whose deadline the
+    /// clock cannot represent sets none.
     ///
     /// ```
     /// use std::time::Duration;
     /// use agon_bots::{Bot, MctsBot};
     /// let bot = MctsBot::new(1_000_000, 1).with_time_limit(Duration::from_millis(20));
     /// assert_eq!(bot.name(), "mcts:1000000:20ms");
+    /// let mut bot = MctsBot::new(30, 1).with_time_limit(Duration::MAX);
+    /// assert_eq!(bot.name(), "mcts:30:18446744073709551615ms");
+    /// let start = agon_core::Position::start();
+    /// assert_eq!(bot.choose(&start), MctsBot::new(30, 1).choose(&start));
     /// ```
     pub fn with_time_limit(self, limit: Duration) -> Self {
         MctsBot {
-            time_limit: Some(limit),
+            time_limit: Some(limit.min(MAX_TIME_LIMIT)),
             ..self
         }
     }
 
     /// Runs the search from the current position of `game`.
     fn search(&self, game: &Game) -> Option<Move> {
+        self.search_within(game, Self::MAX_TREE_NODES).0
+    }
+
+    /// Runs the search with a tree of at most `max_nodes` nodes, returning the move and
+    /// the number of nodes the tree grew to.
+    fn search_within(&self, game: &Game, max_nodes: usize) -> (Option<Move>, usize) {
         let root_moves = game.legal_moves();
         match root_moves.len() {
-            0 => return None,
-            1 => return Some(root_moves[0]),
+            0 => return (None, 0),
+            1 => return (Some(root_moves[0]), 0),
             _ => {}
         }
-        let started = Instant::now();
+        let deadline = deadline(self.time_limit);
         let position = *game.position();
         let mut rng = decision_rng(self.seed, &position, game.moves().len());
         let mut scratch = game.clone();
         // About one expansion per playout; bounded so that a huge budget under a time
-        // limit does not reserve memory it will never use.
-        let mut tree: Vec<Node> = Vec::with_capacity(self.playouts.min(1 << 14) as usize * 32);
+        // limit does not reserve memory it will never use. A power of two, as is
+        // MAX_TREE_NODES, so that the vector's doubling never reserves more than that.
+        let mut tree: Vec<Node> =
+            Vec::with_capacity((self.playouts.min(1 << 14) as usize * 32).min(max_nodes));
         tree.push(Node {
             // The root's move is never read.
             mv: root_moves[0],
@@ -132,11 +166,7 @@ impl MctsBot {
         });
         let mut path: Vec<u32> = Vec::with_capacity(64);
         for done in 0..self.playouts {
-            if done > 0
-                && self
-                    .time_limit
-                    .is_some_and(|limit| started.elapsed() >= limit)
-            {
+            if done > 0 && deadline.is_some_and(|deadline| Instant::now() >= deadline) {
                 break;
             }
             path.clear();
@@ -149,9 +179,13 @@ impl MctsBot {
                 path.push(node as u32);
             }
             // Expansion: add the leaf's children and step into the first, after a shuffle
-            // so that the order of unvisited children is random.
+            // so that the order of unvisited children is random. Once the tree is full,
+            // the playout starts from the leaf itself, which stays a leaf.
+            let mut moves = MoveList::new();
             if !tree[node].expanded && !scratch.is_over() {
-                let mut moves = scratch.legal_moves();
+                moves = scratch.legal_moves();
+            }
+            if !moves.is_empty() && tree.len() + moves.len() <= max_nodes {
                 shuffle(moves.as_mut_slice(), &mut rng);
                 let mover = scratch.position().turn();
                 let first = tree.len() as u32;
@@ -172,7 +206,8 @@ impl MctsBot {
                 node = first as usize;
                 scratch.push_unchecked(tree[node].mv);
                 path.push(node as u32);
-            } else {
+            } else if moves.is_empty() {
+                // Expanded already, or a leaf where the game is over.
                 tree[node].expanded = true;
             }
             // Simulation: a random playout in the scratch game, then take it back.
@@ -198,8 +233,9 @@ impl MctsBot {
         let root = &tree[0];
         let children = root.first_child as usize..(root.first_child + root.children) as usize;
         // The most visited child, then the better win rate; a fixed order keeps it
-        // deterministic.
-        tree[children]
+        // deterministic. A root that could not be expanded (`max_nodes` below the number
+        // of its moves) plays the first legal move.
+        let best = tree[children]
             .iter()
             .max_by(|a, b| {
                 a.visits
@@ -207,7 +243,8 @@ impl MctsBot {
                     .then(a.wins.total_cmp(&b.wins))
                     .then(b.mv.cmp(&a.mv))
             })
-            .map(|n| n.mv)
+            .map_or(root_moves[0], |n| n.mv);
+        (Some(best), tree.len())
     }
 }
 
@@ -264,5 +301,34 @@ impl Bot for MctsBot {
 
     fn choose_in_game(&mut self, game: &Game) -> Option<Move> {
         self.search(game)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_node_is_32_bytes_so_the_tree_bound_is_64_mib() {
+        assert_eq!(std::mem::size_of::<Node>(), 32);
+        assert_eq!(MctsBot::MAX_TREE_NODES * 32, 64 << 20);
+    }
+
+    /// Regression: the tree grew by about 30 nodes a playout without bound (a budget of
+    /// `u32::MAX` playouts under a long time limit would have taken terabytes). Once full
+    /// it stops growing, and the search still plays a legal move.
+    #[test]
+    fn the_tree_stops_growing_at_its_bound() {
+        let game = Game::new();
+        let bot = MctsBot::new(60, 3);
+        let (free, nodes) = bot.search_within(&game, MctsBot::MAX_TREE_NODES);
+        assert!(nodes > 1000, "{nodes}");
+        for max_nodes in [1, 27, 28, 100, 1000] {
+            let (m, nodes) = bot.search_within(&game, max_nodes);
+            assert!(nodes <= max_nodes.max(1), "{nodes} > {max_nodes}");
+            assert!(game.is_legal(m.unwrap()));
+        }
+        // Under the bound, the bound changes nothing.
+        assert_eq!(bot.search_within(&game, nodes).0, free);
     }
 }

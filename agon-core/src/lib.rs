@@ -45,6 +45,41 @@
 //!
 //! Without default features the crate is `no_std` and never allocates.
 //!
+//! # Errors and bad input
+//!
+//! No input crashes the crate, hangs it, or leaves a value half-changed:
+//!
+//! - Every public function returns an error value for bad input, and never panics:
+//!   [`ParseError`] for text (with the byte offset of the fault), [`IllegalMove`] for a
+//!   move the rules refuse, [`PositionError`] for pieces that make no position, `None`
+//!   where there is nothing to return. The exceptions say so: the `_unchecked` functions
+//!   ([`Position::play_unchecked`], [`Game::push_unchecked`]) trust their caller, and an
+//!   illegal move there may break a position's invariants (never memory safety); items
+//!   with a `# Panics` section ([`perft()`] past [`MAX_PERFT_DEPTH`]) panic only as
+//!   documented.
+//! - A call that fails changes nothing: [`Game::play`] of an illegal move leaves the game
+//!   exactly as it was, and the parsers build a new value or none.
+//! - Parsers read their input once, in time linear in its length: game records in
+//!   O(n log n) for n tags (duplicate tags are found with a search tree, even when their
+//!   names are chosen to collide), and cells, moves and positions stop at the first byte
+//!   past the longest valid text, so a megabyte of junk costs no more than one byte.
+//! - Memory is bounded by what is kept: a [`Game`] holds its positions and a hash table of
+//!   under eight slots per position of the longest line it has held, however many moves
+//!   were played and taken back.
+//!
+//! ```
+//! use agon_core::{Game, IllegalMove, ParseErrorKind, Position, Record};
+//!
+//! let mut game = Game::new();
+//! assert_eq!(game.play("f1-f3".parse()?), Err(IllegalMove::NotAdjacent));
+//! assert_eq!(game, Game::new());
+//! let junk = format!("f1-e1{}", "x".repeat(1 << 20));
+//! assert_eq!(junk.parse::<agon_core::Move>().unwrap_err().offset(), 5);
+//! let err = "[A \"1\"]\n[A \"2\"]\n\n*".parse::<Record>().unwrap_err();
+//! assert_eq!((err.offset(), err.kind()), (8, ParseErrorKind::DuplicateTag));
+//! # Ok::<(), agon_core::ParseError>(())
+//! ```
+//!
 //! # perft
 //!
 //! From the start position (`cargo run --release --example perft -- 6`):
@@ -111,9 +146,9 @@ pub use game::Game;
 pub use moves::{Actions, ActionsIter, Move, MoveList, MAX_LEGAL_MOVES};
 pub use notation::{ParseError, ParseErrorKind, PositionText};
 pub use outcome::{EndReason, Outcome};
-pub use perft::perft;
 #[cfg(feature = "alloc")]
 pub use perft::perft_divide;
+pub use perft::{perft, MAX_PERFT_DEPTH};
 pub use piece::{Kind, Piece, Side};
 pub use position::{Position, PositionError};
 #[cfg(feature = "alloc")]

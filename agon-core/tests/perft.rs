@@ -154,3 +154,24 @@ fn perft_with_a_side_left_without_action() {
     assert_eq!(dead, ["b6-b5", "d2-c2", "f11-e10", "f11-f10", "f11-g10"]);
     check(NO_ACTION, &[21, 49, 981, 8_040], 3);
 }
+
+/// Regression: `perft(&Position::start(), 1_000_000)` recursed a million calls deep along
+/// a line that never ends (perft ignores repetition) and aborted the process with a stack
+/// overflow. Depths past the bound now panic, before any recursion; at the bound, a
+/// finished position still counts at once.
+#[test]
+fn perft_depth_is_bounded() {
+    use agon_core::MAX_PERFT_DEPTH;
+    let won = pos("Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gg6/qa1,ga2,gb1,gb2,gc1,gc2,gd1 b");
+    assert_eq!(perft(&won, MAX_PERFT_DEPTH), 0);
+    assert!(perft_divide(&won, MAX_PERFT_DEPTH).is_empty());
+    for depth in [MAX_PERFT_DEPTH + 1, 1_000_000, u32::MAX] {
+        let panic = std::panic::catch_unwind(|| perft(&Position::start(), depth));
+        let message = *panic.unwrap_err().downcast::<String>().unwrap();
+        assert_eq!(
+            message,
+            format!("perft depth {depth} exceeds MAX_PERFT_DEPTH (64)")
+        );
+        assert!(std::panic::catch_unwind(|| perft_divide(&Position::start(), depth)).is_err());
+    }
+}
