@@ -192,6 +192,15 @@ async fn blocking<T: Send + 'static>(
         .map_err(|e| ApiError::internal(format!("worker: {e}")))?
 }
 
+/// Runs `f` in one database transaction on a blocking thread.
+async fn transact<T: Send + 'static>(
+    app: &AppState,
+    f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    let store = app.store.clone();
+    blocking(move || store.transaction(f)).await
+}
+
 /// Lets the computer move in `game` if it is its turn, and stores the move unless the game
 /// changed meanwhile (an undo, a second tab); answers the game as it now stands.
 async fn computer_reply(app: &AppState, game: WebGame) -> Result<WebGame, ApiError> {
@@ -215,20 +224,17 @@ async fn computer_reply(app: &AppState, game: WebGame) -> Result<WebGame, ApiErr
             }
             game
         })?;
-    let store = app.store.clone();
-    blocking(move || {
-        store.transaction(|tx| {
-            let Some(stored) = store::load(tx, &game.id)? else {
-                return Err(ApiError::unknown_game());
-            };
-            if stored.plies() + 1 != game.plies() || stored.resigned {
-                // Someone else changed the game while the computer thought.
-                return Ok(stored);
-            }
-            store::append(tx, &game, stored.plies())?;
-            game.resigned = stored.resigned;
-            Ok(game)
-        })
+    transact(app, move |tx| {
+        let Some(stored) = store::load(tx, &game.id)? else {
+            return Err(ApiError::unknown_game());
+        };
+        if stored.plies() + 1 != game.plies() || stored.resigned {
+            // Someone else changed the game while the computer thought.
+            return Ok(stored);
+        }
+        store::append(tx, &game, stored.plies())?;
+        game.resigned = stored.resigned;
+        Ok(game)
     })
     .await
 }
@@ -270,9 +276,8 @@ pub async fn create(
         random_u64()?,
         start,
     );
-    let store = app.store.clone();
     let created = game.clone();
-    blocking(move || store.transaction(|tx| store::insert(tx, &created, now_unix()))).await?;
+    transact(&app, move |tx| store::insert(tx, &created, now_unix())).await?;
     let game = computer_reply(&app, game).await?;
     let body = NewGameResponse {
         id: game.id.clone(),
@@ -287,8 +292,7 @@ pub async fn show(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Json<GameState>, ApiError> {
-    let store = app.store.clone();
-    let game = blocking(move || store.transaction(|tx| load_game(tx, &id))).await?;
+    let game = transact(&app, move |tx| load_game(tx, &id)).await?;
     Ok(Json(GameState::of(&game)))
 }
 
@@ -299,29 +303,24 @@ pub async fn play(
     Path(id): Path<String>,
     JsonBody(request): JsonBody<MoveRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    let store = app.store.clone();
-    let game = blocking(move || {
-        store.transaction(|tx| {
-            let mut game = load_owned(tx, &id, &request.token)?;
-            ensure_not_over(&game)?;
-            if game.computer_to_move() {
-                return Err(ApiError::conflict(
-                    "not-your-turn",
-                    "the computer is to move",
-                ));
-            }
-            let m: Move = game
-                .game
-                .position()
-                .parse_move(&request.text)
-                .map_err(|e| {
-                    ApiError::new(StatusCode::BAD_REQUEST, "malformed-move", e.to_string())
-                })?;
-            let before = game.plies();
-            game.play(m).map_err(illegal)?;
-            store::append(tx, &game, before)?;
-            Ok((game, request.reply))
-        })
+    let game = transact(&app, move |tx| {
+        let mut game = load_owned(tx, &id, &request.token)?;
+        ensure_not_over(&game)?;
+        if game.computer_to_move() {
+            return Err(ApiError::conflict(
+                "not-your-turn",
+                "the computer is to move",
+            ));
+        }
+        let m: Move = game
+            .game
+            .position()
+            .parse_move(&request.text)
+            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "malformed-move", e.to_string()))?;
+        let before = game.plies();
+        game.play(m).map_err(illegal)?;
+        store::append(tx, &game, before)?;
+        Ok((game, request.reply))
     })
     .await;
     let (game, reply) = game?;
@@ -343,9 +342,7 @@ pub async fn computer(
     Path(id): Path<String>,
     JsonBody(request): JsonBody<TokenRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    let store = app.store.clone();
-    let game =
-        blocking(move || store.transaction(|tx| load_owned(tx, &id, &request.token))).await?;
+    let game = transact(&app, move |tx| load_owned(tx, &id, &request.token)).await?;
     ensure_not_over(&game)?;
     if !game.computer_to_move() {
         return Err(ApiError::conflict(
@@ -363,32 +360,29 @@ pub async fn undo(
     Path(id): Path<String>,
     JsonBody(request): JsonBody<TokenRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    let store = app.store.clone();
-    let game = blocking(move || {
-        store.transaction(|tx| {
-            let mut game = load_owned(tx, &id, &request.token)?;
-            let keep = match last_human_ply(&game) {
-                Some(ply) if !game.resigned => ply,
-                _ => {
-                    return Err(ApiError::conflict(
-                        "nothing-to-undo",
-                        "you have no move to take back",
-                    ))
-                }
-            };
-            store::truncate(tx, &id, keep)?;
-            while game.plies() > keep {
-                game.game.undo();
+    let game = transact(&app, move |tx| {
+        let mut game = load_owned(tx, &id, &request.token)?;
+        let keep = match last_human_ply(&game) {
+            Some(ply) if !game.resigned => ply,
+            _ => {
+                return Err(ApiError::conflict(
+                    "nothing-to-undo",
+                    "you have no move to take back",
+                ))
             }
-            // What the move before captured, for the state's last_captures.
-            game.last_captures = match (game.game.moves().last(), game.game.positions()) {
-                (Some(&m), positions) if positions.len() >= 2 => {
-                    positions[positions.len() - 2].captures(m)
-                }
-                _ => agon_core::CellSet::EMPTY,
-            };
-            Ok(game)
-        })
+        };
+        store::truncate(tx, &id, keep)?;
+        while game.plies() > keep {
+            game.game.undo();
+        }
+        // What the move before captured, for the state's last_captures.
+        game.last_captures = match (game.game.moves().last(), game.game.positions()) {
+            (Some(&m), positions) if positions.len() >= 2 => {
+                positions[positions.len() - 2].captures(m)
+            }
+            _ => agon_core::CellSet::EMPTY,
+        };
+        Ok(game)
     })
     .await?;
     Ok(Json(GameState::of(&game)))
@@ -400,15 +394,12 @@ pub async fn resign(
     Path(id): Path<String>,
     JsonBody(request): JsonBody<TokenRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    let store = app.store.clone();
-    let game = blocking(move || {
-        store.transaction(|tx| {
-            let mut game = load_owned(tx, &id, &request.token)?;
-            ensure_not_over(&game)?;
-            store::resign(tx, &id)?;
-            game.resigned = true;
-            Ok(game)
-        })
+    let game = transact(&app, move |tx| {
+        let mut game = load_owned(tx, &id, &request.token)?;
+        ensure_not_over(&game)?;
+        store::resign(tx, &id)?;
+        game.resigned = true;
+        Ok(game)
     })
     .await?;
     Ok(Json(GameState::of(&game)))
@@ -460,8 +451,7 @@ pub async fn record(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let store = app.store.clone();
-    let game = blocking(move || store.transaction(|tx| load_game(tx, &id))).await?;
+    let game = transact(&app, move |tx| load_game(tx, &id)).await?;
     let disposition = format!("attachment; filename=\"agon-{}.txt\"", game.id);
     Ok((
         [
@@ -524,8 +514,11 @@ pub async fn board_svg(uri: Uri) -> Result<Response, ApiError> {
 
 /// `GET /healthz`: 200 when the database answers.
 pub async fn health(State(app): State<Arc<AppState>>) -> Result<Json<serde_json::Value>, ApiError> {
-    let store = app.store.clone();
-    blocking(move || store.transaction(|tx| Ok(tx.query_row("SELECT 1", [], |_| Ok(()))?))).await?;
+    transact(
+        &app,
+        move |tx| Ok(tx.query_row("SELECT 1", [], |_| Ok(()))?),
+    )
+    .await?;
     Ok(Json(serde_json::json!({ "status": "ok" })))
 }
 

@@ -119,6 +119,15 @@ impl Server {
         answer.json()
     }
 
+    /// `POST /api/games/{id}/{action}` with `{"token": token}` (computer, undo, resign).
+    async fn act(&self, id: &str, action: &str, token: &str) -> Answer {
+        self.post(
+            &format!("/api/games/{id}/{action}"),
+            json!({"token": token}),
+        )
+        .await
+    }
+
     async fn play(&self, id: &str, token: &str, m: &str, reply: bool) -> Answer {
         self.post(
             &format!("/api/games/{id}/moves"),
@@ -325,30 +334,19 @@ async fn a_move_without_reply_then_the_computer() {
     s.play(&id, &token, "f1-e1", false)
         .await
         .error(409, "not-your-turn");
-    s.post(
-        &format!("/api/games/{id}/computer"),
-        json!({"token": "0".repeat(32)}),
-    )
-    .await
-    .error(403, "wrong-token");
-    let answer = s
-        .post(
-            &format!("/api/games/{id}/computer"),
-            json!({"token": token}),
-        )
-        .await;
+    s.act(&id, "computer", &"0".repeat(32))
+        .await
+        .error(403, "wrong-token");
+    let answer = s.act(&id, "computer", &token).await;
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
     let state = answer.json();
     assert_eq!(strings(&state["moves"]).len(), 2);
     assert_eq!(state["computer_to_move"], false);
     check_against_core(&state, Position::start());
     // Now it is the person's turn: asking the computer again is refused.
-    s.post(
-        &format!("/api/games/{id}/computer"),
-        json!({"token": token}),
-    )
-    .await
-    .error(409, "not-computer-turn");
+    s.act(&id, "computer", &token)
+        .await
+        .error(409, "not-computer-turn");
 }
 
 #[tokio::test]
@@ -474,13 +472,7 @@ async fn capture_then_the_computer_returns() {
     assert!(strings(&state["legal_moves"])
         .iter()
         .all(|m| m.starts_with("h1>")));
-    let state = s
-        .post(
-            &format!("/api/games/{id}/computer"),
-            json!({"token": token}),
-        )
-        .await
-        .json();
+    let state = s.act(&id, "computer", &token).await.json();
     let reply = state["last_move"].as_str().unwrap();
     assert!(
         reply.starts_with("h1>"),
@@ -535,20 +527,10 @@ async fn winning_ends_the_game() {
     s.play(&id, &token, "f6-f5", true)
         .await
         .error(409, "game-over");
-    s.post(
-        &format!("/api/games/{id}/computer"),
-        json!({"token": token}),
-    )
-    .await
-    .error(409, "game-over");
-    s.post(&format!("/api/games/{id}/resign"), json!({"token": token}))
-        .await
-        .error(409, "game-over");
+    s.act(&id, "computer", &token).await.error(409, "game-over");
+    s.act(&id, "resign", &token).await.error(409, "game-over");
     // Undo is still allowed after a rules ending: it takes the winning move back.
-    let state = s
-        .post(&format!("/api/games/{id}/undo"), json!({"token": token}))
-        .await
-        .json();
+    let state = s.act(&id, "undo", &token).await.json();
     assert_eq!(state["outcome"], Value::Null);
     assert_eq!(state["position"], THRONE_IN_ONE);
 }
@@ -584,12 +566,9 @@ async fn undo_as_black_keeps_the_computers_opening() {
     let (id, token, start) = s.create(json!({"side": "black", "level": "easy"})).await;
     let m = strings(&start["legal_moves"])[0].clone();
     s.play(&id, &token, &m, true).await;
-    let state = s
-        .post(&format!("/api/games/{id}/undo"), json!({"token": token}))
-        .await
-        .json();
+    let state = s.act(&id, "undo", &token).await.json();
     assert_eq!(state, start);
-    s.post(&format!("/api/games/{id}/undo"), json!({"token": token}))
+    s.act(&id, "undo", &token)
         .await
         .error(409, "nothing-to-undo");
 }
@@ -599,13 +578,8 @@ async fn resign_and_the_record() {
     let s = server();
     let (id, token, _) = s.create(json!({"side": "white", "level": "easy"})).await;
     s.play(&id, &token, "f1-e1", true).await;
-    s.post(&format!("/api/games/{id}/resign"), json!({"token": "bad"}))
-        .await
-        .error(403, "wrong-token");
-    let state = s
-        .post(&format!("/api/games/{id}/resign"), json!({"token": token}))
-        .await
-        .json();
+    s.act(&id, "resign", "bad").await.error(403, "wrong-token");
+    let state = s.act(&id, "resign", &token).await.json();
     assert_eq!(
         state["outcome"],
         json!({"winner": "black", "reason": "resignation", "score": "0-1"})
@@ -616,12 +590,10 @@ async fn resign_and_the_record() {
     s.play(&id, &token, "e1-f1", true)
         .await
         .error(409, "game-over");
-    s.post(&format!("/api/games/{id}/undo"), json!({"token": token}))
+    s.act(&id, "undo", &token)
         .await
         .error(409, "nothing-to-undo");
-    s.post(&format!("/api/games/{id}/resign"), json!({"token": token}))
-        .await
-        .error(409, "game-over");
+    s.act(&id, "resign", &token).await.error(409, "game-over");
 
     let answer = s.get(&format!("/api/games/{id}/record")).await;
     assert_eq!(answer.status, StatusCode::OK);
@@ -772,23 +744,12 @@ async fn a_busy_server_answers_503_and_keeps_the_move() {
     let state = s.play(&id, &token, "f1-e1", true).await.json();
     assert_eq!(strings(&state["moves"]), ["f1-e1"]);
     assert_eq!(state["computer_to_move"], true);
-    let answer = s
-        .post(
-            &format!("/api/games/{id}/computer"),
-            json!({"token": token}),
-        )
-        .await;
+    let answer = s.act(&id, "computer", &token).await;
     answer.error(503, "server-busy");
     assert_eq!(answer.headers[header::RETRY_AFTER], "1");
     assert_eq!(s.state(&id).await, state, "nothing changed");
     release.send(()).unwrap();
     held.await.unwrap().unwrap().unwrap();
-    let state = s
-        .post(
-            &format!("/api/games/{id}/computer"),
-            json!({"token": token}),
-        )
-        .await
-        .json();
+    let state = s.act(&id, "computer", &token).await.json();
     assert_eq!(strings(&state["moves"]).len(), 2);
 }
