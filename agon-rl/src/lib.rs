@@ -48,6 +48,9 @@ use std::sync::OnceLock;
 
 use agon_core::{Cell, Direction, Move, Position, Ring, Side, Symmetry, CELL_COUNT};
 
+mod vecenv;
+pub use vecenv::{StepBuffers, VecEnv, VecEnvError};
+
 /// The number of step actions: a cell and a direction.
 pub const STEP_ACTIONS: usize = CELL_COUNT * 6;
 /// The first action returning a piece to the outer ring.
