@@ -8,25 +8,31 @@ use agon_bots::{AlphaBetaBot, Bot, GreedyBot, MctsBot, RandomBot};
 use agon_core as ac;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyBool;
 
 use crate::game::GamePy;
+use crate::limits::{self, MAX_DEPTH, MAX_PLAYOUTS, MAX_TIME_LIMIT};
 use crate::position::PositionPy;
-use crate::types::{move_obj, MovePy};
+use crate::types::{move_obj, Int, MovePy};
 
 /// A bot: `choose(position_or_game)` returns a legal move, or `None` when there is none.
 ///
 /// Build one with `agon.bots.Random(seed)`, `Greedy(seed)`, `MCTS(playouts, seed)`,
 /// `AlphaBeta(depth, seed)` or `Bot.from_name("mcts:500", seed)`. A bot is deterministic
 /// under its seed unless given a time limit. Given a `Game`, a bot sees its history (and so
-/// repetition); given a `Position`, only the position.
-#[pyclass(subclass, module = "agon.bots", name = "Bot")]
+/// repetition); given a `Position`, only the position. Threads may share a bot: their
+/// searches take turns.
+#[pyclass(subclass, frozen, module = "agon.bots", name = "Bot")]
 pub struct BotPy {
     bot: Mutex<Box<dyn Bot + Send>>,
+    /// The spec, read once: reading it from the bot would wait for a search to end.
+    name: String,
 }
 
 impl BotPy {
     fn new(bot: Box<dyn Bot + Send>) -> BotPy {
         BotPy {
+            name: bot.name(),
             bot: Mutex::new(bot),
         }
     }
@@ -40,14 +46,87 @@ impl BotPy {
     }
 }
 
-fn time_limit(seconds: Option<f64>) -> PyResult<Option<Duration>> {
-    seconds
-        .map(|s| {
-            Duration::try_from_secs_f64(s).map_err(|_| {
-                PyValueError::new_err("time_limit is a non-negative number of seconds")
-            })
+/// A time limit in seconds: an int or a float (not a bool) from 0 to `MAX_TIME_LIMIT`.
+pub struct TimeLimit(Duration);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for TimeLimit {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_instance_of::<PyBool>() {
+            return Err(PyTypeError::new_err(
+                "time_limit is a number of seconds or None, not bool",
+            ));
+        }
+        let seconds: f64 = obj.extract()?;
+        // NaN fails the range test.
+        if !(0.0..=MAX_TIME_LIMIT).contains(&seconds) {
+            return Err(limits::out_of_range(
+                "time_limit",
+                &format!("0 to MAX_TIME_LIMIT ({MAX_TIME_LIMIT}) seconds"),
+                seconds,
+            ));
+        }
+        Ok(TimeLimit(Duration::from_secs_f64(seconds)))
+    }
+}
+
+/// A playout budget: 1 to `MAX_PLAYOUTS`.
+fn playout_budget(playouts: i64) -> PyResult<u32> {
+    u32::try_from(playouts)
+        .ok()
+        .filter(|p| (1..=MAX_PLAYOUTS).contains(p))
+        .ok_or_else(|| {
+            limits::out_of_range(
+                "playouts",
+                &format!("1 to MAX_PLAYOUTS ({MAX_PLAYOUTS})"),
+                playouts,
+            )
         })
-        .transpose()
+}
+
+/// A search depth: 1 to `MAX_DEPTH`.
+fn search_depth(depth: i64) -> PyResult<u32> {
+    u32::try_from(depth)
+        .ok()
+        .filter(|d| (1..=MAX_DEPTH).contains(d))
+        .ok_or_else(|| {
+            limits::out_of_range("depth", &format!("1 to MAX_DEPTH ({MAX_DEPTH})"), depth)
+        })
+}
+
+/// Checks the numbers of a bot spec (`kind:BUDGET:TIMEms`) against the bounds of the
+/// Python package before agon-bots reads it; a spec that does not have this form is
+/// left to agon-bots to refuse.
+fn check_spec(spec: &str) -> PyResult<()> {
+    let mut parts = spec.trim().split(':');
+    let kind = parts.next().unwrap_or("");
+    if let Some(budget) = parts.next().and_then(|b| b.parse::<i64>().ok()) {
+        match kind {
+            "mcts" => {
+                playout_budget(budget)?;
+            }
+            "alphabeta" => {
+                search_depth(budget)?;
+            }
+            _ => {}
+        }
+    }
+    if let Some(ms) = parts
+        .next()
+        .and_then(|t| t.strip_suffix("ms"))
+        .and_then(|n| n.parse::<u64>().ok())
+    {
+        let seconds = ms as f64 / 1000.0;
+        if seconds > MAX_TIME_LIMIT {
+            return Err(limits::out_of_range(
+                "the time limit",
+                &format!("at most MAX_TIME_LIMIT ({MAX_TIME_LIMIT}) seconds"),
+                format!("{ms}ms"),
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[pymethods]
@@ -55,17 +134,18 @@ impl BotPy {
     /// A reference bot from its spec: `random`, `greedy`, `mcts:PLAYOUTS` or
     /// `alphabeta:DEPTH`, optionally followed by a time limit like `:500ms`.
     #[staticmethod]
-    #[pyo3(signature = (spec, seed = 0))]
-    fn from_name(spec: &str, seed: u64) -> PyResult<BotPy> {
-        agon_bots::bot_by_name(spec, seed)
+    #[pyo3(signature = (spec, seed = Int(0)))]
+    fn from_name(spec: &str, seed: Int<u64>) -> PyResult<BotPy> {
+        check_spec(spec)?;
+        agon_bots::bot_by_name(spec, seed.0)
             .map(BotPy::new)
             .map_err(PyValueError::new_err)
     }
 
     /// The bot's spec, like `"mcts:2000"`.
     #[getter]
-    fn name(&self) -> PyResult<String> {
-        self.with(|b| b.name())
+    fn name(&self) -> String {
+        self.name.clone()
     }
 
     /// Chooses a legal move in a `Position` or in the current position of a `Game`, or
@@ -79,7 +159,7 @@ impl BotPy {
             let p = p.get().0;
             py.detach(|| self.with(|b| b.choose(&p)))?
         } else if let Ok(g) = position.cast::<GamePy>() {
-            let game = g.try_borrow()?.game.clone();
+            let game = g.get().lock(py)?.game.clone();
             py.detach(|| self.with(|b| b.choose_in_game(&game)))?
         } else {
             return Err(PyTypeError::new_err("choose() takes a Position or a Game"));
@@ -87,76 +167,79 @@ impl BotPy {
         chosen.map(|m| move_obj(py, m)).transpose()
     }
 
-    fn __repr__(&self) -> PyResult<String> {
-        Ok(format!("Bot.from_name('{}')", self.name()?))
+    fn __repr__(&self) -> String {
+        format!("Bot.from_name('{}')", self.name)
     }
 }
 
 /// Plays a uniformly random legal move.
-#[pyclass(extends = BotPy, module = "agon.bots", name = "Random")]
+#[pyclass(extends = BotPy, frozen, module = "agon.bots", name = "Random")]
 pub struct RandomPy;
 
 #[pymethods]
 impl RandomPy {
     #[new]
-    #[pyo3(signature = (seed = 0))]
-    fn new(seed: u64) -> PyClassInitializer<RandomPy> {
-        PyClassInitializer::from(BotPy::new(Box::new(RandomBot::new(seed)))).add_subclass(RandomPy)
+    #[pyo3(signature = (seed = Int(0)))]
+    fn new(seed: Int<u64>) -> PyClassInitializer<RandomPy> {
+        PyClassInitializer::from(BotPy::new(Box::new(RandomBot::new(seed.0))))
+            .add_subclass(RandomPy)
     }
 }
 
 /// Looks one ply ahead and plays the move whose result the evaluation likes best.
-#[pyclass(extends = BotPy, module = "agon.bots", name = "Greedy")]
+#[pyclass(extends = BotPy, frozen, module = "agon.bots", name = "Greedy")]
 pub struct GreedyPy;
 
 #[pymethods]
 impl GreedyPy {
     #[new]
-    #[pyo3(signature = (seed = 0))]
-    fn new(seed: u64) -> PyClassInitializer<GreedyPy> {
-        PyClassInitializer::from(BotPy::new(Box::new(GreedyBot::new(seed)))).add_subclass(GreedyPy)
+    #[pyo3(signature = (seed = Int(0)))]
+    fn new(seed: Int<u64>) -> PyClassInitializer<GreedyPy> {
+        PyClassInitializer::from(BotPy::new(Box::new(GreedyBot::new(seed.0))))
+            .add_subclass(GreedyPy)
     }
 }
 
-/// Monte Carlo tree search (UCT) with `playouts` random playouts per move, optionally
-/// stopped after `time_limit` seconds.
-#[pyclass(extends = BotPy, module = "agon.bots", name = "MCTS")]
+/// Monte Carlo tree search (UCT) with `playouts` random playouts per move (1 to
+/// `agon.MAX_PLAYOUTS`), optionally stopped after `time_limit` seconds (0 to
+/// `agon.MAX_TIME_LIMIT`).
+#[pyclass(extends = BotPy, frozen, module = "agon.bots", name = "MCTS")]
 pub struct MctsPy;
 
 #[pymethods]
 impl MctsPy {
     #[new]
-    #[pyo3(signature = (playouts = 2000, seed = 0, time_limit = None))]
+    #[pyo3(signature = (playouts = Int(2000), seed = Int(0), time_limit = None))]
     fn new(
-        playouts: u32,
-        seed: u64,
-        time_limit: Option<f64>,
+        playouts: Int<i64>,
+        seed: Int<u64>,
+        time_limit: Option<TimeLimit>,
     ) -> PyResult<PyClassInitializer<MctsPy>> {
-        let mut bot = MctsBot::new(playouts, seed);
-        if let Some(limit) = self::time_limit(time_limit)? {
-            bot = bot.with_time_limit(limit);
+        let mut bot = MctsBot::new(playout_budget(playouts.0)?, seed.0);
+        if let Some(limit) = time_limit {
+            bot = bot.with_time_limit(limit.0);
         }
         Ok(PyClassInitializer::from(BotPy::new(Box::new(bot))).add_subclass(MctsPy))
     }
 }
 
-/// Iterative-deepening alpha-beta search to `depth` plies, optionally stopped after
-/// `time_limit` seconds.
-#[pyclass(extends = BotPy, module = "agon.bots", name = "AlphaBeta")]
+/// Iterative-deepening alpha-beta search to `depth` plies (1 to `agon.MAX_DEPTH`),
+/// optionally stopped after `time_limit` seconds (0 to `agon.MAX_TIME_LIMIT`).
+#[pyclass(extends = BotPy, frozen, module = "agon.bots", name = "AlphaBeta")]
 pub struct AlphaBetaPy;
 
 #[pymethods]
 impl AlphaBetaPy {
     #[new]
-    #[pyo3(signature = (depth = 4, seed = 0, time_limit = None))]
+    #[pyo3(signature = (depth = Int(4), seed = Int(0), time_limit = None))]
     fn new(
-        depth: u32,
-        seed: u64,
-        time_limit: Option<f64>,
+        depth: Int<i64>,
+        seed: Int<u64>,
+        time_limit: Option<TimeLimit>,
     ) -> PyResult<PyClassInitializer<AlphaBetaPy>> {
-        let mut bot = AlphaBetaBot::new(depth, seed);
-        if let Some(limit) = self::time_limit(time_limit)? {
-            bot = bot.with_time_limit(limit);
+        let mut bot = AlphaBetaBot::new(search_depth(depth.0)?, seed.0);
+        if let Some(limit) = time_limit {
+            bot = bot.with_time_limit(limit.0);
         }
         Ok(PyClassInitializer::from(BotPy::new(Box::new(bot))).add_subclass(AlphaBetaPy))
     }

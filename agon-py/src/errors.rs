@@ -15,22 +15,27 @@ create_exception!(
     IllegalMoveError,
     PyValueError,
     "A move that the rules forbid in the position (or after the end of the game).\n\n\
-     Attributes: `reason` (a name such as \"between-enemies\"), `move` (the move's text)."
+     Attributes (always present): `reason` (a name such as \"between-enemies\"), `move` \
+     (the move's text, or None for an action that names no move), and for `VecEnv.step` \
+     `env` and `action` (the first game whose action was refused, and that action; else \
+     None)."
 );
 create_exception!(
     agon,
     ParseError,
     PyValueError,
     "A text that does not parse: a cell, move, position or game record.\n\n\
-     Attributes: `reason` (a name such as \"no-such-cell\"), `offset` (the byte offset of \
-     the fault in `text`), `text`."
+     Attributes (always present): `reason` (a name such as \"no-such-cell\"), `offset` \
+     (the byte offset of the fault in `text`), `text`, and `move_reason` and \
+     `position_reason` (the reason of an illegal move or invalid position in a record, else \
+     None)."
 );
 create_exception!(
     agon,
     InvalidPositionError,
     PyValueError,
     "Pieces that do not form a position any game can reach.\n\n\
-     Attribute: `reason` (a name such as \"two-pieces-on-cell\")."
+     Attribute (always present): `reason` (a name such as \"two-pieces-on-cell\")."
 );
 
 /// A Python object from a value whose conversion cannot fail.
@@ -52,6 +57,35 @@ fn with_attrs(py: Python<'_>, err: PyErr, attrs: &[(&str, Bound<'_, PyAny>)]) ->
         let _ = value.setattr(*name, v);
     }
     err
+}
+
+/// Gives each exception class the defaults of its attributes, so that every instance has
+/// them all (also one a caller makes by hand); the functions below set them on the
+/// exceptions the package raises.
+pub fn add_attribute_defaults(py: Python<'_>) -> PyResult<()> {
+    let none = || py.None().into_bound(py);
+    let illegal = py.get_type::<IllegalMoveError>();
+    for (name, value) in [
+        ("reason", obj(py, "")),
+        ("move", none()),
+        ("env", none()),
+        ("action", none()),
+    ] {
+        illegal.setattr(name, value)?;
+    }
+    let parse = py.get_type::<ParseError>();
+    for (name, value) in [
+        ("reason", obj(py, "")),
+        ("offset", obj(py, 0usize)),
+        ("text", obj(py, "")),
+        ("move_reason", none()),
+        ("position_reason", none()),
+    ] {
+        parse.setattr(name, value)?;
+    }
+    py.get_type::<InvalidPositionError>()
+        .setattr("reason", obj(py, ""))?;
+    Ok(())
 }
 
 /// `IllegalMoveError` for `m` (given as text) and the core's reason.
@@ -77,9 +111,25 @@ pub fn illegal_action(py: Python<'_>, message: String, reason: &str) -> PyErr {
     )
 }
 
+/// The longest text quoted in full in an error message; the exception's `text` attribute
+/// keeps the whole input.
+const QUOTED_TEXT: usize = 80;
+
+/// `text` as an error message quotes it: in full if short, else its start.
+pub fn quoted(text: &str) -> String {
+    if text.len() <= QUOTED_TEXT {
+        return format!("{text:?}");
+    }
+    let mut end = QUOTED_TEXT;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{:?}... ({} bytes)", &text[..end], text.len())
+}
+
 /// `ParseError` for `text`, with the offset and the reason of the core's error.
 pub fn parse_error(py: Python<'_>, what: &str, text: &str, e: ac::ParseError) -> PyErr {
-    let err = ParseError::new_err(format!("invalid {what} {text:?}: {e}"));
+    let err = ParseError::new_err(format!("invalid {what} {}: {e}", quoted(text)));
     let mut attrs = vec![
         ("reason", obj(py, e.kind().name())),
         ("offset", obj(py, e.offset())),

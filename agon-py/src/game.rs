@@ -7,10 +7,13 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyDictMethods, PyList, PyString};
 
 use crate::errors;
+use crate::lock::{Lock, LockGuard};
 use crate::position::{
     actions_array, decode_action, mask_array, observation_array, PositionArg, PositionPy,
 };
-use crate::types::{cell_list, move_list, move_obj, CellPy, MoveArg, MovePy, OutcomePy, SidePy};
+use crate::types::{
+    cell_list, move_list, move_obj, CellPy, Int, MoveArg, MovePy, OutcomePy, SidePy,
+};
 
 /// A game: the positions from a start, the moves between them, and how it ended.
 ///
@@ -19,8 +22,16 @@ use crate::types::{cell_list, move_list, move_obj, CellPy, MoveArg, MovePy, Outc
 /// cannot: the draw by repetition (the third occurrence of a position). `push`/`play`
 /// plays a move, `pop`/`undo` takes one back; a failed call leaves the game unchanged.
 /// `tags` holds a record's tag pairs and `result` its written result.
-#[pyclass(module = "agon._agon", name = "Game")]
+///
+/// Threads may share a game: its calls take turns. A finaliser that uses a game while a
+/// call on that game runs in the same thread gets `RuntimeError`, and changes nothing.
+#[pyclass(frozen, module = "agon._agon", name = "Game")]
 pub struct GamePy {
+    state: Lock<GameState>,
+}
+
+/// What a game's calls read and change.
+pub struct GameState {
     pub game: ac::Game,
     tags: Py<PyDict>,
     /// The result written for a game that is not over: `*`, or a resignation or agreement.
@@ -29,13 +40,26 @@ pub struct GamePy {
 
 impl GamePy {
     pub fn wrap(py: Python<'_>, game: ac::Game) -> GamePy {
-        GamePy {
+        GamePy::from_state(GameState {
             game,
             tags: PyDict::new(py).unbind(),
             declared: ac::Score::Unfinished,
+        })
+    }
+
+    fn from_state(state: GameState) -> GamePy {
+        GamePy {
+            state: Lock::new("Game", state),
         }
     }
 
+    /// The state, once no other call holds it.
+    pub fn lock(&self, py: Python<'_>) -> PyResult<LockGuard<'_, GameState>> {
+        self.state.lock(py)
+    }
+}
+
+impl GameState {
     fn play_move(&mut self, py: Python<'_>, m: ac::Move) -> PyResult<ac::CellSet> {
         let captured = self
             .game
@@ -59,7 +83,8 @@ impl GamePy {
                 !name.is_empty() && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_');
             if !valid_name || value.contains('\n') {
                 return Err(PyValueError::new_err(format!(
-                    "a tag name is letters, digits and '_', and a value has no newline: {name:?}"
+                    "a tag name is letters, digits and '_', and a value has no newline: {}",
+                    errors::quoted(&name)
                 )));
             }
             if name == "Position" || name == "Result" {
@@ -69,28 +94,58 @@ impl GamePy {
         }
         Ok(record)
     }
+
+    fn copy(&self, py: Python<'_>) -> PyResult<GameState> {
+        Ok(GameState {
+            game: self.game.clone(),
+            tags: self.tags.bind(py).copy()?.unbind(),
+            declared: self.declared,
+        })
+    }
 }
 
 fn parse_score(text: &str) -> PyResult<ac::Score> {
     text.parse::<ac::Score>().map_err(|_| {
-        PyValueError::new_err(format!("a result is 1-0, 0-1, 1/2-1/2 or *, not {text:?}"))
+        PyValueError::new_err(format!(
+            "a result is 1-0, 0-1, 1/2-1/2 or *, not {}",
+            errors::quoted(text)
+        ))
     })
 }
 
 #[pymethods]
 impl GamePy {
     /// A game from `start` (a `Position`, its text, or the start position if omitted),
-    /// playing `moves`.
+    /// playing `moves` (an iterable of `Move`s or texts, read one at a time; not one str).
     #[new]
-    #[pyo3(signature = (start = None, moves = Vec::new()))]
-    fn new(py: Python<'_>, start: Option<PositionArg>, moves: Vec<MoveArg>) -> PyResult<GamePy> {
+    #[pyo3(signature = (start = None, moves = None))]
+    fn new(
+        py: Python<'_>,
+        start: Option<PositionArg>,
+        moves: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<GamePy> {
         let start = start.map_or_else(ac::Position::start, |p| p.0);
-        let mut game = GamePy::wrap(py, ac::Game::from_position(start));
-        for m in &moves {
+        let mut game = GameState {
+            game: ac::Game::from_position(start),
+            tags: PyDict::new(py).unbind(),
+            declared: ac::Score::Unfinished,
+        };
+        let Some(moves) = moves else {
+            return Ok(GamePy::from_state(game));
+        };
+        if moves.is_instance_of::<PyString>() {
+            return Err(PyTypeError::new_err(
+                "moves is an iterable of moves or move texts, not one str",
+            ));
+        }
+        // One move at a time: an endless iterable stops at the first illegal move (every
+        // game ends), and nothing is reserved from a length the iterable claims.
+        for m in moves.try_iter()? {
+            let m: MoveArg = m?.extract()?;
             let m = m.resolve(py, game.game.position())?;
             game.play_move(py, m)?;
         }
-        Ok(game)
+        Ok(GamePy::from_state(game))
     }
 
     /// Parses and replays a game record (tags, numbered moves, result); raises
@@ -104,7 +159,7 @@ impl GamePy {
         for (name, value) in &record.tags {
             tags.set_item(name, value)?;
         }
-        Ok(GamePy {
+        Ok(GamePy::from_state(GameState {
             declared: if record.game.is_over() {
                 ac::Score::Unfinished
             } else {
@@ -112,46 +167,52 @@ impl GamePy {
             },
             game: record.game,
             tags: tags.unbind(),
-        })
+        }))
     }
 
     /// The game record: tags, `Position` (if not the standard start), `Result`, moves.
     fn to_record(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(self.record(py)?.to_string())
+        let record = self.lock(py)?.record(py)?;
+        Ok(record.to_string())
     }
 
     /// The tag pairs of the record (a dict of str to str, kept in order).
     #[getter]
-    fn tags<'py>(&self, py: Python<'py>) -> Bound<'py, PyDict> {
-        self.tags.bind(py).clone()
+    fn tags<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        Ok(self.lock(py)?.tags.bind(py).clone())
     }
 
     #[setter]
-    fn set_tags(&mut self, tags: Bound<'_, PyDict>) -> PyResult<()> {
-        self.tags = tags.copy()?.unbind();
+    fn set_tags(&self, py: Python<'_>, tags: Bound<'_, PyDict>) -> PyResult<()> {
+        // Copied before the game is locked: copying a dict subclass may run its code.
+        let tags = tags.copy()?.unbind();
+        let old = std::mem::replace(&mut self.lock(py)?.tags, tags);
+        drop(old); // after the lock: the old tags' finalisers may run Python code
         Ok(())
     }
 
     /// The result: `"1-0"`, `"0-1"`, `"1/2-1/2"` when the game is over; else `"*"` or a
     /// result set by hand (a resignation or an agreement), cleared by the next move.
     #[getter]
-    fn result(&self) -> &'static str {
-        match self.game.outcome() {
+    fn result(&self, py: Python<'_>) -> PyResult<&'static str> {
+        let st = self.lock(py)?;
+        Ok(match st.game.outcome() {
             Some(o) => o.score(),
-            None => self.declared.as_str(),
-        }
+            None => st.declared.as_str(),
+        })
     }
 
     #[setter]
-    fn set_result(&mut self, result: &str) -> PyResult<()> {
+    fn set_result(&self, py: Python<'_>, result: &str) -> PyResult<()> {
         let score = parse_score(result)?;
-        match self.game.outcome() {
+        let mut st = self.lock(py)?;
+        match st.game.outcome() {
             Some(o) if ac::Score::from_outcome(Some(o)) != score => Err(PyValueError::new_err(
                 format!("the game is over and its result is {}", o.score()),
             )),
             Some(_) => Ok(()),
             None => {
-                self.declared = score;
+                st.declared = score;
                 Ok(())
             }
         }
@@ -159,154 +220,165 @@ impl GamePy {
 
     /// The current position.
     #[getter]
-    fn position(&self) -> PositionPy {
-        PositionPy(*self.game.position())
+    fn position(&self, py: Python<'_>) -> PyResult<PositionPy> {
+        Ok(PositionPy(*self.lock(py)?.game.position()))
     }
 
     /// The position the game started from.
     #[getter]
-    fn start(&self) -> PositionPy {
-        PositionPy(*self.game.start())
+    fn start(&self, py: Python<'_>) -> PyResult<PositionPy> {
+        Ok(PositionPy(*self.lock(py)?.game.start()))
     }
 
     /// The side to move.
     #[getter]
-    fn turn(&self) -> SidePy {
-        self.game.position().turn().into()
+    fn turn(&self, py: Python<'_>) -> PyResult<SidePy> {
+        Ok(self.lock(py)?.game.position().turn().into())
     }
 
     /// The moves played so far.
     #[getter]
     fn moves<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, MovePy>>> {
-        move_list(py, self.game.moves())
+        let moves = self.lock(py)?.game.moves().to_vec();
+        move_list(py, &moves)
     }
 
     /// Every position of the game, the start first and the current one last.
     #[getter]
-    fn positions(&self) -> Vec<PositionPy> {
-        self.game
-            .positions()
-            .iter()
-            .map(|&p| PositionPy(p))
-            .collect()
+    fn positions(&self, py: Python<'_>) -> PyResult<Vec<PositionPy>> {
+        let st = self.lock(py)?;
+        Ok(st.game.positions().iter().map(|&p| PositionPy(p)).collect())
     }
 
     /// The last move played, or `None` at the start.
     #[getter]
     fn last_move<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, MovePy>>> {
-        self.game
-            .moves()
-            .last()
-            .map(|&m| move_obj(py, m))
-            .transpose()
+        let last = self.lock(py)?.game.moves().last().copied();
+        last.map(|m| move_obj(py, m)).transpose()
     }
 
     /// The number of moves played.
     #[getter]
-    fn ply(&self) -> usize {
-        self.game.moves().len()
+    fn ply(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.lock(py)?.game.moves().len())
     }
 
-    fn __len__(&self) -> usize {
-        self.game.moves().len()
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        self.ply(py)
     }
 
     /// The legal moves: empty once the game is over (repetition included).
     fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, MovePy>>> {
-        move_list(py, &self.game.legal_moves())
+        let moves = self.lock(py)?.game.legal_moves();
+        move_list(py, &moves)
     }
 
     /// Whether `move` is legal now (false once the game is over).
-    fn is_legal(&self, py: Python<'_>, r#move: MoveArg) -> bool {
-        r#move
-            .resolve(py, self.game.position())
-            .is_ok_and(|m| self.game.is_legal(m))
+    fn is_legal(&self, py: Python<'_>, r#move: MoveArg) -> PyResult<bool> {
+        let st = self.lock(py)?;
+        Ok(r#move
+            .resolve(py, st.game.position())
+            .is_ok_and(|m| st.game.is_legal(m)))
     }
 
     /// Plays `move` (a `Move` or its text), returning the cells of the pieces it
     /// captured; raises `IllegalMoveError` (reason `"game-over"` after the end), leaving
     /// the game unchanged.
-    fn push<'py>(&mut self, py: Python<'py>, r#move: MoveArg) -> PyResult<Vec<Bound<'py, CellPy>>> {
-        let m = r#move.resolve(py, self.game.position())?;
-        cell_list(py, self.play_move(py, m)?)
+    fn push<'py>(&self, py: Python<'py>, r#move: MoveArg) -> PyResult<Vec<Bound<'py, CellPy>>> {
+        let captured = {
+            let mut st = self.lock(py)?;
+            let m = r#move.resolve(py, st.game.position())?;
+            st.play_move(py, m)?
+        };
+        cell_list(py, captured)
     }
 
     /// The same as `push`.
-    fn play<'py>(&mut self, py: Python<'py>, r#move: MoveArg) -> PyResult<Vec<Bound<'py, CellPy>>> {
+    fn play<'py>(&self, py: Python<'py>, r#move: MoveArg) -> PyResult<Vec<Bound<'py, CellPy>>> {
         self.push(py, r#move)
     }
 
     /// Plays an action (see `agon.ACTION_COUNT`), returning the captured cells.
     fn push_action<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
-        action: i64,
+        action: Int<i64>,
     ) -> PyResult<Vec<Bound<'py, CellPy>>> {
-        let m = decode_action(py, self.game.position(), action)?;
-        cell_list(py, self.play_move(py, m)?)
+        let captured = {
+            let mut st = self.lock(py)?;
+            let m = decode_action(py, st.game.position(), action.0)?;
+            st.play_move(py, m)?
+        };
+        cell_list(py, captured)
     }
 
     /// Takes back the last move and returns it; raises `IndexError` at the start.
-    fn pop<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, MovePy>> {
+    fn pop<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, MovePy>> {
         self.undo(py)?
             .ok_or_else(|| PyIndexError::new_err("pop from a game with no moves"))
     }
 
     /// Takes back the last move and returns it, or returns `None` at the start.
-    fn undo<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, MovePy>>> {
-        let Some(m) = self.game.undo() else {
-            return Ok(None);
+    fn undo<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, MovePy>>> {
+        let undone = {
+            let mut st = self.lock(py)?;
+            let undone = st.game.undo();
+            if undone.is_some() {
+                st.declared = ac::Score::Unfinished;
+            }
+            undone
         };
-        self.declared = ac::Score::Unfinished;
-        move_obj(py, m).map(Some)
+        undone.map(|m| move_obj(py, m)).transpose()
     }
 
     /// Starts again from `start` (the start position if omitted), keeping the tags.
     #[pyo3(signature = (start = None))]
-    fn restart(&mut self, start: Option<PositionArg>) {
-        self.game
+    fn restart(&self, py: Python<'_>, start: Option<PositionArg>) -> PyResult<()> {
+        let mut st = self.lock(py)?;
+        st.game
             .restart(start.map_or_else(ac::Position::start, |p| p.0));
-        self.declared = ac::Score::Unfinished;
+        st.declared = ac::Score::Unfinished;
+        Ok(())
     }
 
     /// How the game ended, or `None` while it goes on.
-    fn outcome(&self) -> Option<OutcomePy> {
-        self.game.outcome().map(OutcomePy)
+    fn outcome(&self, py: Python<'_>) -> PyResult<Option<OutcomePy>> {
+        Ok(self.lock(py)?.game.outcome().map(OutcomePy))
     }
 
     /// Whether the game is over.
-    fn is_over(&self) -> bool {
-        self.game.is_over()
+    fn is_over(&self, py: Python<'_>) -> PyResult<bool> {
+        Ok(self.lock(py)?.game.is_over())
     }
 
     /// How many times the current position has occurred (1 the first time).
-    fn repetitions(&self) -> usize {
-        self.game.repetitions()
+    fn repetitions(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.lock(py)?.game.repetitions())
     }
 
     /// The legal actions now, ascending (empty once the game is over).
-    fn legal_actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        actions_array(py, *self.game.actions())
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let actions = *self.lock(py)?.game.actions();
+        Ok(actions_array(py, actions))
     }
 
     /// The mask of legal actions now (all false once the game is over).
-    fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        mask_array(py, *self.game.actions())
+    fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+        let actions = *self.lock(py)?.game.actions();
+        Ok(mask_array(py, actions))
     }
 
     /// The observation planes of the current position (see `Position.observation`).
     #[pyo3(signature = (axial = false))]
     fn observation<'py>(&self, py: Python<'py>, axial: bool) -> PyResult<Bound<'py, PyAny>> {
-        observation_array(py, self.game.position(), axial)
+        let position = *self.lock(py)?.game.position();
+        observation_array(py, &position, axial)
     }
 
     /// A copy of the game (tags included).
     fn copy(&self, py: Python<'_>) -> PyResult<GamePy> {
-        Ok(GamePy {
-            game: self.game.clone(),
-            tags: self.tags.bind(py).copy()?.unbind(),
-            declared: self.declared,
-        })
+        let copied = self.lock(py)?.copy(py)?;
+        Ok(GamePy::from_state(copied))
     }
 
     fn __copy__(&self, py: Python<'_>) -> PyResult<GamePy> {
@@ -327,46 +399,75 @@ impl GamePy {
         (Bound<'py, PyDict>, &'static str),
     )> {
         let py = slf.py();
-        let this = slf.try_borrow()?;
-        let start = this.game.start().to_text().to_string();
-        let moves = this.game.moves().iter().map(|m| m.to_string()).collect();
-        let state = (this.tags.bind(py).copy()?, this.declared.as_str());
+        let (start, moves, state) = {
+            let st = slf.get().lock(py)?;
+            let start = st.game.start().to_text().to_string();
+            let moves = st.game.moves().iter().map(|m| m.to_string()).collect();
+            (
+                start,
+                moves,
+                (st.tags.bind(py).copy()?, st.declared.as_str()),
+            )
+        };
         Ok((slf.get_type().into_any(), (start, moves), state))
     }
 
-    fn __setstate__(&mut self, state: (Bound<'_, PyDict>, String)) -> PyResult<()> {
-        self.tags = state.0.copy()?.unbind();
-        if !self.game.is_over() {
-            self.declared = parse_score(&state.1)?;
-        }
+    fn __setstate__(&self, py: Python<'_>, state: (Bound<'_, PyDict>, String)) -> PyResult<()> {
+        // Everything is read and checked before anything changes.
+        let tags = state.0.copy()?.unbind();
+        let score = parse_score(&state.1)?;
+        let old = {
+            let mut st = self.lock(py)?;
+            if !st.game.is_over() {
+                st.declared = score;
+            }
+            std::mem::replace(&mut st.tags, tags)
+        };
+        drop(old);
         Ok(())
     }
 
     /// Games are equal when they start from the same position and play the same moves.
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<GamePy>()
-            .ok()
-            .and_then(|o| o.try_borrow().ok().map(|o| o.game == self.game))
-            .unwrap_or(false)
+    fn __eq__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let py = slf.py();
+        let Ok(other) = other.cast::<GamePy>() else {
+            return Ok(false);
+        };
+        if other.is(slf) {
+            return Ok(true);
+        }
+        // One game locked at a time, so that two threads comparing a == b and b == a
+        // cannot wait for each other.
+        let theirs = other.get().lock(py)?.game.clone();
+        let equal = slf.get().lock(py)?.game == theirs;
+        Ok(equal)
     }
 
-    fn __ne__(&self, other: &Bound<'_, PyAny>) -> bool {
-        !self.__eq__(other)
+    fn __ne__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        GamePy::__eq__(slf, other).map(|e| !e)
     }
 
-    fn __repr__(&self, py: Python<'_>) -> String {
-        let moves = PyList::new(py, self.game.moves().iter().map(|m| m.to_string()))
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let (start, moves) = {
+            let st = self.lock(py)?;
+            let moves: Vec<String> = st.game.moves().iter().map(|m| m.to_string()).collect();
+            (st.game.start().to_text().to_string(), moves)
+        };
+        let moves = PyList::new(py, moves)
             .and_then(|l| l.repr().map(|r| r.to_string()))
             .unwrap_or_default();
-        format!("Game('{}', {moves})", self.game.start().to_text())
+        Ok(format!("Game('{start}', {moves})"))
     }
 
     fn __str__(&self, py: Python<'_>) -> PyResult<String> {
         self.to_record(py)
     }
 
-    fn _repr_svg_(&self) -> String {
-        crate::svg::draw(self.game.position(), self.game.moves().last().copied())
+    fn _repr_svg_(&self, py: Python<'_>) -> PyResult<String> {
+        let (position, last) = {
+            let st = self.lock(py)?;
+            (*st.game.position(), st.game.moves().last().copied())
+        };
+        Ok(crate::svg::draw(&position, last))
     }
 }

@@ -13,13 +13,15 @@ mod actions;
 mod bots;
 mod errors;
 mod game;
+mod limits;
+mod lock;
 mod position;
 mod svg;
 mod types;
 mod vecenv;
 
 use position::PositionArg;
-use types::{move_obj, MoveArg, MovePy};
+use types::{move_obj, Int, MoveArg, MovePy};
 
 /// The action of a move (see `agon.ACTION_COUNT`); needs no position. Raises
 /// `IllegalMoveError` for a step between cells that are not adjacent.
@@ -42,9 +44,9 @@ fn move_to_action(py: Python<'_>, r#move: MoveArg) -> PyResult<usize> {
 fn action_to_move<'py>(
     py: Python<'py>,
     position: PositionArg,
-    action: i64,
+    action: Int<i64>,
 ) -> PyResult<Bound<'py, MovePy>> {
-    position::decode_action(py, &position.0, action).and_then(|m| move_obj(py, m))
+    position::decode_action(py, &position.0, action.0).and_then(|m| move_obj(py, m))
 }
 
 /// The action maps of the twelve symmetries: an int64 array of shape
@@ -106,6 +108,7 @@ fn _agon(m: &Bound<'_, PyModule>) -> PyResult<()> {
         py.get_type::<errors::IllegalMoveError>(),
     )?;
     m.add("ParseError", py.get_type::<errors::ParseError>())?;
+    errors::add_attribute_defaults(py)?;
     m.add(
         "InvalidPositionError",
         py.get_type::<errors::InvalidPositionError>(),
@@ -125,6 +128,14 @@ fn _agon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("INNER_RETURN_BASE", actions::INNER_RETURN_BASE)?;
     m.add("MAX_LEGAL_MOVES", ac::MAX_LEGAL_MOVES)?;
     m.add("OBSERVATION_CHANNELS", actions::CHANNELS.to_vec())?;
+    m.add("MAX_ENVS", limits::MAX_ENVS)?;
+    m.add("MAX_PERFT_DEPTH", limits::MAX_PERFT_DEPTH)?;
+    m.add("MAX_RANDOM_PLAYOUTS", limits::MAX_RANDOM_PLAYOUTS)?;
+    m.add("MAX_PLAYOUTS", limits::MAX_PLAYOUTS)?;
+    m.add("MAX_DEPTH", limits::MAX_DEPTH)?;
+    m.add("MAX_TIME_LIMIT", limits::MAX_TIME_LIMIT)?;
+    m.add("MAX_SVG_SIZE", limits::MAX_SVG_SIZE)?;
+    m.add("MAX_ARROWS", limits::MAX_ARROWS)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     #[cfg(feature = "bots")]
     bots::register(m)?;

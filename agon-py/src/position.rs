@@ -2,13 +2,15 @@
 
 use agon_core as ac;
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
+use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyDictMethods};
+use pyo3::types::{PyDict, PyDictMethods, PyMapping, PyMappingMethods, PyString};
 
 use crate::actions;
 use crate::errors;
+use crate::limits::{self, MAX_PERFT_DEPTH};
 use crate::types::{
-    cell_list, cell_obj, move_list, move_obj, CellArg, CellPy, MoveArg, MovePy, OutcomePy,
+    cell_list, cell_obj, move_list, move_obj, CellArg, CellPy, Int, MoveArg, MovePy, OutcomePy,
     PieceArg, PiecePy, SidePy, SymmetryPy,
 };
 
@@ -117,6 +119,41 @@ pub fn decode_action(py: Python<'_>, position: &ac::Position, action: i64) -> Py
         })
 }
 
+/// A perft depth: 0 to `MAX_PERFT_DEPTH` (from 1 with `min` = 1).
+pub fn perft_depth(depth: Int<i64>, min: u32) -> PyResult<u32> {
+    u32::try_from(depth.0)
+        .ok()
+        .filter(|d| (min..=MAX_PERFT_DEPTH).contains(d))
+        .ok_or_else(|| {
+            limits::out_of_range(
+                "depth",
+                &format!("{min} to MAX_PERFT_DEPTH ({MAX_PERFT_DEPTH})"),
+                depth.0,
+            )
+        })
+}
+
+/// The cells of an iterable of at most `CELL_COUNT` cells (not one str); read lazily, so
+/// an endless iterable fails at the 92nd item.
+fn cells_of(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<ac::CellSet> {
+    if obj.is_instance_of::<PyString>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name} is an iterable of cells, not one str"
+        )));
+    }
+    let mut set = ac::CellSet::EMPTY;
+    for (i, item) in obj.try_iter()?.enumerate() {
+        if i == ac::CELL_COUNT {
+            return Err(PyValueError::new_err(format!(
+                "{name} holds at most {} cells",
+                ac::CELL_COUNT
+            )));
+        }
+        set.insert(item?.extract::<CellArg>()?.0);
+    }
+    Ok(set)
+}
+
 #[pymethods]
 impl PositionPy {
     /// The start position, or the position of a text.
@@ -142,23 +179,51 @@ impl PositionPy {
     }
 
     /// Builds a position from a mapping of cells to pieces (`{"f1": "Q", ...}` or `Cell`
-    /// and `Piece` objects), the side to move and the captured cells; raises
-    /// `InvalidPositionError` for what no game can reach.
+    /// and `Piece` objects; at most 91 entries), the side to move and the captured cells
+    /// (an iterable of at most 91); raises `InvalidPositionError` for what no game can
+    /// reach.
     #[staticmethod]
-    #[pyo3(signature = (pieces, turn = SidePy::White, captured = Vec::new()))]
+    #[pyo3(signature = (pieces, turn = SidePy::White, captured = None))]
     fn from_pieces(
         py: Python<'_>,
-        pieces: &Bound<'_, PyDict>,
+        pieces: &Bound<'_, PyAny>,
         turn: SidePy,
-        captured: Vec<CellArg>,
+        captured: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PositionPy> {
-        let mut list = Vec::with_capacity(pieces.len());
-        for (cell, piece) in pieces.iter() {
+        let too_many =
+            || PyValueError::new_err(format!("pieces holds at most {} entries", ac::CELL_COUNT));
+        let mut list = Vec::new();
+        let mut add = |cell: &Bound<'_, PyAny>, piece: &Bound<'_, PyAny>| -> PyResult<()> {
+            if list.len() == ac::CELL_COUNT {
+                return Err(too_many());
+            }
             let cell: CellArg = cell.extract()?;
             let piece: PieceArg = piece.extract()?;
             list.push((cell.0, piece.0));
+            Ok(())
+        };
+        if let Ok(dict) = pieces.cast::<PyDict>() {
+            if dict.len() > ac::CELL_COUNT {
+                return Err(too_many());
+            }
+            for (cell, piece) in dict.iter() {
+                add(&cell, &piece)?;
+            }
+        } else if let Ok(mapping) = pieces.cast::<PyMapping>() {
+            for item in mapping.items()?.try_iter()? {
+                let (cell, piece): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+                add(&cell, &piece)?;
+            }
+        } else {
+            return Err(PyTypeError::new_err(format!(
+                "pieces is a mapping of cells to pieces, not {}",
+                pieces.get_type().name()?
+            )));
         }
-        let captured: ac::CellSet = captured.iter().map(|c| c.0).collect();
+        let captured = match captured {
+            Some(c) => cells_of(c, "captured")?,
+            None => ac::CellSet::EMPTY,
+        };
         ac::Position::from_parts(turn.into(), list, captured)
             .map(PositionPy)
             .map_err(|e| errors::invalid_position(py, e))
@@ -344,15 +409,19 @@ impl PositionPy {
 
     // ---- perft and symmetries
 
-    /// The number of leaves of the tree of legal moves `depth` plies deep (computed
-    /// without holding the GIL).
-    fn perft(&self, py: Python<'_>, depth: u32) -> u64 {
+    /// The number of leaves of the tree of legal moves `depth` plies deep (0 to
+    /// `agon.MAX_PERFT_DEPTH`; computed without holding the GIL).
+    fn perft(&self, py: Python<'_>, depth: Int<i64>) -> PyResult<u64> {
+        let depth = perft_depth(depth, 0)?;
         let p = self.0;
-        py.detach(move || ac::perft(&p, depth))
+        Ok(py.detach(move || ac::perft(&p, depth)))
     }
 
-    /// perft split by the first move: a dict from each legal move to its leaves.
-    fn perft_divide<'py>(&self, py: Python<'py>, depth: u32) -> PyResult<Bound<'py, PyDict>> {
+    /// perft split by the first move: a dict from each legal move to its leaves, which
+    /// sum to `perft(depth)`. `depth` is 1 to `agon.MAX_PERFT_DEPTH`: perft(0) = 1 counts
+    /// the position itself, which has no first move to split by.
+    fn perft_divide<'py>(&self, py: Python<'py>, depth: Int<i64>) -> PyResult<Bound<'py, PyDict>> {
+        let depth = perft_depth(depth, 1)?;
         let p = self.0;
         let split = py.detach(move || ac::perft_divide(&p, depth));
         let d = PyDict::new(py);
@@ -406,13 +475,17 @@ impl PositionPy {
     }
 
     /// The move an action stands for here (not checked for legality).
-    fn action_to_move<'py>(&self, py: Python<'py>, action: i64) -> PyResult<Bound<'py, MovePy>> {
-        decode_action(py, &self.0, action).and_then(|m| move_obj(py, m))
+    fn action_to_move<'py>(
+        &self,
+        py: Python<'py>,
+        action: Int<i64>,
+    ) -> PyResult<Bound<'py, MovePy>> {
+        decode_action(py, &self.0, action.0).and_then(|m| move_obj(py, m))
     }
 
     /// The next position after an action; raises `IllegalMoveError`.
-    fn play_action(&self, py: Python<'_>, action: i64) -> PyResult<PositionPy> {
-        let m = decode_action(py, &self.0, action)?;
+    fn play_action(&self, py: Python<'_>, action: Int<i64>) -> PyResult<PositionPy> {
+        let m = decode_action(py, &self.0, action.0)?;
         play_checked(py, &self.0, m).map(PositionPy)
     }
 

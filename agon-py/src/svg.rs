@@ -5,17 +5,16 @@ use agon_core as ac;
 use agon_svg::Svg;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyList, PyString, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 
 use crate::errors;
 use crate::game::GamePy;
+use crate::limits::{MAX_ARROWS, MAX_SVG_SIZE as MAX_SIZE};
 use crate::position::PositionPy;
-use crate::types::{CellArg, MoveArg, MovePy};
+use crate::types::{is_index, CellArg, MoveArg, MovePy};
 
 /// The width of pictures unless given, in pixels.
 pub const DEFAULT_SIZE: u32 = 400;
-/// The largest width accepted, in pixels.
-const MAX_SIZE: u32 = 100_000;
 
 /// The picture of `position` with the default options and the highlighted `last_move`
 /// (what `_repr_svg_` shows).
@@ -60,7 +59,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Drawable {
             });
         }
         if let Ok(g) = obj.cast::<GamePy>() {
-            let g = g.try_borrow()?;
+            let g = g.get().lock(obj.py())?;
             return Ok(Drawable {
                 position: *g.game.position(),
                 last_move: g.game.moves().last().copied(),
@@ -83,21 +82,20 @@ impl<'a, 'py> FromPyObject<'a, 'py> for SizeArg {
         if obj.is_none() {
             return Ok(SizeArg(None));
         }
-        if obj.is_instance_of::<PyBool>() || !obj.is_instance_of::<PyInt>() {
+        if !is_index(&obj) {
             return Err(PyTypeError::new_err(format!(
                 "size is an int (pixels) or None, not {}",
                 obj.get_type().name()?
             )));
         }
-        obj.extract::<i64>()
-            .ok()
-            .and_then(|s| u32::try_from(s).ok())
+        let size = obj.extract::<i64>().ok();
+        size.and_then(|s| u32::try_from(s).ok())
             .filter(|s| (1..=MAX_SIZE).contains(s))
             .map(|s| SizeArg(Some(s)))
             .ok_or_else(|| {
+                let shown = size.map_or_else(|| "beyond 64 bits".to_string(), |s| s.to_string());
                 PyValueError::new_err(format!(
-                    "size is a width in pixels from 1 to {MAX_SIZE}, not {}",
-                    obj.as_any()
+                    "size is a width in pixels from 1 to {MAX_SIZE}, not {shown}"
                 ))
             })
     }
@@ -109,8 +107,9 @@ enum ArrowArg {
     Cells(ac::Cell, ac::Cell),
 }
 
-/// The arrows: an iterable (not a str) of moves, move texts and `(from, to)` pairs of
-/// cells (`Cell`s, names or indices).
+/// The arrows: an iterable (not a str) of at most `MAX_ARROWS` moves, move texts and
+/// `(from, to)` pairs of cells (`Cell`s, names or indices), read lazily so that an
+/// endless iterable fails at the first arrow too many.
 pub struct ArrowsArg(Vec<ArrowArg>);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for ArrowsArg {
@@ -133,6 +132,11 @@ impl<'a, 'py> FromPyObject<'a, 'py> for ArrowsArg {
         })?;
         let mut arrows = Vec::new();
         for item in items {
+            if arrows.len() == MAX_ARROWS {
+                return Err(PyValueError::new_err(format!(
+                    "arrows holds at most MAX_ARROWS ({MAX_ARROWS}) arrows"
+                )));
+            }
             let item = item?;
             if item.is_instance_of::<MovePy>() || item.is_instance_of::<PyString>() {
                 arrows.push(ArrowArg::Move(item.extract()?));
@@ -148,7 +152,10 @@ impl<'a, 'py> FromPyObject<'a, 'py> for ArrowsArg {
             if pair_len != Some(2) {
                 return Err(PyTypeError::new_err(format!(
                     "an arrow is a Move, a move's text or a (from, to) pair of cells, not {}",
-                    item.repr()?
+                    match pair_len {
+                        Some(len) => format!("a sequence of {len}"),
+                        None => item.get_type().name()?.to_string(),
+                    }
                 )));
             }
             let from: CellArg = item.get_item(0)?.extract()?;
@@ -170,7 +177,8 @@ impl<'a, 'py> FromPyObject<'a, 'py> for ArrowsArg {
 /// - ``coordinates``: write each empty cell's name in it.
 ///
 /// Raises ``TypeError`` for an argument of the wrong type, ``ValueError`` for a size that
-/// is not 1 to 100000, ``ParseError`` for a move or cell text that does not parse, and
+/// is not 1 to 100000 (``agon.MAX_SVG_SIZE``) or more than ``agon.MAX_ARROWS`` arrows,
+/// ``ParseError`` for a move or cell text that does not parse, and
 /// ``IllegalMoveError`` for a step between cells that are not adjacent. Moves are not
 /// otherwise checked against the position. The drawing is the Rust crate agon-svg's, the
 /// same as the web game's.

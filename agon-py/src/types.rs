@@ -6,9 +6,43 @@ use agon_core as ac;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyInt, PyString, PyTuple};
+use pyo3::types::{PyBool, PyInt, PyString, PyTuple};
 
 use crate::errors;
+
+// ---------------------------------------------------------------------------------------
+// Integer arguments
+
+/// An integer argument: an `int` or any object with `__index__` (numpy integers), but not
+/// a `bool` (a bool where a number is expected is almost always a mistake). Raises
+/// `TypeError` for anything else (pyo3 names the argument) and `OverflowError` for an int
+/// outside the range of `T`; callers check the values their argument allows.
+#[derive(Clone, Copy, Debug)]
+pub struct Int<T>(pub T);
+
+impl<'a, 'py, T> FromPyObject<'a, 'py> for Int<T>
+where
+    T: FromPyObject<'a, 'py>,
+{
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if obj.is_instance_of::<PyBool>() {
+            return Err(PyTypeError::new_err("expected an int, not bool"));
+        }
+        obj.extract::<T>().map(Int).map_err(Into::into)
+    }
+}
+
+/// Whether `obj` is an integer that may stand for a number: an `int` (not a `bool`) or an
+/// object with `__index__` (numpy integers).
+pub fn is_index(obj: &Borrowed<'_, '_, PyAny>) -> bool {
+    if obj.is_instance_of::<PyBool>() {
+        return false;
+    }
+    // SAFETY: `PyIndex_Check` only reads the type of a live object.
+    obj.is_instance_of::<PyInt>() || unsafe { pyo3::ffi::PyIndex_Check(obj.as_ptr()) != 0 }
+}
 
 /// What `__reduce__` returns: a callable and its arguments.
 pub type Reduced<'py, A> = (Bound<'py, PyAny>, A);
@@ -63,15 +97,17 @@ impl<'a, 'py> FromPyObject<'a, 'py> for CellArg {
                 .map(CellArg)
                 .map_err(|e| errors::parse_error(py, "cell", &text, e));
         }
-        if obj.is_instance_of::<PyInt>() {
-            return obj
-                .extract::<i64>()
-                .ok()
+        if is_index(&obj) {
+            // An int beyond i64 is not printed: printing a huge int may itself fail.
+            let index = obj.extract::<i64>().ok();
+            return index
                 .and_then(|i| usize::try_from(i).ok())
                 .and_then(ac::Cell::from_index)
                 .map(CellArg)
                 .ok_or_else(|| {
-                    PyValueError::new_err(format!("no cell has index {} (0-90)", obj.as_any()))
+                    let shown =
+                        index.map_or_else(|| "beyond 64 bits".to_string(), |i| i.to_string());
+                    PyValueError::new_err(format!("no cell has index {shown} (0-90)"))
                 });
         }
         Err(PyTypeError::new_err(format!(
@@ -91,7 +127,13 @@ impl CellPy {
 
     /// The cell at cube coordinates `(q, r, s)`, or `None` off the board.
     #[staticmethod]
-    fn from_cube(py: Python<'_>, q: i64, r: i64, s: i64) -> PyResult<Option<Bound<'_, CellPy>>> {
+    fn from_cube(
+        py: Python<'_>,
+        q: Int<i64>,
+        r: Int<i64>,
+        s: Int<i64>,
+    ) -> PyResult<Option<Bound<'_, CellPy>>> {
+        let (q, r, s) = (q.0, r.0, s.0);
         let small = |x: i64| i8::try_from(x).ok();
         let cell = match (small(q), small(r), small(s)) {
             (Some(q), Some(r), Some(s)) => ac::Cell::from_cube(q, r, s),
@@ -102,8 +144,12 @@ impl CellPy {
 
     /// The cell of a file (0-10, `a` to `l`) and rank (from 1), or `None`.
     #[staticmethod]
-    fn from_file_rank(py: Python<'_>, file: i64, rank: i64) -> PyResult<Option<Bound<'_, CellPy>>> {
-        let cell = match (u8::try_from(file), u8::try_from(rank)) {
+    fn from_file_rank(
+        py: Python<'_>,
+        file: Int<i64>,
+        rank: Int<i64>,
+    ) -> PyResult<Option<Bound<'_, CellPy>>> {
+        let cell = match (u8::try_from(file.0), u8::try_from(rank.0)) {
             (Ok(file), Ok(rank)) => ac::Cell::from_file_rank(file, rank),
             _ => None,
         };
@@ -151,10 +197,17 @@ impl CellPy {
     fn neighbour<'py>(
         &self,
         py: Python<'py>,
-        direction: usize,
+        direction: Int<i64>,
     ) -> PyResult<Option<Bound<'py, CellPy>>> {
-        let d = ac::Direction::from_index(direction)
-            .ok_or_else(|| PyValueError::new_err("a direction is 0-5, clockwise from north"))?;
+        let d = usize::try_from(direction.0)
+            .ok()
+            .and_then(ac::Direction::from_index)
+            .ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "a direction is 0-5, clockwise from north, not {}",
+                    direction.0
+                ))
+            })?;
         self.0.neighbour(d).map(|c| cell_obj(py, c)).transpose()
     }
 
@@ -811,18 +864,23 @@ pub struct SymmetryPy(pub ac::Symmetry);
 impl SymmetryPy {
     /// The symmetry with this number (0-11).
     #[new]
-    fn new(index: usize) -> PyResult<SymmetryPy> {
-        ac::Symmetry::from_index(index)
+    fn new(index: Int<i64>) -> PyResult<SymmetryPy> {
+        usize::try_from(index.0)
+            .ok()
+            .and_then(ac::Symmetry::from_index)
             .map(SymmetryPy)
-            .ok_or_else(|| PyValueError::new_err("a symmetry is numbered 0-11"))
+            .ok_or_else(|| {
+                PyValueError::new_err(format!("a symmetry is numbered 0-11, not {}", index.0))
+            })
     }
 
     /// The symmetry that mirrors (if `mirror`), then rotates clockwise by `rotation`
-    /// sixths of a turn.
+    /// sixths of a turn (any int: taken modulo 6, so -1 is 5).
     #[staticmethod]
     #[pyo3(signature = (rotation, mirror = false))]
-    fn from_rotation(rotation: u8, mirror: bool) -> SymmetryPy {
-        SymmetryPy(ac::Symmetry::new(rotation % 6, mirror))
+    fn from_rotation(rotation: Int<i64>, mirror: bool) -> SymmetryPy {
+        // rem_euclid(6) is 0 to 5, so the cast cannot truncate.
+        SymmetryPy(ac::Symmetry::new(rotation.0.rem_euclid(6) as u8, mirror))
     }
 
     /// All twelve symmetries, by number.

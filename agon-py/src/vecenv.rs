@@ -4,38 +4,56 @@
 use agon_core as ac;
 use agon_core::random::{random_playout, Rng};
 use numpy::{
-    Element, PyArray1, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn, PyUntypedArrayMethods,
+    Element, PyArray1, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn,
+    PyUntypedArray, PyUntypedArrayMethods,
 };
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyDictMethods, PyTuple};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyDict, PyDictMethods, PyTuple, PyType};
 
 use crate::actions::{self, ACTION_COUNT};
 use crate::errors;
 use crate::game::GamePy;
-use crate::position::{PositionArg, PositionPy};
+use crate::limits::{self, MAX_ENVS, MAX_RANDOM_PLAYOUTS};
+use crate::lock::{Lock, LockGuard};
+use crate::position::{perft_depth, PositionArg, PositionPy};
+use crate::types::Int;
 
-/// The number of leaves of the tree of legal moves from `position`, `depth` plies deep,
-/// computed without holding the GIL.
+/// The number of leaves of the tree of legal moves from `position`, `depth` plies deep
+/// (0 to `MAX_PERFT_DEPTH`), computed without holding the GIL.
 #[pyfunction]
-pub fn perft(py: Python<'_>, position: PositionArg, depth: u32) -> u64 {
+pub fn perft(py: Python<'_>, position: PositionArg, depth: Int<i64>) -> PyResult<u64> {
+    let depth = perft_depth(depth, 0)?;
     let p = position.0;
-    py.detach(move || ac::perft(&p, depth))
+    Ok(py.detach(move || ac::perft(&p, depth)))
 }
 
-/// Plays `n` games of uniformly random legal moves from `start` (the start position by
-/// default) with the core's seeded generator, without holding the GIL, and returns their
+/// Plays `n` games (0 to `MAX_RANDOM_PLAYOUTS`) of uniformly random legal moves from
+/// `start` (the start position by default) with the core's seeded generator, without
+/// holding the GIL, and returns their
 /// statistics: `games`, `plies` (total), `plies_mean`, `plies_min`, `plies_max`,
 /// `white_wins`, `black_wins`, `draws`, and `reasons` (a dict from each end reason to its
 /// count). The same seed gives the same games everywhere (Rust, Python, the bots).
 #[pyfunction]
-#[pyo3(signature = (n, seed = 0, start = None))]
+#[pyo3(signature = (n, seed = Int(0), start = None))]
 pub fn random_playouts<'py>(
     py: Python<'py>,
-    n: u64,
-    seed: u64,
+    n: Int<i64>,
+    seed: Int<u64>,
     start: Option<PositionArg>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    let n = u64::try_from(n.0)
+        .ok()
+        .filter(|n| *n <= MAX_RANDOM_PLAYOUTS)
+        .ok_or_else(|| {
+            limits::out_of_range(
+                "n",
+                &format!("0 to MAX_RANDOM_PLAYOUTS ({MAX_RANDOM_PLAYOUTS})"),
+                n.0,
+            )
+        })?;
+    let seed = seed.0;
     let start = start.map_or_else(ac::Position::start, |p| p.0);
     struct Stats {
         plies: u64,
@@ -99,8 +117,8 @@ pub fn random_playouts<'py>(
 
 /// A batch of `n` games for reinforcement learning, stepped by action numbers.
 ///
-/// `step(actions)` plays one action in every game (an int array of `n` actions, each legal
-/// in its game, else `IllegalMoveError` is raised and no game changes) and returns
+/// `VecEnv(n, seed=0, axial=False, start=None)`: `n` is 1 to `agon.MAX_ENVS`.
+/// `step(actions)` plays one action in every game and returns
 /// `(observations, rewards, terminations, masks)`:
 ///
 /// - `observations`: float32 `(n, 11, 91)`, or `(n, 11, 11, 11)` with `axial=True`: each
@@ -111,16 +129,35 @@ pub fn random_playouts<'py>(
 /// - `terminations`: bool `(n,)`: whether the action ended the game;
 /// - `masks`: bool `(n, ACTION_COUNT)`: the legal actions of the next position.
 ///
+/// `actions` is a 1-dimensional array of shape `(n,)` of any numpy integer dtype (any
+/// width and sign, either byte order), or a sequence of `n` Python ints. Anything else is
+/// refused before any game changes: `TypeError` for a dtype that is not an integer (bool,
+/// float, complex, str, object, datetime and timedelta included) and for masked arrays
+/// (their mask would be ignored), `ValueError` for a wrong shape, and `IllegalMoveError`
+/// (with `env` and `action` of the first game refused, and the reason `"illegal-action"`,
+/// or `"no-such-action"` for a number that names no move) when an action is not legal in
+/// its game.
+///
 /// A game that ends is started again at once (from `start`): its observation and mask
 /// are those of the new game. Pass `out=(observations, rewards, terminations, masks)`,
-/// C-contiguous arrays of those shapes and dtypes, to have them filled in place instead of
-/// allocated. The work runs without the GIL.
-#[pyclass(module = "agon._agon", name = "VecEnv")]
+/// writeable C-contiguous numpy arrays of exactly those shapes and dtypes that share no
+/// memory, to have them filled in place instead of allocated; they are all checked before
+/// anything is written or any game changes. The work runs without the GIL; threads that
+/// share a `VecEnv` take turns (a call waits for the one running).
+#[pyclass(frozen, module = "agon._agon", name = "VecEnv")]
 pub struct VecEnv {
-    games: Vec<ac::Game>,
+    n: usize,
     start: ac::Position,
-    rng: Rng,
     axial: bool,
+    /// What calls change, locked by one call at a time. No Python object is made and no
+    /// Python code runs while it is locked.
+    state: Lock<State>,
+}
+
+struct State {
+    games: Vec<ac::Game>,
+    rng: Rng,
+    /// The moves of the actions being played (kept to reuse its memory).
     moves: Vec<ac::Move>,
 }
 
@@ -131,51 +168,355 @@ type StepArrays<'py> = (
     Bound<'py, PyAny>,
 );
 
-/// A C-contiguous array of element `T` and exactly `shape`, borrowed for writing: the
-/// caller's `out` array if given (checked), else a new one.
-fn output<'py, T: Element>(
-    py: Python<'py>,
-    given: Option<&Bound<'py, PyAny>>,
-    shape: &[usize],
-    name: &str,
-) -> PyResult<(Bound<'py, PyAny>, PyReadwriteArrayDyn<'py, T>)> {
-    let array: Bound<'py, PyArrayDyn<T>> = match given {
-        Some(obj) => obj
-            .cast::<PyArrayDyn<T>>()
-            .map_err(|_| {
-                PyTypeError::new_err(format!(
-                    "out {name}: expected a numpy array of dtype {}",
-                    T::get_dtype(py)
-                ))
-            })?
-            .clone(),
-        None => PyArrayDyn::<T>::zeros(py, shape, false),
+/// The class `numpy.ma.MaskedArray`, looked up once.
+fn masked_array_type(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
+    static MASKED: PyOnceLock<Py<PyType>> = PyOnceLock::new();
+    MASKED.import(py, "numpy.ma", "MaskedArray")
+}
+
+/// Whether `array` is a masked array (a subclass of ndarray whose mask we would ignore).
+fn is_masked(array: &Bound<'_, PyUntypedArray>) -> PyResult<bool> {
+    if array.is_exact_instance_of::<PyUntypedArray>() {
+        return Ok(false);
+    }
+    array.is_instance(masked_array_type(array.py())?)
+}
+
+/// A shape as Python writes it: `(2,)`, `(2, 11, 91)`.
+fn shape_str(shape: &[usize]) -> String {
+    match shape {
+        [one] => format!("({one},)"),
+        _ => format!(
+            "({})",
+            shape
+                .iter()
+                .map(|d| d.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// What an argument that should be an array is, for error messages.
+fn describe(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(match obj.cast::<PyUntypedArray>() {
+        Ok(a) => format!(
+            "an array of dtype {} and shape {}",
+            a.dtype(),
+            shape_str(a.shape())
+        ),
+        Err(_) => obj.get_type().name()?.to_string(),
+    })
+}
+
+/// A new array of `shape` for results, by `numpy.empty` (so that a failed allocation is a
+/// `MemoryError`); every element is written before it is returned.
+fn new_array<'py, T: Element>(py: Python<'py>, shape: &[usize]) -> PyResult<Bound<'py, PyAny>> {
+    static EMPTY: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let empty = EMPTY.get_or_try_init(py, || {
+        py.import("numpy")?.getattr("empty").map(Bound::unbind)
+    })?;
+    empty
+        .bind(py)
+        .call1((PyTuple::new(py, shape)?, T::get_dtype(py)))
+}
+
+/// An output array, checked and borrowed for writing; nothing is written yet.
+struct Output<'py, T: Element> {
+    array: Bound<'py, PyArrayDyn<T>>,
+    rw: PyReadwriteArrayDyn<'py, T>,
+}
+
+impl<'py, T: Element> Output<'py, T> {
+    /// The caller's `out` array if given (checked: a numpy array, not masked, of element
+    /// `T`, exactly `shape`, C-contiguous and writeable), else a new one.
+    fn new(
+        py: Python<'py>,
+        given: Option<&Bound<'py, PyAny>>,
+        shape: &[usize],
+        name: &str,
+    ) -> PyResult<Self> {
+        let dtype = || T::get_dtype(py).to_string();
+        let array = match given {
+            Some(obj) => {
+                let typed = obj.cast::<PyArrayDyn<T>>().map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "out {name}: expected a numpy array of dtype {} (native byte order), \
+                         not {}",
+                        dtype(),
+                        describe(obj).unwrap_or_default()
+                    ))
+                })?;
+                if is_masked(typed.as_untyped())? {
+                    return Err(PyTypeError::new_err(format!(
+                        "out {name}: a masked array is not accepted"
+                    )));
+                }
+                typed.clone()
+            }
+            None => new_array::<T>(py, shape)?.cast_into::<PyArrayDyn<T>>()?,
+        };
+        if array.shape() != shape || !array.is_c_contiguous() {
+            return Err(PyValueError::new_err(format!(
+                "out {name}: expected a C-contiguous array of shape {}, got {}shape {}",
+                shape_str(shape),
+                if array.is_c_contiguous() {
+                    ""
+                } else {
+                    "a non-contiguous array of "
+                },
+                shape_str(array.shape())
+            )));
+        }
+        let rw = array
+            .try_readwrite()
+            .map_err(|e| PyValueError::new_err(format!("out {name}: {e}")))?;
+        Ok(Output { array, rw })
+    }
+
+    /// The bytes the array covers.
+    fn span(&self) -> (usize, usize) {
+        let start = self.array.data() as usize;
+        (start, start + self.array.len() * std::mem::size_of::<T>())
+    }
+
+    /// The elements, to be written.
+    fn slice(&mut self) -> PyResult<&mut [T]> {
+        self.rw
+            .as_slice_mut()
+            .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+}
+
+/// Refuses output arrays that share memory with each other or with the actions read in
+/// place (numpy's own borrow check sees views of one base array; this sees any overlap of
+/// the bytes).
+fn disjoint(spans: &[(usize, usize)]) -> PyResult<()> {
+    for (i, a) in spans.iter().enumerate() {
+        for b in &spans[i + 1..] {
+            if a.0 < b.1 && b.0 < a.1 {
+                return Err(PyValueError::new_err(
+                    "out: the arrays must not share memory",
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The `out` tuple as `len` optional arrays.
+fn unpack_out<'py>(
+    out: Option<&Bound<'py, PyTuple>>,
+    len: usize,
+) -> PyResult<Vec<Option<Bound<'py, PyAny>>>> {
+    match out {
+        None => Ok(vec![None; len]),
+        Some(t) if t.len() == len => Ok(t.iter().map(Some).collect()),
+        Some(t) => Err(PyValueError::new_err(format!(
+            "out must be a tuple of {len} arrays, not of {}",
+            t.len()
+        ))),
+    }
+}
+
+/// The actions of a step, checked for type and shape.
+enum Actions<'py> {
+    /// An int64 array, read in place (what `random_actions` returns).
+    Int64(numpy::PyReadonlyArray1<'py, i64>),
+    /// Another integer dtype, converted exactly.
+    Wide(Vec<i128>),
+}
+
+impl Actions<'_> {
+    /// The bytes an int64 array read in place covers (a converted one is a copy).
+    fn span(&self) -> Option<(usize, usize)> {
+        let Actions::Int64(a) = self else {
+            return None;
+        };
+        let view = a.as_array();
+        let first = view.as_ptr() as usize;
+        let size = std::mem::size_of::<i64>();
+        let last = match view.len() {
+            0 => first,
+            len => {
+                (first as isize + (len as isize - 1) * view.strides()[0] * size as isize) as usize
+            }
+        };
+        Some((first.min(last), first.max(last) + size))
+    }
+
+    /// Each action, exactly.
+    fn for_each_until<E>(&self, mut f: impl FnMut(usize, i128) -> Result<(), E>) -> Result<(), E> {
+        match self {
+            Actions::Int64(a) => a
+                .as_array()
+                .iter()
+                .enumerate()
+                .try_for_each(|(i, &x)| f(i, i128::from(x))),
+            Actions::Wide(v) => v.iter().enumerate().try_for_each(|(i, &x)| f(i, x)),
+        }
+    }
+}
+
+/// Reads `actions`: an array of an integer dtype and shape `(n,)`, or what `numpy.asarray`
+/// makes one of (a list of ints). Nothing is coerced: see `VecEnv`.
+fn read_actions<'py>(actions: &Bound<'py, PyAny>, n: usize) -> PyResult<Actions<'py>> {
+    let py = actions.py();
+    let array: Bound<'py, PyUntypedArray> = match actions.cast::<PyUntypedArray>() {
+        Ok(a) => a.clone(),
+        Err(_) => {
+            static ASARRAY: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+            let asarray = ASARRAY.get_or_try_init(py, || {
+                py.import("numpy")?.getattr("asarray").map(Bound::unbind)
+            })?;
+            asarray
+                .bind(py)
+                .call1((actions,))?
+                .cast_into::<PyUntypedArray>()
+                .map_err(|_| {
+                    PyTypeError::new_err(format!(
+                        "actions: expected an integer array, not {}",
+                        describe(actions).unwrap_or_default()
+                    ))
+                })?
+        }
     };
-    if array.shape() != shape || !array.is_c_contiguous() {
-        return Err(PyValueError::new_err(format!(
-            "out {name}: expected a C-contiguous array of shape {shape:?}, got shape {:?}",
-            array.shape()
+    if is_masked(&array)? {
+        return Err(PyTypeError::new_err(
+            "actions: a masked array is not accepted (its mask would be ignored); pass a \
+             plain integer array",
+        ));
+    }
+    let dtype = array.dtype();
+    let kind = dtype.kind();
+    // The dtype first (a str is one, not a shape problem), but an empty array is only too
+    // short (`numpy.asarray([])` is float64).
+    if kind != b'i' && kind != b'u' && !array.is_empty() {
+        return Err(PyTypeError::new_err(format!(
+            "actions: expected an array of integers, not of dtype {dtype}"
         )));
     }
-    let rw = array
-        .try_readwrite()
-        .map_err(|e| PyValueError::new_err(format!("out {name}: {e}")))?;
-    Ok((array.into_any(), rw))
+    if array.ndim() != 1 || array.len() != n {
+        return Err(PyValueError::new_err(format!(
+            "actions: expected shape ({n},), got {}",
+            shape_str(array.shape())
+        )));
+    }
+    let borrow = |e: numpy::BorrowError| PyValueError::new_err(format!("actions: {e}"));
+    if let Ok(a) = array.cast::<PyArray1<i64>>() {
+        return Ok(Actions::Int64(a.try_readonly().map_err(borrow)?));
+    }
+    macro_rules! wide {
+        ($($t:ty),*) => {
+            $(
+                if let Ok(a) = array.cast::<PyArray1<$t>>() {
+                    let a = a.try_readonly().map_err(borrow)?;
+                    let wide = a.as_array().iter().map(|&x| i128::from(x)).collect();
+                    return Ok(Actions::Wide(wide));
+                }
+            )*
+        };
+    }
+    wide!(i8, i16, i32, u8, u16, u32, u64);
+    // Only a byte order other than the machine's is left: convert it, exactly.
+    let native = array
+        .call_method1("astype", (dtype.call_method1("newbyteorder", ("=",))?,))?
+        .cast_into::<PyUntypedArray>()?;
+    if native.dtype().is_native_byteorder() == Some(false) {
+        return Err(PyTypeError::new_err(format!(
+            "actions: unsupported dtype {dtype}"
+        )));
+    }
+    read_actions(native.as_any(), n)
+}
+
+/// An action that was refused: the first game whose action is not legal.
+struct Refused {
+    env: usize,
+    action: i128,
+    position: ac::Position,
+    /// The move the action names in that game, if it names one.
+    names: Option<ac::Move>,
+}
+
+impl Refused {
+    fn error(self, py: Python<'_>) -> PyErr {
+        let (message, reason) = match self.names {
+            Some(m) => (
+                format!(
+                    "action {} ({m}) is not legal in game {} (position {})",
+                    self.action,
+                    self.env,
+                    self.position.to_text()
+                ),
+                "illegal-action",
+            ),
+            None => (
+                format!(
+                    "action {} in game {} names no move (actions are 0 to {}, and a step must \
+                     stay on the board)",
+                    self.action,
+                    self.env,
+                    ACTION_COUNT - 1
+                ),
+                "no-such-action",
+            ),
+        };
+        let err = errors::illegal_action(py, message, reason);
+        let value = err.value(py);
+        let _ = value.setattr("env", self.env);
+        let _ = value.setattr("action", self.action);
+        if let Some(m) = self.names {
+            let _ = value.setattr("move", m.to_string());
+        }
+        err
+    }
 }
 
 impl VecEnv {
     fn obs_shape(&self) -> Vec<usize> {
-        let n = self.games.len();
         if self.axial {
             vec![
-                n,
+                self.n,
                 actions::CHANNEL_COUNT,
                 actions::AXIAL_SIDE,
                 actions::AXIAL_SIDE,
             ]
         } else {
-            vec![n, actions::CHANNEL_COUNT, actions::FLAT]
+            vec![self.n, actions::CHANNEL_COUNT, actions::FLAT]
         }
+    }
+
+    /// The state, once no other call holds it (see `Lock::lock`).
+    fn lock(&self, py: Python<'_>) -> PyResult<LockGuard<'_, State>> {
+        self.state.lock(py)
+    }
+
+    /// The index of game `i`, or `IndexError`.
+    fn index(&self, i: Int<i64>) -> PyResult<usize> {
+        usize::try_from(i.0)
+            .ok()
+            .filter(|&i| i < self.n)
+            .ok_or_else(|| {
+                PyIndexError::new_err(format!(
+                    "no game {}: the games are numbered 0 to {}",
+                    i.0,
+                    self.n - 1
+                ))
+            })
+    }
+
+    /// The observation and mask outputs of `reset` and `observe`, checked.
+    fn observation_outputs<'py>(
+        &self,
+        py: Python<'py>,
+        out: Option<&Bound<'py, PyTuple>>,
+    ) -> PyResult<(Output<'py, f32>, Output<'py, bool>)> {
+        let given = unpack_out(out, 2)?;
+        let obs = Output::<f32>::new(py, given[0].as_ref(), &self.obs_shape(), "observations")?;
+        let masks = Output::<bool>::new(py, given[1].as_ref(), &[self.n, ACTION_COUNT], "masks")?;
+        disjoint(&[obs.span(), masks.span()])?;
+        Ok((obs, masks))
     }
 
     /// Writes the observations and masks of every game.
@@ -191,30 +532,50 @@ impl VecEnv {
         }
     }
 
-    fn unpack_out<'py>(
-        out: Option<&Bound<'py, PyTuple>>,
-        n: usize,
-    ) -> PyResult<Vec<Option<Bound<'py, PyAny>>>> {
-        match out {
-            None => Ok(vec![None; n]),
-            Some(t) if t.len() == n => Ok(t.iter().map(Some).collect()),
-            Some(_) => Err(PyValueError::new_err(format!(
-                "out must be a tuple of {n} arrays"
-            ))),
-        }
+    /// Turns every action into its game's move, or finds the first refused one.
+    fn check_actions(state: &mut State, actions: &Actions<'_>) -> Result<(), Refused> {
+        let State { games, moves, .. } = state;
+        moves.clear();
+        actions.for_each_until(|i, a| {
+            let g = &games[i];
+            let names = usize::try_from(a)
+                .ok()
+                .and_then(|a| actions::action_to_move(g.position(), a));
+            match names.filter(|&m| g.is_legal(m)) {
+                Some(m) => {
+                    moves.push(m);
+                    Ok(())
+                }
+                None => Err(Refused {
+                    env: i,
+                    action: a,
+                    position: *g.position(),
+                    names,
+                }),
+            }
+        })
     }
 }
 
 #[pymethods]
 impl VecEnv {
-    /// `n` games from `start` (the start position by default); `seed` seeds
-    /// `random_actions`; `axial` selects the (11, 11, 11) observation layout.
+    /// `n` games (1 to `agon.MAX_ENVS`) from `start` (the start position by default; not
+    /// a decided one); `seed` seeds `random_actions`; `axial` selects the (11, 11, 11)
+    /// observation layout.
     #[new]
-    #[pyo3(signature = (n, seed = 0, axial = false, start = None))]
-    fn new(n: usize, seed: u64, axial: bool, start: Option<PositionArg>) -> PyResult<VecEnv> {
-        if n == 0 {
-            return Err(PyValueError::new_err("a VecEnv needs at least one game"));
-        }
+    #[pyo3(signature = (n, seed = Int(0), axial = false, start = None))]
+    fn new(
+        n: Int<i64>,
+        seed: Int<u64>,
+        axial: bool,
+        start: Option<PositionArg>,
+    ) -> PyResult<VecEnv> {
+        let n = usize::try_from(n.0)
+            .ok()
+            .filter(|n| (1..=MAX_ENVS).contains(n))
+            .ok_or_else(|| {
+                limits::out_of_range("n", &format!("1 to MAX_ENVS ({MAX_ENVS})"), n.0)
+            })?;
         let start = start.map_or_else(ac::Position::start, |p| p.0);
         if start.is_over() {
             return Err(PyValueError::new_err(
@@ -222,22 +583,28 @@ impl VecEnv {
             ));
         }
         Ok(VecEnv {
-            games: (0..n).map(|_| ac::Game::from_position(start)).collect(),
+            n,
             start,
-            rng: Rng::new(seed),
             axial,
-            moves: Vec::with_capacity(n),
+            state: Lock::new(
+                "VecEnv",
+                State {
+                    games: (0..n).map(|_| ac::Game::from_position(start)).collect(),
+                    rng: Rng::new(seed.0),
+                    moves: Vec::with_capacity(n),
+                },
+            ),
         })
     }
 
     /// The number of games.
     #[getter]
     fn num_envs(&self) -> usize {
-        self.games.len()
+        self.n
     }
 
     fn __len__(&self) -> usize {
-        self.games.len()
+        self.n
     }
 
     /// The shape of one game's observation.
@@ -254,20 +621,31 @@ impl VecEnv {
 
     /// Starts every game again (reseeding `random_actions` if `seed` is given) and
     /// returns `(observations, masks)`; `out=(observations, masks)` fills arrays in place.
+    /// The arrays are checked before anything changes.
     #[pyo3(signature = (seed = None, out = None))]
     fn reset<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
-        seed: Option<u64>,
+        seed: Option<Int<u64>>,
         out: Option<Bound<'py, PyTuple>>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+        let (mut obs, mut masks) = self.observation_outputs(py, out.as_ref())?;
+        let (o, m) = (obs.slice()?, masks.slice()?);
+        let (start, axial) = (self.start, self.axial);
+        let mut guard = self.lock(py)?;
+        let state = &mut *guard;
         if let Some(s) = seed {
-            self.rng = Rng::new(s);
+            state.rng = Rng::new(s.0);
         }
-        for g in &mut self.games {
-            g.restart(self.start);
-        }
-        self.observe(py, out)
+        let games = &mut state.games;
+        py.detach(move || {
+            for g in games.iter_mut() {
+                g.restart(start);
+            }
+            VecEnv::write_all(games, axial, o, m);
+        });
+        drop(guard);
+        Ok((obs.array.into_any(), masks.array.into_any()))
     }
 
     /// The current `(observations, masks)`; `out=(observations, masks)` fills arrays in
@@ -278,88 +656,49 @@ impl VecEnv {
         py: Python<'py>,
         out: Option<Bound<'py, PyTuple>>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
-        let given = VecEnv::unpack_out(out.as_ref(), 2)?;
-        let n = self.games.len();
-        let (obs, mut obs_rw) =
-            output::<f32>(py, given[0].as_ref(), &self.obs_shape(), "observations")?;
-        let (masks, mut masks_rw) =
-            output::<bool>(py, given[1].as_ref(), &[n, ACTION_COUNT], "masks")?;
-        let o = obs_rw
-            .as_slice_mut()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let m = masks_rw
-            .as_slice_mut()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let (games, axial) = (&self.games, self.axial);
+        let (mut obs, mut masks) = self.observation_outputs(py, out.as_ref())?;
+        let (o, m) = (obs.slice()?, masks.slice()?);
+        let axial = self.axial;
+        let guard = self.lock(py)?;
+        let games = &guard.games;
         py.detach(move || VecEnv::write_all(games, axial, o, m));
-        Ok((obs, masks))
+        drop(guard);
+        Ok((obs.array.into_any(), masks.array.into_any()))
     }
 
     /// Plays one action in every game; see the class documentation.
     #[pyo3(signature = (actions, out = None))]
     fn step<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         actions: Bound<'py, PyAny>,
         out: Option<Bound<'py, PyTuple>>,
     ) -> PyResult<StepArrays<'py>> {
-        let n = self.games.len();
-        let actions = match actions.cast::<PyArray1<i64>>() {
-            Ok(a) => a.clone(),
-            Err(_) => py
-                .import("numpy")?
-                .call_method1("ascontiguousarray", (actions, "int64"))?
-                .cast_into::<PyArray1<i64>>()
-                .map_err(|_| PyValueError::new_err("actions must be a 1-dimensional int array"))?,
-        };
-        let actions = actions
-            .try_readonly()
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let actions = actions.as_array();
-        if actions.len() != n {
-            return Err(PyValueError::new_err(format!(
-                "expected {n} actions, got {}",
-                actions.len()
-            )));
+        let n = self.n;
+        // Every argument is checked, and every output borrowed, before any game changes.
+        let actions = read_actions(&actions, n)?;
+        let given = unpack_out(out.as_ref(), 4)?;
+        let mut obs = Output::<f32>::new(py, given[0].as_ref(), &self.obs_shape(), "observations")?;
+        let mut rewards = Output::<f32>::new(py, given[1].as_ref(), &[n], "rewards")?;
+        let mut terms = Output::<bool>::new(py, given[2].as_ref(), &[n], "terminations")?;
+        let mut masks = Output::<bool>::new(py, given[3].as_ref(), &[n, ACTION_COUNT], "masks")?;
+        let mut spans = vec![obs.span(), rewards.span(), terms.span(), masks.span()];
+        spans.extend(actions.span());
+        disjoint(&spans)?;
+        let (o, r, t, m) = (
+            obs.slice()?,
+            rewards.slice()?,
+            terms.slice()?,
+            masks.slice()?,
+        );
+        let (start, axial) = (self.start, self.axial);
+        let mut guard = self.lock(py)?;
+        let state = &mut *guard;
+        if let Err(refused) = VecEnv::check_actions(state, &actions) {
+            drop(guard);
+            return Err(refused.error(py));
         }
-        // Check every action before changing any game.
-        self.moves.clear();
-        for (i, (&a, g)) in actions.iter().zip(&self.games).enumerate() {
-            let m = usize::try_from(a)
-                .ok()
-                .and_then(|a| actions::action_to_move(g.position(), a))
-                .filter(|&m| g.is_legal(m));
-            match m {
-                Some(m) => self.moves.push(m),
-                None => {
-                    let err = errors::illegal_action(
-                        py,
-                        format!(
-                            "action {a} is not legal in game {i} (position {})",
-                            g.position().to_text()
-                        ),
-                        "illegal-action",
-                    );
-                    let value = err.value(py);
-                    value.setattr("env", i)?;
-                    value.setattr("action", a)?;
-                    return Err(err);
-                }
-            }
-        }
-        let given = VecEnv::unpack_out(out.as_ref(), 4)?;
-        let (obs, mut obs_rw) =
-            output::<f32>(py, given[0].as_ref(), &self.obs_shape(), "observations")?;
-        let (rewards, mut rewards_rw) = output::<f32>(py, given[1].as_ref(), &[n], "rewards")?;
-        let (terms, mut terms_rw) = output::<bool>(py, given[2].as_ref(), &[n], "terminations")?;
-        let (masks, mut masks_rw) =
-            output::<bool>(py, given[3].as_ref(), &[n, ACTION_COUNT], "masks")?;
-        let err = |e: numpy::AsSliceError| PyValueError::new_err(e.to_string());
-        let o = obs_rw.as_slice_mut().map_err(err)?;
-        let r = rewards_rw.as_slice_mut().map_err(err)?;
-        let t = terms_rw.as_slice_mut().map_err(err)?;
-        let m = masks_rw.as_slice_mut().map_err(err)?;
-        let (games, moves, start, axial) = (&mut self.games, &self.moves, self.start, self.axial);
+        let (games, moves) = (&mut state.games, &state.moves);
         py.detach(move || {
             let len = actions::observation_len(axial);
             let rows = games
@@ -390,13 +729,21 @@ impl VecEnv {
                 actions::write_mask(g.actions().iter(), mask);
             }
         });
-        Ok((obs, rewards, terms, masks))
+        drop(guard);
+        Ok((
+            obs.array.into_any(),
+            rewards.array.into_any(),
+            terms.array.into_any(),
+            masks.array.into_any(),
+        ))
     }
 
     /// A uniformly random legal action for every game (int64 `(n,)`), from the seeded
     /// generator.
-    fn random_actions<'py>(&mut self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        let (games, rng) = (&self.games, &mut self.rng);
+    fn random_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let mut guard = self.lock(py)?;
+        let state = &mut *guard;
+        let (games, rng) = (&state.games, &mut state.rng);
         let v: Vec<i64> = py.detach(move || {
             games
                 .iter()
@@ -415,22 +762,21 @@ impl VecEnv {
                 })
                 .collect()
         });
-        PyArray1::from_vec(py, v)
+        drop(guard);
+        Ok(PyArray1::from_vec(py, v))
     }
 
-    /// The current position of game `i`.
-    fn position(&self, i: usize) -> PyResult<PositionPy> {
-        self.games
-            .get(i)
-            .map(|g| PositionPy(*g.position()))
-            .ok_or_else(|| pyo3::exceptions::PyIndexError::new_err("no such game"))
+    /// The current position of game `i` (0 to `n - 1`, else `IndexError`).
+    fn position(&self, py: Python<'_>, i: Int<i64>) -> PyResult<PositionPy> {
+        let i = self.index(i)?;
+        let position = *self.lock(py)?.games[i].position();
+        Ok(PositionPy(position))
     }
 
-    /// A copy of game `i` since its last start.
-    fn game(&self, py: Python<'_>, i: usize) -> PyResult<GamePy> {
-        self.games
-            .get(i)
-            .map(|g| GamePy::wrap(py, g.clone()))
-            .ok_or_else(|| pyo3::exceptions::PyIndexError::new_err("no such game"))
+    /// A copy of game `i` since its last start (0 to `n - 1`, else `IndexError`).
+    fn game(&self, py: Python<'_>, i: Int<i64>) -> PyResult<GamePy> {
+        let i = self.index(i)?;
+        let game = self.lock(py)?.games[i].clone();
+        Ok(GamePy::wrap(py, game))
     }
 }

@@ -16,7 +16,8 @@ Position('Qe1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 b')
 Classes: ``Cell``, ``Side`` (``WHITE``, ``BLACK``), ``Kind`` (``QUEEN``, ``GUARD``),
 ``Piece``, ``Move``, ``Position``, ``Game``, ``Outcome``, ``Symmetry``, ``VecEnv``.
 Errors: ``IllegalMoveError``, ``ParseError``, ``InvalidPositionError`` (all ``ValueError``)
-with the core's reason in ``.reason``. Pictures: ``svg(position, ...)``, and positions and
+with the core's reason in ``.reason`` (see "Contract" below for every exception a call can
+raise). Pictures: ``svg(position, ...)``, and positions and
 games draw themselves in notebooks (drawn by the Rust crate agon-svg, like the web game's
 board). Bots: ``agon.bots`` (random, greedy, MCTS, alpha-beta).
 
@@ -62,13 +63,95 @@ every channel but the last. The channels (``OBSERVATION_CHANNELS``), from the vi
 
 The board is not turned for Black: cells keep their index, so actions and observations
 share one geometry; channel 10 tells the colours apart.
+
+Contract
+--------
+Whatever it is given, every public function and method of the package either returns or
+raises one of these exceptions, and nothing else: no crash, no abort, and no hang beyond
+the work the arguments ask for (see the bounds below):
+
+- ``ValueError``: a value the argument does not allow (out of its range or bound, an
+  unknown name, a decided start position...), including its subclasses
+  ``IllegalMoveError``, ``ParseError`` and ``InvalidPositionError`` and, for a ``str``
+  that is not valid Unicode (a lone surrogate), ``UnicodeEncodeError``.
+- ``TypeError``: an argument of the wrong type. Where an integer is expected, an ``int``
+  or any object with ``__index__`` (numpy integers) is accepted, and never a ``bool``, a
+  float or a str; where a flag is expected, only a ``bool``.
+- ``IndexError``: ``Game.pop()`` with no move to take back, and a game number out of
+  range in ``VecEnv.position(i)`` and ``VecEnv.game(i)``.
+- ``OverflowError``: an int too large for its argument's 64-bit type (signed for
+  counts, sizes, depths, indices and actions, so 2**63 and beyond; unsigned for seeds,
+  which are 0 to 2**64 - 1, so also any negative seed).
+- ``MemoryError``: only when the machine has less memory than a call within the bounds
+  below needs.
+- An exception raised by code of the caller's that a call runs (an ``__index__``,
+  ``__iter__`` or ``__array__``, a mapping's ``items``) passes through unchanged.
+- ``RuntimeError``, in one case only: a finaliser of the caller's (``__del__``, run by
+  the garbage collector in the middle of a call) that uses a ``Game`` or ``VecEnv`` while
+  a call on that same object is running in the same thread: the inner call is refused and
+  changes nothing. (Callbacks that run while arguments are read, such as ``__index__``
+  or ``__array__``, may use the object freely: arguments are read first.)
+
+The exceptions of the package always carry all their attributes: ``reason``, ``move``,
+``env`` and ``action`` for ``IllegalMoveError``; ``reason``, ``offset``, ``text``,
+``move_reason`` and ``position_reason`` for ``ParseError``; ``reason`` for
+``InvalidPositionError`` (those that do not apply are ``None``).
+
+**A call that fails changes nothing**: games, environments (their games and their random
+generator), bots, and the caller's ``out`` arrays, which are all checked before anything is
+written or any game changes.
+
+**Bounds.** Every argument that sizes memory or work has an upper bound, checked before
+anything is allocated or started; beyond it the call raises ``ValueError``:
+
+- ``MAX_ENVS`` = 65536 games in a ``VecEnv`` (a step writes about 9 KB per game);
+- ``MAX_PERFT_DEPTH`` = 64 for ``perft`` and ``Position.perft``/``perft_divide``;
+- ``MAX_RANDOM_PLAYOUTS`` = 10**9 games in one ``random_playouts`` call;
+- ``MAX_PLAYOUTS`` = 10**6 playouts per move of ``bots.MCTS`` (over a minute of search);
+- ``MAX_DEPTH`` = 64 plies of ``bots.AlphaBeta``;
+- ``MAX_TIME_LIMIT`` = 86400 seconds (a day) for a bot's time limit;
+- ``MAX_SVG_SIZE`` = 100000 pixels and ``MAX_ARROWS`` = 10000 arrows for ``svg``;
+- ``CELL_COUNT`` = 91 entries in ``Position.from_pieces``'s pieces and captured cells.
+
+Iterables are read one item at a time, so an endless one fails at its first item too many
+(or, for the moves of ``Game(start, moves)``, at the first illegal move: every game ends).
+The bounds keep memory and the stack safe; they do not make every call short: perft grows
+about 25-fold per ply, and a bot's search grows with its budget unless it has a time
+limit.
+
+**Time.** Parsers (cells, moves, positions, game records) run in time linear in their
+input. There is no length limit on their input, but error messages quote at most its first
+80 characters (the exception's ``text`` keeps it all).
+
+**Strict inputs.** ``VecEnv.step``'s actions are an array of shape ``(n,)`` of a numpy
+integer dtype (any width, sign and byte order), or what ``numpy.asarray`` makes one of
+(a list of ``n`` Python ints); anything else is refused before any game changes:
+``TypeError`` for bool, float, complex, str, bytes, object, datetime and timedelta
+dtypes and for masked arrays (their mask would be ignored), ``ValueError`` for a wrong
+shape, and ``IllegalMoveError`` (with ``env`` and ``action``) for an action not legal in
+its game. An ``out`` array must be a writeable C-contiguous numpy array of exactly the
+documented shape and dtype, sharing memory with no other ``out`` array nor the actions.
+
+**Threads.** Cells, moves, positions and the other values are immutable and may be shared
+freely. Threads may share a ``Game``, a ``VecEnv`` or a bot: each has a lock, calls on it
+take turns (one waits for the other, without the GIL), and the long ones
+(``VecEnv.step``, ``reset``, ``observe``, ``random_actions``, a bot's ``choose``, ``perft``,
+``random_playouts``) run without the GIL.
 """
 
 from ._agon import (
     ACTION_COUNT,
     CELL_COUNT,
     INNER_RETURN_BASE,
+    MAX_ARROWS,
+    MAX_DEPTH,
+    MAX_ENVS,
     MAX_LEGAL_MOVES,
+    MAX_PERFT_DEPTH,
+    MAX_PLAYOUTS,
+    MAX_RANDOM_PLAYOUTS,
+    MAX_SVG_SIZE,
+    MAX_TIME_LIMIT,
     OBSERVATION_CHANNELS,
     OUTER_RETURN_BASE,
     STEP_ACTIONS,
@@ -138,7 +221,15 @@ __all__ = [
     "IllegalMoveError",
     "InvalidPositionError",
     "Kind",
+    "MAX_ARROWS",
+    "MAX_DEPTH",
+    "MAX_ENVS",
     "MAX_LEGAL_MOVES",
+    "MAX_PERFT_DEPTH",
+    "MAX_PLAYOUTS",
+    "MAX_RANDOM_PLAYOUTS",
+    "MAX_SVG_SIZE",
+    "MAX_TIME_LIMIT",
     "Move",
     "NORTH",
     "NORTH_EAST",

@@ -9,7 +9,6 @@ from typing import (
     Literal,
     Mapping,
     Optional,
-    Sequence,
     Tuple,
     TypedDict,
     Union,
@@ -31,25 +30,38 @@ STEP_ACTIONS: int
 OUTER_RETURN_BASE: int
 INNER_RETURN_BASE: int
 MAX_LEGAL_MOVES: int
+MAX_ENVS: int
+MAX_PERFT_DEPTH: int
+MAX_RANDOM_PLAYOUTS: int
+MAX_PLAYOUTS: int
+MAX_DEPTH: int
+MAX_TIME_LIMIT: float
+MAX_SVG_SIZE: int
+MAX_ARROWS: int
 OBSERVATION_CHANNELS: List[str]
 __version__: str
 
 class IllegalMoveError(ValueError):
-    """A move the rules forbid; ``reason`` names the rule (``"between-enemies"``...)."""
+    """A move the rules forbid; ``reason`` names the rule (``"between-enemies"``...).
+
+    ``env`` and ``action`` are set by ``VecEnv.step`` (else ``None``)."""
 
     reason: str
     move: Optional[str]
-    env: int
-    action: int
+    env: Optional[int]
+    action: Optional[int]
 
 class ParseError(ValueError):
-    """A text that does not parse; ``reason``, ``offset`` (in bytes) and ``text``."""
+    """A text that does not parse; ``reason``, ``offset`` (in bytes) and ``text``.
+
+    ``move_reason``/``position_reason``: why a record's move or position was refused
+    (else ``None``)."""
 
     reason: str
     offset: int
     text: str
-    move_reason: str
-    position_reason: str
+    move_reason: Optional[str]
+    position_reason: Optional[str]
 
 class InvalidPositionError(ValueError):
     """Pieces that form no reachable position; ``reason`` names the fault."""
@@ -222,7 +234,7 @@ class Position:
     def from_pieces(
         pieces: Mapping[Any, PieceLike],
         turn: Side = ...,
-        captured: Sequence[CellLike] = ...,
+        captured: Optional[Iterable[CellLike]] = None,
     ) -> Position: ...
     def to_text(self) -> str: ...
     @property
@@ -275,7 +287,7 @@ class Game:
     """A game: positions, moves, repetition, undo, records."""
 
     def __init__(
-        self, start: Optional[PositionLike] = None, moves: Sequence[MoveLike] = ...
+        self, start: Optional[PositionLike] = None, moves: Optional[Iterable[MoveLike]] = None
     ) -> None: ...
     @staticmethod
     def from_record(text: str) -> Game: ...
@@ -348,7 +360,11 @@ class VecEnv:
         self, seed: Optional[int] = None, out: Optional[Tuple[Observations, Masks]] = None
     ) -> Tuple[Observations, Masks]: ...
     def observe(self, out: Optional[Tuple[Observations, Masks]] = None) -> Tuple[Observations, Masks]: ...
-    def step(self, actions: npt.ArrayLike, out: Optional[StepResult] = None) -> StepResult: ...
+    def step(
+        self, actions: npt.ArrayLike, out: Optional[StepResult] = None
+    ) -> StepResult:
+        """Plays one action in every game: ``actions`` of shape ``(n,)`` and an integer
+        dtype (see the class and the package's "Contract")."""
     def random_actions(self) -> npt.NDArray[np.int64]: ...
     def position(self, i: int) -> Position: ...
     def game(self, i: int) -> Game: ...
@@ -393,7 +409,8 @@ def svg(
     - ``coordinates``: write each empty cell's name in it.
 
     Raises ``TypeError`` for an argument of the wrong type, ``ValueError`` for a size
-    that is not 1 to 100000, ``ParseError`` for a move or cell text that does not parse,
+    that is not 1 to 100000 (``MAX_SVG_SIZE``) or more than ``MAX_ARROWS`` arrows,
+    ``ParseError`` for a move or cell text that does not parse,
     and ``IllegalMoveError`` for a step between cells that are not adjacent. Moves are not
     otherwise checked against the position. The drawing is the Rust crate agon-svg's, the
     same as the web game's.

@@ -1,0 +1,45 @@
+//! The upper bounds of the arguments that size work or memory, each checked before
+//! anything is allocated or started, and exported to Python as module constants (see the
+//! package docstring, "Contract"). The bindings check them themselves, so they hold
+//! whatever the crates below accept.
+
+use agon_core as ac;
+use pyo3::exceptions::PyValueError;
+use pyo3::PyErr;
+
+/// The most games in one `VecEnv`: a step writes about 9 KB per game (observations and
+/// masks), so a batch of this size writes about 600 MB per step.
+pub const MAX_ENVS: usize = 1 << 16;
+
+/// The deepest perft: agon-core's bound (deeper ones would overflow the stack). The number
+/// of leaves grows about 25-fold per ply (depth 6 is already about 10^8 leaves), so this
+/// bound guards the stack, not the time.
+pub const MAX_PERFT_DEPTH: u32 = ac::MAX_PERFT_DEPTH;
+
+/// The most games one call of `random_playouts` plays (about a day of work).
+pub const MAX_RANDOM_PLAYOUTS: u64 = 1_000_000_000;
+
+/// The most playouts of an MCTS bot per move (over a minute of search; agon-bots caps the
+/// memory of its tree whatever the budget).
+pub const MAX_PLAYOUTS: u32 = 1_000_000;
+
+/// The deepest alpha-beta search.
+pub const MAX_DEPTH: u32 = 64;
+
+// The bindings' bounds never exceed what the crates below accept.
+#[cfg(feature = "bots")]
+const _: () = assert!(MAX_DEPTH <= agon_bots::AlphaBetaBot::MAX_DEPTH);
+
+/// The longest time limit of a bot, in seconds: one day.
+pub const MAX_TIME_LIMIT: f64 = 86_400.0;
+
+/// The widest picture, in pixels.
+pub const MAX_SVG_SIZE: u32 = 100_000;
+
+/// The most arrows in one picture (one for each ordered pair of cells, and more).
+pub const MAX_ARROWS: usize = 10_000;
+
+/// `ValueError` for an argument outside its range.
+pub fn out_of_range(name: &str, range: &str, value: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(format!("{name} must be {range}, not {value}"))
+}
