@@ -53,10 +53,9 @@ fn action_to_move<'py>(
 /// (12, ACTION_COUNT) whose row `s` maps each action to its image under symmetry `s`.
 #[pyfunction]
 fn action_symmetries(py: Python<'_>) -> PyResult<Bound<'_, PyArray2<i64>>> {
-    let maps = actions::action_symmetries();
-    let flat: Vec<i64> = maps
+    let flat: Vec<i64> = ac::Symmetry::ALL
         .iter()
-        .flat_map(|m| m.iter().map(|&a| i64::from(a)))
+        .flat_map(|&s| agon_rl::action_map(s).iter().map(|&a| i64::from(a)))
         .collect();
     numpy::PyArray1::from_vec(py, flat).reshape([12, actions::ACTION_COUNT])
 }

@@ -147,18 +147,18 @@ pub fn random_playouts<'py>(
 #[pyclass(frozen, module = "agon._agon", name = "VecEnv")]
 pub struct VecEnv {
     n: usize,
-    start: ac::Position,
     axial: bool,
     /// What calls change, locked by one call at a time. No Python object is made and no
     /// Python code runs while it is locked.
     state: Lock<State>,
 }
 
+/// The batch itself: `agon_rl::VecEnv`, which holds the games and the step loop; this
+/// class only checks and converts the Python arguments.
 struct State {
-    games: Vec<ac::Game>,
-    rng: Rng,
-    /// The moves of the actions being played (kept to reuse its memory).
-    moves: Vec<ac::Move>,
+    env: agon_rl::VecEnv,
+    /// The actions of a step as int64 (kept to reuse its memory).
+    actions: Vec<i64>,
 }
 
 type StepArrays<'py> = (
@@ -519,41 +519,43 @@ impl VecEnv {
         Ok((obs, masks))
     }
 
-    /// Writes the observations and masks of every game.
-    fn write_all(games: &[ac::Game], axial: bool, obs: &mut [f32], masks: &mut [bool]) {
-        let len = actions::observation_len(axial);
-        for ((g, o), m) in games
-            .iter()
-            .zip(obs.chunks_exact_mut(len))
-            .zip(masks.chunks_exact_mut(ACTION_COUNT))
-        {
-            actions::write_observation(g.position(), axial, o);
-            actions::write_mask(g.actions().iter(), m);
-        }
+    /// Reads the actions as int64 for the batch; an action out of that range names no
+    /// move, and is refused as such.
+    fn int64_actions(state: &mut State, actions: &Actions<'_>) -> Result<(), Refused> {
+        let State { env, actions: out } = state;
+        out.clear();
+        actions.for_each_until(|i, a| match i64::try_from(a) {
+            Ok(a) => {
+                out.push(a);
+                Ok(())
+            }
+            Err(_) => Err(Refused {
+                env: i,
+                action: a,
+                position: *env.games()[i].position(),
+                names: None,
+            }),
+        })
     }
 
-    /// Turns every action into its game's move, or finds the first refused one.
-    fn check_actions(state: &mut State, actions: &Actions<'_>) -> Result<(), Refused> {
-        let State { games, moves, .. } = state;
-        moves.clear();
-        actions.for_each_until(|i, a| {
-            let g = &games[i];
-            let names = usize::try_from(a)
-                .ok()
-                .and_then(|a| actions::action_to_move(g.position(), a));
-            match names.filter(|&m| g.is_legal(m)) {
-                Some(m) => {
-                    moves.push(m);
-                    Ok(())
-                }
-                None => Err(Refused {
+    /// The refusal of the batch's first illegal action, with what it names.
+    fn refused(env: &agon_rl::VecEnv, error: agon_rl::VecEnvError) -> PyResult<Refused> {
+        match error {
+            agon_rl::VecEnvError::IllegalAction { env: i, action } => {
+                let position = *env.games()[i].position();
+                let names = usize::try_from(action)
+                    .ok()
+                    .and_then(|a| actions::action_to_move(&position, a));
+                Ok(Refused {
                     env: i,
-                    action: a,
-                    position: *g.position(),
+                    action: i128::from(action),
+                    position,
                     names,
-                }),
+                })
             }
-        })
+            // The outputs were checked for shape before: any other refusal is a bug here.
+            other => Err(PyValueError::new_err(other.to_string())),
+        }
     }
 }
 
@@ -577,21 +579,16 @@ impl VecEnv {
                 limits::out_of_range("n", &format!("1 to MAX_ENVS ({MAX_ENVS})"), n.0)
             })?;
         let start = start.map_or_else(ac::Position::start, |p| p.0);
-        if start.is_over() {
-            return Err(PyValueError::new_err(
-                "the start position is already decided",
-            ));
-        }
+        let env = agon_rl::VecEnv::new(n, seed.0, actions::layout(axial), Some(start))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(VecEnv {
             n,
-            start,
             axial,
             state: Lock::new(
                 "VecEnv",
                 State {
-                    games: (0..n).map(|_| ac::Game::from_position(start)).collect(),
-                    rng: Rng::new(seed.0),
-                    moves: Vec::with_capacity(n),
+                    env,
+                    actions: Vec::with_capacity(n),
                 },
             ),
         })
@@ -631,20 +628,14 @@ impl VecEnv {
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let (mut obs, mut masks) = self.observation_outputs(py, out.as_ref())?;
         let (o, m) = (obs.slice()?, masks.slice()?);
-        let (start, axial) = (self.start, self.axial);
         let mut guard = self.lock(py)?;
-        let state = &mut *guard;
-        if let Some(s) = seed {
-            state.rng = Rng::new(s.0);
-        }
-        let games = &mut state.games;
-        py.detach(move || {
-            for g in games.iter_mut() {
-                g.restart(start);
-            }
-            VecEnv::write_all(games, axial, o, m);
+        let env = &mut guard.env;
+        let written = py.detach(move || {
+            env.reset(seed.map(|s| s.0));
+            env.observe(o, m)
         });
         drop(guard);
+        written.map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok((obs.array.into_any(), masks.array.into_any()))
     }
 
@@ -658,11 +649,11 @@ impl VecEnv {
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let (mut obs, mut masks) = self.observation_outputs(py, out.as_ref())?;
         let (o, m) = (obs.slice()?, masks.slice()?);
-        let axial = self.axial;
         let guard = self.lock(py)?;
-        let games = &guard.games;
-        py.detach(move || VecEnv::write_all(games, axial, o, m));
+        let env = &guard.env;
+        let written = py.detach(move || env.observe(o, m));
         drop(guard);
+        written.map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok((obs.array.into_any(), masks.array.into_any()))
     }
 
@@ -691,45 +682,25 @@ impl VecEnv {
             terms.slice()?,
             masks.slice()?,
         );
-        let (start, axial) = (self.start, self.axial);
         let mut guard = self.lock(py)?;
         let state = &mut *guard;
-        if let Err(refused) = VecEnv::check_actions(state, &actions) {
+        if let Err(refused) = VecEnv::int64_actions(state, &actions) {
             drop(guard);
             return Err(refused.error(py));
         }
-        let (games, moves) = (&mut state.games, &state.moves);
-        py.detach(move || {
-            let len = actions::observation_len(axial);
-            let rows = games
-                .iter_mut()
-                .zip(moves)
-                .zip(o.chunks_exact_mut(len))
-                .zip(m.chunks_exact_mut(ACTION_COUNT))
-                .zip(r.iter_mut().zip(t.iter_mut()));
-            for ((((g, &mv), obs), mask), (reward, term)) in rows {
-                let mover = g.position().turn();
-                g.push_unchecked(mv);
-                match g.outcome() {
-                    Some(outcome) => {
-                        *reward = match outcome.winner {
-                            Some(w) if w == mover => 1.0,
-                            Some(_) => -1.0,
-                            None => 0.0,
-                        };
-                        *term = true;
-                        g.restart(start);
-                    }
-                    None => {
-                        *reward = 0.0;
-                        *term = false;
-                    }
-                }
-                actions::write_observation(g.position(), axial, obs);
-                actions::write_mask(g.actions().iter(), mask);
-            }
-        });
+        let State { env, actions } = state;
+        let out = agon_rl::StepBuffers {
+            observations: o,
+            rewards: r,
+            terminations: t,
+            masks: m,
+        };
+        let played = py.detach(|| env.step(actions, out));
+        let refused = played.err().map(|e| VecEnv::refused(env, e));
         drop(guard);
+        if let Some(refused) = refused {
+            return Err(refused?.error(py));
+        }
         Ok((
             obs.array.into_any(),
             rewards.array.into_any(),
@@ -742,41 +713,25 @@ impl VecEnv {
     /// generator.
     fn random_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let mut guard = self.lock(py)?;
-        let state = &mut *guard;
-        let (games, rng) = (&state.games, &mut state.rng);
-        let v: Vec<i64> = py.detach(move || {
-            games
-                .iter()
-                .map(|g| {
-                    // A game in the batch is never over (it restarts when it ends), so it
-                    // always has a legal move; -1 would mark one without.
-                    let legal = g.actions();
-                    let count = legal.len();
-                    if count == 0 {
-                        return -1;
-                    }
-                    legal
-                        .nth(rng.below(count))
-                        .and_then(actions::move_to_action)
-                        .map_or(-1, |a| a as i64)
-                })
-                .collect()
-        });
+        let env = &mut guard.env;
+        let mut v = vec![0i64; self.n];
+        let written = py.detach(|| env.random_actions(&mut v));
         drop(guard);
+        written.map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(PyArray1::from_vec(py, v))
     }
 
     /// The current position of game `i` (0 to `n - 1`, else `IndexError`).
     fn position(&self, py: Python<'_>, i: Int<i64>) -> PyResult<PositionPy> {
         let i = self.index(i)?;
-        let position = *self.lock(py)?.games[i].position();
+        let position = *self.lock(py)?.env.games()[i].position();
         Ok(PositionPy(position))
     }
 
     /// A copy of game `i` since its last start (0 to `n - 1`, else `IndexError`).
     fn game(&self, py: Python<'_>, i: Int<i64>) -> PyResult<GamePy> {
         let i = self.index(i)?;
-        let game = self.lock(py)?.games[i].clone();
+        let game = self.lock(py)?.env.games()[i].clone();
         Ok(GamePy::wrap(py, game))
     }
 }

@@ -405,6 +405,7 @@ impl Layout {
 pub fn write_observation<T: Copy + From<bool>>(position: &Position, layout: Layout, out: &mut [T]) {
     let plane = layout.plane_len();
     let out = &mut out[..layout.observation_len()];
+    let fixed = fixed_planes(layout);
     let us = position.turn();
     let them = us.other();
     let queens = position.queens();
@@ -417,20 +418,44 @@ pub fn write_observation<T: Copy + From<bool>>(position: &Position, layout: Layo
         position.pieces_of(us) & captured,
         position.pieces_of(them) & captured,
         position.forbidden_cells(us),
-        Ring::THRONE.cells(),
-        Ring::new(1).map_or(agon_core::CellSet::EMPTY, Ring::cells),
     ];
-    out.fill(T::from(false));
+    let (pieces, rest) = out.split_at_mut(sets.len() * plane);
+    pieces.fill(T::from(false));
     for (channel, set) in sets.into_iter().enumerate() {
         for c in set {
-            out[channel * plane + layout.offset(c)] = T::from(true);
+            pieces[channel * plane + usize::from(fixed.offset[c.index()])] = T::from(true);
         }
     }
-    let board = sets.len() * plane;
-    for c in Cell::all() {
-        out[board + layout.offset(c)] = T::from(true);
+    let (constant, to_move) = rest.split_at_mut(3 * plane);
+    for (o, &v) in constant.iter_mut().zip(&fixed.planes) {
+        *o = T::from(v);
     }
-    if us == Side::White {
-        out[board + plane..board + 2 * plane].fill(T::from(true));
-    }
+    to_move.fill(T::from(us == Side::White));
+}
+
+/// What does not depend on the position, for one layout: each cell's offset in a plane,
+/// and the throne, throne-ring and board planes.
+struct FixedPlanes {
+    offset: [u16; CELL_COUNT],
+    planes: Vec<bool>,
+}
+
+fn fixed_planes(layout: Layout) -> &'static FixedPlanes {
+    static FIXED: [OnceLock<FixedPlanes>; 2] = [OnceLock::new(), OnceLock::new()];
+    FIXED[layout as usize].get_or_init(|| {
+        let plane = layout.plane_len();
+        let mut fixed = FixedPlanes {
+            offset: [0; CELL_COUNT],
+            planes: vec![false; 3 * plane],
+        };
+        for c in Cell::all() {
+            let at = layout.offset(c);
+            fixed.offset[c.index()] = at as u16;
+            let ring = c.ring().distance();
+            fixed.planes[at] = ring == 0;
+            fixed.planes[plane + at] = ring == 1;
+            fixed.planes[2 * plane + at] = true;
+        }
+        fixed
+    })
 }
