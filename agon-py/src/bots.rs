@@ -209,7 +209,7 @@ pub struct MctsPy;
 #[pymethods]
 impl MctsPy {
     #[new]
-    #[pyo3(signature = (playouts = Int(2000), seed = Int(0), time_limit = None))]
+    #[pyo3(signature = (playouts = Int(i64::from(MctsBot::DEFAULT_PLAYOUTS)), seed = Int(0), time_limit = None))]
     fn new(
         playouts: Int<i64>,
         seed: Int<u64>,
@@ -231,7 +231,8 @@ pub struct AlphaBetaPy;
 #[pymethods]
 impl AlphaBetaPy {
     #[new]
-    #[pyo3(signature = (depth = Int(4), seed = Int(0), time_limit = None))]
+    // The defaults are the Rust bots' own, so `AlphaBeta()` and `from_name("alphabeta")` agree.
+    #[pyo3(signature = (depth = Int(i64::from(AlphaBetaBot::DEFAULT_DEPTH)), seed = Int(0), time_limit = None))]
     fn new(
         depth: Int<i64>,
         seed: Int<u64>,

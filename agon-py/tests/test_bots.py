@@ -79,3 +79,9 @@ def test_bots_think_without_the_gil() -> None:
         done.wait(0.01)
     thread.join()
     assert ticks > 5
+
+
+def test_default_budgets_are_the_rust_bots() -> None:
+    # AlphaBeta() defaulted to depth 4 while the Rust bot and from_name used 5.
+    assert agon.bots.AlphaBeta().name == agon.bots.Bot.from_name("alphabeta").name == "alphabeta:5"
+    assert agon.bots.MCTS().name == agon.bots.Bot.from_name("mcts").name == "mcts:2000"

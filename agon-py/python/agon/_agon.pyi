@@ -438,5 +438,5 @@ class MCTS(Bot):
 
 class AlphaBeta(Bot):
     def __init__(
-        self, depth: int = 4, seed: int = 0, time_limit: Optional[float] = None
+        self, depth: int = 5, seed: int = 0, time_limit: Optional[float] = None
     ) -> None: ...

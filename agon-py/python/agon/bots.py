@@ -10,7 +10,7 @@ True
 - ``Greedy(seed=0)``: one ply ahead, the move whose result the evaluation likes best.
 - ``MCTS(playouts=2000, seed=0, time_limit=None)``: UCT with random playouts (1 to
   ``MAX_PLAYOUTS`` = 10**6).
-- ``AlphaBeta(depth=4, seed=0, time_limit=None)``: iterative-deepening alpha-beta (depth
+- ``AlphaBeta(depth=5, seed=0, time_limit=None)``: iterative-deepening alpha-beta (depth
   1 to ``MAX_DEPTH`` = 64).
 - ``Bot.from_name("mcts:500", seed=0)``: a bot from its spec.
 
