@@ -614,24 +614,29 @@
     }
   }
 
-  async function undo() {
-    if (!app.state || !app.token || app.busy) return;
+  // Undo or resign: one request with the token, then the state it answers.
+  async function tokenAction(action) {
     const gen = app.generation;
     app.error = null;
     app.info = [];
     disarmResign();
     setBusy(true);
     try {
-      const state = await post(`/api/games/${app.id}/undo`, { token: app.token });
-      if (gen !== app.generation) return;
+      const state = await post(`/api/games/${app.id}/${action}`, { token: app.token });
+      if (gen !== app.generation) return false;
       applyState(state);
     } catch (e) {
-      if (gen !== app.generation) return;
+      if (gen !== app.generation) return false;
       app.error = e;
     }
     app.busy = false;
     render();
-    await maybeComputer();
+    return true;
+  }
+
+  async function undo() {
+    if (!app.state || !app.token || app.busy) return;
+    if (await tokenAction('undo')) await maybeComputer();
   }
 
   function disarmResign() {
@@ -651,21 +656,7 @@
       render();
       return;
     }
-    disarmResign();
-    const gen = app.generation;
-    app.error = null;
-    app.info = [];
-    setBusy(true);
-    try {
-      const state = await post(`/api/games/${app.id}/resign`, { token: app.token });
-      if (gen !== app.generation) return;
-      applyState(state);
-    } catch (e) {
-      if (gen !== app.generation) return;
-      app.error = e;
-    }
-    app.busy = false;
-    render();
+    await tokenAction('resign');
   }
 
   async function copyPosition() {
