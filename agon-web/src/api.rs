@@ -23,6 +23,12 @@ use crate::{ApiError, AppState, Level};
 /// The largest request body accepted, in bytes.
 pub const MAX_BODY: usize = 4096;
 
+/// The most moves a game may hold. Every request replays its game, so an endless game
+/// would make each request slower; no game between a person and the computer comes near
+/// this (random games average under 500 moves). A move past it is refused with
+/// `409 game-too-long`.
+pub const MAX_PLIES: usize = 10_000;
+
 /// A JSON request body: `application/json`, at most [`MAX_BODY`] bytes, of exactly the
 /// expected shape (unknown fields are refused, so a misspelt field is not ignored).
 pub struct JsonBody<T>(pub T);
@@ -303,9 +309,16 @@ pub async fn play(
     Path(id): Path<String>,
     JsonBody(request): JsonBody<MoveRequest>,
 ) -> Result<Json<GameState>, ApiError> {
+    let max_plies = app.max_plies;
     let game = transact(&app, move |tx| {
         let mut game = load_owned(tx, &id, &request.token)?;
         ensure_not_over(&game)?;
+        if game.plies() >= max_plies {
+            return Err(ApiError::conflict(
+                "game-too-long",
+                format!("this game has reached the limit of {max_plies} moves: start a new one"),
+            ));
+        }
         if game.computer_to_move() {
             return Err(ApiError::conflict(
                 "not-your-turn",

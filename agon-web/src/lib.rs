@@ -75,6 +75,8 @@ pub struct AppState {
     pub store: Arc<Store>,
     /// The bound on the computer's searches.
     pub workers: Arc<Workers>,
+    /// The most moves a game may hold (see [`api::MAX_PLIES`]).
+    pub max_plies: usize,
 }
 
 impl AppState {
@@ -91,6 +93,7 @@ impl AppState {
         Ok(AppState {
             store: Arc::new(Store::open(&config.db)?),
             workers: Arc::new(Workers::new(config.workers)),
+            max_plies: api::MAX_PLIES,
         })
     }
 }

@@ -19,6 +19,10 @@ struct Server {
 }
 
 fn server_with(workers: Arc<Workers>) -> Server {
+    server_with_limit(workers, agon_web::api::MAX_PLIES)
+}
+
+fn server_with_limit(workers: Arc<Workers>, max_plies: usize) -> Server {
     let dir = tempfile::tempdir().unwrap();
     let config = Config {
         db: dir.path().join("games.sqlite3"),
@@ -26,6 +30,7 @@ fn server_with(workers: Arc<Workers>) -> Server {
     };
     let mut state = AppState::open(&config).unwrap();
     state.workers = workers;
+    state.max_plies = max_plies;
     let store = state.store.clone();
     Server {
         app: app(state),
@@ -752,4 +757,26 @@ async fn a_busy_server_answers_503_and_keeps_the_move() {
     held.await.unwrap().unwrap().unwrap();
     let state = s.act(&id, "computer", &token).await.json();
     assert_eq!(strings(&state["moves"]).len(), 2);
+}
+
+#[tokio::test]
+async fn a_game_may_not_grow_without_end() {
+    let s = server_with_limit(Arc::new(Workers::new(1)), 4);
+    let (id, token, _) = s.create(json!({"side": "white", "level": "easy"})).await;
+    for _ in 0..2 {
+        let state = s.state(&id).await;
+        let m = strings(&state["legal_moves"])[0].clone();
+        s.play(&id, &token, &m, true).await;
+    }
+    let before = s.state(&id).await;
+    assert_eq!(strings(&before["moves"]).len(), 4);
+    let m = strings(&before["legal_moves"])[0].clone();
+    s.play(&id, &token, &m, true)
+        .await
+        .error(409, "game-too-long");
+    assert_eq!(s.state(&id).await, before);
+    // Taking moves back makes room again.
+    let state = s.act(&id, "undo", &token).await.json();
+    let m = strings(&state["legal_moves"])[0].clone();
+    assert_eq!(s.play(&id, &token, &m, true).await.status, StatusCode::OK);
 }
