@@ -10,6 +10,7 @@ use serde_json::{json, Value};
 struct Server {
     child: Child,
     base: String,
+    log: std::path::PathBuf,
 }
 
 impl Server {
@@ -20,16 +21,21 @@ impl Server {
             .local_addr()
             .unwrap()
             .port();
+        // Everything the server prints goes to a file, read at the end.
+        let log = db.with_extension(format!("{port}.log"));
+        let out = std::fs::File::create(&log).unwrap();
         let child = Command::new(env!("CARGO_BIN_EXE_agon-web"))
             .args(["--addr", &format!("127.0.0.1:{port}"), "--workers", "2"])
             .arg("--db")
             .arg(db)
-            .stdout(Stdio::null())
+            .stdout(Stdio::from(out.try_clone().unwrap()))
+            .stderr(Stdio::from(out))
             .spawn()
             .unwrap();
         Server {
             child,
             base: format!("http://127.0.0.1:{port}"),
+            log,
         }
     }
 
@@ -104,6 +110,7 @@ async fn a_killed_server_loses_no_move() {
     assert_eq!(state["computer_to_move"], true);
 
     server.kill();
+    let first_log = server.log.clone();
     let server = Server::start(&db);
     server.wait_ready(&client).await;
     let again: Value = client
@@ -124,4 +131,12 @@ async fn a_killed_server_loses_no_move() {
     .await;
     assert_eq!(next["moves"].as_array().unwrap().len(), 8);
     assert_eq!(next["computer_to_move"], false);
+    // The secret token never reaches the logs, nor the database.
+    let logs = [&first_log, &server.log].map(|p| std::fs::read_to_string(p).unwrap());
+    assert!(logs[0].contains("agon-web: play at"), "{}", logs[0]);
+    assert!(logs.iter().all(|l| !l.contains(&token)));
+    for file in [db.clone(), db.with_extension("sqlite3-wal")] {
+        let stored = std::fs::read(&file).unwrap_or_default();
+        assert!(!stored.windows(token.len()).any(|w| w == token.as_bytes()));
+    }
 }

@@ -449,3 +449,20 @@ def test_unknown_game_link(server, new_context, catalogues):
     page.goto(server + "/g/0000000000000000")
     expect(page.locator("#new-game")).to_be_visible(timeout=TIMEOUT)
     expect(page.locator("#new-game-error")).to_have_text(catalogues["en"]["game.not-found"])
+
+
+def test_thinking_is_shown_while_the_computer_searches(server, new_context, catalogues):
+    # The hard level searches for 1.5 s: long enough to see the page say so and stay usable.
+    game = create(server, level="hard")
+    ctx = new_context()
+    with_token(ctx, game)
+    page = ctx.new_page()
+    open_game(page, server, game)
+    page.locator('#board g.piece[data-cell="a5"]').click()
+    click_cell(page, targets(page)[0])
+    expect(page.locator("#thinking")).to_be_visible(timeout=TIMEOUT)
+    # The page does not freeze meanwhile: the language can still be switched.
+    page.select_option("#lang-select", "pt")
+    expect(page.locator("html")).to_have_attribute("lang", "pt")
+    wait_moves(page, 2)
+    wait_idle(page)
