@@ -338,9 +338,11 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, options: &Options) -
                     Side::White => ("human".to_string(), computer_name.clone()),
                     Side::Black => (computer_name.clone(), "human".to_string()),
                 };
-                record.tags.push(("White".into(), white));
-                record.tags.push(("Black".into(), black));
-                match std::fs::write(argument, record.to_string()) {
+                let tagged = record
+                    .set_tag("White", &white)
+                    .and_then(|()| record.set_tag("Black", &black))
+                    .map_err(|e| io::Error::other(e.to_string()));
+                match tagged.and_then(|()| std::fs::write(argument, record.to_string())) {
                     Ok(()) => writeln!(out, "Saved the game to {argument}.")?,
                     Err(e) => writeln!(out, "Cannot save to {argument}: {e}.")?,
                 }
@@ -351,7 +353,7 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, options: &Options) -
                     .and_then(|text| text.parse::<Record>().map_err(|e| e.to_string()));
                 match loaded {
                     Ok(record) => {
-                        game = record.game;
+                        game = record.into_game();
                         writeln!(
                             out,
                             "Loaded {argument}: {} plies played.",
@@ -445,7 +447,7 @@ fn run_auto(out: &mut impl Write, options: &Options, seed: u64) -> io::Result<En
         game.moves().len()
     )?;
     let record = Record::new(game);
-    debug_assert_eq!(record.result, Score::from_outcome(Some(outcome)));
+    debug_assert_eq!(record.result(), Score::from_outcome(Some(outcome)));
     write!(out, "\n{record}")?;
     Ok(End::Over(outcome))
 }

@@ -116,7 +116,7 @@ fn moves_undo_save_load_and_resign() {
         format!("[White \"human\"]\n[Black \"random\"]\n[Result \"*\"]\n\n1. f1-e1 {reply} *\n")
     );
     let record: Record = saved.parse().expect("a valid record");
-    assert_eq!(record.game.moves().len(), 2);
+    assert_eq!(record.game().moves().len(), 2);
     assert_in_order(
         &text,
         &[
@@ -220,7 +220,7 @@ fn auto_plays_a_whole_game() {
     // The record printed at the end replays to the same result.
     let record_text = &text[text.find("[Result").unwrap()..];
     let record: Record = record_text.parse().expect("the printed record parses");
-    assert_eq!(record.game.outcome(), Some(outcome));
+    assert_eq!(record.game().outcome(), Some(outcome));
 }
 
 #[test]

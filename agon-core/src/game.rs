@@ -194,6 +194,17 @@ impl Game {
 
     /// Plays a move known to be legal (from [`Game::legal_moves`]) without checking it.
     ///
+    /// # Correctness
+    ///
+    /// The game must not be over and `m` must be legal in its position; see
+    /// [`Position::play_unchecked`]. Debug builds check both and panic otherwise; in
+    /// release builds an illegal move leaves a game whose positions and outcome are
+    /// meaningless (never undefined behaviour).
+    ///
+    /// # Panics
+    ///
+    /// In debug builds only, when the game is over or `m` is illegal.
+    ///
     /// ```
     /// use agon_core::Game;
     /// let mut game = Game::new();
@@ -202,6 +213,7 @@ impl Game {
     /// assert_eq!(game.moves().len(), 1);
     /// ```
     pub fn push_unchecked(&mut self, m: Move) {
+        debug_assert!(self.outcome.is_none(), "push_unchecked: the game is over");
         let next = self.position().play_unchecked(m);
         self.positions.push(next);
         self.moves.push(m);

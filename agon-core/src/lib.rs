@@ -152,7 +152,7 @@ pub use perft::{perft, MAX_PERFT_DEPTH};
 pub use piece::{Kind, Piece, Side};
 pub use position::{Position, PositionError};
 #[cfg(feature = "alloc")]
-pub use record::{Record, Score};
+pub use record::{Record, RecordError, Score};
 pub use rules::IllegalMove;
 pub use symmetry::Symmetry;
 

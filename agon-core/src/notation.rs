@@ -74,6 +74,7 @@ pub struct ParseError {
 /// assert_eq!(err.kind(), ParseErrorKind::Expected("'-' (a step) or '>' (a return)"));
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum ParseErrorKind {
     /// Something else stood here; the text says what was expected.
     #[error("expected {0}")]

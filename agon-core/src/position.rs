@@ -45,6 +45,7 @@ pub struct Position {
 /// assert_eq!(err, PositionError::PieceCount(Side::White)); // l5 was last
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum PositionError {
     /// Two pieces were placed on one cell.
     #[error("two pieces on {0}")]

@@ -23,7 +23,7 @@
 //! let mut game = Game::new();
 //! game.play("f1-e1".parse()?)?;
 //! let mut record = Record::new(game);
-//! record.tags.push(("White".into(), "Ada".into()));
+//! record.set_tag("White", "Ada")?;
 //! let text = record.to_string();
 //! assert_eq!(text, "[White \"Ada\"]\n[Result \"*\"]\n\n1. f1-e1 *\n");
 //! assert_eq!(text.parse::<Record>()?, record);
@@ -123,24 +123,75 @@ impl FromStr for Score {
 
 /// A game record: tags, the game (its start and moves) and the written result.
 ///
-/// The `Position` and `Result` tags are not kept in `tags`: they are written from
-/// `game.start()` and `result`.
+/// A record cannot contradict itself, so [`to_string`](ToString::to_string) always writes
+/// text that [`from_str`](FromStr::from_str) reads back to an equal record: its fields are
+/// private, the result of a finished game is the game's own ([`set_result`](Self::set_result)
+/// refuses another), and [`set_tag`](Self::set_tag) refuses a name or value the text
+/// format cannot hold. The `Position` and `Result` tags are not kept with the others: they
+/// are written from the game's start and the result.
+///
+/// ```
+/// use agon_core::{Game, Record, RecordError, Score};
+///
+/// let mut record = Record::new(Game::new());
+/// record.set_tag("Event", "Club night")?;
+/// record.set_result(Score::BlackWins)?; // White resigned: the game itself goes on
+/// assert_eq!(record.to_string().parse::<Record>(), Ok(record.clone()));
+/// assert_eq!(record.set_tag("Result", "1-0"), Err(RecordError::ReservedTag));
+/// # Ok::<(), RecordError>(())
+/// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Record {
-    /// Tag pairs other than `Position` and `Result`, in order.
-    pub tags: Vec<(String, String)>,
-    /// The game, replayed and validated.
-    pub game: Game,
-    /// The written result: the game's outcome when it is over.
-    pub result: Score,
+    tags: Vec<(String, String)>,
+    game: Game,
+    result: Score,
 }
+
+/// Why a [`Record`] refused a tag or a result.
+///
+/// ```
+/// use agon_core::{Game, Record, RecordError, Score};
+/// let mut record = Record::new(Game::new());
+/// assert_eq!(record.set_tag("my tag", "x"), Err(RecordError::TagName));
+/// assert_eq!(record.set_tag("Note", "two\nlines"), Err(RecordError::TagValue));
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
+pub enum RecordError {
+    /// A tag name must be one or more ASCII letters, digits or `_`.
+    TagName,
+    /// `Position` and `Result` are written from the game and the result, never set.
+    ReservedTag,
+    /// A tag value cannot hold a line break.
+    TagValue,
+    /// The game is over, and its result is the one its outcome gives.
+    ResultContradictsOutcome,
+}
+
+impl fmt::Display for RecordError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            RecordError::TagName => "a tag name is one or more ASCII letters, digits or '_'",
+            RecordError::ReservedTag => {
+                "the Position and Result tags come from the game and its result"
+            }
+            RecordError::TagValue => "a tag value cannot hold a line break",
+            RecordError::ResultContradictsOutcome => {
+                "the game is over: its result is the one its outcome gives"
+            }
+        })
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for RecordError {}
 
 impl Record {
     /// A record of `game` with no tags and the result of its outcome.
     ///
     /// ```
     /// use agon_core::{Game, Record, Score};
-    /// assert_eq!(Record::new(Game::new()).result, Score::Unfinished);
+    /// assert_eq!(Record::new(Game::new()).result(), Score::Unfinished);
     /// ```
     pub fn new(game: Game) -> Record {
         let result = Score::from_outcome(game.outcome());
@@ -149,6 +200,137 @@ impl Record {
             game,
             result,
         }
+    }
+
+    /// The game, replayed and validated.
+    ///
+    /// ```
+    /// use agon_core::{Game, Record};
+    /// let record: Record = "1. f1-e1 *".parse()?;
+    /// assert_eq!(record.game().moves().len(), 1);
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// The game, giving up the record.
+    ///
+    /// ```
+    /// use agon_core::{Game, Record};
+    /// let game = Record::new(Game::new()).into_game();
+    /// assert!(game.moves().is_empty());
+    /// ```
+    pub fn into_game(self) -> Game {
+        self.game
+    }
+
+    /// The written result: the game's outcome when it is over; otherwise `*` or the
+    /// result of a resignation or an agreement.
+    ///
+    /// ```
+    /// use agon_core::{Record, Score};
+    /// let record: Record = "1. f1-e1 1/2-1/2".parse()?;
+    /// assert_eq!(record.result(), Score::Draw);
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn result(&self) -> Score {
+        self.result
+    }
+
+    /// Sets the written result of a game that is not over (a resignation, an agreement,
+    /// or `*`). A finished game keeps the result of its outcome: another is refused, and
+    /// the record is unchanged.
+    ///
+    /// # Errors
+    ///
+    /// [`RecordError::ResultContradictsOutcome`] when the game is over and `result` is
+    /// not the score of its outcome.
+    ///
+    /// ```
+    /// use agon_core::{Game, Position, Record, RecordError, Score};
+    /// let mut record = Record::new(Game::new());
+    /// record.set_result(Score::WhiteWins)?;
+    /// assert_eq!(record.result(), Score::WhiteWins);
+    ///
+    /// // White's queen holds the throne and h6-g6 closes the ring around it: White wins.
+    /// let start = Position::from_text("Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gh6/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w");
+    /// let mut game = Game::from_position(start.unwrap());
+    /// game.play("h6-g6".parse().unwrap()).unwrap();
+    /// let mut won = Record::new(game);
+    /// assert_eq!(won.set_result(Score::Draw), Err(RecordError::ResultContradictsOutcome));
+    /// assert_eq!(won.result(), Score::WhiteWins);
+    /// # Ok::<(), RecordError>(())
+    /// ```
+    pub fn set_result(&mut self, result: Score) -> Result<(), RecordError> {
+        if self.game.is_over() && result != Score::from_outcome(self.game.outcome()) {
+            return Err(RecordError::ResultContradictsOutcome);
+        }
+        self.result = result;
+        Ok(())
+    }
+
+    /// The tags other than `Position` and `Result`, in order.
+    ///
+    /// ```
+    /// use agon_core::Record;
+    /// let record: Record = "[White \"Ada\"]\n\n*".parse()?;
+    /// assert_eq!(record.tags(), [("White".to_string(), "Ada".to_string())]);
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn tags(&self) -> &[(String, String)] {
+        &self.tags
+    }
+
+    /// Sets a tag: a new name goes last, a name already present keeps its place and takes
+    /// the new value. On an error the record is unchanged.
+    ///
+    /// # Errors
+    ///
+    /// [`RecordError::TagName`] for a name that is empty or holds anything but ASCII
+    /// letters, digits and `_`; [`RecordError::ReservedTag`] for `Position` and `Result`;
+    /// [`RecordError::TagValue`] for a value with a line break (`\n`).
+    ///
+    /// ```
+    /// use agon_core::{Game, Record};
+    /// let mut record = Record::new(Game::new());
+    /// record.set_tag("White", "Ada")?;
+    /// record.set_tag("Black", "Charles")?;
+    /// record.set_tag("White", "Ada L.")?;
+    /// assert_eq!(record.tag("White").as_deref(), Some("Ada L."));
+    /// assert_eq!(record.tags()[0].0, "White");
+    /// # Ok::<(), agon_core::RecordError>(())
+    /// ```
+    pub fn set_tag(&mut self, name: &str, value: &str) -> Result<(), RecordError> {
+        if name.is_empty() || !name.bytes().all(is_tag_name_byte) {
+            return Err(RecordError::TagName);
+        }
+        if name == "Position" || name == "Result" {
+            return Err(RecordError::ReservedTag);
+        }
+        if value.contains('\n') {
+            return Err(RecordError::TagValue);
+        }
+        match self.tags.iter_mut().find(|(n, _)| n == name) {
+            Some((_, v)) => *v = value.to_string(),
+            None => self.tags.push((name.to_string(), value.to_string())),
+        }
+        Ok(())
+    }
+
+    /// Removes a tag, returning its value if it was there.
+    ///
+    /// ```
+    /// use agon_core::{Game, Record};
+    /// let mut record = Record::new(Game::new());
+    /// record.set_tag("Event", "Final")?;
+    /// assert_eq!(record.remove_tag("Event").as_deref(), Some("Final"));
+    /// assert_eq!(record.remove_tag("Event"), None);
+    /// # Ok::<(), agon_core::RecordError>(())
+    /// ```
+    pub fn remove_tag(&mut self, name: &str) -> Option<String> {
+        let i = self.tags.iter().position(|(n, _)| n == name)?;
+        Some(self.tags.remove(i).1)
     }
 
     /// The value of a tag, if present (`Position` and `Result` included).
@@ -175,6 +357,11 @@ impl Record {
         let start = self.game.start();
         (*start != Position::start()).then(|| start.to_text().to_string())
     }
+}
+
+/// The bytes of a tag name, the same for reading and for [`Record::set_tag`].
+fn is_tag_name_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
 }
 
 fn write_tag(f: &mut fmt::Formatter<'_>, name: &str, value: &str) -> fmt::Result {
@@ -251,10 +438,7 @@ fn skip_space(r: &mut Reader<'_>) {
 fn read_tag<'a>(r: &mut Reader<'_>, text: &'a str) -> Result<(&'a str, String), ParseError> {
     r.expect(b'[', "'['")?;
     let start = r.pos;
-    while r
-        .peek()
-        .is_some_and(|c| c.is_ascii_alphanumeric() || c == b'_')
-    {
+    while r.peek().is_some_and(is_tag_name_byte) {
         r.pos += 1;
     }
     if r.pos == start {

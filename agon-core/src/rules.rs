@@ -26,6 +26,7 @@ use crate::{
 /// # Ok::<(), agon_core::ParseError>(())
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum IllegalMove {
     /// The game is over: a side's guards hold the throne ring (R10).
     #[error("the game is over")]
@@ -471,8 +472,19 @@ impl Position {
     }
 
     /// Plays `m` without checking that it is legal, for search code that plays moves from
-    /// [`Position::legal_moves`]. An illegal move gives a position that may break the
-    /// invariants of [`Position`]; it never causes undefined behaviour.
+    /// [`Position::legal_moves`].
+    ///
+    /// # Correctness
+    ///
+    /// `m` must be legal here ([`Position::is_legal`]). Debug builds check it and panic on
+    /// an illegal move; release builds do not check, and an illegal move then gives a
+    /// position that may break the invariants of [`Position`] (a piece on a piece, a
+    /// queen off the board's count...), so that later results are meaningless. It never
+    /// causes undefined behaviour: the crate has no `unsafe` code.
+    ///
+    /// # Panics
+    ///
+    /// In debug builds only, when `m` is illegal.
     ///
     /// ```
     /// use agon_core::Position;
@@ -482,6 +494,12 @@ impl Position {
     /// ```
     #[inline]
     pub fn play_unchecked(&self, m: Move) -> Position {
+        debug_assert!(
+            self.is_legal(m),
+            "play_unchecked: {m} is illegal in {}: {:?}",
+            self.to_text(),
+            self.check_move(m)
+        );
         let mut next = *self;
         let us = self.turn;
         let them = us.other();

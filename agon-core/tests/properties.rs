@@ -3,7 +3,7 @@
 //! RULES.md, the incremental hash, move legality, and the text formats.
 
 use agon_core::random::Rng;
-use agon_core::{Cell, CellSet, Game, Kind, Move, Position, Record, Side};
+use agon_core::{Cell, CellSet, Game, Kind, Move, Position, Record, RecordError, Score, Side};
 use proptest::prelude::*;
 
 /// A game of at most `len` random legal plies from `start`. With `inward` (0-3) the
@@ -206,6 +206,38 @@ proptest! {
         }
     }
 
+    /// Whatever tags and result are asked for, a record either refuses them and stays as
+    /// it was, or writes text that reads back to itself.
+    #[test]
+    fn records_never_write_what_they_cannot_read(
+        game in game_strategy(),
+        tags in proptest::collection::vec(("[A-Za-z0-9_ \\[\\]\"\\\\]{0,6}", "\\PC{0,8}|[\n\r\"\\\\]{0,3}"), 0..6),
+        score in prop_oneof![Just(Score::WhiteWins), Just(Score::BlackWins), Just(Score::Draw), Just(Score::Unfinished)],
+    ) {
+        let mut record = Record::new(game.clone());
+        for (name, value) in &tags {
+            let before = record.clone();
+            match record.set_tag(name, value) {
+                Ok(()) => prop_assert_eq!(record.tag(name), Some(value.clone())),
+                Err(RecordError::ReservedTag) => {
+                    prop_assert!(name == "Position" || name == "Result");
+                    prop_assert_eq!(&record, &before);
+                }
+                Err(_) => prop_assert_eq!(&record, &before),
+            }
+        }
+        let before = record.clone();
+        match record.set_result(score) {
+            Ok(()) => prop_assert_eq!(record.result(), score),
+            Err(e) => {
+                prop_assert_eq!(e, RecordError::ResultContradictsOutcome);
+                prop_assert!(game.is_over());
+                prop_assert_eq!(&record, &before);
+            }
+        }
+        prop_assert_eq!(record.to_string().parse::<Record>(), Ok(record));
+    }
+
     #[test]
     fn game_records_round_trip(
         game in game_strategy(),
@@ -215,8 +247,8 @@ proptest! {
         let text = record.to_string();
         let parsed: Record = text.parse().unwrap();
         prop_assert_eq!(&parsed, &record);
-        prop_assert_eq!(parsed.game.position(), game.position());
-        prop_assert_eq!(parsed.game.outcome(), game.outcome());
+        prop_assert_eq!(parsed.game().position(), game.position());
+        prop_assert_eq!(parsed.game().outcome(), game.outcome());
         // A game from a set position carries it in a Position tag.
         let start = *game.position();
         if game.outcome().is_none() {

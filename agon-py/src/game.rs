@@ -72,25 +72,25 @@ impl GameState {
     fn record(&self, py: Python<'_>) -> PyResult<ac::Record> {
         let mut record = ac::Record::new(self.game.clone());
         if !self.game.is_over() {
-            record.result = self.declared;
+            // A game still going takes any result, so this cannot fail.
+            let set = record.set_result(self.declared);
+            debug_assert!(set.is_ok(), "{set:?}");
         }
         for (name, value) in self.tags.bind(py).iter() {
             let (name, value) = match (name.cast::<PyString>(), value.cast::<PyString>()) {
-                (Ok(n), Ok(v)) => (n.to_cow()?.into_owned(), v.to_cow()?.into_owned()),
+                (Ok(n), Ok(v)) => (n.to_cow()?, v.to_cow()?),
                 _ => return Err(PyTypeError::new_err("tags must map str to str")),
             };
-            let valid_name =
-                !name.is_empty() && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_');
-            if !valid_name || value.contains('\n') {
-                return Err(PyValueError::new_err(format!(
-                    "a tag name is letters, digits and '_', and a value has no newline: {}",
-                    errors::quoted(&name)
-                )));
+            match record.set_tag(&name, &value) {
+                // The record writes these two from the game and the result.
+                Ok(()) | Err(ac::RecordError::ReservedTag) => {}
+                Err(e) => {
+                    return Err(PyValueError::new_err(format!(
+                        "{e}: tag {}",
+                        errors::quoted(&name)
+                    )))
+                }
             }
-            if name == "Position" || name == "Result" {
-                continue;
-            }
-            record.tags.push((name, value));
         }
         Ok(record)
     }
@@ -156,16 +156,16 @@ impl GamePy {
             .parse()
             .map_err(|e| errors::parse_error(py, "game record", text, e))?;
         let tags = PyDict::new(py);
-        for (name, value) in &record.tags {
+        for (name, value) in record.tags() {
             tags.set_item(name, value)?;
         }
         Ok(GamePy::from_state(GameState {
-            declared: if record.game.is_over() {
+            declared: if record.game().is_over() {
                 ac::Score::Unfinished
             } else {
-                record.result
+                record.result()
             },
-            game: record.game,
+            game: record.into_game(),
             tags: tags.unbind(),
         }))
     }

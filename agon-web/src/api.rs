@@ -439,22 +439,30 @@ pub fn record_of(game: &WebGame) -> Record {
         Side::White => ("you".to_string(), computer),
         Side::Black => (computer, "you".to_string()),
     };
-    record.tags.push(("Event".into(), "agon-web".into()));
-    record.tags.push(("Game".into(), game.id.clone()));
-    record.tags.push(("White".into(), white));
-    record.tags.push(("Black".into(), black));
-    if game.resigned {
-        record.result = match game.human {
+    let termination = if game.resigned {
+        // Only a game still going can be resigned, so any result is its to take.
+        let set = record.set_result(match game.human {
             Side::White => Score::BlackWins,
             Side::Black => Score::WhiteWins,
-        };
-        record
-            .tags
-            .push(("Termination".into(), "resignation".into()));
-    } else if let Some(outcome) = game.game.outcome() {
-        record
-            .tags
-            .push(("Termination".into(), outcome.reason.name().into()));
+        });
+        debug_assert!(set.is_ok(), "a resigned game was over: {set:?}");
+        Some("resignation")
+    } else {
+        game.game.outcome().map(|outcome| outcome.reason.name())
+    };
+    let tags = [
+        ("Event", "agon-web"),
+        ("Game", game.id.as_str()),
+        ("White", white.as_str()),
+        ("Black", black.as_str()),
+    ];
+    for (name, value) in tags
+        .into_iter()
+        .chain(termination.map(|t| ("Termination", t)))
+    {
+        // Fixed names, and values without line breaks (ids are hex, levels are names).
+        let set = record.set_tag(name, value);
+        debug_assert!(set.is_ok(), "tag {name}: {set:?}");
     }
     record
 }

@@ -611,11 +611,16 @@ async fn resign_and_the_record() {
         format!("attachment; filename=\"agon-{id}.txt\"").as_str()
     );
     let record: Record = answer.text.parse().unwrap();
-    assert_eq!(record.result, agon_core::Score::BlackWins);
+    assert_eq!(record.result(), agon_core::Score::BlackWins);
     assert_eq!(record.tag("White").as_deref(), Some("you"));
     assert_eq!(record.tag("Black").as_deref(), Some("computer (easy)"));
     assert_eq!(record.tag("Termination").as_deref(), Some("resignation"));
-    let moves: Vec<String> = record.game.moves().iter().map(|m| m.to_string()).collect();
+    let moves: Vec<String> = record
+        .game()
+        .moves()
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
     assert_eq!(moves, strings(&state["moves"]));
     s.get("/api/games/0123456789abcdef/record")
         .await
@@ -635,7 +640,7 @@ async fn record_of_a_game_from_a_position_replays() {
         .text
         .parse()
         .unwrap();
-    assert_eq!(record.result, agon_core::Score::WhiteWins);
+    assert_eq!(record.result(), agon_core::Score::WhiteWins);
     assert_eq!(record.tag("Position").as_deref(), Some(THRONE_IN_ONE));
     assert_eq!(record.tag("Termination").as_deref(), Some("throne"));
 }

@@ -19,18 +19,18 @@ fuzz_target!(|data: &[u8]| {
                 again, record,
                 "printed record parses to another:\n{printed}"
             );
-            assert_eq!(again.tags, record.tags);
-            assert_eq!(again.result, record.result);
+            assert_eq!(again.tags(), record.tags());
+            assert_eq!(again.result(), record.result());
             assert_eq!(
                 again.to_string(),
                 printed,
                 "printed record is not a fixed point"
             );
             // A finished game carries its own score; an unfinished one any score.
-            if let Some(outcome) = record.game.outcome() {
-                assert_eq!(record.result, Score::from_outcome(Some(outcome)));
+            if let Some(outcome) = record.game().outcome() {
+                assert_eq!(record.result(), Score::from_outcome(Some(outcome)));
             }
-            for pos in record.game.positions() {
+            for pos in record.game().positions() {
                 agon_fuzz::check_position(pos);
             }
         }
