@@ -48,11 +48,13 @@ step "Python package"
 if [ ! -x .venv/bin/python ]; then
   python3 -m venv .venv
 fi
+# One line per install, so a slow step shows where it is.
+echo "pip: upgrading pip"
 .venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet maturin numpy pytest mypy hypothesis
-.venv/bin/python -m pip install --quiet ./agon-py
+echo "pip: building and installing agon-rules with its test tools and research extras"
+.venv/bin/python -m pip install --quiet "./agon-py[test,pettingzoo,gymnasium,openspiel]"
 .venv/bin/python -m pytest -q agon-py/tests
-.venv/bin/python -m mypy --strict agon-py/tests agon-py/bench.py
+.venv/bin/python -m mypy --strict agon-py/tests agon-py/bench.py agon-py/python/agon
 
 step "web game in a real browser (Playwright driving Debian's Chromium)"
 if [ ! -x /usr/bin/chromium ]; then
@@ -65,6 +67,7 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 # Playwright's Python package brings its driver; it never downloads a browser here.
+echo "pip: installing playwright (its driver only; the browser is Debian's)"
 .venv/bin/python -m pip install --quiet playwright
 cargo build -q -p agon-web
 .venv/bin/python -m pytest -q -p no:cacheprovider agon-web/tests/browser

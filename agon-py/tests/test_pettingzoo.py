@@ -8,7 +8,7 @@ import random
 import subprocess
 import sys
 import warnings
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 import numpy as np
 import pytest
@@ -323,3 +323,23 @@ def test_wrapped_env_refuses_to_step_before_reset() -> None:
     env.reset()
     env.step(agon.move_to_action("f1-e1"))
     assert env.position == agon.Position().play("f1-e1")
+
+
+def random_game(seed: int) -> List[str]:
+    env = agon.pettingzoo.env()
+    env.reset(seed=seed)
+    moves: List[str] = []
+    for agent in env.agent_iter():
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            action = None
+        else:
+            action = env.action_space(agent).sample(observation["action_mask"])
+            moves.append(str(env.unwrapped.position.action_to_move(action)))
+        env.step(action)
+    return moves
+
+
+def test_a_seeded_reset_replays_agents_sampling_from_the_action_spaces() -> None:
+    assert random_game(7) == random_game(7)
+    assert random_game(7) != random_game(8)

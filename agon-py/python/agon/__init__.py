@@ -21,6 +21,12 @@ raise). Pictures: ``svg(position, ...)``, and positions and
 games draw themselves in notebooks (drawn by the Rust crate agon-svg, like the web game's
 board). Bots: ``agon.bots`` (random, greedy, MCTS, alpha-beta).
 
+Research frameworks, each an optional extra that ``import agon`` never imports (a missing
+one raises an ``ImportError`` naming its extra): ``agon.pettingzoo`` (extra
+``pettingzoo``: ``env()``, a PettingZoo AEC environment), ``agon.gymnasium`` (extra
+``gymnasium``: registers ``Agon-v0``, one side against a bot) and ``agon.openspiel``
+(extra ``openspiel``: registers the game ``python_agon`` with ``pyspiel``).
+
 Action space
 ------------
 ``ACTION_COUNT`` = 3337 actions in three blocks, so that a policy has a fixed output:

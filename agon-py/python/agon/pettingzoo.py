@@ -188,8 +188,13 @@ class raw_env(AECEnv):  # type: ignore[misc]
         return self._game.copy()
 
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
-        """Starts a new game. Nothing in the environment is random: ``seed`` and ``options``
-        are accepted, as the API asks, and change nothing."""
+        """Starts a new game. The game itself has nothing random; a ``seed`` seeds the
+        agents' action spaces (``seed`` for ``player_0``, ``seed + 1`` for ``player_1``),
+        so that agents sampling from them replay the same game. ``options`` changes
+        nothing."""
+        if seed is not None:
+            for i, agent in enumerate(self.possible_agents):
+                self.action_spaces[agent].seed(seed + i)
         self._new_episode()
         if self.render_mode == "human":
             self.render()
