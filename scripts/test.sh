@@ -29,6 +29,7 @@ cargo fmt --all -- --check
 
 step "clippy"
 cargo clippy --workspace --all-targets -- -D warnings
+cargo clippy -p agon-core --all-features --all-targets -- -D warnings
 
 step "Rust tests (unit, integration, doc)"
 cargo test --workspace
@@ -37,9 +38,13 @@ cargo test -p agon-core --all-features
 step "web game: load script, briefly (every game checked against a replay)"
 cargo run -q -p agon-web --example load -- --players 20 --games 1 --think-ms 0 --seconds 120
 
-step "no_std build (no alloc)"
-cargo build -p agon-core --no-default-features
-cargo build -p agon-core --no-default-features --features serde
+step "agon-core in every feature combination (no_std without alloc, alloc, std; each with and without serde)"
+for features in "" "alloc" "std"; do
+  for serde in "" "serde"; do
+    echo "agon-core --no-default-features --features '${features}${features:+${serde:+,}}${serde}'"
+    cargo build -q -p agon-core --no-default-features --features "${features}${features:+${serde:+,}}${serde}"
+  done
+done
 
 step "API docs (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features

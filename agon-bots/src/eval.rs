@@ -102,11 +102,8 @@ pub const SEARCH_MOBILITY: i32 = 6;
 /// ```
 pub const THRONE_GUARD_CELL: i32 = 20;
 
-/// The cells of ring 1.
-const RING1: CellSet = match Ring::new(1) {
-    Some(ring) => ring.cells(),
-    None => CellSet::EMPTY,
-};
+/// The cells of ring 1, around the throne.
+const RING1: CellSet = Ring::THRONE_RING.cells();
 
 /// The weights that differ between the two evaluations.
 struct Weights {

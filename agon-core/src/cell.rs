@@ -550,6 +550,16 @@ impl FromStr for Cell {
 impl Ring {
     /// Ring 0: the throne alone.
     pub const THRONE: Ring = Ring(0);
+    /// Ring 1: the six cells around the throne, which a side's guards must all hold to end
+    /// the game (R10).
+    ///
+    /// ```
+    /// use agon_core::{Cell, Ring};
+    /// assert_eq!(Ring::THRONE_RING.cells().len(), 6);
+    /// assert!(Ring::THRONE_RING.cells().contains("f7".parse::<Cell>()?));
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub const THRONE_RING: Ring = Ring(1);
     /// Ring 5: the 30 cells of the outer ring.
     pub const OUTER: Ring = Ring(5);
 
@@ -640,64 +650,6 @@ pub(crate) const HAS_NEIGHBOUR: [CellSet; 6] = {
             d += 1;
         }
         i += 1;
-    }
-    t
-};
-
-/// Step destinations of a piece on each bit, before occupancy: adjacent cells in the same
-/// ring or the next ring inward, without the throne (R2, R3).
-pub(crate) const STEP_TARGETS: [CellSet; 128] = {
-    let mut t = [CellSet::EMPTY; 128];
-    let mut i = 0;
-    while i < CELL_COUNT {
-        let c = Cell::from_index_const(i);
-        let mut d = 0;
-        while d < 6 {
-            let n = NEIGHBOUR[c.0 as usize][d];
-            if n != 255 {
-                let to = Cell(n);
-                if to.ring().0 <= c.ring().0 && to.ring().0 != 0 {
-                    t[c.0 as usize] = t[c.0 as usize].with(to);
-                }
-            }
-            d += 1;
-        }
-        i += 1;
-    }
-    t
-};
-
-/// Step destinations of a queen on each bit: as [`STEP_TARGETS`], plus the throne from
-/// ring 1 (R3).
-pub(crate) const QUEEN_STEP_TARGETS: [CellSet; 128] = {
-    let mut t = STEP_TARGETS;
-    let mut d = 0;
-    while d < 6 {
-        let n = NEIGHBOUR[Cell::THRONE.0 as usize][d];
-        t[n as usize] = t[n as usize].with(Cell::THRONE);
-        d += 1;
-    }
-    t
-};
-
-/// For each bit and direction, the two cells `X + d` and `X + 2d` a step to `X` may
-/// capture with (R5), or 255 where the line leaves the board.
-pub(crate) const CAPTURE_LINES: [[(u8, u8); 6]; 128] = {
-    let mut t = [[(255u8, 255u8); 6]; 128];
-    let mut bit = 0;
-    while bit < 128 {
-        let mut d = 0;
-        while d < 6 {
-            let n = NEIGHBOUR[bit][d];
-            if n != 255 {
-                let n2 = NEIGHBOUR[n as usize][d];
-                if n2 != 255 {
-                    t[bit][d] = (n, n2);
-                }
-            }
-            d += 1;
-        }
-        bit += 1;
     }
     t
 };

@@ -4,11 +4,10 @@
 //! Each rule lives here once; every other part of the crate (games, notation, perft, the
 //! bindings) calls these methods. Comments name the rule (R1 to R12) they implement.
 
-use crate::cell::{CAPTURE_LINES, QUEEN_STEP_TARGETS, STEP_TARGETS};
 use crate::zobrist::{self, piece_key};
 use crate::{
     Actions, Cell, CellSet, Direction, EndReason, Kind, Move, MoveList, Outcome, Position, Ring,
-    Side,
+    Side, CELL_COUNT,
 };
 
 /// Why a move is illegal in a position.
@@ -94,10 +93,71 @@ impl IllegalMove {
     }
 }
 
-const RING1: CellSet = match Ring::new(1) {
-    Some(r) => r.cells(),
-    None => CellSet::EMPTY,
+const RING1: CellSet = Ring::THRONE_RING.cells();
+
+// The rules' tables, computed at compile time from the board's geometry (crate::cell),
+// indexed by a cell's bit.
+
+/// Step destinations of a piece on each bit, before occupancy: adjacent cells in the same
+/// ring or the next ring inward, without the throne (R2, R3).
+const STEP_TARGETS: [CellSet; 128] = {
+    let mut t = [CellSet::EMPTY; 128];
+    let mut i = 0;
+    while i < CELL_COUNT {
+        if let Some(from) = Cell::from_index(i) {
+            let mut d = 0;
+            while d < 6 {
+                if let Some(to) = from.neighbour(Direction::ALL[d]) {
+                    let (ring, inward) = (from.ring().distance(), to.ring().distance());
+                    if inward <= ring && inward != 0 {
+                        t[from.bit() as usize] = t[from.bit() as usize].with(to);
+                    }
+                }
+                d += 1;
+            }
+        }
+        i += 1;
+    }
+    t
 };
+
+/// Step destinations of a queen on each bit: as [`STEP_TARGETS`], plus the throne from
+/// ring 1 (R3).
+const QUEEN_STEP_TARGETS: [CellSet; 128] = {
+    let mut t = STEP_TARGETS;
+    let mut d = 0;
+    while d < 6 {
+        if let Some(from) = Cell::THRONE.neighbour(Direction::ALL[d]) {
+            t[from.bit() as usize] = t[from.bit() as usize].with(Cell::THRONE);
+        }
+        d += 1;
+    }
+    t
+};
+
+/// For each bit and direction, the bits of the two cells `X + d` and `X + 2d` a step to
+/// `X` may capture with (R5), or 255 where the line leaves the board.
+const CAPTURE_LINES: [[(u8, u8); 6]; 128] = {
+    let mut t = [[(255u8, 255u8); 6]; 128];
+    let mut i = 0;
+    while i < CELL_COUNT {
+        if let Some(x) = Cell::from_index(i) {
+            let mut d = 0;
+            while d < 6 {
+                let dir = Direction::ALL[d];
+                if let Some(n) = x.neighbour(dir) {
+                    if let Some(n2) = n.neighbour(dir) {
+                        t[x.bit() as usize][d] = (n.bit() as u8, n2.bit() as u8);
+                    }
+                }
+                d += 1;
+            }
+        }
+        i += 1;
+    }
+    t
+};
+
 const OUTER: CellSet = Ring::OUTER.cells();
 
 impl Position {

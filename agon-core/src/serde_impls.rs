@@ -158,7 +158,7 @@ mod game {
             if d.is_human_readable() {
                 let text = String::deserialize(d)?;
                 let record: Record = text.parse().map_err(de::Error::custom)?;
-                Ok(record.game)
+                Ok(record.into_game())
             } else {
                 let (start, moves): (Position, Vec<Move>) = Deserialize::deserialize(d)?;
                 let mut game = Game::from_position(start);

@@ -1,5 +1,9 @@
 //! `Lock`: the lock of the objects that calls change (`Game`, `VecEnv`), so that threads
 //! may share them.
+//!
+//! The one module of the package built on `unsafe` code (the crate denies it elsewhere):
+//! a cell that threads share needs it, and each use says why it is sound.
+#![allow(unsafe_code)]
 
 use std::cell::UnsafeCell;
 use std::ops::{Deref, DerefMut};

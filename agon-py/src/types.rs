@@ -36,6 +36,7 @@ where
 
 /// Whether `obj` is an integer that may stand for a number: an `int` (not a `bool`) or an
 /// object with `__index__` (numpy integers).
+#[allow(unsafe_code)] // One FFI call: pyo3 has no safe `PyIndex_Check`.
 pub fn is_index(obj: &Borrowed<'_, '_, PyAny>) -> bool {
     if obj.is_instance_of::<PyBool>() {
         return false;
