@@ -256,14 +256,17 @@ impl CellPy {
         format!("Cell('{}')", self.0)
     }
 
+    /// Pickles as the cell's name.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         Ok((slf.get_type().into_any(), (slf.get().0.to_string(),)))
     }
 
+    /// Itself: the value is immutable.
     fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
         slf
     }
 
+    /// Itself: the value is immutable.
     fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
         slf
     }
@@ -357,6 +360,7 @@ impl SidePy {
         ac::Side::from(*self).to_string()
     }
 
+    /// Pickles as the member `Side.WHITE` or `Side.BLACK`.
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
@@ -367,10 +371,12 @@ impl SidePy {
         reduce_member(slf.as_any().get_type().into_any(), name)
     }
 
+    /// Itself: the value is immutable.
     fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
         slf
     }
 
+    /// Itself: the value is immutable.
     fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
         slf
     }
@@ -426,6 +432,7 @@ impl KindPy {
         ac::Kind::from(*self).to_string()
     }
 
+    /// Pickles as the member `Kind.QUEEN` or `Kind.GUARD`.
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
@@ -436,10 +443,12 @@ impl KindPy {
         reduce_member(slf.as_any().get_type().into_any(), name)
     }
 
+    /// Itself: the value is immutable.
     fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
         slf
     }
 
+    /// Itself: the value is immutable.
     fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
         slf
     }
@@ -529,15 +538,18 @@ impl PiecePy {
         format!("Piece.from_symbol('{}')", self.0.char())
     }
 
+    /// Pickles as the side and the kind.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (SidePy, KindPy))> {
         let p = slf.get().0;
         Ok((slf.get_type().into_any(), (p.side.into(), p.kind.into())))
     }
 
+    /// Itself: the value is immutable.
     fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
         slf
     }
 
+    /// Itself: the value is immutable.
     fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
         slf
     }
@@ -735,6 +747,7 @@ impl MovePy {
         format!("Move.parse('{}')", self.0)
     }
 
+    /// Pickles as the move's text, read back by `Move.parse`.
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, (String, String, bool))> {
@@ -745,10 +758,12 @@ impl MovePy {
         ))
     }
 
+    /// Itself: the value is immutable.
     fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
         slf
     }
 
+    /// Itself: the value is immutable.
     fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
         slf
     }
@@ -830,6 +845,7 @@ impl OutcomePy {
         format!("Outcome({winner}, '{}')", self.0.reason.name())
     }
 
+    /// Pickles as the winner and the reason.
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<Reduced<'py, (Option<SidePy>, &'static str)>> {
@@ -840,10 +856,12 @@ impl OutcomePy {
         ))
     }
 
+    /// Itself: the value is immutable.
     fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
         slf
     }
 
+    /// Itself: the value is immutable.
     fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
         slf
     }
@@ -941,14 +959,17 @@ impl SymmetryPy {
         format!("Symmetry({})", self.0.index())
     }
 
+    /// Pickles as the symmetry's number.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (usize,))> {
         Ok((slf.get_type().into_any(), (slf.get().0.index(),)))
     }
 
+    /// Itself: the value is immutable.
     fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
         slf
     }
 
+    /// Itself: the value is immutable.
     fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
         slf
     }
