@@ -1,6 +1,7 @@
 //! The reference bots of agon-bots, as `agon.bots`: each chooses a move without holding
 //! the GIL, so other Python threads run while it thinks.
 
+use std::hash::{Hash, Hasher};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -13,7 +14,7 @@ use pyo3::types::PyBool;
 use crate::game::GamePy;
 use crate::limits::{self, MAX_DEPTH, MAX_PLAYOUTS, MAX_TIME_LIMIT};
 use crate::position::PositionPy;
-use crate::types::{move_obj, Int, MovePy};
+use crate::types::{move_obj, Int, MovePy, Reduced};
 
 /// A bot: `choose(position_or_game)` returns a legal move, or `None` when there is none.
 ///
@@ -22,18 +23,41 @@ use crate::types::{move_obj, Int, MovePy};
 /// under its seed unless given a time limit. Given a `Game`, a bot sees its history (and so
 /// repetition); given a `Position`, only the position. Threads may share a bot: their
 /// searches take turns.
-#[pyclass(subclass, frozen, module = "agon.bots", name = "Bot")]
+///
+/// A bot is its spec (`name`) and its `seed`: bots with both equal are equal (and hash
+/// alike), and a bot pickles and copies as `Bot.from_name(name, seed)`. A bot keeps
+/// nothing from one choice to the next (each depends only on its settings, its seed and
+/// what it is shown), so a copy or an unpickled bot chooses exactly what the original
+/// would, whatever the original chose before.
+#[pyclass(subclass, frozen, eq, hash, module = "agon.bots", name = "Bot")]
 pub struct BotPy {
     bot: Mutex<Box<dyn Bot + Send>>,
     /// The spec, read once: reading it from the bot would wait for a search to end.
     name: String,
+    /// The seed the bot was made with.
+    seed: u64,
+}
+
+/// Bots are equal when they have the same spec and seed, and so choose alike.
+impl PartialEq for BotPy {
+    fn eq(&self, other: &BotPy) -> bool {
+        self.name == other.name && self.seed == other.seed
+    }
+}
+
+impl Hash for BotPy {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.name.hash(state);
+        self.seed.hash(state);
+    }
 }
 
 impl BotPy {
-    fn new(bot: Box<dyn Bot + Send>) -> BotPy {
+    fn new(bot: Box<dyn Bot + Send>, seed: u64) -> BotPy {
         BotPy {
             name: bot.name(),
             bot: Mutex::new(bot),
+            seed,
         }
     }
 
@@ -46,7 +70,8 @@ impl BotPy {
     }
 }
 
-/// A time limit in seconds: an int or a float (not a bool) from 0 to `MAX_TIME_LIMIT`.
+/// A time limit in seconds: an int or a float (not a bool) from 0 to `MAX_TIME_LIMIT`,
+/// rounded to the nearest millisecond.
 pub struct TimeLimit(Duration);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for TimeLimit {
@@ -67,7 +92,10 @@ impl<'a, 'py> FromPyObject<'a, 'py> for TimeLimit {
                 seconds,
             ));
         }
-        Ok(TimeLimit(Duration::from_secs_f64(seconds)))
+        // Whole milliseconds, the resolution of a spec, so that the bot's name (and so its
+        // pickle) keeps its limit exactly: at most 86 400 000, exact in an f64 and a u64.
+        let millis = (seconds * 1000.0).round() as u64;
+        Ok(TimeLimit(Duration::from_millis(millis)))
     }
 }
 
@@ -132,20 +160,39 @@ fn check_spec(spec: &str) -> PyResult<()> {
 #[pymethods]
 impl BotPy {
     /// A reference bot from its spec: `random`, `greedy`, `mcts:PLAYOUTS` or
-    /// `alphabeta:DEPTH`, optionally followed by a time limit like `:500ms`.
+    /// `alphabeta:DEPTH`, optionally followed by a time limit like `:500ms`; an instance of
+    /// `Random`, `Greedy`, `MCTS` or `AlphaBeta`. Raises `ValueError` for a spec it cannot
+    /// read or out of the package's bounds.
     #[staticmethod]
-    #[pyo3(signature = (spec, seed = Int(0)))]
-    fn from_name(spec: &str, seed: Int<u64>) -> PyResult<BotPy> {
+    #[pyo3(signature = (spec, seed = Int(0)), text_signature = "(spec, seed=0)")]
+    fn from_name<'py>(py: Python<'py>, spec: &str, seed: Int<u64>) -> PyResult<Bound<'py, BotPy>> {
         check_spec(spec)?;
-        agon_bots::bot_by_name(spec, seed.0)
-            .map(BotPy::new)
-            .map_err(PyValueError::new_err)
+        let bot = agon_bots::bot_by_name(spec, seed.0).map_err(PyValueError::new_err)?;
+        let base = BotPy::new(bot, seed.0);
+        // The class of the bot's kind, so that `type(bot)` does not depend on how it was made.
+        let kind = base.name.split(':').next().unwrap_or("").to_string();
+        let base = PyClassInitializer::from(base);
+        let made = match kind.as_str() {
+            "random" => Bound::new(py, base.add_subclass(RandomPy))?.into_any(),
+            "greedy" => Bound::new(py, base.add_subclass(GreedyPy))?.into_any(),
+            "mcts" => Bound::new(py, base.add_subclass(MctsPy))?.into_any(),
+            "alphabeta" => Bound::new(py, base.add_subclass(AlphaBetaPy))?.into_any(),
+            _ => Bound::new(py, base)?.into_any(),
+        };
+        Ok(made.cast_into::<BotPy>()?)
     }
 
-    /// The bot's spec, like `"mcts:2000"`.
+    /// The bot's spec, like `"mcts:2000"` or `"alphabeta:5:500ms"`: every setting but the
+    /// seed.
     #[getter]
     fn name(&self) -> String {
         self.name.clone()
+    }
+
+    /// The seed the bot was made with.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
     }
 
     /// Chooses a legal move in a `Position` or in the current position of a `Game`, or
@@ -168,7 +215,15 @@ impl BotPy {
     }
 
     fn __repr__(&self) -> String {
-        format!("Bot.from_name('{}')", self.name)
+        format!("Bot.from_name('{}', seed={})", self.name, self.seed)
+    }
+
+    /// Pickles as `Bot.from_name(name, seed)`, which reads (and so checks) the spec again
+    /// on load. A copy is a new bot with the same settings.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Reduced<'py, (String, u64)>> {
+        let from_name = slf.py().get_type::<BotPy>().getattr("from_name")?;
+        let bot = slf.get();
+        Ok((from_name, (bot.name.clone(), bot.seed)))
     }
 }
 
@@ -178,10 +233,11 @@ pub struct RandomPy;
 
 #[pymethods]
 impl RandomPy {
+    /// A random bot with this seed.
     #[new]
-    #[pyo3(signature = (seed = Int(0)))]
+    #[pyo3(signature = (seed = Int(0)), text_signature = "(seed=0)")]
     fn new(seed: Int<u64>) -> PyClassInitializer<RandomPy> {
-        PyClassInitializer::from(BotPy::new(Box::new(RandomBot::new(seed.0))))
+        PyClassInitializer::from(BotPy::new(Box::new(RandomBot::new(seed.0)), seed.0))
             .add_subclass(RandomPy)
     }
 }
@@ -192,24 +248,31 @@ pub struct GreedyPy;
 
 #[pymethods]
 impl GreedyPy {
+    /// A greedy bot with this seed (for breaking ties).
     #[new]
-    #[pyo3(signature = (seed = Int(0)))]
+    #[pyo3(signature = (seed = Int(0)), text_signature = "(seed=0)")]
     fn new(seed: Int<u64>) -> PyClassInitializer<GreedyPy> {
-        PyClassInitializer::from(BotPy::new(Box::new(GreedyBot::new(seed.0))))
+        PyClassInitializer::from(BotPy::new(Box::new(GreedyBot::new(seed.0)), seed.0))
             .add_subclass(GreedyPy)
     }
 }
 
 /// Monte Carlo tree search (UCT) with `playouts` random playouts per move (1 to
 /// `agon.MAX_PLAYOUTS`), optionally stopped after `time_limit` seconds (0 to
-/// `agon.MAX_TIME_LIMIT`).
+/// `agon.MAX_TIME_LIMIT`, rounded to the millisecond).
 #[pyclass(extends = BotPy, frozen, module = "agon.bots", name = "MCTS")]
 pub struct MctsPy;
 
 #[pymethods]
 impl MctsPy {
+    /// A bot of `playouts` playouts per move (1 to `agon.MAX_PLAYOUTS`), stopped after
+    /// `time_limit` seconds if given (0 to `agon.MAX_TIME_LIMIT`).
     #[new]
-    #[pyo3(signature = (playouts = Int(i64::from(MctsBot::DEFAULT_PLAYOUTS)), seed = Int(0), time_limit = None))]
+    // The text signature repeats the default, which a test checks against the Rust bot's.
+    #[pyo3(
+        signature = (playouts = Int(i64::from(MctsBot::DEFAULT_PLAYOUTS)), seed = Int(0), time_limit = None),
+        text_signature = "(playouts=2000, seed=0, time_limit=None)"
+    )]
     fn new(
         playouts: Int<i64>,
         seed: Int<u64>,
@@ -219,20 +282,27 @@ impl MctsPy {
         if let Some(limit) = time_limit {
             bot = bot.with_time_limit(limit.0);
         }
-        Ok(PyClassInitializer::from(BotPy::new(Box::new(bot))).add_subclass(MctsPy))
+        Ok(PyClassInitializer::from(BotPy::new(Box::new(bot), seed.0)).add_subclass(MctsPy))
     }
 }
 
 /// Iterative-deepening alpha-beta search to `depth` plies (1 to `agon.MAX_DEPTH`),
-/// optionally stopped after `time_limit` seconds (0 to `agon.MAX_TIME_LIMIT`).
+/// optionally stopped after `time_limit` seconds (0 to `agon.MAX_TIME_LIMIT`, rounded to
+/// the millisecond).
 #[pyclass(extends = BotPy, frozen, module = "agon.bots", name = "AlphaBeta")]
 pub struct AlphaBetaPy;
 
 #[pymethods]
 impl AlphaBetaPy {
+    /// A bot searching `depth` plies (1 to `agon.MAX_DEPTH`), stopped after `time_limit`
+    /// seconds if given (0 to `agon.MAX_TIME_LIMIT`).
     #[new]
     // The defaults are the Rust bots' own, so `AlphaBeta()` and `from_name("alphabeta")` agree.
-    #[pyo3(signature = (depth = Int(i64::from(AlphaBetaBot::DEFAULT_DEPTH)), seed = Int(0), time_limit = None))]
+    // The text signature repeats the default, which a test checks against the Rust bot's.
+    #[pyo3(
+        signature = (depth = Int(i64::from(AlphaBetaBot::DEFAULT_DEPTH)), seed = Int(0), time_limit = None),
+        text_signature = "(depth=5, seed=0, time_limit=None)"
+    )]
     fn new(
         depth: Int<i64>,
         seed: Int<u64>,
@@ -242,7 +312,7 @@ impl AlphaBetaPy {
         if let Some(limit) = time_limit {
             bot = bot.with_time_limit(limit.0);
         }
-        Ok(PyClassInitializer::from(BotPy::new(Box::new(bot))).add_subclass(AlphaBetaPy))
+        Ok(PyClassInitializer::from(BotPy::new(Box::new(bot), seed.0)).add_subclass(AlphaBetaPy))
     }
 }
 

@@ -15,9 +15,9 @@ create_exception!(
     IllegalMoveError,
     PyValueError,
     "A move that the rules forbid in the position (or after the end of the game).\n\n\
-     Attributes (always present): `reason` (a name such as \"between-enemies\"), `move` \
-     (the move's text, or None for an action that names no move), and for `VecEnv.step` \
-     `env` and `action` (the first game whose action was refused, and that action; else \
+     Attributes (always present): `reason` (a name such as \"between-enemies\"), `move`\n\
+     (the move's text, or None for an action that names no move), and `env` and `action`\n\
+     (for `VecEnv.step`, the first game whose action was refused and that action; else\n\
      None)."
 );
 create_exception!(
@@ -25,10 +25,10 @@ create_exception!(
     ParseError,
     PyValueError,
     "A text that does not parse: a cell, move, position or game record.\n\n\
-     Attributes (always present): `reason` (a name such as \"no-such-cell\"), `offset` \
-     (the byte offset of the fault in `text`), `text`, and `move_reason` and \
-     `position_reason` (the reason of an illegal move or invalid position in a record, else \
-     None)."
+     Attributes (always present): `reason` (a name such as \"no-such-cell\"), `offset`\n\
+     (the byte offset of the fault in `text`), `text` (the whole text), and `move_reason`\n\
+     and `position_reason` (the reason of an illegal move or an invalid position in the\n\
+     text, else None)."
 );
 create_exception!(
     agon,
@@ -51,6 +51,8 @@ where
 
 /// Sets attributes on a freshly made exception; setting attributes on an exception
 /// instance cannot fail in practice, and an error here must not hide the original one.
+/// Every function below sets all the attributes of its class, so that each instance the
+/// package raises carries them itself (and keeps them through a pickle).
 fn with_attrs(py: Python<'_>, err: PyErr, attrs: &[(&str, Bound<'_, PyAny>)]) -> PyErr {
     let value = err.value(py);
     for (name, v) in attrs {
@@ -88,27 +90,31 @@ pub fn add_attribute_defaults(py: Python<'_>) -> PyResult<()> {
     Ok(())
 }
 
-/// `IllegalMoveError` for `m` (given as text) and the core's reason.
-pub fn illegal_move(py: Python<'_>, m: &str, e: ac::IllegalMove) -> PyErr {
-    let err = IllegalMoveError::new_err(format!("illegal move {m}: {e}"));
-    with_attrs(
-        py,
-        err,
-        &[("reason", obj(py, e.name())), ("move", obj(py, m))],
-    )
-}
-
-/// `IllegalMoveError` with a reason of the bindings (an action that names no move).
-pub fn illegal_action(py: Python<'_>, message: String, reason: &str) -> PyErr {
+/// `IllegalMoveError` with every attribute set: `env` and `action` are `None` here, and
+/// `VecEnv.step` sets them on the errors it raises.
+fn illegal(py: Python<'_>, message: String, reason: &str, m: Option<&str>) -> PyErr {
+    let none = || py.None().into_bound(py);
     let err = IllegalMoveError::new_err(message);
     with_attrs(
         py,
         err,
         &[
             ("reason", obj(py, reason)),
-            ("move", py.None().into_bound(py)),
+            ("move", m.map_or_else(none, |m| obj(py, m))),
+            ("env", none()),
+            ("action", none()),
         ],
     )
+}
+
+/// `IllegalMoveError` for `m` (given as text) and the core's reason.
+pub fn illegal_move(py: Python<'_>, m: &str, e: ac::IllegalMove) -> PyErr {
+    illegal(py, format!("illegal move {m}: {e}"), e.name(), Some(m))
+}
+
+/// `IllegalMoveError` with a reason of the bindings (an action that names no move).
+pub fn illegal_action(py: Python<'_>, message: String, reason: &str) -> PyErr {
+    illegal(py, message, reason, None)
 }
 
 /// The longest text quoted in full in an error message; the exception's `text` attribute
@@ -130,21 +136,23 @@ pub fn quoted(text: &str) -> String {
 /// `ParseError` for `text`, with the offset and the reason of the core's error.
 pub fn parse_error(py: Python<'_>, what: &str, text: &str, e: ac::ParseError) -> PyErr {
     let err = ParseError::new_err(format!("invalid {what} {}: {e}", quoted(text)));
-    let mut attrs = vec![
-        ("reason", obj(py, e.kind().name())),
-        ("offset", obj(py, e.offset())),
-        ("text", obj(py, text)),
-    ];
-    match e.kind() {
-        ac::ParseErrorKind::IllegalMove { reason, .. } => {
-            attrs.push(("move_reason", obj(py, reason.name())))
-        }
-        ac::ParseErrorKind::InvalidPosition(p) => {
-            attrs.push(("position_reason", obj(py, p.name())))
-        }
-        _ => {}
-    }
-    with_attrs(py, err, &attrs)
+    let none = || py.None().into_bound(py);
+    let (move_reason, position_reason) = match e.kind() {
+        ac::ParseErrorKind::IllegalMove { reason, .. } => (obj(py, reason.name()), none()),
+        ac::ParseErrorKind::InvalidPosition(p) => (none(), obj(py, p.name())),
+        _ => (none(), none()),
+    };
+    with_attrs(
+        py,
+        err,
+        &[
+            ("reason", obj(py, e.kind().name())),
+            ("offset", obj(py, e.offset())),
+            ("text", obj(py, text)),
+            ("move_reason", move_reason),
+            ("position_reason", position_reason),
+        ],
+    )
 }
 
 /// `InvalidPositionError` with the core's reason.

@@ -381,10 +381,12 @@ impl GamePy {
         Ok(GamePy::from_state(copied))
     }
 
+    /// A copy of the game, as `copy()`.
     fn __copy__(&self, py: Python<'_>) -> PyResult<GamePy> {
         self.copy(py)
     }
 
+    /// A copy of the game, as `copy()` (moves, positions and tags are values).
     fn __deepcopy__(&self, py: Python<'_>, _memo: Bound<'_, PyAny>) -> PyResult<GamePy> {
         self.copy(py)
     }
@@ -412,6 +414,7 @@ impl GamePy {
         Ok((slf.get_type().into_any(), (start, moves), state))
     }
 
+    /// Restores the tags and the result of a pickled game (see `__reduce__`).
     fn __setstate__(&self, py: Python<'_>, state: (Bound<'_, PyDict>, String)) -> PyResult<()> {
         // Everything is read and checked before anything changes.
         let tags = state.0.copy()?.unbind();
@@ -463,6 +466,7 @@ impl GamePy {
         self.to_record(py)
     }
 
+    /// The current position as SVG with the last move marked, for notebooks (see `agon.svg`).
     fn _repr_svg_(&self, py: Python<'_>) -> PyResult<String> {
         let (position, last) = {
             let st = self.lock(py)?;

@@ -513,6 +513,7 @@ impl PositionPy {
         format!("Position('{}')", self.0.to_text())
     }
 
+    /// Pickles as the position's text, parsed (and so checked) again on load.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         Ok((
             slf.get_type().into_any(),
@@ -520,14 +521,17 @@ impl PositionPy {
         ))
     }
 
+    /// Itself: the value is immutable.
     fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
         slf
     }
 
+    /// Itself: the value is immutable.
     fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
         slf
     }
 
+    /// The board as SVG, for notebooks (see `agon.svg`).
     fn _repr_svg_(&self) -> String {
         crate::svg::draw(&self.0, None)
     }

@@ -257,14 +257,17 @@ impl CellPy {
         format!("Cell('{}')", self.0)
     }
 
+    /// Pickles as the cell's name.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         Ok((slf.get_type().into_any(), (slf.get().0.to_string(),)))
     }
 
+    /// Itself: the value is immutable.
     fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
         slf
     }
 
+    /// Itself: the value is immutable.
     fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
         slf
     }
@@ -358,6 +361,7 @@ impl SidePy {
         ac::Side::from(*self).to_string()
     }
 
+    /// Pickles as the member `Side.WHITE` or `Side.BLACK`.
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
@@ -368,10 +372,12 @@ impl SidePy {
         reduce_member(slf.as_any().get_type().into_any(), name)
     }
 
+    /// Itself: the value is immutable.
     fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
         slf
     }
 
+    /// Itself: the value is immutable.
     fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
         slf
     }
@@ -427,6 +433,7 @@ impl KindPy {
         ac::Kind::from(*self).to_string()
     }
 
+    /// Pickles as the member `Kind.QUEEN` or `Kind.GUARD`.
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
@@ -437,10 +444,12 @@ impl KindPy {
         reduce_member(slf.as_any().get_type().into_any(), name)
     }
 
+    /// Itself: the value is immutable.
     fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
         slf
     }
 
+    /// Itself: the value is immutable.
     fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
         slf
     }
@@ -530,15 +539,18 @@ impl PiecePy {
         format!("Piece.from_symbol('{}')", self.0.char())
     }
 
+    /// Pickles as the side and the kind.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (SidePy, KindPy))> {
         let p = slf.get().0;
         Ok((slf.get_type().into_any(), (p.side.into(), p.kind.into())))
     }
 
+    /// Itself: the value is immutable.
     fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
         slf
     }
 
+    /// Itself: the value is immutable.
     fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
         slf
     }
@@ -736,6 +748,7 @@ impl MovePy {
         format!("Move.parse('{}')", self.0)
     }
 
+    /// Pickles as the move's text, read back by `Move.parse`.
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(Bound<'py, PyAny>, (String, String, bool))> {
@@ -746,10 +759,12 @@ impl MovePy {
         ))
     }
 
+    /// Itself: the value is immutable.
     fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
         slf
     }
 
+    /// Itself: the value is immutable.
     fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
         slf
     }
@@ -831,6 +846,7 @@ impl OutcomePy {
         format!("Outcome({winner}, '{}')", self.0.reason.name())
     }
 
+    /// Pickles as the winner and the reason.
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<Reduced<'py, (Option<SidePy>, &'static str)>> {
@@ -841,10 +857,12 @@ impl OutcomePy {
         ))
     }
 
+    /// Itself: the value is immutable.
     fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
         slf
     }
 
+    /// Itself: the value is immutable.
     fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
         slf
     }
@@ -942,14 +960,17 @@ impl SymmetryPy {
         format!("Symmetry({})", self.0.index())
     }
 
+    /// Pickles as the symmetry's number.
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (usize,))> {
         Ok((slf.get_type().into_any(), (slf.get().0.index(),)))
     }
 
+    /// Itself: the value is immutable.
     fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
         slf
     }
 
+    /// Itself: the value is immutable.
     fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
         slf
     }

@@ -29,6 +29,7 @@ import datetime
 import decimal
 import fractions
 import itertools
+import operator
 import os
 import pickle
 import random
@@ -1322,6 +1323,10 @@ def cheap(name: str) -> bool:
 
 def try_bot(data: Data, bot: Any) -> None:
     assert isinstance(bot.name, str) and repr(bot).startswith("Bot.from_name(")
+    assert isinstance(bot.seed, int) and 0 <= bot.seed < 2**64
+    # A bot is its spec and its seed: they make it again, of the same class.
+    twin = agon.bots.Bot.from_name(bot.name, bot.seed)
+    assert twin == bot and type(twin) is type(bot) and hash(twin) == hash(bot)
     if cheap(bot.name):
         position = data.draw(positions())
         ok, move = attempt(lambda: bot.choose(position))
@@ -1395,7 +1400,7 @@ def _choose(data: Data) -> None:
     spec = data.draw(st.sampled_from(["random", "greedy", "mcts:30", "alphabeta:2"]))
     seed = data.draw(st.integers(0, 99))
     bot, twin = agon.bots.Bot.from_name(spec, seed), agon.bots.Bot.from_name(spec, seed)
-    assert bot.name == spec and repr(bot) == f"Bot.from_name('{spec}')"
+    assert bot.name == spec and repr(bot) == f"Bot.from_name('{spec}', seed={seed})"
     target = data.draw(st.one_of(positions(), games(), games(finished=True), hostile))
     before = game_state(target) if isinstance(target, agon.Game) else None
     ok, move = attempt(lambda: bot.choose(target))
@@ -1410,6 +1415,64 @@ def _choose(data: Data) -> None:
     # The bot is as it was: it chooses what its twin chooses.
     start = agon.Position()
     assert bot.choose(start) == twin.choose(start)
+
+
+def bots() -> st.SearchStrategy[Any]:
+    """Cheap bots of every class, made by their constructors or from a spec."""
+    seeds = st.integers(0, 2**64 - 1)
+    limits = st.one_of(st.none(), st.floats(0, 0.02))
+    return st.one_of(
+        st.builds(agon.bots.Random, seeds),
+        st.builds(agon.bots.Greedy, seeds),
+        st.builds(agon.bots.MCTS, st.integers(1, 30), seeds, limits),
+        st.builds(agon.bots.AlphaBeta, st.integers(1, 2), seeds, limits),
+        st.builds(agon.bots.Bot.from_name,
+                  st.sampled_from(["random", "greedy", "mcts:7", "alphabeta:1:5ms"]), seeds),
+    )
+
+
+@entry("bots", "bots.Bot.__eq__", "bots.Bot.__ne__", "bots.Bot.__lt__", "bots.Bot.__le__",
+       "bots.Bot.__gt__", "bots.Bot.__ge__", "bots.Bot.__hash__", "bots.Bot.__reduce__",
+       "bots.Bot.seed")
+def _bot_protocol(data: Data) -> None:
+    bot = data.draw(bots())
+    other = data.draw(st.one_of(bots(), hostile))
+    for name in ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"):
+        ok, result = attempt(lambda: getattr(bot, name)(other))
+        assert ok and (isinstance(result, bool) or result is NotImplemented)
+    equality: List[Callable[[Any, Any], Any]] = [operator.eq, operator.ne]
+    order: List[Callable[[Any, Any], Any]] = [operator.lt, operator.le, operator.gt, operator.ge]
+    for op in equality:
+        ok, result = attempt(lambda: op(bot, other))
+        if isinstance(other, agon.bots.Bot):  # else the other's reflected method answers
+            assert ok and isinstance(result, bool)
+    for op in order:
+        ok, _ = attempt(lambda: op(bot, other))
+        if isinstance(other, agon.bots.Bot):
+            assert not ok  # bots do not order
+    if isinstance(other, agon.bots.Bot):
+        assert (bot == other) == ((bot.name, bot.seed) == (other.name, other.seed))
+    ok, h = attempt(lambda: hash(bot))
+    assert ok and isinstance(h, int)
+    assert isinstance(bot.seed, int) and 0 <= bot.seed < 2**64
+    # Pickles and copies are equal bots of the same class.
+    dups: List[Callable[[Any], Any]] = [lambda b: pickle.loads(pickle.dumps(b)), copy.copy,
+                                        copy.deepcopy]
+    for dup in dups:
+        ok, clone = attempt(lambda: dup(bot))
+        assert ok and clone == bot and type(clone) is type(bot) and hash(clone) == h
+    # A tampered pickle fails as from_name does, or makes a valid bot.
+    rebuild: Callable[..., Any]
+    rebuild, (spec, seed) = bot.__reduce__()
+    bad = data.draw(st.one_of(
+        st.tuples(st.one_of(st.just(spec), st.text(max_size=12), hostile),
+                  st.one_of(st.just(seed), any_int, hostile)),
+        st.lists(hostile, max_size=3).map(tuple),
+    ))
+    ok, made = attempt(lambda: rebuild(*bad))
+    if ok:
+        try_bot(data, made)
+    try_bot(data, bot)
 
 
 # ---------------------------------------------------------------------------------------

@@ -23,7 +23,7 @@ from conftest import THRONE_IN_ONE
 )
 def test_bots_choose_legal_moves(bot: agon.bots.Bot, name: str) -> None:
     assert isinstance(bot, agon.bots.Bot) and bot.name == name
-    assert repr(bot) == f"Bot.from_name('{name}')"
+    assert repr(bot) == f"Bot.from_name('{name}', seed={bot.seed})"
     game = agon.Game()
     for _ in range(6):
         move = bot.choose(game)
@@ -85,3 +85,55 @@ def test_default_budgets_are_the_rust_bots() -> None:
     # AlphaBeta() defaulted to depth 4 while the Rust bot and from_name used 5.
     assert agon.bots.AlphaBeta().name == agon.bots.Bot.from_name("alphabeta").name == "alphabeta:5"
     assert agon.bots.MCTS().name == agon.bots.Bot.from_name("mcts").name == "mcts:2000"
+
+
+@pytest.mark.parametrize(
+    "made, spec",
+    [
+        (agon.bots.Random(), "random"),
+        (agon.bots.Greedy(), "greedy"),
+        (agon.bots.MCTS(), "mcts"),
+        (agon.bots.AlphaBeta(), "alphabeta"),
+    ],
+    ids=repr,
+)
+def test_constructors_and_specs_agree_in_every_setting(made: agon.bots.Bot, spec: str) -> None:
+    """A bot is its spec (every setting but the seed) and its seed: the defaults of the
+    constructors are those of the specs, and both make the same class."""
+    named = agon.bots.Bot.from_name(spec)
+    assert made == named and hash(made) == hash(named) and type(made) is type(named)
+    assert (made.name, made.seed) == (named.name, named.seed)
+    assert made.seed == 0 and made.name.split(":")[0] == spec
+    if spec != "mcts":  # 2000 playouts take a second: the settings say enough
+        game = agon.Game(moves=["f1-e1", "f11-e10"])
+        assert made.choose(game) == named.choose(game)
+
+
+def test_bots_are_their_spec_and_seed() -> None:
+    bot = agon.bots.AlphaBeta(depth=3, seed=2**64 - 1, time_limit=0.25)
+    assert bot.name == "alphabeta:3:250ms" and bot.seed == 2**64 - 1
+    assert repr(bot) == "Bot.from_name('alphabeta:3:250ms', seed=18446744073709551615)"
+    assert bot == agon.bots.Bot.from_name("alphabeta:3:250ms", seed=2**64 - 1)
+    assert bot != agon.bots.AlphaBeta(depth=3, seed=0, time_limit=0.25)
+    assert bot != agon.bots.AlphaBeta(depth=3, seed=2**64 - 1)
+    assert bot != agon.bots.AlphaBeta(depth=3, seed=2**64 - 1, time_limit=0.3)
+    assert agon.bots.Random(1) != agon.bots.Greedy(1)
+    assert bot != "alphabeta:3:250ms" and bot != None  # noqa: E711
+    assert len({agon.bots.Random(1), agon.bots.Random(1), agon.bots.Random(2)}) == 2
+    with pytest.raises(TypeError):
+        bot < bot  # type: ignore[operator]
+    # Each constructor makes its own class; from_name makes the class of the spec.
+    for spec, cls in [("random", agon.bots.Random), ("greedy", agon.bots.Greedy),
+                      ("mcts:5", agon.bots.MCTS), ("alphabeta:1:10ms", agon.bots.AlphaBeta)]:
+        assert type(agon.bots.Bot.from_name(spec, seed=3)) is cls
+
+
+def test_time_limits_have_millisecond_resolution() -> None:
+    """A time limit is rounded to whole milliseconds, the resolution of a spec, so that
+    the spec (and a pickle) keeps it exactly."""
+    assert agon.bots.MCTS(time_limit=0.3).name == "mcts:2000:300ms"
+    assert agon.bots.MCTS(time_limit=1).name == "mcts:2000:1000ms"
+    assert agon.bots.AlphaBeta(time_limit=0.0004).name == "alphabeta:5:0ms"
+    assert agon.bots.AlphaBeta(time_limit=0.0016).name == "alphabeta:5:2ms"
+    assert agon.bots.MCTS(time_limit=agon.MAX_TIME_LIMIT).name == "mcts:2000:86400000ms"
+    assert agon.bots.MCTS(time_limit=0.3) == agon.bots.Bot.from_name("mcts:2000:300ms")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from typing import Any, Callable, List, Tuple
 
 import numpy as np
@@ -255,3 +256,105 @@ def test_vecenv_errors_leave_games_unchanged() -> None:
         env.position(3)
     with pytest.raises(ValueError):
         agon.VecEnv(0)
+
+
+ATTRIBUTES: dict[type, set[str]] = {
+    agon.IllegalMoveError: {"reason", "move", "env", "action"},
+    agon.ParseError: {"reason", "offset", "text", "move_reason", "position_reason"},
+    agon.InvalidPositionError: {"reason"},
+}
+
+
+def _vecenv_step() -> None:
+    env = agon.VecEnv(2, seed=1)
+    env.step(np.array([agon.move_to_action("f1-e1"), agon.move_to_action("f6-f7")]))
+
+
+# Every path of the bindings that raises one of the package's exceptions.
+RAISING: List[Tuple[str, Callable[[], object], type, dict[str, object]]] = [
+    ("Position.play", lambda: agon.Position().play("f6-f7"), agon.IllegalMoveError,
+     {"reason": "no-piece", "move": "f6-f7", "env": None, "action": None}),
+    ("Position.check_move", lambda: agon.Position().check_move(agon.Move.parse("f1-f3")),
+     agon.IllegalMoveError, {"reason": "not-adjacent", "move": "f1-f3"}),
+    ("Position.captures", lambda: agon.Position().captures("f11-f10"), agon.IllegalMoveError,
+     {"reason": "not-your-piece"}),
+    ("Position.play_action", lambda: agon.Position().play_action(-1), agon.IllegalMoveError,
+     {"reason": "no-such-action", "move": None, "env": None, "action": None}),
+    ("Position.action_to_move", lambda: agon.Position().action_to_move(5),
+     agon.IllegalMoveError, {"reason": "no-such-action", "move": None}),
+    ("action_to_move", lambda: agon.action_to_move(START, agon.ACTION_COUNT),
+     agon.IllegalMoveError, {"reason": "no-such-action"}),
+    ("move_to_action", lambda: agon.move_to_action("f1-f3"), agon.IllegalMoveError,
+     {"reason": "not-adjacent", "move": None}),
+    ("Game.push", lambda: agon.Game().push("f6-f7"), agon.IllegalMoveError,
+     {"reason": "no-piece", "move": "f6-f7", "env": None, "action": None}),
+    ("Game.push after the end", lambda: agon.Game(THRONE_IN_ONE, ["h6-g6"]).push("f11-f10"),
+     agon.IllegalMoveError, {"reason": "game-over", "move": "f11-f10"}),
+    ("Game.push_action", lambda: agon.Game().push_action(agon.ACTION_COUNT),
+     agon.IllegalMoveError, {"reason": "no-such-action", "move": None}),
+    ("Game(moves)", lambda: agon.Game(None, ["f1-e1", "f1-e1"]), agon.IllegalMoveError,
+     {"reason": "no-piece", "move": "f1-e1"}),
+    ("svg", lambda: agon.svg(agon.Position(), arrows=["f1-f3"]), agon.IllegalMoveError,
+     {"reason": "not-adjacent", "move": "f1-f3"}),
+    ("VecEnv.step", _vecenv_step, agon.IllegalMoveError,
+     {"env": 1, "action": agon.move_to_action("f6-f7")}),
+    ("Cell", lambda: agon.Cell("a7"), agon.ParseError,
+     {"reason": "no-such-cell", "offset": 0, "text": "a7", "move_reason": None,
+      "position_reason": None}),
+    ("Move.parse", lambda: agon.Move.parse("f1+f2"), agon.ParseError,
+     {"reason": "expected", "offset": 2, "text": "f1+f2", "move_reason": None}),
+    ("Position.parse_move", lambda: agon.Position().parse_move("f1"), agon.ParseError,
+     {"reason": "expected", "text": "f1"}),
+    ("a move's text", lambda: agon.Position().play("x"), agon.ParseError,
+     {"reason": "expected", "text": "x"}),
+    ("Position", lambda: agon.Position("Qf1/qf11 w"), agon.ParseError,
+     {"reason": "invalid-position", "position_reason": "piece-count", "move_reason": None}),
+    ("Position.from_text", lambda: agon.Position.from_text(START + " "), agon.ParseError,
+     {"reason": "trailing-input", "offset": len(START), "position_reason": None}),
+    ("a position's text", lambda: agon.perft("x", 1), agon.ParseError,
+     {"reason": "expected", "text": "x"}),
+    ("Game.from_record", lambda: agon.Game.from_record("1. f1-f3 *"), agon.ParseError,
+     {"reason": "illegal-move", "offset": 3, "move_reason": "not-adjacent",
+      "position_reason": None}),
+    ("Game.from_record position", lambda: agon.Game.from_record('[Position "Qf1/qf11 w"]\n\n*'),
+     agon.ParseError, {"reason": "invalid-position", "move_reason": None,
+                       "position_reason": "piece-count"}),
+    ("Position.from_pieces", lambda: agon.Position.from_pieces({"f1": "Q"}),
+     agon.InvalidPositionError, {"reason": "piece-count"}),
+]
+
+
+@pytest.mark.parametrize("what, call, kind, expected", RAISING, ids=[r[0] for r in RAISING])
+def test_every_raise_sets_every_attribute(
+    what: str, call: Callable[[], object], kind: type, expected: dict[str, object]
+) -> None:
+    """Each exception the package raises carries all its class's attributes itself (not
+    only the class defaults), typed as the stub says, and keeps them through a pickle."""
+    with pytest.raises(kind) as info:
+        call()
+    error = info.value
+    assert type(error) is kind
+    own = {name: value for name, value in vars(error).items() if name != "__notes__"}
+    assert set(own) == ATTRIBUTES[kind]
+    for name, value in expected.items():
+        assert own[name] == value, name
+    assert isinstance(own["reason"], str) and own["reason"]
+    for name in ("move", "move_reason", "position_reason"):
+        assert own.get(name) is None or isinstance(own[name], str)
+    for name in ("env", "action"):
+        assert own.get(name) is None or isinstance(own[name], int)
+    if kind is agon.ParseError:
+        assert isinstance(own["text"], str) and isinstance(own["offset"], int)
+        assert 0 <= own["offset"] <= len(own["text"].encode())
+    assert vars(pickle.loads(pickle.dumps(error))) == vars(error)
+
+
+def test_exceptions_made_by_hand_have_every_attribute() -> None:
+    """The classes give every attribute a default, so that code reading them never fails."""
+    assert agon.IllegalMoveError("x").reason == ""
+    assert agon.IllegalMoveError("x").move is None
+    assert (agon.IllegalMoveError("x").env, agon.IllegalMoveError("x").action) == (None, None)
+    made = agon.ParseError("x")
+    assert (made.reason, made.offset, made.text) == ("", 0, "")
+    assert (made.move_reason, made.position_reason) == (None, None)
+    assert agon.InvalidPositionError("x").reason == ""

@@ -1,4 +1,8 @@
-"""Type stubs of the native module ``agon._agon`` (see the package docstring)."""
+"""Type stubs of the native module ``agon._agon`` (see the package docstring).
+
+``python -m mypy.stubtest agon._agon --allowlist agon-py/stubtest-allowlist.txt`` checks
+them against the module, and ``tests/test_stubs.py`` that every docstring here is the
+module's own (written once, in Rust)."""
 
 from typing import (
     Any,
@@ -10,330 +14,709 @@ from typing import (
     Mapping,
     Optional,
     Tuple,
+    Type,
     TypedDict,
     Union,
+    final,
 )
 
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
-CellLike = Union["Cell", str, int]
-MoveLike = Union["Move", str]
-PieceLike = Union["Piece", str]
-PositionLike = Union["Position", str]
-ArrowLike = Union["Move", str, Tuple[CellLike, CellLike]]
-EndReason = Literal["throne", "ring-without-queen", "no-legal-action", "repetition"]
+__all__ = [
+    "Cell",
+    "Side",
+    "Kind",
+    "Piece",
+    "Move",
+    "Outcome",
+    "Symmetry",
+    "Position",
+    "Game",
+    "VecEnv",
+    "IllegalMoveError",
+    "ParseError",
+    "InvalidPositionError",
+    "move_to_action",
+    "action_to_move",
+    "action_symmetries",
+    "cell_symmetries",
+    "axial_coordinates",
+    "svg",
+    "perft",
+    "random_playouts",
+    "CELL_COUNT",
+    "ACTION_COUNT",
+    "STEP_ACTIONS",
+    "OUTER_RETURN_BASE",
+    "INNER_RETURN_BASE",
+    "MAX_LEGAL_MOVES",
+    "OBSERVATION_CHANNELS",
+    "MAX_ENVS",
+    "MAX_PERFT_DEPTH",
+    "MAX_RANDOM_PLAYOUTS",
+    "MAX_PLAYOUTS",
+    "MAX_DEPTH",
+    "MAX_TIME_LIMIT",
+    "MAX_SVG_SIZE",
+    "MAX_ARROWS",
+    "__version__",
+    "Bot",
+    "Random",
+    "Greedy",
+    "MCTS",
+    "AlphaBeta",
+]
+
+# Argument types that accept several forms: only in the stubs (private, not at runtime).
+_CellLike = Union["Cell", str, int]
+_MoveLike = Union["Move", str]
+_PieceLike = Union["Piece", str]
+_PositionLike = Union["Position", str]
+_ArrowLike = Union["Move", str, Tuple[_CellLike, _CellLike]]
+_EndReason = Literal["throne", "ring-without-queen", "no-legal-action", "repetition"]
+# The public name the VecEnv section still uses (see stubtest-allowlist.txt).
+PositionLike = _PositionLike
 
 CELL_COUNT: int
+"""The number of cells: 91."""
 ACTION_COUNT: int
+"""The number of actions: 3337 (see the package docstring, "Action space")."""
 STEP_ACTIONS: int
+"""The number of step actions, the first block: 546 (91 cells x 6 directions)."""
 OUTER_RETURN_BASE: int
+"""The first action of the returns to the outer ring: 546."""
 INNER_RETURN_BASE: int
+"""The first action of the queen's returns to the inner cells: 3276."""
 MAX_LEGAL_MOVES: int
+"""The most legal moves of any position: 180 (six captured guards, 30 cells each)."""
 MAX_ENVS: int
+"""The most games in a `VecEnv`: 65536."""
 MAX_PERFT_DEPTH: int
+"""The deepest `perft`: 64 plies."""
 MAX_RANDOM_PLAYOUTS: int
+"""The most games of one `random_playouts` call: 10**9."""
 MAX_PLAYOUTS: int
+"""The most playouts per move of `bots.MCTS`: 10**6."""
 MAX_DEPTH: int
+"""The deepest search of `bots.AlphaBeta`: 64 plies."""
 MAX_TIME_LIMIT: float
+"""The longest time limit of a bot: 86400 seconds (a day)."""
 MAX_SVG_SIZE: int
+"""The largest `size` of `svg`: 100000 pixels."""
 MAX_ARROWS: int
+"""The most arrows of one `svg` call: 10000."""
 OBSERVATION_CHANNELS: List[str]
+"""The names of the 11 observation channels, in order."""
 __version__: str
+"""The version of the package."""
 
 class IllegalMoveError(ValueError):
-    """A move the rules forbid; ``reason`` names the rule (``"between-enemies"``...).
+    """A move that the rules forbid in the position (or after the end of the game).
 
-    ``env`` and ``action`` are set by ``VecEnv.step`` (else ``None``)."""
+    Attributes (always present): `reason` (a name such as "between-enemies"), `move`
+    (the move's text, or None for an action that names no move), and `env` and `action`
+    (for `VecEnv.step`, the first game whose action was refused and that action; else
+    None)."""
 
     reason: str
+    """Why the move is illegal: a name such as `"between-enemies"`."""
     move: Optional[str]
+    """The move's text, or `None` for an action that names no move."""
     env: Optional[int]
+    """For `VecEnv.step`: the first game whose action was refused, else `None`."""
     action: Optional[int]
+    """For `VecEnv.step`: the refused action, else `None`."""
 
 class ParseError(ValueError):
-    """A text that does not parse; ``reason``, ``offset`` (in bytes) and ``text``.
+    """A text that does not parse: a cell, move, position or game record.
 
-    ``move_reason``/``position_reason``: why a record's move or position was refused
-    (else ``None``)."""
+    Attributes (always present): `reason` (a name such as "no-such-cell"), `offset`
+    (the byte offset of the fault in `text`), `text` (the whole text), and `move_reason`
+    and `position_reason` (the reason of an illegal move or an invalid position in the
+    text, else None)."""
 
     reason: str
+    """Why the text does not parse: a name such as `"no-such-cell"`."""
     offset: int
+    """The byte offset of the fault in `text`."""
     text: str
+    """The whole text that does not parse."""
     move_reason: Optional[str]
+    """Why a record's move is illegal (with reason `"illegal-move"`), else `None`."""
     position_reason: Optional[str]
+    """Why a text's position is invalid (with reason `"invalid-position"`), else `None`."""
 
 class InvalidPositionError(ValueError):
-    """Pieces that form no reachable position; ``reason`` names the fault."""
+    """Pieces that do not form a position any game can reach.
+
+    Attribute (always present): `reason` (a name such as "two-pieces-on-cell")."""
 
     reason: str
+    """What is wrong with the pieces: a name such as `"two-pieces-on-cell"`."""
 
+@final
 class Cell:
-    """One of the 91 cells: ``Cell("f6")`` or ``Cell(45)``."""
+    """One of the 91 cells of the board.
 
-    def __init__(self, cell: CellLike) -> None: ...
-    @staticmethod
-    def from_cube(q: int, r: int, s: int) -> Optional[Cell]: ...
-    @staticmethod
-    def from_file_rank(file: int, rank: int) -> Optional[Cell]: ...
-    @staticmethod
-    def between(a: CellLike, b: CellLike) -> Optional[Cell]: ...
-    @staticmethod
-    def all() -> List[Cell]: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def index(self) -> int: ...
-    @property
-    def file(self) -> int: ...
-    @property
-    def rank(self) -> int: ...
-    @property
-    def ring(self) -> int: ...
-    @property
-    def cube(self) -> Tuple[int, int, int]: ...
-    def neighbour(self, direction: int) -> Optional[Cell]: ...
-    def neighbours(self) -> List[Cell]: ...
-    def is_adjacent(self, other: CellLike) -> bool: ...
-    def distance(self, other: CellLike) -> int: ...
-    def __index__(self) -> int: ...
-    def __int__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
-    def __ne__(self, other: object) -> bool: ...
-    def __lt__(self, other: Cell) -> bool: ...
-    def __le__(self, other: Cell) -> bool: ...
-    def __gt__(self, other: Cell) -> bool: ...
-    def __ge__(self, other: Cell) -> bool: ...
-    def __hash__(self) -> int: ...
+    Build one from its name or its index: `Cell("f6")`, `Cell(45)`. Cells are named like
+    Glinski's hexagonal chess: eleven files `a`-`l` (no `j`), ranks from 1 at the bottom of
+    each file; `f6` is the throne. The index counts file by file, `a1 = 0` to `l6 = 90`.
+    Cells compare and sort by index, hash, and convert to their index with `int()` (so they
+    index numpy arrays directly)."""
 
+    def __new__(cls, cell: _CellLike) -> Cell:
+        """The cell with this name (`"f6"`) or index (`45`)."""
+    @staticmethod
+    def from_cube(q: int, r: int, s: int) -> Optional[Cell]:
+        """The cell at cube coordinates `(q, r, s)`, or `None` off the board."""
+    @staticmethod
+    def from_file_rank(file: int, rank: int) -> Optional[Cell]:
+        """The cell of a file (0-10, `a` to `l`) and rank (from 1), or `None`."""
+    @staticmethod
+    def between(a: _CellLike, b: _CellLike) -> Optional[Cell]:
+        """The middle cell of the straight line from `a` to `b`, if they are its two ends."""
+    @staticmethod
+    def all() -> List[Cell]:
+        """All 91 cells in index order."""
+    @property
+    def name(self) -> str:
+        """The name, like `"f6"`."""
+    @property
+    def index(self) -> int:
+        """The index, 0-90, file by file (`a1` = 0, the throne `f6` = 45, `l6` = 90)."""
+    @property
+    def file(self) -> int:
+        """The file, 0-10 (`a` = 0, ..., `l` = 10)."""
+    @property
+    def rank(self) -> int:
+        """The rank, from 1 at the bottom of the file."""
+    @property
+    def ring(self) -> int:
+        """The ring: the distance from the throne, 0 (the throne) to 5 (the outer ring)."""
+    @property
+    def cube(self) -> Tuple[int, int, int]:
+        """The cube coordinates `(q, r, s)`, with `q + r + s == 0`."""
+    def neighbour(self, direction: int) -> Optional[Cell]:
+        """The adjacent cell in `direction` (0-5 clockwise from north, see `agon.NORTH`...),
+        or `None` off the board."""
+    def neighbours(self) -> List[Cell]:
+        """The adjacent cells (3, 4 or 6), in index order."""
+    def is_adjacent(self, other: _CellLike) -> bool:
+        """Whether `other` is adjacent to this cell."""
+    def distance(self, other: _CellLike) -> int:
+        """The distance to `other`, in steps."""
+    def __index__(self) -> int:
+        """The index, so that a cell indexes lists and numpy arrays."""
+    def __int__(self) -> int:
+        """The index."""
+    def __eq__(self, other: object, /) -> bool:
+        """Whether `other` is the same cell."""
+    def __ne__(self, other: object, /) -> bool:
+        """Whether `other` is not the same cell."""
+    def __lt__(self, other: Cell, /) -> bool:
+        """Compares by index."""
+    def __le__(self, other: Cell, /) -> bool:
+        """Compares by index."""
+    def __gt__(self, other: Cell, /) -> bool:
+        """Compares by index."""
+    def __ge__(self, other: Cell, /) -> bool:
+        """Compares by index."""
+    def __hash__(self) -> int:
+        """A hash of the cell."""
+    def __reduce__(self) -> Tuple[Type[Cell], Tuple[str]]:
+        """Pickles as the cell's name."""
+    def __copy__(self) -> Cell:
+        """Itself: the value is immutable."""
+    def __deepcopy__(self, _memo: Any) -> Cell:
+        """Itself: the value is immutable."""
+
+@final
 class Side:
-    """``Side.WHITE`` (moves first, equal to 0) or ``Side.BLACK`` (equal to 1)."""
+    """One of the two sides: `Side.WHITE` (moves first) or `Side.BLACK`. Compares equal to 0
+    and 1 respectively."""
 
     WHITE: ClassVar[Side]
+    """White, who moves first (equal to 0)."""
     BLACK: ClassVar[Side]
-    def other(self) -> Side: ...
-    def __invert__(self) -> Side: ...
+    """Black (equal to 1)."""
+    def other(self) -> Side:
+        """The opponent."""
+    def __invert__(self) -> Side:
+        """The opponent, as `other()`."""
     @property
-    def char(self) -> str: ...
+    def char(self) -> str:
+        """The letter in position text: `"w"` or `"b"`."""
     @property
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The name, `"White"` or `"Black"`."""
     @staticmethod
-    def from_char(c: str) -> Side: ...
-    def __int__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
-    def __ne__(self, other: object) -> bool: ...
-    def __hash__(self) -> int: ...
+    def from_char(c: str) -> Side:
+        """The side of a letter `"w"` or `"b"`."""
+    def __int__(self) -> int:
+        """0 for White, 1 for Black."""
+    def __eq__(self, other: object, /) -> bool:
+        """Whether `other` is the same side (or its number, 0 or 1)."""
+    def __ne__(self, other: object, /) -> bool:
+        """Whether `other` is not the same side."""
+    def __hash__(self) -> int:
+        """A hash of the side."""
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:
+        """Pickles as the member `Side.WHITE` or `Side.BLACK`."""
+    def __copy__(self) -> Side:
+        """Itself: the value is immutable."""
+    def __deepcopy__(self, _memo: Any) -> Side:
+        """Itself: the value is immutable."""
 
+@final
 class Kind:
-    """``Kind.QUEEN`` or ``Kind.GUARD``."""
+    """The kind of a piece: `Kind.QUEEN` or `Kind.GUARD`."""
 
     QUEEN: ClassVar[Kind]
+    """The queen (equal to 0)."""
     GUARD: ClassVar[Kind]
+    """A guard (equal to 1)."""
     @property
-    def name(self) -> str: ...
-    def __int__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
-    def __ne__(self, other: object) -> bool: ...
-    def __hash__(self) -> int: ...
+    def name(self) -> str:
+        """The name, `"queen"` or `"guard"`."""
+    def __int__(self) -> int:
+        """0 for the queen, 1 for a guard."""
+    def __eq__(self, other: object, /) -> bool:
+        """Whether `other` is the same kind (or its number, 0 or 1)."""
+    def __ne__(self, other: object, /) -> bool:
+        """Whether `other` is not the same kind."""
+    def __hash__(self) -> int:
+        """A hash of the kind."""
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:
+        """Pickles as the member `Kind.QUEEN` or `Kind.GUARD`."""
+    def __copy__(self) -> Kind:
+        """Itself: the value is immutable."""
+    def __deepcopy__(self, _memo: Any) -> Kind:
+        """Itself: the value is immutable."""
 
+@final
 class Piece:
-    """A side and a kind; symbol ``Q``/``G`` (White) or ``q``/``g`` (Black)."""
+    """A piece: its side and kind. Its symbol is `Q`/`G` for White, `q`/`g` for Black."""
 
-    def __init__(self, side: Side, kind: Kind) -> None: ...
+    def __new__(cls, side: Side, kind: Kind) -> Piece:
+        """The piece of `side` and `kind`."""
     @staticmethod
-    def from_symbol(symbol: str) -> Piece: ...
+    def from_symbol(symbol: str) -> Piece:
+        """The piece of a symbol: `Q`, `G` (White), `q`, `g` (Black)."""
     @property
-    def side(self) -> Side: ...
+    def side(self) -> Side:
+        """The side of the piece."""
     @property
-    def kind(self) -> Kind: ...
+    def kind(self) -> Kind:
+        """The kind of the piece."""
     @property
-    def symbol(self) -> str: ...
-    def __eq__(self, other: object) -> bool: ...
-    def __ne__(self, other: object) -> bool: ...
-    def __hash__(self) -> int: ...
+    def symbol(self) -> str:
+        """The symbol: `Q`, `G`, `q` or `g`."""
+    def __eq__(self, other: object, /) -> bool:
+        """Whether `other` is the same piece (side and kind)."""
+    def __ne__(self, other: object, /) -> bool:
+        """Whether `other` is not the same piece."""
+    def __hash__(self) -> int:
+        """A hash of the piece."""
+    def __reduce__(self) -> Tuple[Type[Piece], Tuple[Side, Kind]]:
+        """Pickles as the side and the kind."""
+    def __copy__(self) -> Piece:
+        """Itself: the value is immutable."""
+    def __deepcopy__(self, _memo: Any) -> Piece:
+        """Itself: the value is immutable."""
 
+@final
 class Move:
-    """A step (``f1-e1``) or a return (``f4>l1``)."""
+    """One action: a step (`f1-e1`) or the return of a captured piece (`f4>l1`).
 
-    def __init__(self, from_cell: CellLike, to_cell: CellLike, is_return: bool = False) -> None: ...
-    @staticmethod
-    def step(from_cell: CellLike, to_cell: CellLike) -> Move: ...
-    @staticmethod
-    def returning(from_cell: CellLike, to_cell: CellLike) -> Move: ...
-    @staticmethod
-    def parse(text: str) -> Move: ...
-    @property
-    def from_cell(self) -> Cell: ...
-    @property
-    def to_cell(self) -> Cell: ...
-    @property
-    def is_return(self) -> bool: ...
-    @property
-    def is_step(self) -> bool: ...
-    @property
-    def pair(self) -> str: ...
-    def transform(self, symmetry: Symmetry) -> Move: ...
-    def __eq__(self, other: object) -> bool: ...
-    def __ne__(self, other: object) -> bool: ...
-    def __lt__(self, other: Move) -> bool: ...
-    def __le__(self, other: Move) -> bool: ...
-    def __gt__(self, other: Move) -> bool: ...
-    def __ge__(self, other: Move) -> bool: ...
-    def __hash__(self) -> int: ...
+    `Move(from_cell, to_cell, is_return=False)`, `Move.step(a, b)`, `Move.returning(a, b)`
+    or `Move.parse("f1-e1")`. For a return, `from_cell` is the cell where the captured piece
+    stands. Moves are immutable, compare, sort and hash by value; `str()` gives the
+    notation and `pair` the from-to pair engines exchange (`f1e1`)."""
 
+    def __new__(cls, from_cell: _CellLike, to_cell: _CellLike, is_return: bool = False) -> Move:
+        """A step (or, with `is_return=True`, a return) from `from_cell` to `to_cell`."""
+    @staticmethod
+    def step(from_cell: _CellLike, to_cell: _CellLike) -> Move:
+        """A step of the piece on `from_cell` to `to_cell`."""
+    @staticmethod
+    def returning(from_cell: _CellLike, to_cell: _CellLike) -> Move:
+        """The return of the captured piece on `from_cell` to `to_cell`."""
+    @staticmethod
+    def parse(text: str) -> Move:
+        """Parses a step (`"f1-e1"`) or a return (`"f4>l1"`). A bare pair (`"f1e1"`) needs a
+        position to tell its kind: use `Position.parse_move`."""
+    @property
+    def from_cell(self) -> Cell:
+        """The cell the piece leaves (for a return: where the captured piece stands)."""
+    @property
+    def to_cell(self) -> Cell:
+        """The cell the piece enters."""
+    @property
+    def is_return(self) -> bool:
+        """Whether this is a return."""
+    @property
+    def is_step(self) -> bool:
+        """Whether this is a step."""
+    @property
+    def pair(self) -> str:
+        """The from-to pair, like `"f1e1"`."""
+    def transform(self, symmetry: Symmetry) -> Move:
+        """The image of the move under a symmetry."""
+    def __eq__(self, other: object, /) -> bool:
+        """Whether `other` is the same move."""
+    def __ne__(self, other: object, /) -> bool:
+        """Whether `other` is not the same move."""
+    def __lt__(self, other: Move, /) -> bool:
+        """Compares steps before returns, then by the cells' indices."""
+    def __le__(self, other: Move, /) -> bool:
+        """Compares steps before returns, then by the cells' indices."""
+    def __gt__(self, other: Move, /) -> bool:
+        """Compares steps before returns, then by the cells' indices."""
+    def __ge__(self, other: Move, /) -> bool:
+        """Compares steps before returns, then by the cells' indices."""
+    def __hash__(self) -> int:
+        """A hash of the move."""
+    def __reduce__(self) -> Tuple[Any, Tuple[str]]:
+        """Pickles as the move's text, read back by `Move.parse`."""
+    def __copy__(self) -> Move:
+        """Itself: the value is immutable."""
+    def __deepcopy__(self, _memo: Any) -> Move:
+        """Itself: the value is immutable."""
+
+@final
 class Outcome:
-    """How a game ended: ``winner`` (``None`` for a draw) and ``reason``."""
+    """How a game ended: the `winner` (`None` for a draw) and the `reason`: `"throne"`,
+    `"ring-without-queen"`, `"no-legal-action"` or `"repetition"`."""
 
-    def __init__(self, winner: Optional[Side], reason: str) -> None: ...
+    def __new__(cls, winner: Optional[Side], reason: str) -> Outcome:
+        """An outcome: `Outcome(Side.WHITE, "throne")`, or `Outcome(None, "repetition")`."""
     @property
-    def winner(self) -> Optional[Side]: ...
+    def winner(self) -> Optional[Side]:
+        """The side that won, or `None` for a draw."""
     @property
-    def reason(self) -> EndReason: ...
+    def reason(self) -> _EndReason:
+        """Why the game ended: `"throne"`, `"ring-without-queen"`, `"no-legal-action"` or
+        `"repetition"`."""
     @property
-    def score(self) -> str: ...
+    def score(self) -> str:
+        """The result as records write it: `"1-0"`, `"0-1"` or `"1/2-1/2"`."""
     @property
-    def is_draw(self) -> bool: ...
-    def __eq__(self, other: object) -> bool: ...
-    def __ne__(self, other: object) -> bool: ...
-    def __hash__(self) -> int: ...
+    def is_draw(self) -> bool:
+        """Whether the game was drawn."""
+    def __eq__(self, other: object, /) -> bool:
+        """Whether `other` has the same winner and reason."""
+    def __ne__(self, other: object, /) -> bool:
+        """Whether `other` differs in winner or reason."""
+    def __hash__(self) -> int:
+        """A hash of the outcome."""
+    def __reduce__(self) -> Tuple[Type[Outcome], Tuple[Optional[Side], str]]:
+        """Pickles as the winner and the reason."""
+    def __copy__(self) -> Outcome:
+        """Itself: the value is immutable."""
+    def __deepcopy__(self, _memo: Any) -> Outcome:
+        """Itself: the value is immutable."""
 
+@final
 class Symmetry:
-    """One of the twelve symmetries of the board, numbered 0-11."""
+    """One of the twelve symmetries of the board: a mirror through the f file (if
+    `is_mirror`), then a clockwise rotation by `rotation` sixths of a turn. Numbered 0-11
+    as `rotation + 6 * mirror`; 0 is the identity, 3 the half turn. Colours are not
+    swapped."""
 
-    def __init__(self, index: int) -> None: ...
+    def __new__(cls, index: int) -> Symmetry:
+        """The symmetry with this number (0-11)."""
     @staticmethod
-    def from_rotation(rotation: int, mirror: bool = False) -> Symmetry: ...
+    def from_rotation(rotation: int, mirror: bool = False) -> Symmetry:
+        """The symmetry that mirrors (if `mirror`), then rotates clockwise by `rotation`
+        sixths of a turn (any int: taken modulo 6, so -1 is 5)."""
     @staticmethod
-    def all() -> List[Symmetry]: ...
+    def all() -> List[Symmetry]:
+        """All twelve symmetries, by number."""
     @property
-    def index(self) -> int: ...
+    def index(self) -> int:
+        """The number, `rotation + 6 * mirror`."""
     @property
-    def rotation(self) -> int: ...
+    def rotation(self) -> int:
+        """The clockwise rotation in sixths of a turn."""
     @property
-    def is_mirror(self) -> bool: ...
-    def cell(self, cell: CellLike) -> Cell: ...
-    def move(self, move: MoveLike) -> Move: ...
-    def position(self, position: Position) -> Position: ...
-    def inverse(self) -> Symmetry: ...
-    def then(self, then: Symmetry) -> Symmetry: ...
-    def __int__(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
-    def __ne__(self, other: object) -> bool: ...
-    def __lt__(self, other: Symmetry) -> bool: ...
-    def __hash__(self) -> int: ...
+    def is_mirror(self) -> bool:
+        """Whether the symmetry mirrors the board."""
+    def cell(self, cell: _CellLike) -> Cell:
+        """The image of a cell."""
+    def move(self, move: _MoveLike) -> Move:
+        """The image of a move (given as a `Move` or a step or return text)."""
+    def position(self, position: Position) -> Position:
+        """The image of a position."""
+    def inverse(self) -> Symmetry:
+        """The symmetry that undoes this one."""
+    def then(self, then: Symmetry) -> Symmetry:
+        """The symmetry that applies this one, then `then`."""
+    def __int__(self) -> int:
+        """The number, 0-11."""
+    def __eq__(self, other: object, /) -> bool:
+        """Whether `other` is the same symmetry."""
+    def __ne__(self, other: object, /) -> bool:
+        """Whether `other` is not the same symmetry."""
+    def __lt__(self, other: Symmetry, /) -> bool:
+        """Compares by number."""
+    def __le__(self, other: Symmetry, /) -> bool:
+        """Compares by number."""
+    def __gt__(self, other: Symmetry, /) -> bool:
+        """Compares by number."""
+    def __ge__(self, other: Symmetry, /) -> bool:
+        """Compares by number."""
+    def __hash__(self) -> int:
+        """A hash of the symmetry."""
+    def __reduce__(self) -> Tuple[Type[Symmetry], Tuple[int]]:
+        """Pickles as the symmetry's number."""
+    def __copy__(self) -> Symmetry:
+        """Itself: the value is immutable."""
+    def __deepcopy__(self, _memo: Any) -> Symmetry:
+        """Itself: the value is immutable."""
 
+@final
 class Position:
-    """An immutable position: ``Position()`` (the start) or ``Position(text)``."""
+    """A position: where every piece stands, which are captured, and who is to move.
 
-    def __init__(self, text: Optional[str] = None) -> None: ...
+    `Position()` is the start; `Position(text)` parses the one-line text form
+    (`"Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w"`). Positions are
+    immutable: `play(move)` returns the next position. They compare and hash by value;
+    `str()` draws the board and `repr()` gives the text."""
+
+    def __new__(cls, text: Optional[str] = None) -> Position:
+        """The start position, or the position of a text."""
     @staticmethod
-    def start() -> Position: ...
+    def start() -> Position:
+        """The start position (White to move)."""
     @staticmethod
-    def from_text(text: str) -> Position: ...
+    def from_text(text: str) -> Position:
+        """Parses the one-line text form, raising `ParseError`."""
     @staticmethod
     def from_pieces(
-        pieces: Mapping[Any, PieceLike],
+        pieces: Mapping[Any, _PieceLike],
         turn: Side = ...,
-        captured: Optional[Iterable[CellLike]] = None,
-    ) -> Position: ...
-    def to_text(self) -> str: ...
+        captured: Optional[Iterable[_CellLike]] = None,
+    ) -> Position:
+        """Builds a position from a mapping of cells to pieces (`{"f1": "Q", ...}` or `Cell`
+        and `Piece` objects; at most 91 entries), the side to move and the captured cells
+        (an iterable of at most 91); raises `InvalidPositionError` for what no game can
+        reach."""
+    def to_text(self) -> str:
+        """The one-line text form."""
     @property
-    def turn(self) -> Side: ...
+    def turn(self) -> Side:
+        """The side to move."""
     @property
-    def zobrist_hash(self) -> int: ...
-    def with_turn(self, turn: Side) -> Position: ...
-    def piece_at(self, cell: CellLike) -> Optional[Piece]: ...
-    def pieces(self) -> Dict[Cell, Piece]: ...
-    def queen(self, side: Side) -> Cell: ...
-    def guards(self, side: Side) -> List[Cell]: ...
-    def pieces_of(self, side: Side) -> List[Cell]: ...
-    def occupied(self) -> List[Cell]: ...
-    def empty(self) -> List[Cell]: ...
-    def captured(self) -> List[Cell]: ...
+    def zobrist_hash(self) -> int:
+        """The 64-bit Zobrist hash (stable across runs and platforms)."""
+    def with_turn(self, turn: Side) -> Position:
+        """The same position with `turn` to move (a null move, for analysis)."""
+    def piece_at(self, cell: _CellLike) -> Optional[Piece]:
+        """The piece on `cell` (captured or not), or `None`."""
+    def pieces(self) -> Dict[Cell, Piece]:
+        """Every piece by its cell, in cell index order."""
+    def queen(self, side: Side) -> Cell:
+        """The cell of `side`'s queen."""
+    def guards(self, side: Side) -> List[Cell]:
+        """The cells of `side`'s guards (captured or not)."""
+    def pieces_of(self, side: Side) -> List[Cell]:
+        """The cells of `side`'s pieces (captured or not)."""
+    def occupied(self) -> List[Cell]:
+        """The cells holding a piece."""
+    def empty(self) -> List[Cell]:
+        """The empty cells."""
+    def captured(self) -> List[Cell]:
+        """The cells of the captured pieces (all of one side)."""
     @property
-    def captured_side(self) -> Optional[Side]: ...
-    def is_captured(self, cell: CellLike) -> bool: ...
-    def forbidden_cells(self, side: Side) -> List[Cell]: ...
-    def must_return(self) -> bool: ...
-    def legal_moves(self) -> List[Move]: ...
-    def legal_moves_from(self, cell: CellLike) -> List[Move]: ...
-    def count_legal_moves(self) -> int: ...
-    def has_legal_move(self) -> bool: ...
-    def parse_move(self, text: str) -> Move: ...
-    def is_legal(self, move: MoveLike) -> bool: ...
-    def check_move(self, move: MoveLike) -> None: ...
-    def play(self, move: MoveLike) -> Position: ...
-    def captures(self, move: MoveLike) -> List[Cell]: ...
-    def outcome(self) -> Optional[Outcome]: ...
-    def is_over(self) -> bool: ...
-    def throne_ring_side(self) -> Optional[Side]: ...
-    def perft(self, depth: int) -> int: ...
-    def perft_divide(self, depth: int) -> Dict[Move, int]: ...
-    def transform(self, symmetry: Symmetry) -> Position: ...
-    def symmetries(self) -> List[Position]: ...
-    def canonical(self) -> Tuple[Position, Symmetry]: ...
-    def legal_actions(self) -> npt.NDArray[np.int64]: ...
-    def action_mask(self) -> npt.NDArray[np.bool_]: ...
-    def observation(self, axial: bool = False) -> npt.NDArray[np.float32]: ...
-    def observation_axial(self) -> npt.NDArray[np.float32]: ...
-    def action_to_move(self, action: int) -> Move: ...
-    def play_action(self, action: int) -> Position: ...
-    def __eq__(self, other: object) -> bool: ...
-    def __ne__(self, other: object) -> bool: ...
-    def __hash__(self) -> int: ...
-    def _repr_svg_(self) -> str: ...
+    def captured_side(self) -> Optional[Side]:
+        """The side whose pieces are captured, if any."""
+    def is_captured(self, cell: _CellLike) -> bool:
+        """Whether the piece on `cell` is captured."""
+    def forbidden_cells(self, side: Side) -> List[Cell]:
+        """The cells `side` may not step to: between two opponent pieces on a line (R4)."""
+    def must_return(self) -> bool:
+        """Whether the side to move must return a captured piece instead of stepping."""
+    def legal_moves(self) -> List[Move]:
+        """The legal moves, steps by the cell moved from then the cell moved to (returns
+        alike); empty when the game is over."""
+    def legal_moves_from(self, cell: _CellLike) -> List[Move]:
+        """The legal moves of the piece on `cell`."""
+    def count_legal_moves(self) -> int:
+        """The number of legal moves."""
+    def has_legal_move(self) -> bool:
+        """Whether the side to move has a legal move."""
+    def parse_move(self, text: str) -> Move:
+        """Reads a move in any form: a step `"f1-e1"`, a return `"f4>l1"`, or a pair `"f1e1"`
+        (a return when the piece on its first cell is captured). Not checked for legality."""
+    def is_legal(self, move: _MoveLike) -> bool:
+        """Whether `move` (a `Move` or its text) is legal."""
+    def check_move(self, move: _MoveLike) -> None:
+        """Raises `IllegalMoveError` with the reason if `move` is illegal; returns `None` if it
+        is legal."""
+    def play(self, move: _MoveLike) -> Position:
+        """The next position after `move` (a `Move` or its text); raises `IllegalMoveError`."""
+    def captures(self, move: _MoveLike) -> List[Cell]:
+        """The cells of the pieces that the legal `move` captures (empty for a return); raises
+        `IllegalMoveError` if it is illegal."""
+    def outcome(self) -> Optional[Outcome]:
+        """The end of the game in this position (throne ring, then no legal action), or
+        `None`. Repetition needs a game's history: see `Game.outcome()`."""
+    def is_over(self) -> bool:
+        """Whether the game is over in this position."""
+    def throne_ring_side(self) -> Optional[Side]:
+        """The side whose guards hold all six ring-1 cells, if one does."""
+    def perft(self, depth: int) -> int:
+        """The number of leaves of the tree of legal moves `depth` plies deep (0 to
+        `agon.MAX_PERFT_DEPTH`; computed without holding the GIL)."""
+    def perft_divide(self, depth: int) -> Dict[Move, int]:
+        """perft split by the first move: a dict from each legal move to its leaves, which
+        sum to `perft(depth)`. `depth` is 1 to `agon.MAX_PERFT_DEPTH`: perft(0) = 1 counts
+        the position itself, which has no first move to split by."""
+    def transform(self, symmetry: Symmetry) -> Position:
+        """The image of the position under a symmetry."""
+    def symmetries(self) -> List[Position]:
+        """The twelve images of the position, by symmetry number."""
+    def canonical(self) -> Tuple[Position, Symmetry]:
+        """The canonical image among the twelve and the symmetry that gives it."""
+    def legal_actions(self) -> npt.NDArray[np.int64]:
+        """The legal actions (see `agon.ACTION_COUNT`), ascending, as an int64 array."""
+    def action_mask(self) -> npt.NDArray[np.bool_]:
+        """The mask of legal actions: a bool array of `agon.ACTION_COUNT` entries."""
+    def observation(self, axial: bool = False) -> npt.NDArray[np.float32]:
+        """The observation planes from the side to move's view, float32: shape (11, 91), or
+        (11, 11, 11) with `axial=True` (see `agon.OBSERVATION_CHANNELS`)."""
+    def observation_axial(self) -> npt.NDArray[np.float32]:
+        """The observation in the axial (11, 11, 11) layout."""
+    def action_to_move(self, action: int) -> Move:
+        """The move an action stands for here (not checked for legality)."""
+    def play_action(self, action: int) -> Position:
+        """The next position after an action; raises `IllegalMoveError`."""
+    def __eq__(self, other: object, /) -> bool:
+        """Whether `other` is the same position (pieces, captures and side to move)."""
+    def __ne__(self, other: object, /) -> bool:
+        """Whether `other` is not the same position."""
+    def __hash__(self) -> int:
+        """A hash of the position."""
+    def __reduce__(self) -> Tuple[Type[Position], Tuple[str]]:
+        """Pickles as the position's text, parsed (and so checked) again on load."""
+    def __copy__(self) -> Position:
+        """Itself: the value is immutable."""
+    def __deepcopy__(self, _memo: Any) -> Position:
+        """Itself: the value is immutable."""
+    def _repr_svg_(self) -> str:
+        """The board as SVG, for notebooks (see `agon.svg`)."""
 
+@final
 class Game:
-    """A game: positions, moves, repetition, undo, records."""
+    """A game: the positions from a start, the moves between them, and how it ended.
 
-    def __init__(
-        self, start: Optional[PositionLike] = None, moves: Optional[Iterable[MoveLike]] = None
-    ) -> None: ...
+    `Game()` starts from the start position; `Game(start, moves)` from any position (or its
+    text), playing the moves given (`Move`s or texts). A game knows what a lone position
+    cannot: the draw by repetition (the third occurrence of a position). `push`/`play`
+    plays a move, `pop`/`undo` takes one back; a failed call leaves the game unchanged.
+    `tags` holds a record's tag pairs and `result` its written result.
+
+    Threads may share a game: its calls take turns. A finaliser that uses a game while a
+    call on that game runs in the same thread gets `RuntimeError`, and changes nothing."""
+
+    def __new__(
+        cls, start: Optional[_PositionLike] = None, moves: Optional[Iterable[_MoveLike]] = None
+    ) -> Game:
+        """A game from `start` (a `Position`, its text, or the start position if omitted),
+        playing `moves` (an iterable of `Move`s or texts, read one at a time; not one str)."""
     @staticmethod
-    def from_record(text: str) -> Game: ...
-    def to_record(self) -> str: ...
+    def from_record(text: str) -> Game:
+        """Parses and replays a game record (tags, numbered moves, result); raises
+        `ParseError` (reason `"illegal-move"` for an illegal move, with `move_reason`)."""
+    def to_record(self) -> str:
+        """The game record: tags, `Position` (if not the standard start), `Result`, moves."""
     @property
-    def tags(self) -> Dict[str, str]: ...
+    def tags(self) -> Dict[str, str]:
+        """The tag pairs of the record (a dict of str to str, kept in order)."""
     @tags.setter
-    def tags(self, tags: Dict[str, str]) -> None: ...
+    def tags(self, tags: Dict[str, str]) -> None:
+        """Replaces the tag pairs (a dict of str to str)."""
     @property
-    def result(self) -> str: ...
+    def result(self) -> str:
+        """The result: `"1-0"`, `"0-1"`, `"1/2-1/2"` when the game is over; else `"*"` or a
+        result set by hand (a resignation or an agreement), cleared by the next move."""
     @result.setter
-    def result(self, result: str) -> None: ...
+    def result(self, result: str) -> None:
+        """Sets the written result: `"1-0"`, `"0-1"`, `"1/2-1/2"` or `"*"` (kept only while the game goes on)."""
     @property
-    def position(self) -> Position: ...
+    def position(self) -> Position:
+        """The current position."""
     @property
-    def start(self) -> Position: ...
+    def start(self) -> Position:
+        """The position the game started from."""
     @property
-    def turn(self) -> Side: ...
+    def turn(self) -> Side:
+        """The side to move."""
     @property
-    def moves(self) -> List[Move]: ...
+    def moves(self) -> List[Move]:
+        """The moves played so far."""
     @property
-    def positions(self) -> List[Position]: ...
+    def positions(self) -> List[Position]:
+        """Every position of the game, the start first and the current one last."""
     @property
-    def last_move(self) -> Optional[Move]: ...
+    def last_move(self) -> Optional[Move]:
+        """The last move played, or `None` at the start."""
     @property
-    def ply(self) -> int: ...
-    def __len__(self) -> int: ...
-    def legal_moves(self) -> List[Move]: ...
-    def is_legal(self, move: MoveLike) -> bool: ...
-    def push(self, move: MoveLike) -> List[Cell]: ...
-    def play(self, move: MoveLike) -> List[Cell]: ...
-    def push_action(self, action: int) -> List[Cell]: ...
-    def pop(self) -> Move: ...
-    def undo(self) -> Optional[Move]: ...
-    def restart(self, start: Optional[PositionLike] = None) -> None: ...
-    def outcome(self) -> Optional[Outcome]: ...
-    def is_over(self) -> bool: ...
-    def repetitions(self) -> int: ...
-    def legal_actions(self) -> npt.NDArray[np.int64]: ...
-    def action_mask(self) -> npt.NDArray[np.bool_]: ...
-    def observation(self, axial: bool = False) -> npt.NDArray[np.float32]: ...
-    def copy(self) -> Game: ...
-    def __eq__(self, other: object) -> bool: ...
-    def __ne__(self, other: object) -> bool: ...
+    def ply(self) -> int:
+        """The number of moves played."""
+    def __len__(self) -> int:
+        """The number of moves played."""
+    def legal_moves(self) -> List[Move]:
+        """The legal moves: empty once the game is over (repetition included)."""
+    def is_legal(self, move: _MoveLike) -> bool:
+        """Whether `move` is legal now (false once the game is over)."""
+    def push(self, move: _MoveLike) -> List[Cell]:
+        """Plays `move` (a `Move` or its text), returning the cells of the pieces it
+        captured; raises `IllegalMoveError` (reason `"game-over"` after the end), leaving
+        the game unchanged."""
+    def play(self, move: _MoveLike) -> List[Cell]:
+        """The same as `push`."""
+    def push_action(self, action: int) -> List[Cell]:
+        """Plays an action (see `agon.ACTION_COUNT`), returning the captured cells."""
+    def pop(self) -> Move:
+        """Takes back the last move and returns it; raises `IndexError` at the start."""
+    def undo(self) -> Optional[Move]:
+        """Takes back the last move and returns it, or returns `None` at the start."""
+    def restart(self, start: Optional[_PositionLike] = None) -> None:
+        """Starts again from `start` (the start position if omitted), keeping the tags."""
+    def outcome(self) -> Optional[Outcome]:
+        """How the game ended, or `None` while it goes on."""
+    def is_over(self) -> bool:
+        """Whether the game is over."""
+    def repetitions(self) -> int:
+        """How many times the current position has occurred (1 the first time)."""
+    def legal_actions(self) -> npt.NDArray[np.int64]:
+        """The legal actions now, ascending (empty once the game is over)."""
+    def action_mask(self) -> npt.NDArray[np.bool_]:
+        """The mask of legal actions now (all false once the game is over)."""
+    def observation(self, axial: bool = False) -> npt.NDArray[np.float32]:
+        """The observation planes of the current position (see `Position.observation`)."""
+    def copy(self) -> Game:
+        """A copy of the game (tags included)."""
+    def __copy__(self) -> Game:
+        """A copy of the game, as `copy()`."""
+    def __deepcopy__(self, _memo: Any) -> Game:
+        """A copy of the game, as `copy()` (moves, positions and tags are values)."""
+    def __reduce__(
+        self,
+    ) -> Tuple[Type[Game], Tuple[str, List[str]], Tuple[Dict[str, str], str]]:
+        """Pickles as the start position's text, the moves' texts, and the tags and result."""
+    def __setstate__(self, state: Tuple[Dict[str, str], str]) -> None:
+        """Restores the tags and the result of a pickled game (see `__reduce__`)."""
+    def __eq__(self, other: object, /) -> bool:
+        """Games are equal when they start from the same position and play the same moves."""
+    def __ne__(self, other: object, /) -> bool:
+        """Whether `other` differs in its start or its moves."""
     __hash__: ClassVar[None]  # type: ignore[assignment]
-    def _repr_svg_(self) -> str: ...
+    def _repr_svg_(self) -> str:
+        """The current position as SVG with the last move marked, for notebooks (see `agon.svg`)."""
 
 Observations = npt.NDArray[np.float32]
 Masks = npt.NDArray[np.bool_]
@@ -369,7 +752,7 @@ class VecEnv:
     def position(self, i: int) -> Position: ...
     def game(self, i: int) -> Game: ...
 
-class PlayoutStats(TypedDict):
+class _PlayoutStats(TypedDict):
     games: int
     plies: int
     plies_mean: float
@@ -380,21 +763,41 @@ class PlayoutStats(TypedDict):
     draws: int
     reasons: Dict[str, int]
 
-def perft(position: PositionLike, depth: int) -> int: ...
+def perft(position: _PositionLike, depth: int) -> int:
+    """The number of leaves of the tree of legal moves from `position`, `depth` plies deep
+    (0 to `MAX_PERFT_DEPTH`), computed without holding the GIL."""
 def random_playouts(
-    n: int, seed: int = 0, start: Optional[PositionLike] = None
-) -> PlayoutStats: ...
-def move_to_action(move: MoveLike) -> int: ...
-def action_to_move(position: PositionLike, action: int) -> Move: ...
-def action_symmetries() -> npt.NDArray[np.int64]: ...
-def cell_symmetries() -> npt.NDArray[np.int64]: ...
-def axial_coordinates() -> npt.NDArray[np.int64]: ...
+    n: int, seed: int = 0, start: Optional[_PositionLike] = None
+) -> _PlayoutStats:
+    """Plays `n` games (0 to `MAX_RANDOM_PLAYOUTS`) of uniformly random legal moves from
+    `start` (the start position by default) with the core's seeded generator, without
+    holding the GIL, and returns their
+    statistics: `games`, `plies` (total), `plies_mean`, `plies_min`, `plies_max`,
+    `white_wins`, `black_wins`, `draws`, and `reasons` (a dict from each end reason to its
+    count). The same seed gives the same games everywhere (Rust, Python, the bots)."""
+def move_to_action(move: _MoveLike) -> int:
+    """The action of a move (see `agon.ACTION_COUNT`); needs no position. Raises
+    `IllegalMoveError` for a step between cells that are not adjacent."""
+def action_to_move(position: _PositionLike, action: int) -> Move:
+    """The move an action stands for in `position` (not checked for legality); raises
+    `IllegalMoveError` (reason `"no-such-action"`) for a number out of range or a step off
+    the board."""
+def action_symmetries() -> npt.NDArray[np.int64]:
+    """The action maps of the twelve symmetries: an int64 array of shape
+    (12, ACTION_COUNT) whose row `s` maps each action to its image under symmetry `s`."""
+def cell_symmetries() -> npt.NDArray[np.int64]:
+    """The cell maps of the twelve symmetries: an int64 array of shape (12, 91) whose row `s`
+    maps each cell index to the index of its image under symmetry `s`."""
+def axial_coordinates() -> npt.NDArray[np.int64]:
+    """The (row, column) of each cell in the axial (11, 11) layout of observations: an int64
+    array of shape (91, 2), with row = r + 5 and column = q + 5 for cube coordinates
+    (q, r, s)."""
 def svg(
     position: Union[Position, Game],
     *,
     size: Optional[int] = 400,
     last_move: Union[Move, str, None] = None,
-    arrows: Iterable[ArrowLike] = (),
+    arrows: Iterable[_ArrowLike] = (),
     flipped: bool = False,
     coordinates: bool = True,
 ) -> str:
@@ -408,35 +811,89 @@ def svg(
     - ``flipped``: turn the board half round (Black at the bottom).
     - ``coordinates``: write each empty cell's name in it.
 
-    Raises ``TypeError`` for an argument of the wrong type, ``ValueError`` for a size
-    that is not 1 to 100000 (``MAX_SVG_SIZE``) or more than ``MAX_ARROWS`` arrows,
-    ``ParseError`` for a move or cell text that does not parse,
-    and ``IllegalMoveError`` for a step between cells that are not adjacent. Moves are not
+    Raises ``TypeError`` for an argument of the wrong type, ``ValueError`` for a size that
+    is not 1 to 100000 (``agon.MAX_SVG_SIZE``) or more than ``agon.MAX_ARROWS`` arrows,
+    ``ParseError`` for a move or cell text that does not parse, and
+    ``IllegalMoveError`` for a step between cells that are not adjacent. Moves are not
     otherwise checked against the position. The drawing is the Rust crate agon-svg's, the
-    same as the web game's.
-    """
+    same as the web game's."""
 
+@disjoint_base
 class Bot:
-    """A reference bot (see ``agon.bots``)."""
+    """A bot: `choose(position_or_game)` returns a legal move, or `None` when there is none.
+
+    Build one with `agon.bots.Random(seed)`, `Greedy(seed)`, `MCTS(playouts, seed)`,
+    `AlphaBeta(depth, seed)` or `Bot.from_name("mcts:500", seed)`. A bot is deterministic
+    under its seed unless given a time limit. Given a `Game`, a bot sees its history (and so
+    repetition); given a `Position`, only the position. Threads may share a bot: their
+    searches take turns.
+
+    A bot is its spec (`name`) and its `seed`: bots with both equal are equal (and hash
+    alike), and a bot pickles and copies as `Bot.from_name(name, seed)`. A bot keeps
+    nothing from one choice to the next (each depends only on its settings, its seed and
+    what it is shown), so a copy or an unpickled bot chooses exactly what the original
+    would, whatever the original chose before."""
 
     @staticmethod
-    def from_name(spec: str, seed: int = 0) -> Bot: ...
+    def from_name(spec: str, seed: int = 0) -> Bot:
+        """A reference bot from its spec: `random`, `greedy`, `mcts:PLAYOUTS` or
+        `alphabeta:DEPTH`, optionally followed by a time limit like `:500ms`; an instance of
+        `Random`, `Greedy`, `MCTS` or `AlphaBeta`. Raises `ValueError` for a spec it cannot
+        read or out of the package's bounds."""
     @property
-    def name(self) -> str: ...
-    def choose(self, position: Union[Position, Game]) -> Optional[Move]: ...
+    def name(self) -> str:
+        """The bot's spec, like `"mcts:2000"` or `"alphabeta:5:500ms"`: every setting but the
+        seed."""
+    @property
+    def seed(self) -> int:
+        """The seed the bot was made with."""
+    def choose(self, position: Union[Position, Game]) -> Optional[Move]:
+        """Chooses a legal move in a `Position` or in the current position of a `Game`, or
+        returns `None` when there is none. Thinks without holding the GIL."""
+    def __eq__(self, other: object, /) -> bool:
+        """Whether `other` is a bot of the same spec (`name`) and `seed`."""
+    def __ne__(self, other: object, /) -> bool:
+        """Whether `other` differs in spec or seed."""
+    def __hash__(self) -> int:
+        """A hash of the spec and the seed."""
+    def __reduce__(self) -> Tuple[Any, Tuple[str, int]]:
+        """Pickles as `Bot.from_name(name, seed)`, which reads (and so checks) the spec again
+        on load. A copy is a new bot with the same settings."""
 
+@final
 class Random(Bot):
-    def __init__(self, seed: int = 0) -> None: ...
+    """Plays a uniformly random legal move."""
 
+    def __new__(cls, seed: int = 0) -> Random:
+        """A random bot with this seed."""
+
+@final
 class Greedy(Bot):
-    def __init__(self, seed: int = 0) -> None: ...
+    """Looks one ply ahead and plays the move whose result the evaluation likes best."""
 
+    def __new__(cls, seed: int = 0) -> Greedy:
+        """A greedy bot with this seed (for breaking ties)."""
+
+@final
 class MCTS(Bot):
-    def __init__(
-        self, playouts: int = 2000, seed: int = 0, time_limit: Optional[float] = None
-    ) -> None: ...
+    """Monte Carlo tree search (UCT) with `playouts` random playouts per move (1 to
+    `agon.MAX_PLAYOUTS`), optionally stopped after `time_limit` seconds (0 to
+    `agon.MAX_TIME_LIMIT`, rounded to the millisecond)."""
 
+    def __new__(
+        cls, playouts: int = 2000, seed: int = 0, time_limit: Optional[float] = None
+    ) -> MCTS:
+        """A bot of `playouts` playouts per move (1 to `agon.MAX_PLAYOUTS`), stopped after
+        `time_limit` seconds if given (0 to `agon.MAX_TIME_LIMIT`)."""
+
+@final
 class AlphaBeta(Bot):
-    def __init__(
-        self, depth: int = 5, seed: int = 0, time_limit: Optional[float] = None
-    ) -> None: ...
+    """Iterative-deepening alpha-beta search to `depth` plies (1 to `agon.MAX_DEPTH`),
+    optionally stopped after `time_limit` seconds (0 to `agon.MAX_TIME_LIMIT`, rounded to
+    the millisecond)."""
+
+    def __new__(
+        cls, depth: int = 5, seed: int = 0, time_limit: Optional[float] = None
+    ) -> AlphaBeta:
+        """A bot searching `depth` plies (1 to `agon.MAX_DEPTH`), stopped after
+        `time_limit` seconds if given (0 to `agon.MAX_TIME_LIMIT`)."""
