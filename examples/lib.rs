@@ -1,5 +1,5 @@
-//! Helpers shared by the examples: argument reading that reports errors instead of
-//! panicking.
+//! What the examples share: the terminal game ([`terminal`], run by the `play` example)
+//! and argument reading that reports errors instead of panicking.
 
 use std::fmt::Display;
 use std::process::exit;
@@ -19,3 +19,5 @@ where
         .parse()
         .unwrap_or_else(|e| fail(format_args!("bad {name} {value:?}: {e}"), usage))
 }
+
+pub mod terminal;

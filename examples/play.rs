@@ -6,11 +6,11 @@
 //! cargo run --release --example play -- --auto --bot alphabeta:5 --opponent greedy
 //! ```
 //!
-//! Everything happens in `agon_bots::terminal`; this file only reads the arguments and
+//! Everything happens in `agon_examples::terminal`; this file only reads the arguments and
 //! connects standard input and output.
 
-use agon_bots::terminal::{parse_args, run, USAGE};
 use agon_examples::fail;
+use agon_examples::terminal::{parse_args, run, USAGE};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

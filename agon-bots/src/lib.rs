@@ -1,4 +1,4 @@
-//! Reference bots for **Agon**, a terminal game against them, and an arena to measure
+//! Reference bots for **Agon** and an arena to measure
 //! them, built on the public API of [`agon_core`] only.
 //!
 //! | bot | spec for [`bot_by_name`] | how it plays |
@@ -74,7 +74,6 @@ pub mod eval;
 pub mod greedy;
 pub mod mcts;
 pub mod random_bot;
-pub mod terminal;
 
 pub use alphabeta::AlphaBetaBot;
 pub use greedy::GreedyBot;

@@ -1,7 +1,7 @@
 //! The terminal game driven by scripted input, as a person would type it.
 
-use agon_bots::terminal::{parse_args, run, End, Options};
 use agon_core::{EndReason, Outcome, Record, Side};
+use agon_examples::terminal::{parse_args, run, End, Options};
 
 /// Runs the game on `input` and returns how it ended and everything it printed.
 fn session(options: &Options, input: &str) -> (End, String) {
@@ -22,7 +22,8 @@ struct TempFile(std::path::PathBuf);
 
 impl TempFile {
     fn new(name: &str) -> TempFile {
-        let path = std::env::temp_dir().join(format!("agon-bots-{}-{name}", std::process::id()));
+        let path =
+            std::env::temp_dir().join(format!("agon-examples-{}-{name}", std::process::id()));
         TempFile(path)
     }
     fn path(&self) -> &str {
@@ -281,5 +282,49 @@ fn captures_and_returns_are_reported() {
             "f4g*",
             "Computer (greedy) plays f4>i8.\n",
         ],
+    );
+}
+
+#[test]
+fn the_game_explains_itself_and_takes_moves_in_capitals() {
+    let (end, text) = session(
+        &options(&["--side", "white", "--bot", "random"]),
+        "F1-E1\nhelp\nquit\n",
+    );
+    assert_eq!(end, End::Quit);
+    // The key under the first board, and the throne marked on every board without moving
+    // the columns: the cells after it keep their places.
+    assert!(text.contains("Key: Q G = White's queen and guards, q g = Black's,"));
+    assert!(text.contains("* = captured (to be returned), # = the throne."));
+    let throne_lines: Vec<&str> = text.lines().filter(|l| l.contains(" d5 ")).collect();
+    assert!(throne_lines.len() >= 3, "{throne_lines:?}");
+    for line in throne_lines {
+        assert_eq!(line, "         b4        d5        f6#       h5        k4");
+    }
+    // Capitals are read as the notation's lower case.
+    assert!(text.contains("You play f1-e1."), "{text}");
+    // Help says how to win and where the rules are, once at the start and once asked.
+    assert_eq!(
+        text.matches("To win, bring your queen to the throne (f6)")
+            .count(),
+        2
+    );
+    assert_eq!(text.matches("docs/RULES.md").count(), 2);
+}
+
+#[test]
+fn a_queen_on_the_throne_keeps_her_letter_before_the_mark() {
+    // White's queen steps from ring 1 onto the throne.
+    let start = "Qf7,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w";
+    let record = format!("[Position \"{start}\"]\n\n1. f7-f6 *\n");
+    let file = TempFile::new("throne.txt");
+    std::fs::write(file.path(), record).unwrap();
+    let (_, text) = session(
+        &options(&["--side", "white", "--bot", "random"]),
+        &format!("load {}\nquit\n", file.path()),
+    );
+    assert!(
+        text.contains("         b4        d5        f6Q#      h5        k4"),
+        "{text}"
     );
 }

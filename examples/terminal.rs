@@ -20,7 +20,7 @@
 //! and the prompt comes again.
 //!
 //! ```
-//! use agon_bots::terminal::{parse_args, run, End};
+//! use agon_examples::terminal::{parse_args, run, End};
 //!
 //! let options = parse_args(["--side", "white", "--bot", "random"].map(String::from))?;
 //! let mut output = Vec::new();
@@ -36,13 +36,13 @@ use std::io::{self, BufRead, Write};
 
 use agon_core::{CellSet, Game, Move, Record, Score, Side};
 
-use crate::arena::MAX_PLIES;
-use crate::{bot_by_name, Bot};
+use agon_bots::arena::MAX_PLIES;
+use agon_bots::{bot_by_name, Bot};
 
 /// The bot the computer plays when none is named.
 ///
 /// ```
-/// use agon_bots::terminal::DEFAULT_BOT;
+/// use agon_examples::terminal::DEFAULT_BOT;
 /// assert_eq!(agon_bots::bot_by_name(DEFAULT_BOT, 0).unwrap().name(), "alphabeta:5");
 /// ```
 pub const DEFAULT_BOT: &str = "alphabeta:5";
@@ -50,7 +50,7 @@ pub const DEFAULT_BOT: &str = "alphabeta:5";
 /// The usage line of the `play` example.
 ///
 /// ```
-/// assert!(agon_bots::terminal::USAGE.starts_with("play [--side white|black]"));
+/// assert!(agon_examples::terminal::USAGE.starts_with("play [--side white|black]"));
 /// ```
 pub const USAGE: &str =
     "play [--side white|black] [--bot SPEC] [--auto [--opponent SPEC]] [--seed N]
@@ -59,7 +59,7 @@ pub const USAGE: &str =
 /// How to set up the terminal game.
 ///
 /// ```
-/// use agon_bots::terminal::Options;
+/// use agon_examples::terminal::Options;
 /// let options = Options::default();
 /// assert_eq!((options.side, options.bot, options.auto), (None, None, false));
 /// ```
@@ -82,7 +82,7 @@ pub struct Options {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 ///
 /// ```
-/// use agon_bots::terminal::{run, End, Options};
+/// use agon_examples::terminal::{run, End, Options};
 /// use agon_core::Side;
 ///
 /// let options = Options { side: Some(Side::White), bot: Some("random".into()), ..Options::default() };
@@ -106,7 +106,7 @@ pub enum End {
 /// Reads the `play` example's arguments (without the program name).
 ///
 /// ```
-/// use agon_bots::terminal::parse_args;
+/// use agon_examples::terminal::parse_args;
 /// use agon_core::Side;
 ///
 /// let options = parse_args(["--side", "b", "--bot", "mcts:500", "--seed", "4"].map(String::from))?;
@@ -204,14 +204,58 @@ fn moves_text(moves: &[Move]) -> String {
 }
 
 const HELP: &str = "Type a move as a step (f1-e1), a return (f4>l1) or a pair (f1e1).
-Commands: ? (legal moves), undo, resign, save FILE, load FILE, help, quit.";
+Commands: ? (legal moves), undo, resign, save FILE, load FILE, help, quit.
+To win, bring your queen to the throne (f6) and ring it with your guards on all six cells
+around it. Guards of one side that ring the throne without their own queen on it lose.
+A captured piece (*) must be returned by its side before anything else. A position seen
+for the third time is a draw; a player with no legal move loses. The full rules:
+docs/RULES.md in the repository.";
+
+/// What the board's letters and marks mean, printed under the first board.
+const KEY: &str = "Key: Q G = White's queen and guards, q g = Black's,
+     * = captured (to be returned), # = the throne.";
+
+/// The board as the rules draw it, with the throne marked `#` (after any piece on it).
+fn board(position: &agon_core::Position) -> String {
+    let text = position.to_string();
+    let throne = agon_core::Cell::THRONE.to_string();
+    // The throne's label is a word of its own: its name, then the marks of a piece on it.
+    let at = text
+        .match_indices(&throne)
+        .map(|(i, _)| i)
+        .find(|&i| i == 0 || text.as_bytes()[i - 1] == b' ');
+    match at {
+        Some(i) => {
+            let end = text[i..]
+                .find(char::is_whitespace)
+                .map_or(text.len(), |n| i + n);
+            // The mark takes one of the spaces after the label, so the columns stay put.
+            let rest = &text[end..];
+            let rest = rest
+                .strip_prefix(' ')
+                .filter(|r| r.starts_with(' '))
+                .unwrap_or(rest);
+            format!("{}#{rest}", &text[..end])
+        }
+        None => text,
+    }
+}
+
+/// Reads a move as the notation writes it, or in capitals (`F1-E1`), which people type.
+fn read_move(position: &agon_core::Position, line: &str) -> Result<Move, agon_core::ParseError> {
+    position.parse_move(line).or_else(|e| {
+        position
+            .parse_move(&line.to_ascii_lowercase())
+            .map_err(|_| e)
+    })
+}
 
 /// Runs the terminal game on `input` and `output` with `options`, until the game ends, the
 /// person quits, or the input ends. Only write errors (and read errors) are errors: bad
 /// input is answered and asked again.
 ///
 /// ```
-/// use agon_bots::terminal::{run, End, Options};
+/// use agon_examples::terminal::{run, End, Options};
 ///
 /// let options = Options { auto: true, bot: Some("greedy".into()), opponent: Some("random".into()), ..Options::default() };
 /// let mut output = Vec::new();
@@ -274,7 +318,7 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, options: &Options) -
     )?;
     writeln!(out, "{HELP}")?;
     let mut game = Game::new();
-    writeln!(out, "\n{}\n", game.position())?;
+    writeln!(out, "\n{}\n{KEY}\n", board(game.position()))?;
     loop {
         if let Some(outcome) = game.outcome() {
             writeln!(
@@ -302,7 +346,7 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, options: &Options) -
                 "Computer ({computer_name}) plays {m}{}.",
                 captures_text(captures)
             )?;
-            writeln!(out, "\n{}\n", game.position())?;
+            writeln!(out, "\n{}\n", board(game.position()))?;
             continue;
         }
         write!(out, "Your move ({human}): ")?;
@@ -359,13 +403,13 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, options: &Options) -
                             "Loaded {argument}: {} plies played.",
                             game.moves().len()
                         )?;
-                        writeln!(out, "\n{}\n", game.position())?;
+                        writeln!(out, "\n{}\n", board(game.position()))?;
                     }
                     Err(e) => writeln!(out, "Cannot load {argument}: {e}.")?,
                 }
             }
             "save" | "load" => writeln!(out, "Usage: {command} FILE.")?,
-            _ => match game.position().parse_move(&line) {
+            _ => match read_move(game.position(), &line) {
                 Err(e) => writeln!(
                     out,
                     "Cannot read {line:?} as a move: {e}. Type ? for the legal moves, help for the commands."
@@ -374,7 +418,7 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, options: &Options) -
                     Err(e) => writeln!(out, "Illegal move {m}: {e}.")?,
                     Ok(captures) => {
                         writeln!(out, "You play {m}{}.", captures_text(captures))?;
-                        writeln!(out, "\n{}\n", game.position())?;
+                        writeln!(out, "\n{}\n", board(game.position()))?;
                     }
                 },
             },
@@ -401,7 +445,7 @@ fn undo(out: &mut impl Write, game: &mut Game, human: Side) -> io::Result<()> {
     taken.reverse();
     let names: Vec<String> = taken.iter().map(|m| m.to_string()).collect();
     writeln!(out, "Took back {}.", names.join(" "))?;
-    writeln!(out, "\n{}\n", game.position())
+    writeln!(out, "\n{}\n", board(game.position()))
 }
 
 /// Computer against computer: `bot` as White, `opponent` (or `bot`) as Black.
@@ -412,7 +456,7 @@ fn run_auto(out: &mut impl Write, options: &Options, seed: u64) -> io::Result<En
     let mut black = bot_by_name(black_spec, seed.wrapping_add(1)).map_err(io::Error::other)?;
     writeln!(out, "White: {}. Black: {}.", white.name(), black.name())?;
     let mut game = Game::new();
-    writeln!(out, "\n{}\n", game.position())?;
+    writeln!(out, "\n{}\n", board(game.position()))?;
     while !game.is_over() {
         if game.moves().len() >= MAX_PLIES {
             writeln!(out, "Stopped after {MAX_PLIES} plies, counted as a draw.")?;
@@ -436,7 +480,7 @@ fn run_auto(out: &mut impl Write, options: &Options, seed: u64) -> io::Result<En
             bot.name(),
             captures_text(captures)
         )?;
-        writeln!(out, "\n{}\n", game.position())?;
+        writeln!(out, "\n{}\n", board(game.position()))?;
     }
     let outcome = game
         .outcome()
