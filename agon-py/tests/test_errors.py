@@ -55,7 +55,14 @@ def test_illegal_move_reasons(position: str, move: str, reason: str) -> None:
 
 
 def test_check_move_passes_legal_moves() -> None:
-    agon.Position().check_move("f1-e1")  # no exception
+    # Every legal move passes (None, no exception), and the same cells one step too far
+    # do not: check_move is is_legal with the reason.
+    position = agon.Position()
+    for move in position.legal_moves():
+        assert position.check_move(move) is None  # type: ignore[func-returns-value]
+    with pytest.raises(agon.IllegalMoveError) as caught:
+        position.check_move("f1-f3")
+    assert caught.value.reason == "not-adjacent"
 
 
 def test_illegal_message_is_the_cores() -> None:
