@@ -300,35 +300,6 @@ def test_make_vec() -> None:
     envs.close()
 
 
-def run_python(code: str) -> "subprocess.CompletedProcess[str]":
-    return subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
-    )
-
-
-def test_import_agon_does_not_import_gymnasium() -> None:
-    result = run_python(
-        "import sys, agon, agon.bots\n"
-        "print(sorted(m for m in ('gymnasium', 'agon.gymnasium') if m in sys.modules))"
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[]"
-
-
-def test_missing_gymnasium_names_the_extra() -> None:
-    result = run_python(
-        "import sys\n"
-        "sys.modules['gymnasium'] = None\n"
-        "try:\n"
-        "    import agon.gymnasium\n"
-        "except ImportError as e:\n"
-        "    print(e)\n"
-    )
-    assert result.returncode == 0, result.stderr
-    assert "agon.gymnasium" in result.stdout
-    assert "pip install 'agon-rules[gymnasium]'" in result.stdout
-
-
 def test_docstring_examples() -> None:
     results = doctest.testmod(agon.gymnasium)
     assert results.attempted >= 10 and results.failed == 0

@@ -81,39 +81,6 @@ def regenerate() -> None:
     PLAYTHROUGH.write_text(text, encoding="utf-8")
 
 
-# Registration and the optional dependency.
-
-
-def run_python(code: str) -> "subprocess.CompletedProcess[str]":
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True, text=True, timeout=120, check=False,
-    )
-
-
-def test_import_agon_does_not_import_pyspiel() -> None:
-    result = run_python(
-        "import sys, agon, agon.bots\n"
-        "print(sorted(m for m in ('pyspiel', 'agon.openspiel') if m in sys.modules))"
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[]"
-
-
-def test_missing_openspiel_names_the_extra() -> None:
-    result = run_python(
-        "import sys\n"
-        "sys.modules['pyspiel'] = None\n"
-        "try:\n"
-        "    import agon.openspiel\n"
-        "except ImportError as error:\n"
-        "    print(error)\n"
-    )
-    assert result.returncode == 0, result.stderr
-    assert "agon.openspiel" in result.stdout and "'pyspiel'" in result.stdout
-    assert "pip install 'agon-rules[openspiel]'" in result.stdout
-
-
 def test_doctests() -> None:
     assert doctest.testmod(agon.openspiel).failed == 0
 

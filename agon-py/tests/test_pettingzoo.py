@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import doctest
 import random
-import subprocess
-import sys
 import warnings
 from typing import Any, Dict, List
 
@@ -280,35 +278,6 @@ def test_terminate_illegal_wrapper_makes_illegal_actions_lose() -> None:
     assert env.rewards == {"player_0": -1.0, "player_1": 0.0}
     assert all(env.terminations.values())
     assert env.unwrapped.position == agon.Position()
-
-
-def run_python(code: str) -> "subprocess.CompletedProcess[str]":
-    return subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False
-    )
-
-
-def test_import_agon_does_not_import_the_frameworks() -> None:
-    result = run_python(
-        "import sys, agon, agon.bots\n"
-        "print(sorted(m for m in ('pettingzoo', 'agon.pettingzoo') if m in sys.modules))"
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "[]"
-
-
-def test_missing_pettingzoo_names_the_extra() -> None:
-    result = run_python(
-        "import sys\n"
-        "sys.modules['pettingzoo'] = None\n"
-        "try:\n"
-        "    import agon.pettingzoo\n"
-        "except ImportError as e:\n"
-        "    print(e)\n"
-    )
-    assert result.returncode == 0, result.stderr
-    assert "agon.pettingzoo" in result.stdout
-    assert "pip install 'agon-rules[pettingzoo]'" in result.stdout
 
 
 def test_docstring_examples() -> None:

@@ -143,7 +143,7 @@ class LegalActions(spaces.Discrete):
         return copied
 
 
-class AgonEnv(gymnasium.Env[Observation, np.int64]):
+class AgonEnv(_extras.GameView, gymnasium.Env[Observation, np.int64]):
     """Agon against a bot, for one agent (see the module docstring).
 
     >>> import agon, agon.gymnasium
@@ -195,15 +195,6 @@ class AgonEnv(gymnasium.Env[Observation, np.int64]):
         self._over = True  # No episode before the first reset.
         self._end_reason: Optional[str] = None
 
-    @property
-    def position(self) -> Position:
-        """The current position."""
-        return self._game.position
-
-    @property
-    def game(self) -> Game:
-        """A copy of the game so far (both sides' moves, repetition, outcome)."""
-        return self._game.copy()
 
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None

@@ -232,7 +232,7 @@ class AgonGame(pyspiel.Game):  # type: ignore[misc]
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
-class AgonState(pyspiel.State):  # type: ignore[misc]
+class AgonState(_extras.GameView, pyspiel.State):  # type: ignore[misc]
     """A state of ``python_agon``: an ``agon.Game`` and OpenSpiel's bookkeeping.
 
     Besides OpenSpiel's ``State`` API: ``position`` (the current ``agon.Position``),
@@ -303,17 +303,7 @@ class AgonState(pyspiel.State):  # type: ignore[misc]
             text += f"\nStopped at max_game_length = {self._cap} plies (not a rule): 0-0"
         return text
 
-    # Agon's views of the state.
-
-    @property
-    def position(self) -> Position:
-        """The current position."""
-        return self._game.position
-
-    @property
-    def game(self) -> Game:
-        """A copy of the game (start, moves, repetition), e.g. for ``agon.bots``."""
-        return self._game.copy()
+    # Agon's views of the state (with ``position`` and ``game`` from GameView).
 
     def outcome(self) -> Optional[Outcome]:
         """How the rules ended the game, or ``None`` (running, or truncated)."""

@@ -110,7 +110,7 @@ def env(
     return wrappers.OrderEnforcingWrapper(raw_env(render_mode=render_mode, start=start))
 
 
-class raw_env(AECEnv):  # type: ignore[misc]
+class raw_env(_extras.GameView, AECEnv):  # type: ignore[misc]
     """Agon for two agents, without wrappers (see the module docstring).
 
     >>> import agon, agon.pettingzoo
@@ -177,15 +177,6 @@ class raw_env(AECEnv):  # type: ignore[misc]
         """The space of ``agent``'s actions, ``Discrete(3337)`` (the same object at every call)."""
         return self.action_spaces[agent]
 
-    @property
-    def position(self) -> Position:
-        """The current position."""
-        return self._game.position
-
-    @property
-    def game(self) -> Game:
-        """A copy of the game so far (moves, positions, repetition, outcome)."""
-        return self._game.copy()
 
     def reset(self, seed: Optional[int] = None, options: Optional[Dict[str, Any]] = None) -> None:
         """Starts a new game. The game itself has nothing random; a ``seed`` seeds the
