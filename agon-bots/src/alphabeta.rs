@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 use agon_core::{Game, Move, MoveList, Position};
 
 use crate::eval::{evaluate_for_search, WIN};
-use crate::mcts::shuffle;
 use crate::{deadline, decision_rng, spec_name, Bot, MAX_TIME_LIMIT};
 
 /// Alpha-beta search to a fixed depth, deepening one ply at a time, scoring leaves with
@@ -199,7 +198,7 @@ impl AlphaBetaBot {
         }
         self.nodes = 0;
         let mut rng = decision_rng(self.seed, &position, game.moves().len());
-        shuffle(moves.as_mut_slice(), &mut rng);
+        rng.shuffle(moves.as_mut_slice());
         let mut game_counts: HashMap<u64, u32> = HashMap::new();
         for p in game.positions() {
             *game_counts.entry(p.hash()).or_insert(0) += 1;

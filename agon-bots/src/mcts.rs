@@ -186,7 +186,7 @@ impl MctsBot {
                 moves = scratch.legal_moves();
             }
             if !moves.is_empty() && tree.len() + moves.len() <= max_nodes {
-                shuffle(moves.as_mut_slice(), &mut rng);
+                rng.shuffle(moves.as_mut_slice());
                 let mover = scratch.position().turn();
                 let first = tree.len() as u32;
                 for &mv in moves.iter() {
@@ -268,13 +268,6 @@ fn select_child(tree: &[Node], node: usize) -> usize {
         }
     }
     best
-}
-
-/// Fisher-Yates shuffle with the crate's generator.
-pub(crate) fn shuffle(moves: &mut [Move], rng: &mut Rng) {
-    for i in (1..moves.len()).rev() {
-        moves.swap(i, rng.below(i + 1));
-    }
 }
 
 /// Plays random moves until the game ends or [`MctsBot::PLAYOUT_CAP`] plies have been

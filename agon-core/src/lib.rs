@@ -145,14 +145,14 @@ pub use cellset::{CellSet, CellSetIter};
 pub use game::Game;
 pub use moves::{Actions, ActionsIter, Move, MoveList, MAX_LEGAL_MOVES};
 pub use notation::{ParseError, ParseErrorKind, PositionText};
-pub use outcome::{EndReason, Outcome};
+pub use outcome::{EndReason, Outcome, Score};
 #[cfg(feature = "alloc")]
 pub use perft::perft_divide;
 pub use perft::{perft, MAX_PERFT_DEPTH};
 pub use piece::{Kind, Piece, Side};
 pub use position::{Position, PositionError};
 #[cfg(feature = "alloc")]
-pub use record::{Record, RecordError, Score};
+pub use record::{Record, RecordError};
 pub use rules::IllegalMove;
 pub use symmetry::Symmetry;
 

@@ -1,8 +1,9 @@
 //! [`Outcome`]: how a game ended.
 
 use core::fmt;
+use core::str::FromStr;
 
-use crate::Side;
+use crate::{ParseError, ParseErrorKind, Side};
 
 /// Why a game ended (RULES.md section 6).
 ///
@@ -107,11 +108,7 @@ impl Outcome {
     /// assert_eq!(Outcome::win(Side::White, EndReason::Throne).score(), "1-0");
     /// ```
     pub const fn score(self) -> &'static str {
-        match self.winner {
-            Some(Side::White) => "1-0",
-            Some(Side::Black) => "0-1",
-            None => "1/2-1/2",
-        }
+        Score::from_outcome(Some(self)).as_str()
     }
 }
 
@@ -121,5 +118,88 @@ impl fmt::Display for Outcome {
             Some(side) => write!(f, "{side} wins ({})", self.reason),
             None => write!(f, "draw ({})", self.reason),
         }
+    }
+}
+
+/// A game's result as records write it: the score of an [`Outcome`], or `*` while the
+/// game goes on. The one home of the result strings.
+///
+/// ```
+/// use agon_core::Score;
+/// assert_eq!(Score::Draw.to_string(), "1/2-1/2");
+/// assert_eq!("0-1".parse::<Score>(), Ok(Score::BlackWins));
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Score {
+    /// `1-0`.
+    WhiteWins,
+    /// `0-1`.
+    BlackWins,
+    /// `1/2-1/2`.
+    Draw,
+    /// `*`: the game goes on, or its end is unknown.
+    Unfinished,
+}
+
+impl Score {
+    /// The score of an outcome.
+    ///
+    /// ```
+    /// use agon_core::{Outcome, Score};
+    /// assert_eq!(Score::from_outcome(Some(Outcome::draw())), Score::Draw);
+    /// assert_eq!(Score::from_outcome(None), Score::Unfinished);
+    /// ```
+    pub const fn from_outcome(outcome: Option<Outcome>) -> Score {
+        match outcome {
+            Some(Outcome {
+                winner: Some(Side::White),
+                ..
+            }) => Score::WhiteWins,
+            Some(Outcome {
+                winner: Some(Side::Black),
+                ..
+            }) => Score::BlackWins,
+            Some(Outcome { winner: None, .. }) => Score::Draw,
+            None => Score::Unfinished,
+        }
+    }
+
+    /// The text of the score.
+    ///
+    /// ```
+    /// use agon_core::Score;
+    /// assert_eq!(Score::Unfinished.as_str(), "*");
+    /// ```
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Score::WhiteWins => "1-0",
+            Score::BlackWins => "0-1",
+            Score::Draw => "1/2-1/2",
+            Score::Unfinished => "*",
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Score {
+    type Err = ParseError;
+    fn from_str(s: &str) -> Result<Score, ParseError> {
+        [
+            Score::WhiteWins,
+            Score::BlackWins,
+            Score::Draw,
+            Score::Unfinished,
+        ]
+        .into_iter()
+        .find(|r| r.as_str() == s)
+        .ok_or(ParseError::new(
+            0,
+            ParseErrorKind::Expected("1-0, 0-1, 1/2-1/2 or *"),
+        ))
     }
 }

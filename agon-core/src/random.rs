@@ -64,6 +64,24 @@ impl Rng {
     pub fn unit(&mut self) -> f64 {
         (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
     }
+
+    /// Shuffles `items` uniformly (Fisher-Yates), as the same seed always does.
+    ///
+    /// ```
+    /// use agon_core::random::Rng;
+    /// let mut items = [1, 2, 3, 4, 5];
+    /// Rng::new(7).shuffle(&mut items);
+    /// let mut again = [1, 2, 3, 4, 5];
+    /// Rng::new(7).shuffle(&mut again);
+    /// assert_eq!(items, again);
+    /// items.sort();
+    /// assert_eq!(items, [1, 2, 3, 4, 5]);
+    /// ```
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
+    }
 }
 
 /// A legal move chosen uniformly at random, or `None` when there is none.
