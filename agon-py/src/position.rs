@@ -521,16 +521,6 @@ impl PositionPy {
         ))
     }
 
-    /// Itself: the value is immutable.
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    /// Itself: the value is immutable.
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
-    }
-
     /// The board as SVG, for notebooks (see `agon.svg`).
     fn _repr_svg_(&self) -> String {
         crate::svg::draw(&self.0, None)

@@ -261,16 +261,6 @@ impl CellPy {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         Ok((slf.get_type().into_any(), (slf.get().0.to_string(),)))
     }
-
-    /// Itself: the value is immutable.
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    /// Itself: the value is immutable.
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
-    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -371,16 +361,6 @@ impl SidePy {
         };
         reduce_member(slf.as_any().get_type().into_any(), name)
     }
-
-    /// Itself: the value is immutable.
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    /// Itself: the value is immutable.
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
-    }
 }
 
 /// The kind of a piece: `Kind.QUEEN` or `Kind.GUARD`.
@@ -442,16 +422,6 @@ impl KindPy {
             KindPy::Guard => "GUARD",
         };
         reduce_member(slf.as_any().get_type().into_any(), name)
-    }
-
-    /// Itself: the value is immutable.
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    /// Itself: the value is immutable.
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
     }
 }
 
@@ -543,16 +513,6 @@ impl PiecePy {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (SidePy, KindPy))> {
         let p = slf.get().0;
         Ok((slf.get_type().into_any(), (p.side.into(), p.kind.into())))
-    }
-
-    /// Itself: the value is immutable.
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    /// Itself: the value is immutable.
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
     }
 }
 
@@ -758,16 +718,6 @@ impl MovePy {
             (m.from().to_string(), m.to().to_string(), m.is_return()),
         ))
     }
-
-    /// Itself: the value is immutable.
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    /// Itself: the value is immutable.
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
-    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -855,16 +805,6 @@ impl OutcomePy {
             slf.get_type().into_any(),
             (o.winner.map(SidePy::from), o.reason.name()),
         ))
-    }
-
-    /// Itself: the value is immutable.
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    /// Itself: the value is immutable.
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
     }
 }
 
@@ -964,14 +904,38 @@ impl SymmetryPy {
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (usize,))> {
         Ok((slf.get_type().into_any(), (slf.get().0.index(),)))
     }
-
-    /// Itself: the value is immutable.
-    fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
-        slf
-    }
-
-    /// Itself: the value is immutable.
-    fn __deepcopy__<'py>(slf: Bound<'py, Self>, _memo: Bound<'py, PyAny>) -> Bound<'py, Self> {
-        slf
-    }
 }
+
+/// `__copy__` and `__deepcopy__` of the immutable value types, written once: a copy of an
+/// immutable value is the value itself. (A second `#[pymethods]` block per type, which
+/// pyo3's `multiple-pymethods` feature allows.)
+macro_rules! immutable_copies {
+    ($($value:ty),* $(,)?) => {$(
+        #[pymethods]
+        impl $value {
+            /// Itself: the value is immutable.
+            fn __copy__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
+                slf
+            }
+
+            /// Itself: the value is immutable.
+            fn __deepcopy__<'py>(
+                slf: Bound<'py, Self>,
+                _memo: Bound<'py, PyAny>,
+            ) -> Bound<'py, Self> {
+                slf
+            }
+        }
+    )*};
+}
+
+immutable_copies!(
+    CellPy,
+    SidePy,
+    KindPy,
+    PiecePy,
+    MovePy,
+    OutcomePy,
+    SymmetryPy,
+    crate::position::PositionPy,
+);
