@@ -3,7 +3,7 @@
 //! RULES.md, the incremental hash, move legality, and the text formats.
 
 use agon_core::random::Rng;
-use agon_core::{Cell, CellSet, Game, Kind, Move, Position, Record, RecordError, Score, Side};
+use agon_core::{Cell, CellSet, Game, Move, Position, Record, RecordError, Score};
 use proptest::prelude::*;
 
 /// A game of at most `len` random legal plies from `start`. With `inward` (0-3) the
@@ -34,65 +34,14 @@ fn game_strategy() -> impl Strategy<Value = Game> {
         .prop_map(|(seed, len, inward)| random_game(Position::start(), seed, len, inward))
 }
 
-/// RULES.md invariants of one position.
-fn check_invariants(p: &Position) {
-    let text = p.to_text().to_string();
-    // Each side keeps one queen and six guards; no cell holds two pieces.
-    let pieces: Vec<_> = p.pieces().collect();
-    assert_eq!(pieces.len(), 14, "{text}");
-    assert_eq!(p.occupied().len(), 14, "{text}");
-    assert!(!p
-        .pieces_of(Side::White)
-        .intersects(p.pieces_of(Side::Black)));
-    for side in Side::ALL {
-        let of = |kind| {
-            pieces
-                .iter()
-                .filter(|(_, piece)| piece.side == side && piece.kind == kind)
-                .count()
-        };
-        assert_eq!((of(Kind::Queen), of(Kind::Guard)), (1, 6), "{text}");
-    }
-    // No guard on the throne.
-    if let Some(piece) = p.piece_at(Cell::THRONE) {
-        assert_eq!(piece.kind, Kind::Queen, "{text}");
-    }
-    // All captured pieces belong to one side, and stand on occupied cells.
-    let captured = p.captured();
-    assert!(captured.is_subset(p.occupied()), "{text}");
-    assert!(
-        captured.is_subset(p.pieces_of(Side::White))
-            || captured.is_subset(p.pieces_of(Side::Black)),
-        "{text}"
-    );
-    // A side with captured pieces has only returns, of its queen if she is captured.
-    let mine = captured & p.pieces_of(p.turn());
-    let moves = p.legal_moves();
-    if !mine.is_empty() && p.throne_ring_side().is_none() {
-        assert!(!moves.is_empty(), "{text}");
-        assert!(moves.iter().all(|m| m.is_return()), "{text}");
-        let queen = p.queen(p.turn());
-        if mine.contains(queen) {
-            assert!(moves.iter().all(|m| m.from() == queen), "{text}");
-        } else {
-            assert!(moves.iter().all(|m| mine.contains(m.from())), "{text}");
-        }
-    } else {
-        assert!(moves.iter().all(|m| !m.is_return()), "{text}");
-    }
-    // The incremental hash equals the hash of the position rebuilt from scratch.
-    let rebuilt = Position::from_parts(p.turn(), p.pieces(), p.captured()).unwrap();
-    assert_eq!(rebuilt, *p, "{text}");
-    assert_eq!(rebuilt.hash(), p.hash(), "{text}");
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(96))]
 
     #[test]
     fn every_position_of_a_random_game_keeps_the_invariants(game in game_strategy()) {
         for p in game.positions() {
-            check_invariants(p);
+            // RULES.md invariants, shared with the fuzz targets.
+            agon_reference::checks::check_position(p);
         }
     }
 

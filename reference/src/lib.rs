@@ -25,6 +25,9 @@
 
 use std::fmt;
 
+#[cfg(feature = "agon-core")]
+pub mod checks;
+
 /// Number of cells on the board.
 ///
 /// ```
@@ -641,6 +644,37 @@ pub fn perft(state: &State, depth: u32) -> u64 {
         .iter()
         .map(|&m| perft(&apply(state, m), depth - 1))
         .sum()
+}
+
+/// The same position as a reference state: the one bridge from agon-core that the
+/// cross-checks share (agon-core's tests, the fuzz targets, the conformance generator).
+/// Needs the feature `agon-core`; nothing else in this crate uses agon-core.
+///
+/// ```
+/// let state = agon_reference::from_core(&agon_core::Position::start());
+/// assert_eq!(state.turn(), agon_reference::WHITE);
+/// ```
+#[cfg(feature = "agon-core")]
+pub fn from_core(p: &agon_core::Position) -> State {
+    use agon_core::{Kind, Side};
+    let side = |s: Side| match s {
+        Side::White => WHITE,
+        Side::Black => BLACK,
+    };
+    let parts: Vec<(usize, u8, u8, bool)> = p
+        .pieces()
+        .map(|(cell, piece)| {
+            let kind = match piece.kind {
+                Kind::Queen => QUEEN,
+                Kind::Guard => GUARD,
+            };
+            (cell.index(), side(piece.side), kind, p.is_captured(cell))
+        })
+        .collect();
+    // A Position is valid, and from_parts checks only structure (cells in range, one
+    // piece a cell), which validity implies.
+    State::from_parts(side(p.turn()), &parts)
+        .unwrap_or_else(|e| unreachable!("the reference rejects {}: {e}", p.to_text()))
 }
 
 #[cfg(test)]

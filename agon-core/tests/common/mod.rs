@@ -17,18 +17,7 @@ pub fn pos(text: &str) -> Position {
 /// The reference's view of an agon-core position, built from its piece list (not its
 /// text, so that the two text parsers are not trusted here).
 pub fn to_ref(p: &Position) -> State {
-    let parts: Vec<(usize, u8, u8, bool)> = p
-        .pieces()
-        .map(|(c, piece)| {
-            (
-                c.index(),
-                piece.side as u8,
-                piece.kind as u8,
-                p.is_captured(c),
-            )
-        })
-        .collect();
-    State::from_parts(p.turn() as u8, &parts).expect("a valid position is a valid state")
+    agon_reference::from_core(p)
 }
 
 /// A move as the reference writes it.

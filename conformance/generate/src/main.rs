@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use agon_core::random::Rng;
-use agon_core::{perft, Cell, CellSet, EndReason, Game, Kind, Move, Position, Side};
+use agon_core::{perft, Cell, CellSet, EndReason, Game, Move, Position, Side};
 use serde_json::{json, Value};
 
 /// The categories of RULES.md events a game covers (the README's coverage table).
@@ -203,28 +203,9 @@ fn game_json(id: usize, p: &Played) -> Value {
     })
 }
 
-/// The position as a state of the reference generator.
-fn reference_state(pos: &Position) -> agon_reference::State {
-    let side = |s: Side| match s {
-        Side::White => agon_reference::WHITE,
-        Side::Black => agon_reference::BLACK,
-    };
-    let parts: Vec<_> = pos
-        .pieces()
-        .map(|(c, piece)| {
-            let kind = match piece.kind {
-                Kind::Queen => agon_reference::QUEEN,
-                Kind::Guard => agon_reference::GUARD,
-            };
-            (c.index(), side(piece.side), kind, pos.is_captured(c))
-        })
-        .collect();
-    agon_reference::State::from_parts(side(pos.turn()), &parts).expect("a valid state")
-}
-
 /// Asserts that the reference generator lists the same moves and prints the same text.
 fn cross_check(pos: &Position, moves: &[Move]) {
-    let state = reference_state(pos);
+    let state = agon_reference::from_core(pos);
     assert_eq!(state.to_text(), pos.to_text().to_string());
     let mut core: Vec<_> = moves
         .iter()
@@ -380,7 +361,7 @@ fn perft_json(cases: &[PerftCase]) -> Value {
         .iter()
         .map(|case| {
             let counts: Vec<u64> = (1..=case.depth).map(|d| perft(&case.position, d)).collect();
-            let state = reference_state(&case.position);
+            let state = agon_reference::from_core(&case.position);
             for (d, &n) in (1..).zip(&counts) {
                 if n <= REFERENCE_LEAVES {
                     let r = agon_reference::perft(&state, d);

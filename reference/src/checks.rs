@@ -1,0 +1,231 @@
+//! The properties agon-core's positions must have, as assertions that the cross-checks
+//! share: the proptests of agon-core, the fuzz targets and the conformance generator
+//! (with the feature `agon-core`). They check agon-core against the rules, using the
+//! plain generator of this crate as the second opinion.
+//!
+//! ```
+//! use agon_core::{Game, Position};
+//! use agon_reference::checks::{check_against_reference, check_position, check_transition};
+//!
+//! let before = Position::start();
+//! let m = before.legal_moves()[0];
+//! let after = before.play(m).unwrap();
+//! check_position(&after);
+//! check_transition(&before, m, &after);
+//! check_against_reference(&after);
+//! ```
+
+use agon_core::{Cell, CellSet, Kind, Move, Position, Side};
+
+/// Asserts the invariants of a valid position: each side one queen and six guards on
+/// distinct cells, no guard on the throne, captured pieces all of one side, a side that
+/// must return has only returns (its queen's first), the incremental hash equal to the
+/// hash from scratch, and legal moves consistent with `check_move`.
+pub fn check_position(p: &Position) {
+    let (white, black) = (p.pieces_of(Side::White), p.pieces_of(Side::Black));
+    assert!(
+        !white.intersects(black),
+        "a cell holds two pieces: {}",
+        p.to_text()
+    );
+    for side in Side::ALL {
+        let own = p.pieces_of(side);
+        assert_eq!((p.queens() & own).len(), 1, "{side} has one queen");
+        assert_eq!(p.guards(side).len(), 6, "{side} has six guards");
+        assert!(own.contains(p.queen(side)));
+    }
+    assert_eq!(p.occupied().len(), 14);
+    assert_eq!(p.pieces().count(), 14);
+    if let Some(piece) = p.piece_at(Cell::THRONE) {
+        assert_eq!(
+            piece.kind,
+            Kind::Queen,
+            "a guard on the throne: {}",
+            p.to_text()
+        );
+    }
+    let captured = p.captured();
+    assert!(
+        captured.is_subset(p.occupied()),
+        "a captured mark on an empty cell"
+    );
+    assert!(
+        captured.is_subset(white) || captured.is_subset(black),
+        "captured pieces of both sides: {}",
+        p.to_text()
+    );
+    let rebuilt = Position::from_parts(p.turn(), p.pieces(), p.captured())
+        .unwrap_or_else(|e| panic!("{} fails validation: {e}", p.to_text()));
+    assert_eq!(rebuilt, *p, "from_parts rebuilds another position");
+    assert_eq!(
+        rebuilt.hash(),
+        p.hash(),
+        "incremental hash != hash from scratch"
+    );
+
+    let moves = p.legal_moves();
+    assert_eq!(moves.len(), p.count_legal_moves(), "count_legal_moves");
+    assert_eq!(!moves.is_empty(), p.has_legal_move(), "has_legal_move");
+    let mine = captured & p.pieces_of(p.turn());
+    assert_eq!(p.must_return(), !mine.is_empty());
+    if p.throne_ring_side().is_some() {
+        assert!(moves.is_empty(), "moves after the throne ring is complete");
+        assert!(p.outcome().is_some());
+    } else if p.must_return() {
+        assert!(
+            !moves.is_empty(),
+            "a side that must return can always return"
+        );
+        let queen = p.queen(p.turn());
+        for m in moves.iter() {
+            assert!(
+                m.is_return(),
+                "{m} is not a return though {} must return",
+                p.turn()
+            );
+            assert!(mine.contains(m.from()), "{m} returns a piece not captured");
+            if mine.contains(queen) {
+                assert_eq!(m.from(), queen, "{m}: the queen returns first");
+            }
+        }
+    } else {
+        assert!(
+            moves.iter().all(|m| !m.is_return()),
+            "a return without a capture"
+        );
+    }
+    for &m in moves.iter() {
+        assert_eq!(p.check_move(m), Ok(()), "listed move {m} fails check_move");
+    }
+    // The compact form lists the same moves in the same order.
+    let actions = p.actions();
+    assert_eq!(actions.len(), moves.len(), "Actions::len");
+    assert_eq!(actions.is_empty(), moves.is_empty(), "Actions::is_empty");
+    assert_eq!(actions.iter().collect::<Vec<_>>(), *moves, "Actions::iter");
+    assert_eq!(
+        actions.into_iter().collect::<Vec<_>>(),
+        *moves,
+        "Actions by value"
+    );
+    for (n, &m) in moves.iter().enumerate() {
+        assert_eq!(actions.nth(n), Some(m), "Actions::nth({n})");
+        assert!(actions.contains(m), "Actions::contains({m})");
+    }
+    assert_eq!(actions.nth(moves.len()), None, "Actions::nth past the end");
+    if let Some(first) = moves.first() {
+        assert_eq!(
+            actions.are_returns(),
+            first.is_return(),
+            "Actions::are_returns"
+        );
+    }
+    if !moves.is_empty() {
+        assert_eq!(p.outcome(), None, "an outcome while moves remain");
+    }
+}
+
+/// Asserts what the legal move `m` from `before` may change to give `after`: only the
+/// moving piece changes cell, never outward for a step; a step marks captured only enemy
+/// pieces next to its destination, a return unmarks exactly its piece; the turn passes.
+pub fn check_transition(before: &Position, m: Move, after: &Position) {
+    let us = before.turn();
+    let (from, to) = (m.from(), m.to());
+    assert_eq!(after.turn(), us.other(), "the turn passes after {m}");
+    assert_eq!(
+        after.pieces_of(us.other()),
+        before.pieces_of(us.other()),
+        "{m} moved an enemy piece"
+    );
+    let expected = before.pieces_of(us).without(from).with(to);
+    assert_eq!(after.pieces_of(us), expected, "{m} moved the wrong piece");
+    assert_eq!(
+        after.piece_at(to),
+        before.piece_at(from),
+        "{m} changed the piece"
+    );
+    if m.is_return() {
+        assert!(
+            before.is_captured(from),
+            "{m} returns a piece that was not captured"
+        );
+        let expected = before.captured().without(from);
+        assert_eq!(
+            after.captured(),
+            expected,
+            "a return unmarks its piece only"
+        );
+    } else {
+        assert!(to.is_adjacent(from), "{m} jumps");
+        assert!(to.ring() <= from.ring(), "{m} moves outward");
+        let new = after.captured() - before.captured();
+        assert_eq!(
+            before.captured() - after.captured(),
+            CellSet::EMPTY,
+            "a step unmarks"
+        );
+        assert!(
+            new.is_subset(before.pieces_of(us.other())),
+            "{m} captured its own side"
+        );
+        assert!(new.is_subset(to.neighbours()), "{m} captured at a distance");
+        assert_eq!(
+            new,
+            before.captures(m),
+            "Position::captures disagrees for {m}"
+        );
+    }
+}
+
+/// The legal moves of agon-core as `(from index, to index, is_return)`, sorted.
+pub fn core_moves(p: &Position) -> Vec<(usize, usize, bool)> {
+    let mut v: Vec<_> = p
+        .legal_moves()
+        .iter()
+        .map(|m| (m.from().index(), m.to().index(), m.is_return()))
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+/// Asserts that agon-core and the reference generator agree on the position: the same
+/// legal moves, the same winner by R10/R12, the same canonical text.
+pub fn check_against_reference(p: &Position) {
+    let state = crate::from_core(p);
+    let text = p.to_text().to_string();
+    assert_eq!(state.to_text(), text, "the reference prints another text");
+    let mut reference: Vec<_> = crate::legal_moves(&state)
+        .into_iter()
+        .map(|m| (m.from, m.to, m.is_return))
+        .collect();
+    reference.sort_unstable();
+    assert_eq!(
+        core_moves(p),
+        reference,
+        "legal moves differ from the reference in {text}"
+    );
+    let winner = p.outcome().and_then(|o| o.winner).map(|s| match s {
+        Side::White => crate::WHITE,
+        Side::Black => crate::BLACK,
+    });
+    // The reference's `outcome` (R10, then R12), from the moves already listed.
+    let reference_winner = crate::throne_ring_outcome(&state)
+        .or_else(|| reference.is_empty().then(|| state.turn() ^ 1));
+    assert_eq!(winner, reference_winner, "winner differs in {text}");
+}
+
+/// Asserts that the reference generator, playing `m` from `before`, reaches `after`:
+/// the same piece moved, the same pieces captured (R5, R6) or returned (R8, R9).
+pub fn check_play_against_reference(before: &Position, m: Move, after: &Position) {
+    let action = crate::RefMove {
+        from: m.from().index(),
+        to: m.to().index(),
+        is_return: m.is_return(),
+    };
+    let next = crate::play(&crate::from_core(before), action);
+    assert_eq!(
+        next.to_text(),
+        after.to_text().to_string(),
+        "{m} from {} reaches another position in the reference",
+        before.to_text()
+    );
+}
