@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use agon_core::random::Rng;
+use agon_core::random::{random_move, Rng};
 use agon_core::{Game, Move, MoveList, Position, Side};
 
 use crate::{deadline, decision_rng, spec_name, Bot, MAX_TIME_LIMIT};
@@ -277,8 +277,10 @@ fn playout(game: &mut Game, rng: &mut Rng) -> Option<Side> {
         if let Some(outcome) = game.outcome() {
             return outcome.winner;
         }
-        let moves = game.position().legal_moves();
-        game.push_unchecked(moves[rng.below(moves.len())]);
+        match random_move(game.position(), rng) {
+            Some(m) => game.push_unchecked(m),
+            None => unreachable!("a game that is not over has a legal move"),
+        }
     }
     game.outcome().and_then(|o| o.winner)
 }

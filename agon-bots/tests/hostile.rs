@@ -24,7 +24,7 @@ use agon_bots::arena::{GameResult, MatchStats};
 use agon_bots::{
     bot_by_name, AlphaBetaBot, Bot, GreedyBot, MctsBot, RandomBot, MAX_SPEC_LEN, MAX_TIME_LIMIT,
 };
-use agon_core::random::Rng;
+use agon_core::random::{random_move, Rng};
 use agon_core::{Game, Position, Side};
 use proptest::prelude::*;
 
@@ -44,8 +44,8 @@ fn games() -> &'static [Game] {
                 found_return |= game.position().must_return();
                 games.push(game.clone());
             }
-            let moves = game.legal_moves();
-            game.push_unchecked(moves[rng.below(moves.len())]);
+            let m = random_move(game.position(), &mut rng).expect("the game goes on");
+            game.push_unchecked(m);
         }
         assert!(found_return, "the sample game has no return");
         games.push(game);

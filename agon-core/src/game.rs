@@ -407,7 +407,7 @@ impl HashCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::random::Rng;
+    use crate::random::{random_move, Rng};
 
     /// Regression: a game that plays and takes back many moves (a tree search's
     /// playouts) kept a slot for every position it had ever seen, so its table doubled
@@ -422,8 +422,8 @@ mod tests {
         let mut played = 0;
         for _ in 0..200 {
             while !game.is_over() {
-                let moves = game.legal_moves();
-                game.push_unchecked(moves[rng.below(moves.len())]);
+                let m = random_move(game.position(), &mut rng).expect("the game goes on");
+                game.push_unchecked(m);
             }
             longest = longest.max(game.moves().len());
             played += game.moves().len();

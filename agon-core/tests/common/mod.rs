@@ -5,7 +5,7 @@
 
 use std::collections::BTreeSet;
 
-use agon_core::random::Rng;
+use agon_core::random::{random_move, Rng};
 use agon_core::{Game, Move, Position};
 use agon_reference::{RefMove, State};
 
@@ -48,9 +48,8 @@ pub fn random_game(start: Position, seed: u64, max_plies: usize) -> Vec<Position
     let mut rng = Rng::new(seed);
     let mut game = Game::from_position(start);
     while !game.is_over() && game.moves().len() < max_plies {
-        let moves = game.legal_moves();
-        game.play(moves[rng.below(moves.len())])
-            .expect("a listed move is legal");
+        let m = random_move(game.position(), &mut rng).expect("a game going on has a move");
+        game.play(m).expect("a listed move is legal");
     }
     game.positions().to_vec()
 }
