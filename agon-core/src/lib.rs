@@ -18,23 +18,27 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # Modules
+//! # What is where
 //!
-//! | module | what it holds |
-//! |---|---|
-//! | [`cell`] | [`Cell`], [`Ring`], [`Direction`]: the geometry, the one source of its tables |
-//! | [`cellset`] | [`CellSet`], the 128-bit bitboard |
-//! | [`piece`] | [`Side`], [`Kind`], [`Piece`] |
-//! | [`position`] | [`Position`] and its validation |
-//! | [`moves`] | [`Move`] (a step or a return) and [`MoveList`] |
-//! | [`rules`] | every rule: legal moves, steps, captures, returns, the end of the game |
-//! | [`outcome`] | [`Outcome`] and [`EndReason`] |
-//! | [`game`] | [`Game`]: history, undo, repetition (feature `alloc`) |
-//! | [`notation`] | the text of moves and positions, [`ParseError`] |
-//! | [`record`] | game records, like PGN (feature `alloc`) |
-//! | [`symmetry`] | the twelve [`Symmetry`]s of the board |
-//! | [`perft`](mod@perft) | [`perft()`] |
-//! | [`random`] | a small seeded generator and random playouts |
+//! The types are at the crate root; the two modules group families you browse: the text
+//! formats ([`notation`]) and seeded randomness ([`random`]). In the source, each rule of
+//! RULES.md lives in one file, named in the third column.
+//!
+//! | concept | types | source |
+//! |---|---|---|
+//! | the geometry, the one source of its tables | [`Cell`], [`Ring`], [`Direction`], [`CELL_COUNT`] | `cell.rs` |
+//! | the 128-bit bitboard | [`CellSet`] | `cellset.rs` |
+//! | sides and pieces | [`Side`], [`Kind`], [`Piece`] | `piece.rs` |
+//! | positions and their validation | [`Position`], [`PositionError`] | `position.rs` |
+//! | moves (a step or a return) | [`Move`], [`MoveList`], [`Actions`] | `moves.rs` |
+//! | every rule: legal moves, steps, captures, returns, the end of the game | methods of [`Position`], [`IllegalMove`] | `rules.rs` |
+//! | how a game ended | [`Outcome`], [`EndReason`], [`Score`] | `outcome.rs` |
+//! | history, undo, repetition (feature `alloc`) | [`Game`] | `game.rs` |
+//! | the text of moves and positions | [`notation`], [`ParseError`], [`PositionText`] | `notation.rs` |
+//! | game records, like PGN (feature `alloc`) | [`Record`], [`RecordError`] | `record.rs` |
+//! | the twelve symmetries of the board | [`Symmetry`] | `symmetry.rs` |
+//! | move-generation counts | [`perft()`], [`perft_divide`] | `perft.rs` |
+//! | a small seeded generator and random playouts | [`random`] | `random.rs` |
 //!
 //! # Features
 //!
@@ -119,24 +123,24 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
-pub mod cell;
-pub mod cellset;
+mod cell;
+mod cellset;
 mod display;
 #[cfg(feature = "alloc")]
-pub mod game;
-pub mod moves;
+mod game;
+mod moves;
 pub mod notation;
-pub mod outcome;
-pub mod perft;
-pub mod piece;
-pub mod position;
+mod outcome;
+mod perft;
+mod piece;
+mod position;
 pub mod random;
 #[cfg(feature = "alloc")]
-pub mod record;
-pub mod rules;
+mod record;
+mod rules;
 #[cfg(feature = "serde")]
 mod serde_impls;
-pub mod symmetry;
+mod symmetry;
 mod zobrist;
 
 pub use cell::{Cell, Direction, Ring, CELL_COUNT};

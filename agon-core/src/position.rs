@@ -8,7 +8,7 @@ use crate::{Cell, CellSet, Kind, Piece, Side};
 /// A `Position` is a small `Copy` value (four 128-bit cell sets, the side to move and the
 /// Zobrist hash). It is always valid: each side has one queen and six guards, no guard
 /// stands on the throne, and all captured pieces belong to one side. The rules (legal
-/// moves, playing a move, the end of the game) are methods defined in [`crate::rules`].
+/// moves, playing a move, the end of the game) are its methods, all defined in one place (`rules.rs`).
 ///
 /// ```
 /// use agon_core::{Cell, Kind, Position, Side};

@@ -1,34 +1,4 @@
-//! Game records, like PGN: tag pairs, then numbered moves, then the result.
-//!
-//! ```text
-//! record   = *(tag newline) newline movetext result newline
-//! tag      = "[" name " " '"' value '"' "]"   ; value escapes '"' and '\' with '\'
-//! name     = 1*(letter / digit / "_")
-//! movetext = *(number move [move])            ; "1. f1-e1 f11-g10 2. e1-f1"
-//! number   = digits "."                       ; before each move of White
-//!          / digits "..."                     ; before a move of Black not after White's
-//! move     = step / return / pair             ; see crate::notation
-//! result   = "1-0" / "0-1" / "1/2-1/2" / "*"
-//! ```
-//!
-//! Two tags have a meaning: `Position` holds the start position's text when it is not the
-//! standard start, and `Result` repeats the result. Any whitespace may separate tokens.
-//! Parsing replays every move and names the first illegal one by its number. A game that
-//! ended by the rules must carry its result; a game still going may carry any result
-//! (a resignation or an agreement) or `*`. Other tags are kept in order.
-//!
-//! ```
-//! use agon_core::{Game, Record, Score};
-//!
-//! let mut game = Game::new();
-//! game.play("f1-e1".parse()?)?;
-//! let mut record = Record::new(game);
-//! record.set_tag("White", "Ada")?;
-//! let text = record.to_string();
-//! assert_eq!(text, "[White \"Ada\"]\n[Result \"*\"]\n\n1. f1-e1 *\n");
-//! assert_eq!(text.parse::<Record>()?, record);
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+//! Game records ([`Record`]), like PGN; the format is documented on the type.
 
 use alloc::collections::BTreeSet;
 use alloc::string::{String, ToString};
@@ -39,7 +9,26 @@ use core::str::FromStr;
 use crate::notation::Reader;
 use crate::{Game, ParseError, ParseErrorKind, Position, Score, Side};
 
-/// A game record: tags, the game (its start and moves) and the written result.
+/// A game record, like PGN: tag pairs, then numbered moves, then the result.
+///
+/// ```text
+/// record   = *(tag newline) newline movetext result newline
+/// tag      = "[" name " " '"' value '"' "]"   ; value escapes '"' and '\' with '\'
+/// name     = 1*(letter / digit / "_")
+/// movetext = *(number move [move])            ; "1. f1-e1 f11-g10 2. e1-f1"
+/// number   = digits "."                       ; before each move of White
+///          / digits "..."                     ; before a move of Black not after White's
+/// move     = step / return / pair             ; see crate::notation
+/// result   = "1-0" / "0-1" / "1/2-1/2" / "*"
+/// ```
+///
+/// Two tags have a meaning: `Position` holds the start position's text when it is not the
+/// standard start, and `Result` repeats the result. Any whitespace may separate tokens.
+/// Parsing replays every move and names the first illegal one by its number. A game that
+/// ended by the rules must carry its result; a game still going may carry any result
+/// (a resignation or an agreement) or `*`. Other tags are kept in order.
+///
+/// The record holds the tags, the game (its start and moves) and the written result.
 ///
 /// A record cannot contradict itself, so [`to_string`](ToString::to_string) always writes
 /// text that [`from_str`](FromStr::from_str) reads back to an equal record: its fields are
@@ -396,7 +385,7 @@ fn read_tag<'a>(r: &mut Reader<'_>, text: &'a str) -> Result<(&'a str, String), 
 impl FromStr for Record {
     type Err = ParseError;
 
-    /// Parses and replays a record (see the [module docs](crate::record)).
+    /// Parses and replays a record (see [`Record`] for the format).
     fn from_str(text: &str) -> Result<Record, ParseError> {
         let mut r = Reader::new(text);
         let mut tags: Vec<(String, String)> = Vec::new();

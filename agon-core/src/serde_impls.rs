@@ -141,7 +141,7 @@ mod game {
     use crate::{Game, Record};
 
     impl Serialize for Game {
-        /// A game record (see [`crate::record`]) in human-readable formats; the start
+        /// A game record (see [`crate::Record`]) in human-readable formats; the start
         /// position and the moves otherwise.
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
             if s.is_human_readable() {
