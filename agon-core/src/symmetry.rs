@@ -144,7 +144,8 @@ impl Symmetry {
     pub const fn cell(self, cell: Cell) -> Cell {
         match Cell::from_index(IMAGES[self.0 as usize][cell.index()] as usize) {
             Some(c) => c,
-            None => cell,
+            // IMAGES holds cell indices only (checked when the table is built).
+            None => panic!("a symmetry image table holds a cell index"),
         }
     }
 
@@ -233,7 +234,7 @@ impl Symmetry {
         Symmetry::ALL
             .into_iter()
             .find(|s| probe.map(|c| c.map(|c| s.cell(c))) == want)
-            .unwrap_or(Symmetry::IDENTITY)
+            .unwrap_or_else(|| unreachable!("the symmetries form a group: {self:?} then {then:?}"))
     }
 
     /// The least of the twelve images of `pos` by (hash, text order), with the symmetry that
@@ -259,7 +260,7 @@ impl Symmetry {
             .into_iter()
             .map(|s| (s.position(pos), s))
             .min_by_key(|(p, _)| key(p))
-            .unwrap_or((*pos, Symmetry::IDENTITY))
+            .unwrap_or_else(|| unreachable!("there are twelve symmetries"))
     }
 }
 

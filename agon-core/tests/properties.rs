@@ -3,7 +3,7 @@
 //! RULES.md, the incremental hash, move legality, and the text formats.
 
 use agon_core::random::Rng;
-use agon_core::{Cell, CellSet, Game, Move, Position, Record, RecordError, Score};
+use agon_core::{Cell, CellSet, Game, Move, Position, Record, RecordError, Score, CELL_COUNT};
 use proptest::prelude::*;
 
 /// A game of at most `len` random legal plies from `start`. With `inward` (0-3) the
@@ -228,7 +228,7 @@ fn every_cell_name_round_trips() {
         );
         assert!(seen.insert(cell));
     }
-    assert_eq!(seen.len(), 91);
+    assert_eq!(seen.len(), CELL_COUNT);
 }
 
 #[test]

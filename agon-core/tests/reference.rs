@@ -5,7 +5,7 @@
 mod common;
 
 use agon_core::random::Rng;
-use agon_core::{perft, Cell, EndReason, Game, Position, Side};
+use agon_core::{perft, Cell, EndReason, Game, Position, Side, CELL_COUNT};
 use common::{core_moves, pos, ref_move, reference_moves, to_ref};
 
 /// Compares everything the two generators say about one position; returns the number
@@ -246,7 +246,7 @@ fn random_position(rng: &mut Rng) -> Position {
             std::iter::once(Kind::Queen).chain(std::iter::repeat(Kind::Guard).take(guards_left));
         for kind in kinds {
             loop {
-                let c = Cell::from_index(rng.below(91)).unwrap();
+                let c = Cell::from_index(rng.below(CELL_COUNT)).unwrap();
                 if used.contains(c) || (c == Cell::THRONE && kind == Kind::Guard) {
                     continue;
                 }

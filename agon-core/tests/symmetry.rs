@@ -6,7 +6,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use agon_core::{perft, Cell, Move, Position, Symmetry};
+use agon_core::{perft, Cell, Move, Position, Symmetry, CELL_COUNT};
 use common::{pos, random_game};
 
 /// The image of cube coordinates under `s`, from its definition: the mirror through the
@@ -77,7 +77,7 @@ fn the_twelve_symmetries_are_distinct_and_keep_rings_and_adjacency() {
     for sym in Symmetry::ALL {
         assert_eq!(sym.cell(Cell::THRONE), Cell::THRONE);
         let image: BTreeSet<Cell> = Cell::all().map(|c| sym.cell(c)).collect();
-        assert_eq!(image.len(), 91, "{sym:?} is a bijection");
+        assert_eq!(image.len(), CELL_COUNT, "{sym:?} is a bijection");
         for a in Cell::all() {
             assert_eq!(sym.cell(a).ring(), a.ring());
             for b in a.neighbours() {
