@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use agon_core::{Game, Move, MoveList, Position};
+use agon_core::{Game, Move, MoveList, Position, CELL_COUNT};
 
 use crate::eval::{evaluate_for_search, WIN};
 use crate::{deadline, decision_rng, spec_name, Bot, MAX_TIME_LIMIT};
@@ -191,7 +191,7 @@ impl AlphaBetaBot {
         }
         if self.table.is_empty() {
             self.table = vec![EMPTY_ENTRY; 1 << TABLE_BITS];
-            self.history = vec![0; 91 * 91];
+            self.history = vec![0; CELL_COUNT * CELL_COUNT];
         } else {
             self.table.fill(EMPTY_ENTRY);
             self.history.fill(0);
@@ -348,7 +348,7 @@ impl Search<'_> {
                 alpha = score;
             }
             if alpha >= beta {
-                let i = m.from().index() * 91 + m.to().index();
+                let i = m.from().index() * CELL_COUNT + m.to().index();
                 self.bot.history[i] = self.bot.history[i].saturating_add((depth * depth) as u32);
                 break;
             }
@@ -379,7 +379,7 @@ impl Search<'_> {
             }
             let captures = position.captures(m).len() as i64;
             let inward = i64::from(m.to().ring() < m.from().ring());
-            let h = i64::from(history[m.from().index() * 91 + m.to().index()]);
+            let h = i64::from(history[m.from().index() * CELL_COUNT + m.to().index()]);
             -(captures * 1_000_000_000 + h * 4 + inward)
         });
     }
