@@ -126,7 +126,7 @@ fn search_depth(depth: i64) -> PyResult<u32> {
 /// Checks the numbers of a bot spec (`kind:BUDGET:TIMEms`) against the bounds of the
 /// Python package before agon-bots reads it; a spec that does not have this form is
 /// left to agon-bots to refuse.
-fn check_spec(spec: &str) -> PyResult<()> {
+pub(crate) fn check_spec(spec: &str) -> PyResult<()> {
     let mut parts = spec.trim().split(':');
     let kind = parts.next().unwrap_or("");
     if let Some(budget) = parts.next().and_then(|b| b.parse::<i64>().ok()) {

@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 mod actions;
 #[cfg(feature = "bots")]
 mod bots;
+mod data;
 mod errors;
 mod game;
 mod limits;
@@ -138,5 +139,6 @@ fn _agon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     #[cfg(feature = "bots")]
     bots::register(m)?;
+    data::register(m)?;
     Ok(())
 }

@@ -13,6 +13,9 @@ EXTRAS = [
     ("agon.pettingzoo", "pettingzoo", "pettingzoo"),
     ("agon.gymnasium", "gymnasium", "gymnasium"),
     ("agon.openspiel", "pyspiel", "openspiel"),
+    ("agon.data", "pyarrow", "data"),
+    ("agon.generate", "pyarrow", "data"),
+    ("agon.cluster", "ray", "ray"),
 ]
 
 

@@ -48,6 +48,7 @@ use std::sync::OnceLock;
 
 use agon_core::{Cell, Direction, Move, Position, Ring, Side, Symmetry, CELL_COUNT};
 
+pub mod replay;
 mod vecenv;
 pub use vecenv::{StepBuffers, VecEnv, VecEnvError};
 

@@ -25,7 +25,11 @@ Research frameworks, each an optional extra that ``import agon`` never imports (
 one raises an ``ImportError`` naming its extra): ``agon.pettingzoo`` (extra
 ``pettingzoo``: ``env()``, a PettingZoo AEC environment), ``agon.gymnasium`` (extra
 ``gymnasium``: registers ``Agon-v0``, one side against a bot) and ``agon.openspiel``
-(extra ``openspiel``: registers the game ``python_agon`` with ``pyspiel``).
+(extra ``openspiel``: registers the game ``python_agon`` with ``pyspiel``). Datasets, also
+optional: ``agon.data`` (extra ``data``: games as Parquet shards, read back as ``Game``
+objects or as numpy training batches rebuilt in Rust), ``python -m agon.generate`` and
+``python -m agon.tournament`` (games between bots on threads, or as Ray tasks on a cluster
+with ``--ray``: extra ``ray``).
 
 Action space
 ------------

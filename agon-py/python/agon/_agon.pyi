@@ -67,6 +67,11 @@ __all__ = [
     "Greedy",
     "MCTS",
     "AlphaBeta",
+    "_replay_games",
+    "_game_actions",
+    "_training_arrays",
+    "_play_games",
+    "MAX_TRAINING_SAMPLES",
 ]
 
 # Argument types that accept several forms: only in the stubs (private, not at runtime).
@@ -897,3 +902,77 @@ class AlphaBeta(Bot):
     ) -> AlphaBeta:
         """A bot searching `depth` plies (1 to `agon.MAX_DEPTH`), stopped after
         `time_limit` seconds if given (0 to `agon.MAX_TIME_LIMIT`)."""
+
+# --- The native half of agon.data (private: agon.data is the API).
+
+MAX_TRAINING_SAMPLES: int
+"""The most samples one call of `_training_arrays` writes (`agon.data.training_batches`
+keeps each batch within it)."""
+
+class _TrainingArrays(TypedDict, total=False):
+    observations: npt.NDArray[np.float32]
+    masks: npt.NDArray[np.bool_]
+    actions: npt.NDArray[np.int64]
+    results: npt.NDArray[np.float32]
+    games: npt.NDArray[np.int64]
+    plies: npt.NDArray[np.int64]
+    symmetries: npt.NDArray[np.int64]
+    policies: npt.NDArray[np.float32]
+    has_policy: npt.NDArray[np.bool_]
+    winners: List[Optional[str]]
+    reasons: List[str]
+
+class _PlayedGames(TypedDict):
+    actions: npt.NDArray[np.uint16]
+    offsets: npt.NDArray[np.int64]
+    winners: List[Optional[str]]
+    reasons: List[str]
+
+_GameVisitActions = Optional[List[Optional[List[int]]]]
+
+def _replay_games(
+    starts: List[str], offsets: npt.NDArray[np.int64], actions: npt.NDArray[np.uint16]
+) -> List[Game]:
+    """The games of a batch (start texts, int64 offsets into uint16 actions) replayed through
+    `Game`, each move checked; raises `ValueError` naming the first game, ply and action
+    that cannot be played."""
+def _game_actions(game: Game) -> npt.NDArray[np.uint16]:
+    """The action numbers of a game's moves: a uint16 array (what a dataset stores)."""
+def _training_arrays(
+    starts: List[str],
+    offsets: npt.NDArray[np.int64],
+    actions: npt.NDArray[np.uint16],
+    ply_begin: Optional[npt.NDArray[np.int64]] = None,
+    ply_end: Optional[npt.NDArray[np.int64]] = None,
+    *,
+    axial: bool = False,
+    symmetries: bool = False,
+    policy: bool = False,
+    visit_actions: Optional[List[_GameVisitActions]] = None,
+    visit_counts: Optional[List[_GameVisitActions]] = None,
+) -> _TrainingArrays:
+    """The training arrays of a batch of games (start texts, int64 offsets into uint16
+    actions), replayed in Rust without the GIL: for each game `i`, the positions before its
+    moves `ply_begin[i]` to `ply_end[i] - 1` (all of them when both are None), under the
+    twelve symmetries if `symmetries`. Returns a dict of numpy arrays: `observations`
+    (float32, (B, 11, 91) or (B, 11, 11, 11) with `axial`), `masks` (bool, (B,
+    ACTION_COUNT)), `actions`, `games` (the game's number in the batch), `plies`,
+    `symmetries` (int64, (B,)), `results` (float32, (B,): +1 if the mover won the game, -1
+    if it lost, 0 for a draw or an unfinished game) and, with `policy`, `policies` (float32,
+    (B, ACTION_COUNT): the visit counts over their sum) and `has_policy` (bool, (B,)) from
+    `visit_actions` and `visit_counts` (per game None or, per ply, None or a list); and the
+    replayed games' `winners` and `reasons` (lists). At most MAX_TRAINING_SAMPLES samples;
+    raises `ValueError` for a game that does not replay or statistics that do not fit it."""
+def _play_games(
+    white: str,
+    black: str,
+    seeds: List[Tuple[int, int]],
+    start: Optional[_PositionLike] = None,
+    max_plies: int = 2000,
+) -> _PlayedGames:
+    """Plays one game per pair of `seeds` (white's seed, black's seed) between the reference
+    bots of the specs `white` and `black` (as `Bot.from_name`), from `start` (the start
+    position by default) until the game ends or `max_plies` plies (1 to 1000000), without
+    the GIL. Returns a dict: `actions` (uint16, all games' actions end to end), `offsets`
+    (int64, one more than the games), and each game's `winners` (`"white"`, `"black"` or
+    None) and `reasons` (the end reason, or `"unfinished"`). At most 65536 games a call."""

@@ -1,0 +1,222 @@
+"""What generation and tournaments share, without pyarrow or Ray: the seeds of each game,
+playing a chunk of games in Rust, running chunks on threads, and a progress line.
+
+Every game of a run is fixed by the run's seed and the game's number alone (never by how
+the games are split into chunks, shards, threads or Ray tasks), so that a run gives the
+same games on one core, on many, or on a cluster.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import math
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _agon
+
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+T = TypeVar("T")
+R = TypeVar("R")
+C = TypeVar("C")
+K = TypeVar("K")
+P = TypeVar("P")
+
+
+def mix(x: int) -> int:
+    """The SplitMix64 finaliser of ``x`` (a 64-bit int): a well-spread 64-bit hash.
+
+    >>> mix(0), mix(1) != mix(2)
+    (0, True)
+    """
+    x &= MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x ^ (x >> 31)
+
+
+def game_seed(run_seed: int, *path: int) -> int:
+    """The seed of a game (or of any item) numbered by ``path`` in a run seeded
+    ``run_seed``: SplitMix64 of the run seed and each number in turn.
+
+    >>> game_seed(7, 3) == game_seed(7, 3) != game_seed(7, 4)
+    True
+    """
+    seed = mix(run_seed ^ GOLDEN)
+    for n in path:
+        seed = mix((seed + (n + 1) * GOLDEN) & MASK64)
+    return seed
+
+
+def player_seeds(seed: int) -> Tuple[int, int]:
+    """The seeds of White's and Black's bots in a game seeded ``seed``."""
+    return mix(seed ^ 0x5741), mix(seed ^ 0x424C)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Games played in Rust: their actions end to end (uint16) with int64 offsets, and
+    each game's winner (``"white"``, ``"black"`` or None) and end reason."""
+
+    actions: npt.NDArray[np.uint16]
+    offsets: npt.NDArray[np.int64]
+    winners: List[Optional[str]]
+    reasons: List[str]
+
+    @property
+    def plies(self) -> npt.NDArray[np.int64]:
+        """The length of each game."""
+        return np.diff(self.offsets)
+
+
+def play_games(
+    white: str,
+    black: str,
+    seeds: Sequence[Tuple[int, int]],
+    start: Optional[str],
+    max_plies: int,
+) -> Chunk:
+    """Plays one game per (white seed, black seed) pair between the bots of two specs, in
+    Rust without the GIL."""
+    out = _agon._play_games(white, black, list(seeds), start, max_plies)
+    return Chunk(out["actions"], out["offsets"], out["winners"], out["reasons"])
+
+
+def split(items: Sequence[T], size: int) -> List[Sequence[T]]:
+    """``items`` in consecutive pieces of at most ``size``.
+
+    >>> split([1, 2, 3, 4, 5], 2)
+    [[1, 2], [3, 4], [5]]
+    """
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def chunk_size(games: int, workers: int, cap: int) -> int:
+    """A chunk size that gives each worker several chunks (for balance and progress),
+    at most ``cap`` games.
+
+    >>> chunk_size(1000, 2, 64), chunk_size(10, 4, 64), chunk_size(0, 1, 64)
+    (64, 1, 1)
+    """
+    return max(1, min(cap, math.ceil(games / max(1, 4 * workers))))
+
+
+def run_threads(
+    work: Callable[[C, P], R], context: C, units: Iterable[Tuple[K, P]], workers: int
+) -> Iterator[Tuple[Tuple[K, P], R]]:
+    """``work(context, payload)`` for each unit ``(key, payload)`` on ``workers`` threads
+    (the bots think without the GIL, so threads use every core), yielding (unit, result)
+    as each finishes. At most a few units per worker are in flight, so results wait in
+    memory only briefly. An exception of a unit is raised here."""
+    pending: Dict["concurrent.futures.Future[R]", Tuple[K, P]] = {}
+    todo = iter(units)
+    with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
+
+        def fill() -> None:
+            while len(pending) < 2 * workers:
+                unit = next(todo, None)
+                if unit is None:
+                    return
+                pending[pool.submit(work, context, unit[1])] = unit
+
+        fill()
+        while pending:
+            done, _ = concurrent.futures.wait(
+                pending, return_when=concurrent.futures.FIRST_COMPLETED
+            )
+            for future in done:
+                unit = pending.pop(future)
+                yield unit, future.result()
+            fill()
+
+
+class Progress:
+    """A progress line on ``stream`` (stderr by default): done/total games, games per
+    second and the time left, redrawn at most five times a second; silent when
+    ``enabled`` is false."""
+
+    def __init__(
+        self, total: int, *, enabled: bool = True, stream: Optional[TextIO] = None, what: str = "games"
+    ) -> None:
+        self.total = total
+        self.done = 0
+        self.enabled = enabled
+        self.stream = stream if stream is not None else sys.stderr
+        self.what = what
+        self.started = time.monotonic()
+        self._drawn = 0.0
+        self._width = 0
+        self._lock = threading.Lock()
+
+    def line(self) -> str:
+        """The progress line as it stands."""
+        elapsed = max(time.monotonic() - self.started, 1e-9)
+        rate = self.done / elapsed
+        left = (self.total - self.done) / rate if rate > 0 else float("nan")
+        width = 24
+        filled = int(width * self.done / self.total) if self.total else width
+        eta = "--:--" if math.isnan(left) else format_duration(left)
+        return (
+            f"[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} {self.what}"
+            f"  {rate:.1f} {self.what}/s  ETA {eta}"
+        )
+
+    def advance(self, n: int) -> None:
+        """Counts ``n`` more games done."""
+        with self._lock:
+            self.done += n
+            now = time.monotonic()
+            if self.enabled and (now - self._drawn >= 0.2 or self.done >= self.total):
+                self._drawn = now
+                self._draw("")
+
+    def close(self) -> None:
+        """Ends the line."""
+        if self.enabled:
+            self._draw("\n")
+
+    def _draw(self, end: str) -> None:
+        line = self.line()
+        # Spaces over what a longer earlier line left.
+        self.stream.write("\r" + line.ljust(self._width) + end)
+        self.stream.flush()
+        self._width = len(line)
+
+
+def format_duration(seconds: float) -> str:
+    """``h:mm:ss`` or ``m:ss``.
+
+    >>> format_duration(75), format_duration(3725)
+    ('1:15', '1:02:05')
+    """
+    s = int(round(seconds))
+    h, rest = divmod(s, 3600)
+    m, s = divmod(rest, 60)
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
+
+
+def score_interval(wins: int, draws: int, losses: int) -> Tuple[float, float, float]:
+    """A score (wins plus half the draws, over the games) with its 95% interval by the
+    normal approximation with the sample variance of the per-game scores (1, 1/2, 0),
+    clamped to [0, 1]; (0, 0, 1) without games, and (score, 0, 1) with one game.
+
+    >>> [round(x, 3) for x in score_interval(50, 0, 50)]
+    [0.5, 0.402, 0.598]
+    """
+    n = wins + draws + losses
+    if n == 0:
+        return 0.0, 0.0, 1.0
+    mean = (wins + 0.5 * draws) / n
+    if n < 2:
+        return mean, 0.0, 1.0
+    sum_sq = wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean**2
+    half = 1.96 * math.sqrt(sum_sq / (n - 1) / n)
+    return mean, max(0.0, mean - half), min(1.0, mean + half)

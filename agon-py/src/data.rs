@@ -1,0 +1,429 @@
+//! The native half of `agon.data`: games stored as action numbers, replayed and turned
+//! into training arrays by agon-rl (`agon_rl::replay`), and games played by the bots, all
+//! without the GIL. This module only converts: arrays and lists in, arrays and games out.
+//!
+//! A batch of games comes as Arrow lays out a list column: `offsets` (int64, one more than
+//! the games) into `actions` (uint16), game `i` being `actions[offsets[i]:offsets[i + 1]]`,
+//! and the start position of each game as its text.
+
+use agon_core as ac;
+use agon_rl::replay::{self, PlyVisits, ReplayError, TrainingArrays};
+use agon_rl::Action;
+use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyDictMethods, PyList};
+
+use crate::actions::{self, ACTION_COUNT};
+use crate::game::GamePy;
+use crate::limits;
+use crate::position::parse_position;
+#[cfg(feature = "bots")]
+use crate::{position::PositionArg, types::Int};
+
+/// The most samples one call of `_training_arrays` writes (positions times 12 with the
+/// symmetries): about 480 MB of float32 observations and masks.
+pub const MAX_TRAINING_SAMPLES: usize = 1 << 16;
+
+/// The longest game `_play_games` plays, in plies.
+#[cfg(feature = "bots")]
+pub const MAX_GAME_PLIES: usize = 1_000_000;
+
+/// The most games one call of `_play_games` plays.
+#[cfg(feature = "bots")]
+pub const MAX_GAMES_PER_CALL: usize = 1 << 16;
+
+/// The games of a batch: each start position with its actions.
+struct Batch {
+    starts: Vec<ac::Position>,
+    /// The actions of each game, as ranges of `actions`.
+    ranges: Vec<std::ops::Range<usize>>,
+    actions: Vec<u16>,
+}
+
+impl Batch {
+    /// Reads and checks a batch: one start per game, offsets that rise from within the
+    /// actions to within them.
+    fn read(
+        py: Python<'_>,
+        starts: &[String],
+        offsets: &PyReadonlyArray1<'_, i64>,
+        actions: &PyReadonlyArray1<'_, u16>,
+    ) -> PyResult<Batch> {
+        let offsets = offsets.as_slice()?;
+        let actions = actions.as_slice()?;
+        if offsets.len() != starts.len() + 1 {
+            return Err(PyValueError::new_err(format!(
+                "offsets must have one more entry than there are games ({}), not {}",
+                starts.len() + 1,
+                offsets.len()
+            )));
+        }
+        let mut ranges = Vec::with_capacity(starts.len());
+        for (i, pair) in offsets.windows(2).enumerate() {
+            let (a, b) = (pair[0], pair[1]);
+            if a < 0 || b < a || b as u64 > actions.len() as u64 {
+                return Err(PyValueError::new_err(format!(
+                    "game {i}: offsets {a}..{b} are not a range within the {} actions",
+                    actions.len()
+                )));
+            }
+            ranges.push(a as usize..b as usize);
+        }
+        let mut parsed: Vec<ac::Position> = Vec::with_capacity(starts.len());
+        for (i, text) in starts.iter().enumerate() {
+            // Most games of a dataset share their start: parse each text once in a row.
+            let position = match (i.checked_sub(1), parsed.last()) {
+                (Some(prev), Some(&p)) if starts[prev] == *text => p,
+                _ => parse_position(py, text)
+                    .map_err(|e| PyValueError::new_err(format!("game {i}: start: {e}")))?,
+            };
+            parsed.push(position);
+        }
+        Ok(Batch {
+            starts: parsed,
+            ranges,
+            actions: actions.to_vec(),
+        })
+    }
+
+    /// Replays game `i`.
+    fn replay(&self, i: usize) -> Result<ac::Game, String> {
+        let actions = self.actions[self.ranges[i].clone()].iter();
+        replay::replay(&self.starts[i], actions.map(|&a| usize::from(a)))
+            .map_err(|e| format!("game {i}: {e}"))
+    }
+}
+
+/// The winner of a game as a dataset writes it: `"white"`, `"black"`, or `None`.
+fn winner_name(game: &ac::Game) -> Option<&'static str> {
+    game.outcome()
+        .and_then(|o| o.winner)
+        .map(|side| match side {
+            ac::Side::White => "white",
+            ac::Side::Black => "black",
+        })
+}
+
+/// The end reason of a game as a dataset writes it: the core's name, or `"unfinished"`.
+fn reason_name(game: &ac::Game) -> &'static str {
+    game.outcome().map_or("unfinished", |o| o.reason.name())
+}
+
+/// The games of a batch (start texts, int64 offsets into uint16 actions) replayed through
+/// `Game`, each move checked; raises `ValueError` naming the first game, ply and action
+/// that cannot be played.
+#[pyfunction]
+pub fn _replay_games(
+    py: Python<'_>,
+    starts: Vec<String>,
+    offsets: PyReadonlyArray1<'_, i64>,
+    actions: PyReadonlyArray1<'_, u16>,
+) -> PyResult<Vec<GamePy>> {
+    let batch = Batch::read(py, &starts, &offsets, &actions)?;
+    let games = py
+        .detach(|| {
+            (0..batch.starts.len())
+                .map(|i| batch.replay(i))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .map_err(PyValueError::new_err)?;
+    Ok(games.into_iter().map(|g| GamePy::wrap(py, g)).collect())
+}
+
+/// The action numbers of a game's moves: a uint16 array (what a dataset stores).
+#[pyfunction]
+pub fn _game_actions<'py>(py: Python<'py>, game: &GamePy) -> PyResult<Bound<'py, PyArray1<u16>>> {
+    let actions = replay::game_actions(&game.lock(py)?.game);
+    Ok(PyArray1::from_vec(py, actions))
+}
+
+/// The search statistics of one game as lists: per ply, `None` or the actions and their
+/// visit counts.
+type GameVisits = Option<Vec<Option<Vec<u16>>>>;
+type GameCounts = Option<Vec<Option<Vec<u32>>>>;
+
+/// Pairs each ply's actions with their counts, checking the shapes agree.
+fn visits_of(game: usize, actions: &GameVisits, counts: &GameCounts) -> PyResult<Vec<PlyVisits>> {
+    let mismatch = |what: &str| {
+        PyValueError::new_err(format!(
+            "game {game}: visit actions and counts differ in {what}"
+        ))
+    };
+    match (actions, counts) {
+        (None, None) => Ok(Vec::new()),
+        (Some(actions), Some(counts)) if actions.len() == counts.len() => actions
+            .iter()
+            .zip(counts)
+            .map(|(a, c)| match (a, c) {
+                (None, None) => Ok(None),
+                (Some(a), Some(c)) if a.len() == c.len() => a
+                    .iter()
+                    .zip(c)
+                    .map(|(&a, &n)| {
+                        Action::new(usize::from(a)).map(|a| (a, n)).ok_or_else(|| {
+                            PyValueError::new_err(format!(
+                                "game {game}: visits of action {a}, beyond ACTION_COUNT"
+                            ))
+                        })
+                    })
+                    .collect::<PyResult<Vec<_>>>()
+                    .map(Some),
+                _ => Err(mismatch("a ply")),
+            })
+            .collect(),
+        _ => Err(mismatch("their plies")),
+    }
+}
+
+/// The training arrays of a batch of games (start texts, int64 offsets into uint16
+/// actions), replayed in Rust without the GIL: for each game `i`, the positions before its
+/// moves `ply_begin[i]` to `ply_end[i] - 1` (all of them when both are None), under the
+/// twelve symmetries if `symmetries`. Returns a dict of numpy arrays: `observations`
+/// (float32, (B, 11, 91) or (B, 11, 11, 11) with `axial`), `masks` (bool, (B,
+/// ACTION_COUNT)), `actions`, `games` (the game's number in the batch), `plies`,
+/// `symmetries` (int64, (B,)), `results` (float32, (B,): +1 if the mover won the game, -1
+/// if it lost, 0 for a draw or an unfinished game) and, with `policy`, `policies` (float32,
+/// (B, ACTION_COUNT): the visit counts over their sum) and `has_policy` (bool, (B,)) from
+/// `visit_actions` and `visit_counts` (per game None or, per ply, None or a list); and the
+/// replayed games' `winners` and `reasons` (lists). At most MAX_TRAINING_SAMPLES samples;
+/// raises `ValueError` for a game that does not replay or statistics that do not fit it.
+#[pyfunction]
+#[pyo3(signature = (
+    starts, offsets, actions, ply_begin = None, ply_end = None, *, axial = false,
+    symmetries = false, policy = false, visit_actions = None, visit_counts = None
+))]
+#[allow(clippy::too_many_arguments)]
+pub fn _training_arrays<'py>(
+    py: Python<'py>,
+    starts: Vec<String>,
+    offsets: PyReadonlyArray1<'py, i64>,
+    actions: PyReadonlyArray1<'py, u16>,
+    ply_begin: Option<PyReadonlyArray1<'py, i64>>,
+    ply_end: Option<PyReadonlyArray1<'py, i64>>,
+    axial: bool,
+    symmetries: bool,
+    policy: bool,
+    visit_actions: Option<Vec<GameVisits>>,
+    visit_counts: Option<Vec<GameCounts>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let batch = Batch::read(py, &starts, &offsets, &actions)?;
+    let n = batch.starts.len();
+    // The ply range of each game.
+    let plies: Vec<std::ops::Range<usize>> = match (&ply_begin, &ply_end) {
+        (None, None) => batch.ranges.iter().map(|r| 0..r.len()).collect(),
+        (Some(begin), Some(end)) => {
+            let (begin, end) = (begin.as_slice()?, end.as_slice()?);
+            if begin.len() != n || end.len() != n {
+                return Err(PyValueError::new_err(format!(
+                    "ply_begin and ply_end must have one entry per game ({n})"
+                )));
+            }
+            let mut plies = Vec::with_capacity(n);
+            for i in 0..n {
+                let moves = batch.ranges[i].len() as i64;
+                let (b, e) = (begin[i], end[i]);
+                if !(0 <= b && b <= e && e <= moves) {
+                    return Err(PyValueError::new_err(format!(
+                        "game {i}: plies {b}..{e} are not within its {moves} moves"
+                    )));
+                }
+                plies.push(b as usize..e as usize);
+            }
+            plies
+        }
+        _ => {
+            return Err(PyValueError::new_err(
+                "give both ply_begin and ply_end, or neither",
+            ))
+        }
+    };
+    let per_position = if symmetries { 12 } else { 1 };
+    let samples = plies.iter().map(|r| r.len() as u64).sum::<u64>() * per_position;
+    if samples > MAX_TRAINING_SAMPLES as u64 {
+        return Err(limits::out_of_range(
+            "the samples of one call",
+            &format!("at most MAX_TRAINING_SAMPLES ({MAX_TRAINING_SAMPLES})"),
+            samples,
+        ));
+    }
+    let visits: Vec<Vec<PlyVisits>> = if policy {
+        match (visit_actions, visit_counts) {
+            (None, None) => vec![Vec::new(); n],
+            (Some(a), Some(c)) if a.len() == n && c.len() == n => a
+                .iter()
+                .zip(&c)
+                .enumerate()
+                .map(|(i, (a, c))| visits_of(i, a, c))
+                .collect::<PyResult<_>>()?,
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "visit_actions and visit_counts must both be given, with one entry per \
+                     game ({n}), or neither"
+                )))
+            }
+        }
+    } else {
+        vec![Vec::new(); n]
+    };
+    let layout = actions::layout(axial);
+    let (arrays, outcomes) = py
+        .detach(|| -> Result<_, String> {
+            let mut arrays = TrainingArrays::new(layout, symmetries, policy);
+            let mut outcomes = Vec::with_capacity(n);
+            for i in 0..n {
+                let game = batch.replay(i)?;
+                arrays
+                    .push_game(&game, plies[i].clone(), &visits[i])
+                    .map_err(|e: ReplayError| format!("game {i}: {e}"))?;
+                outcomes.push((winner_name(&game), reason_name(&game)));
+            }
+            Ok((arrays, outcomes))
+        })
+        .map_err(PyValueError::new_err)?;
+    let b = arrays.len();
+    let d = PyDict::new(py);
+    let observations = PyArray1::from_vec(py, arrays.observations);
+    let observations = if axial {
+        observations
+            .reshape([
+                b,
+                actions::CHANNEL_COUNT,
+                actions::AXIAL_SIDE,
+                actions::AXIAL_SIDE,
+            ])?
+            .into_any()
+    } else {
+        observations
+            .reshape([b, actions::CHANNEL_COUNT, actions::FLAT])?
+            .into_any()
+    };
+    d.set_item("observations", observations)?;
+    d.set_item(
+        "masks",
+        PyArray1::from_vec(py, arrays.masks).reshape([b, ACTION_COUNT])?,
+    )?;
+    let ints = |v: Vec<i64>| PyArray1::from_vec(py, v);
+    d.set_item(
+        "actions",
+        ints(arrays.actions.iter().map(|&a| i64::from(a)).collect()),
+    )?;
+    d.set_item("results", PyArray1::from_vec(py, arrays.results))?;
+    d.set_item(
+        "games",
+        ints(arrays.games.iter().map(|&g| i64::from(g)).collect()),
+    )?;
+    d.set_item(
+        "plies",
+        ints(arrays.plies.iter().map(|&p| i64::from(p)).collect()),
+    )?;
+    d.set_item(
+        "symmetries",
+        ints(
+            arrays
+                .symmetries_applied
+                .iter()
+                .map(|&s| i64::from(s))
+                .collect(),
+        ),
+    )?;
+    if policy {
+        d.set_item(
+            "policies",
+            PyArray1::from_vec(py, arrays.policies).reshape([b, ACTION_COUNT])?,
+        )?;
+        d.set_item("has_policy", PyArray1::from_vec(py, arrays.has_policy))?;
+    }
+    let (winners, reasons): (Vec<_>, Vec<_>) = outcomes.into_iter().unzip();
+    d.set_item("winners", PyList::new(py, winners)?)?;
+    d.set_item("reasons", PyList::new(py, reasons)?)?;
+    Ok(d)
+}
+
+/// Plays one game per pair of `seeds` (white's seed, black's seed) between the reference
+/// bots of the specs `white` and `black` (as `Bot.from_name`), from `start` (the start
+/// position by default) until the game ends or `max_plies` plies (1 to 1000000), without
+/// the GIL. Returns a dict: `actions` (uint16, all games' actions end to end), `offsets`
+/// (int64, one more than the games), and each game's `winners` (`"white"`, `"black"` or
+/// None) and `reasons` (the end reason, or `"unfinished"`). At most 65536 games a call.
+#[cfg(feature = "bots")]
+#[pyfunction]
+#[pyo3(
+    signature = (white, black, seeds, start = None, max_plies = Int(2000)),
+    text_signature = "(white, black, seeds, start=None, max_plies=2000)"
+)]
+pub fn _play_games<'py>(
+    py: Python<'py>,
+    white: &str,
+    black: &str,
+    seeds: Vec<(u64, u64)>,
+    start: Option<PositionArg>,
+    max_plies: Int<i64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    use agon_bots::Bot;
+
+    let max_plies = usize::try_from(max_plies.0)
+        .ok()
+        .filter(|p| (1..=MAX_GAME_PLIES).contains(p))
+        .ok_or_else(|| {
+            limits::out_of_range("max_plies", &format!("1 to {MAX_GAME_PLIES}"), max_plies.0)
+        })?;
+    if seeds.len() > MAX_GAMES_PER_CALL {
+        return Err(limits::out_of_range(
+            "the number of games",
+            &format!("at most {MAX_GAMES_PER_CALL}"),
+            seeds.len(),
+        ));
+    }
+    let start = start.map_or_else(ac::Position::start, |p| p.0);
+    if start.outcome().is_some() {
+        return Err(PyValueError::new_err(
+            "the start position is already decided: no game can be played from it",
+        ));
+    }
+    for spec in [white, black] {
+        crate::bots::check_spec(spec)?;
+        agon_bots::bot_by_name(spec, 0).map_err(PyValueError::new_err)?;
+    }
+    let played = py.detach(|| -> Result<Vec<ac::Game>, String> {
+        seeds
+            .iter()
+            .map(|&(white_seed, black_seed)| {
+                let mut bots: [Box<dyn Bot + Send>; 2] = [
+                    agon_bots::bot_by_name(white, white_seed)?,
+                    agon_bots::bot_by_name(black, black_seed)?,
+                ];
+                replay::play_out(start, max_plies, |game| {
+                    bots[game.position().turn().index()].choose_in_game(game)
+                })
+                .map_err(|e| e.to_string())
+            })
+            .collect()
+    });
+    // The reference bots always choose a legal move: an error here is a bug of theirs.
+    let games = played.map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
+    let mut actions = Vec::new();
+    let mut offsets = Vec::with_capacity(games.len() + 1);
+    offsets.push(0i64);
+    for game in &games {
+        actions.extend(replay::game_actions(game));
+        offsets.push(actions.len() as i64);
+    }
+    let d = PyDict::new(py);
+    d.set_item("actions", PyArray1::from_vec(py, actions))?;
+    d.set_item("offsets", PyArray1::from_vec(py, offsets))?;
+    d.set_item("winners", PyList::new(py, games.iter().map(winner_name))?)?;
+    d.set_item("reasons", PyList::new(py, games.iter().map(reason_name))?)?;
+    Ok(d)
+}
+
+/// Adds the functions and bounds of this module to the native module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_replay_games, m)?)?;
+    m.add_function(wrap_pyfunction!(_game_actions, m)?)?;
+    m.add_function(wrap_pyfunction!(_training_arrays, m)?)?;
+    #[cfg(feature = "bots")]
+    m.add_function(wrap_pyfunction!(_play_games, m)?)?;
+    m.add("MAX_TRAINING_SAMPLES", MAX_TRAINING_SAMPLES)?;
+    Ok(())
+}
