@@ -57,7 +57,7 @@ fi
 echo "pip: upgrading pip"
 .venv/bin/python -m pip install --quiet --upgrade pip
 echo "pip: building and installing agon-rules with its test tools and research extras"
-.venv/bin/python -m pip install --quiet "./agon-py[test,pettingzoo,gymnasium,openspiel]"
+.venv/bin/python -m pip install --quiet "./agon-py[test,pettingzoo,gymnasium,openspiel,data,ray]"
 .venv/bin/python -m pytest -q agon-py/tests
 .venv/bin/python -m mypy --strict agon-py/tests agon-py/bench.py agon-py/python/agon
 
