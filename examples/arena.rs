@@ -1,32 +1,90 @@
 //! Plays bots against each other with alternating colours and prints the score of the
-//! first with its 95% confidence interval.
+//! first with its 95% confidence interval and Elo estimate.
 //!
 //! ```text
-//! cargo run --release --example arena -- BOT_A BOT_B GAMES SEED
+//! cargo run --release --example arena -- BOT_A BOT_B GAMES SEED [OPTIONS]
 //! cargo run --release --example arena -- alphabeta:5 greedy 200 1
+//! cargo run --release --example arena -- engine:100ms alphabeta:5 400 1 --book --concurrency 2
+//! cargo run --release --example arena -- engine:n20000 engine:n10000 2000 1 --book --sprt 0,20
 //! ```
 //!
 //! Bots are specs of `agon_bots::bot_by_name`: `random`, `greedy`, `mcts:PLAYOUTS`,
-//! `alphabeta:DEPTH`. Games are played through `agon_core::Game`, so repetition draws
-//! count; a game reaching `agon_bots::arena::MAX_PLIES` plies would count as a draw.
+//! `alphabeta:DEPTH`, `engine:100ms`. Games are played through `agon_core::Game`, so
+//! repetition draws count; a game reaching the ply cap counts as a draw.
+//!
+//! Options:
+//!
+//! - `--book`: start from the committed opening book (`agon_bots::book::standard`), each
+//!   opening twice with colours swapped;
+//! - `--tc 100ms`: a time limit per move for every bot whose spec sets none;
+//! - `--sprt ELO0,ELO1[,ALPHA,BETA]`: stop once the SPRT decides (alpha and beta 0.05 by
+//!   default); GAMES is then the most games;
+//! - `--concurrency N`: play N games at once;
+//! - `--max-plies N`: the ply cap (2000 by default).
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use agon_bots::arena::run_match;
+use agon_bots::arena::{run_match_with, MatchOptions};
+use agon_bots::book;
+use agon_bots::sprt::Sprt;
 use agon_examples::{fail, parse_arg};
 
-const USAGE: &str = "arena BOT_A BOT_B GAMES SEED";
+const USAGE: &str = "arena BOT_A BOT_B GAMES SEED [--book] [--tc 100ms] [--sprt ELO0,ELO1[,ALPHA,BETA]] [--concurrency N] [--max-plies N]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.len() != 4 {
-        fail("expected four arguments", USAGE);
+    if args.len() < 4 {
+        fail("expected at least four arguments", USAGE);
     }
     let games: u32 = parse_arg(&args[2], "GAMES", USAGE);
     let seed: u64 = parse_arg(&args[3], "SEED", USAGE);
+    let mut options = MatchOptions::new(games, seed);
+    let mut rest = args[4..].iter();
+    while let Some(flag) = rest.next() {
+        let mut value = |name: &str| {
+            rest.next()
+                .unwrap_or_else(|| fail(format_args!("{name} needs a value"), USAGE))
+                .clone()
+        };
+        match flag.as_str() {
+            "--book" => options = options.with_book(book::standard()),
+            "--tc" => {
+                let v = value("--tc");
+                let ms: u64 = v
+                    .strip_suffix("ms")
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or_else(|| {
+                        fail(format_args!("bad --tc {v:?}: expected like 100ms"), USAGE)
+                    });
+                options = options.with_time_per_move(Duration::from_millis(ms));
+            }
+            "--sprt" => {
+                let v = value("--sprt");
+                let numbers: Vec<f64> = v
+                    .split(',')
+                    .map(|n| parse_arg(n, "--sprt number", USAGE))
+                    .collect();
+                let (alpha, beta) = match numbers.len() {
+                    2 => (0.05, 0.05),
+                    4 => (numbers[2], numbers[3]),
+                    _ => fail("--sprt takes ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA", USAGE),
+                };
+                let sprt = Sprt::new(numbers[0], numbers[1], alpha, beta)
+                    .unwrap_or_else(|e| fail(e, USAGE));
+                options = options.with_sprt(sprt);
+            }
+            "--concurrency" => {
+                options = options.with_concurrency(parse_arg(&value("--concurrency"), "N", USAGE))
+            }
+            "--max-plies" => {
+                options = options.with_max_plies(parse_arg(&value("--max-plies"), "N", USAGE))
+            }
+            other => fail(format_args!("unknown option {other:?}"), USAGE),
+        }
+    }
     let verbose = std::env::var_os("ARENA_VERBOSE").is_some();
     let start = Instant::now();
-    let stats = run_match(&args[0], &args[1], games, seed, |i, a_side, result| {
+    let report = run_match_with(&args[0], &args[1], &options, |i, a_side, result| {
         if verbose {
             let end = result
                 .outcome
@@ -35,10 +93,5 @@ fn main() {
         }
     })
     .unwrap_or_else(|e| fail(e, USAGE));
-    println!(
-        "A={} B={} {stats} seconds={:.1}",
-        args[0],
-        args[1],
-        start.elapsed().as_secs_f64()
-    );
+    println!("{report} seconds={:.1}", start.elapsed().as_secs_f64());
 }

@@ -1,10 +1,18 @@
 //! Bot-against-bot matches: games with alternating colours, scored with a confidence
-//! interval. The `arena` example is a command-line front end to [`run_match`].
+//! interval and an Elo estimate. [`run_match`] plays from the start position;
+//! [`run_match_with`] adds what engine authors measure with: an opening book played in
+//! pairs with colours swapped ([`crate::book`]), a time control per move, several games at
+//! once, and a sequential probability ratio test ([`crate::sprt`]) that stops the match
+//! once it decides. The `arena` example is a command-line front end to both.
 
 use std::fmt;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering as AtomicOrdering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
-use agon_core::{Game, Outcome, Side};
+use agon_core::{Game, Outcome, Position, Side};
 
+use crate::sprt::{elo_of_score, Decision, Sprt};
 use crate::{bot_by_name, Bot};
 
 /// The longest game the arena plays, in plies; a game still going then counts as a draw
@@ -273,4 +281,419 @@ pub fn run_match(
         progress(i, a_side, &result);
     }
     Ok(stats)
+}
+
+/// How a match is played by [`run_match_with`].
+///
+/// ```
+/// use agon_bots::arena::{MatchOptions, MAX_PLIES};
+/// let options = MatchOptions::default();
+/// assert_eq!((options.games, options.max_plies, options.concurrency), (2, MAX_PLIES, 1));
+/// assert!(options.book.is_empty() && options.sprt.is_none() && options.time_per_move.is_none());
+/// ```
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub struct MatchOptions {
+    /// The most games (an SPRT may stop the match earlier).
+    pub games: u32,
+    /// The seed of the bots' seeds ([`game_seed`]).
+    pub seed: u64,
+    /// Start positions: games `2i` and `2i + 1` start from `book[i % len]` with colours
+    /// swapped. Empty: every game starts from the start position.
+    pub book: Vec<Position>,
+    /// The ply cap ([`MAX_PLIES`] by default).
+    pub max_plies: usize,
+    /// A time control per move, given to each bot whose spec sets no time
+    /// ([`with_time_control`]).
+    pub time_per_move: Option<Duration>,
+    /// Stop when this test decides (checked after each pair of games).
+    pub sprt: Option<Sprt>,
+    /// Games played at once, on as many threads.
+    pub concurrency: usize,
+}
+
+impl Default for MatchOptions {
+    fn default() -> MatchOptions {
+        MatchOptions {
+            games: 2,
+            seed: 0,
+            book: Vec::new(),
+            max_plies: MAX_PLIES,
+            time_per_move: None,
+            sprt: None,
+            concurrency: 1,
+        }
+    }
+}
+
+impl MatchOptions {
+    /// Options for `games` games from `seed`, the rest default.
+    ///
+    /// ```
+    /// let o = agon_bots::arena::MatchOptions::new(10, 3);
+    /// assert_eq!((o.games, o.seed), (10, 3));
+    /// ```
+    pub fn new(games: u32, seed: u64) -> MatchOptions {
+        MatchOptions {
+            games,
+            seed,
+            ..MatchOptions::default()
+        }
+    }
+
+    /// These options with a book.
+    ///
+    /// ```
+    /// let o = agon_bots::arena::MatchOptions::new(10, 3).with_book(agon_bots::book::standard());
+    /// assert_eq!(o.book.len(), 300);
+    /// ```
+    #[must_use]
+    pub fn with_book(self, book: Vec<Position>) -> MatchOptions {
+        MatchOptions { book, ..self }
+    }
+
+    /// These options with a time control per move.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let o = agon_bots::arena::MatchOptions::new(2, 0).with_time_per_move(Duration::from_millis(50));
+    /// assert_eq!(o.time_per_move, Some(Duration::from_millis(50)));
+    /// ```
+    #[must_use]
+    pub fn with_time_per_move(self, time: Duration) -> MatchOptions {
+        MatchOptions {
+            time_per_move: Some(time),
+            ..self
+        }
+    }
+
+    /// These options with an SPRT.
+    ///
+    /// ```
+    /// use agon_bots::sprt::Sprt;
+    /// let o = agon_bots::arena::MatchOptions::new(2, 0).with_sprt(Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap());
+    /// assert!(o.sprt.is_some());
+    /// ```
+    #[must_use]
+    pub fn with_sprt(self, sprt: Sprt) -> MatchOptions {
+        MatchOptions {
+            sprt: Some(sprt),
+            ..self
+        }
+    }
+
+    /// These options with a ply cap.
+    ///
+    /// ```
+    /// assert_eq!(agon_bots::arena::MatchOptions::new(2, 0).with_max_plies(10).max_plies, 10);
+    /// ```
+    #[must_use]
+    pub fn with_max_plies(self, max_plies: usize) -> MatchOptions {
+        MatchOptions { max_plies, ..self }
+    }
+
+    /// These options playing `threads` games at once (at least 1).
+    ///
+    /// ```
+    /// assert_eq!(agon_bots::arena::MatchOptions::new(2, 0).with_concurrency(0).concurrency, 1);
+    /// ```
+    #[must_use]
+    pub fn with_concurrency(self, threads: usize) -> MatchOptions {
+        MatchOptions {
+            concurrency: threads.max(1),
+            ..self
+        }
+    }
+}
+
+/// The spec with a time limit per move added when it sets none: `:TIMEms` after the
+/// budget of `mcts` and `alphabeta` (with their default budget if none), a time part for
+/// `engine` (replacing its default time). Specs of bots without a time limit (`random`,
+/// `greedy`) and specs that already set a time are returned unchanged.
+///
+/// ```
+/// use std::time::Duration;
+/// use agon_bots::arena::with_time_control;
+/// let t = Duration::from_millis(100);
+/// assert_eq!(with_time_control("alphabeta:5", t), "alphabeta:5:100ms");
+/// assert_eq!(with_time_control("mcts", t), "mcts:2000:100ms");
+/// assert_eq!(with_time_control("engine", t), "engine:100ms");
+/// assert_eq!(with_time_control("engine:n5000", t), "engine:n5000:100ms");
+/// assert_eq!(with_time_control("engine:50ms", t), "engine:50ms");
+/// assert_eq!(with_time_control("greedy", t), "greedy");
+/// ```
+pub fn with_time_control(spec: &str, time: Duration) -> String {
+    let spec = spec.trim();
+    let parts: Vec<&str> = spec.split(':').collect();
+    let ms = time.min(crate::MAX_TIME_LIMIT).as_millis();
+    match parts[0] {
+        "engine" if !parts[1..].iter().any(|p| p.ends_with("ms")) => format!("{spec}:{ms}ms"),
+        "mcts" if parts.len() == 1 => format!("mcts:{}:{ms}ms", crate::MctsBot::DEFAULT_PLAYOUTS),
+        "alphabeta" if parts.len() == 1 => {
+            format!("alphabeta:{}:{ms}ms", crate::AlphaBetaBot::DEFAULT_DEPTH)
+        }
+        "mcts" | "alphabeta" if parts.len() == 2 => format!("{spec}:{ms}ms"),
+        _ => spec.to_string(),
+    }
+}
+
+/// Plays one game from `start`, `white` against `black` (whichever is to move in `start`
+/// moves first), like [`play_game`]; also returns the longest time each bot took for a
+/// move (White's first).
+///
+/// # Panics
+///
+/// As [`play_game`], if a bot returns an illegal move or none.
+///
+/// ```
+/// use agon_bots::arena::play_game_from;
+/// use agon_bots::{GreedyBot, RandomBot};
+/// use agon_core::Position;
+/// let (result, longest) = play_game_from(&mut GreedyBot::new(1), &mut RandomBot::new(1), &Position::start(), 2000);
+/// assert!(result.outcome.is_some());
+/// assert!(longest[0] >= std::time::Duration::ZERO);
+/// ```
+pub fn play_game_from(
+    white: &mut dyn Bot,
+    black: &mut dyn Bot,
+    start: &Position,
+    max_plies: usize,
+) -> (GameResult, [Duration; 2]) {
+    let mut game = Game::from_position(*start);
+    let mut longest = [Duration::ZERO; 2];
+    while !game.is_over() && game.moves().len() < max_plies {
+        let side = game.position().turn();
+        let bot: &mut dyn Bot = match side {
+            Side::White => &mut *white,
+            Side::Black => &mut *black,
+        };
+        let began = Instant::now();
+        let m = bot.choose_in_game(&game);
+        longest[side.index()] = longest[side.index()].max(began.elapsed());
+        let name = bot.name();
+        let m = m.unwrap_or_else(|| panic!("bot {name} returned no move in a game that goes on"));
+        if let Err(e) = game.play(m) {
+            panic!("bot {name} returned the illegal move {m}: {e}");
+        }
+    }
+    (
+        GameResult {
+            outcome: game.outcome(),
+            plies: game.moves().len(),
+        },
+        longest,
+    )
+}
+
+/// The results of [`run_match_with`].
+///
+/// ```
+/// use agon_bots::arena::{run_match_with, MatchOptions};
+/// let report = run_match_with("greedy", "random", &MatchOptions::new(2, 1), |_, _, _| {})?;
+/// assert_eq!(report.stats.games, 2);
+/// assert!(report.to_string().contains("elo="));
+/// # Ok::<(), String>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct MatchReport {
+    /// Bot A's spec, with the time control applied.
+    pub a: String,
+    /// Bot B's spec, with the time control applied.
+    pub b: String,
+    /// The games, from A's point of view.
+    pub stats: MatchStats,
+    /// The longest time A and B took for one move.
+    pub longest_move: [Duration; 2],
+    /// The SPRT's LLR and decision, if one was run.
+    pub sprt: Option<(Sprt, f64, Decision)>,
+}
+
+impl MatchReport {
+    /// A's Elo advantage over B (logistic), with the bounds of its 95% interval, from the
+    /// score and its interval ([`MatchStats::confidence_interval`]).
+    ///
+    /// ```
+    /// use agon_bots::arena::{MatchReport, MatchStats};
+    /// let stats = MatchStats { games: 100, wins: 50, draws: 0, losses: 50, capped: 0, plies: 0 };
+    /// let report = MatchReport { a: "x".into(), b: "y".into(), stats, longest_move: Default::default(), sprt: None };
+    /// let (elo, low, high) = report.elo();
+    /// assert_eq!((elo, low.round(), high.round()), (0.0, -69.0, 69.0));
+    /// ```
+    pub fn elo(&self) -> (f64, f64, f64) {
+        let (low, high) = self.stats.confidence_interval();
+        (
+            elo_of_score(self.stats.score()),
+            elo_of_score(low),
+            elo_of_score(high),
+        )
+    }
+}
+
+/// `A=.. B=.. <stats> elo=E [LOW, HIGH] capped%=.. longest_move_ms=[A, B]`, and the SPRT's
+/// `llr=.. (LOWER, UPPER) decision` if one ran.
+impl fmt::Display for MatchReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (elo, low, high) = self.elo();
+        write!(
+            f,
+            "A={} B={} {} elo={elo:.0} [{low:.0}, {high:.0}] capped%={:.1} longest_move_ms=[{}, {}]",
+            self.a,
+            self.b,
+            self.stats,
+            100.0 * f64::from(self.stats.capped) / f64::from(self.stats.games.max(1)),
+            self.longest_move[0].as_millis(),
+            self.longest_move[1].as_millis()
+        )?;
+        if let Some((sprt, llr, decision)) = &self.sprt {
+            let (lower, upper) = sprt.bounds();
+            write!(
+                f,
+                " {sprt} llr={llr:.2} ({lower:.2}, {upper:.2}) {decision}"
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Plays a match as set by `options` between the bots named `a` and `b`: book openings
+/// played in pairs with colours swapped, a time control per move, several games at once,
+/// and an SPRT that stops the match once it decides (checked after each finished pair).
+/// `progress` is called after each game (in order) with its number, A's colour and the
+/// result.
+///
+/// # Errors
+///
+/// A spec that [`bot_by_name`] refuses (before any game is played).
+///
+/// ```
+/// use agon_bots::arena::{run_match_with, MatchOptions};
+/// use agon_bots::book;
+/// let options = MatchOptions::new(4, 1).with_book(book::standard()).with_concurrency(2);
+/// let report = run_match_with("greedy", "random", &options, |_, _, _| {})?;
+/// assert_eq!(report.stats.games, 4);
+/// # Ok::<(), String>(())
+/// ```
+pub fn run_match_with(
+    a: &str,
+    b: &str,
+    options: &MatchOptions,
+    progress: impl FnMut(u32, Side, &GameResult),
+) -> Result<MatchReport, String> {
+    let (a, b) = match options.time_per_move {
+        Some(t) => (with_time_control(a, t), with_time_control(b, t)),
+        None => (a.trim().to_string(), b.trim().to_string()),
+    };
+    bot_by_name(&a, 0)?;
+    bot_by_name(&b, 0)?;
+    let make = |spec: &str, seed: u64| -> Box<dyn Bot + Send> {
+        bot_by_name(spec, seed).unwrap_or_else(|e| unreachable!("checked above: {e}"))
+    };
+    Ok(run_match_of(
+        (&a, &|seed| make(&a, seed)),
+        (&b, &|seed| make(&b, seed)),
+        options,
+        progress,
+    ))
+}
+
+/// A factory of bots: called with each game's seed ([`game_seed`]).
+pub type BotFactory<'a> = &'a (dyn Fn(u64) -> Box<dyn Bot + Send> + Sync);
+
+/// [`run_match_with`] for bots that have no spec (say, engines with other evaluation
+/// weights): each bot is a name and a [`BotFactory`]. The time control of `options` is
+/// not applied (the factories set their own limits).
+///
+/// ```
+/// use agon_bots::arena::{run_match_of, MatchOptions};
+/// use agon_bots::{Bot, GreedyBot, RandomBot};
+/// let greedy = |seed| Box::new(GreedyBot::new(seed)) as Box<dyn Bot + Send>;
+/// let random = |seed| Box::new(RandomBot::new(seed)) as Box<dyn Bot + Send>;
+/// let report = run_match_of(("greedy", &greedy), ("random", &random), &MatchOptions::new(2, 1), |_, _, _| {});
+/// assert_eq!(report.stats.games, 2);
+/// ```
+pub fn run_match_of(
+    (a, make_a): (&str, BotFactory<'_>),
+    (b, make_b): (&str, BotFactory<'_>),
+    options: &MatchOptions,
+    mut progress: impl FnMut(u32, Side, &GameResult),
+) -> MatchReport {
+    let next = AtomicU32::new(0);
+    let stop = AtomicBool::new(false);
+    let (sender, receiver) = mpsc::channel();
+    let mut report = MatchReport {
+        a: a.to_string(),
+        b: b.to_string(),
+        stats: MatchStats::default(),
+        longest_move: [Duration::ZERO; 2],
+        sprt: None,
+    };
+    std::thread::scope(|scope| {
+        for _ in 0..options.concurrency.max(1) {
+            let sender = sender.clone();
+            let (next, stop) = (&next, &stop);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, AtomicOrdering::Relaxed);
+                if i >= options.games || stop.load(AtomicOrdering::Relaxed) {
+                    break;
+                }
+                let mut bot_a = make_a(game_seed(options.seed, i, 0));
+                let mut bot_b = make_b(game_seed(options.seed, i, 1));
+                let start = if options.book.is_empty() {
+                    Position::start()
+                } else {
+                    options.book[(i / 2) as usize % options.book.len()]
+                };
+                // A plays the side to move in even games, the other in odd ones.
+                let a_side = if i % 2 == 0 {
+                    start.turn()
+                } else {
+                    start.turn().other()
+                };
+                let (result, longest) = match a_side {
+                    Side::White => {
+                        play_game_from(bot_a.as_mut(), bot_b.as_mut(), &start, options.max_plies)
+                    }
+                    Side::Black => {
+                        let (r, l) = play_game_from(
+                            bot_b.as_mut(),
+                            bot_a.as_mut(),
+                            &start,
+                            options.max_plies,
+                        );
+                        (r, [l[1], l[0]])
+                    }
+                };
+                if sender.send((i, a_side, result, longest)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(sender);
+        // Results arrive in any order; they are counted in game order.
+        let mut pending = std::collections::BTreeMap::new();
+        let mut counted = 0;
+        'games: for (i, a_side, result, longest) in receiver {
+            pending.insert(i, (a_side, result, longest));
+            while let Some((a_side, result, longest)) = pending.remove(&counted) {
+                report.stats.record(a_side, &result);
+                report.longest_move[0] = report.longest_move[0].max(longest[0]);
+                report.longest_move[1] = report.longest_move[1].max(longest[1]);
+                progress(counted, a_side, &result);
+                counted += 1;
+                if let Some(sprt) = options.sprt {
+                    let s = &report.stats;
+                    let llr = sprt.llr(s.wins, s.draws, s.losses);
+                    let decision = sprt.decision(s.wins, s.draws, s.losses);
+                    report.sprt = Some((sprt, llr, decision));
+                    // Decided after a whole pair: the games still being played are
+                    // dropped.
+                    if counted % 2 == 0 && decision != Decision::Continue {
+                        stop.store(true, AtomicOrdering::Relaxed);
+                        break 'games;
+                    }
+                }
+            }
+        }
+    });
+    report
 }

@@ -7,6 +7,7 @@
 //! | [`GreedyBot`] | `greedy` | one ply: the move whose result [`eval::evaluate`] likes best |
 //! | [`MctsBot`] | `mcts:PLAYOUTS` | UCT with uniformly random playouts to the end of the game |
 //! | [`AlphaBetaBot`] | `alphabeta:DEPTH` | iterative-deepening alpha-beta with a transposition table |
+//! | [`Engine`] | `engine:100ms`, `engine:n50000` ([`Engine::from_spec`]) | the strong player: principal-variation search under a clock or a node budget, with an [`analysis`] API |
 //!
 //! Every bot is deterministic under its seed: the same seed and the same position (or
 //! game) give the same move, whatever the bot was asked before, unless a time limit is
@@ -69,13 +70,18 @@ use std::time::{Duration, Instant};
 use agon_core::{Game, Move, Position};
 
 pub mod alphabeta;
+pub mod analysis;
 pub mod arena;
+pub mod book;
+pub mod engine;
 pub mod eval;
 pub mod greedy;
 pub mod mcts;
 pub mod random_bot;
+pub mod sprt;
 
 pub use alphabeta::AlphaBetaBot;
+pub use engine::Engine;
 pub use greedy::GreedyBot;
 pub use mcts::MctsBot;
 pub use random_bot::RandomBot;
@@ -171,7 +177,8 @@ pub const MAX_SPEC_LEN: usize = 64;
 pub const MAX_TIME_LIMIT: Duration = Duration::from_millis(u64::MAX);
 
 /// Builds a reference bot from its spec: `random`, `greedy`, `mcts:PLAYOUTS` or
-/// `alphabeta:DEPTH` (`mcts` alone means 2000 playouts, `alphabeta` alone depth 5). A
+/// `alphabeta:DEPTH` (`mcts` alone means 2000 playouts, `alphabeta` alone depth 5), or the
+/// [`Engine`] from an `engine` spec (read by [`Engine::from_spec`]: `engine:100ms`). A
 /// time limit in milliseconds may follow for the searching bots: `mcts:100000:500ms`,
 /// `alphabeta:20:1000ms`; the bot then stops at whichever limit comes first, and is no
 /// longer deterministic.
@@ -209,6 +216,9 @@ pub fn bot_by_name(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, String>
             "bot spec too long: {} bytes, at most {MAX_SPEC_LEN}",
             spec.len()
         ));
+    }
+    if spec.trim().split(':').next() == Some("engine") {
+        return Ok(Box::new(Engine::from_spec(spec.trim())?));
     }
     let mut parts = spec.trim().split(':');
     let kind = parts.next().unwrap_or("");

@@ -1,0 +1,367 @@
+//! The analysis API: what the [`Engine`] thinks of a game or a
+//! position — best move, score, principal variation, depth, nodes and speed, for one or
+//! several lines ([`analyse`]).
+//!
+//! Scores are in **centipoints** for the side to move: the unit in which the evaluation's
+//! weights were fitted to game results, where a score `s` predicts an expected result of
+//! `1 / (1 + 10^(-s / 400))` (about 0.64 for +1.00, 0.91 for +4.00). They are shown with
+//! two decimals, `+1.23`. A forced result found by the search is shown as `win in N` or
+//! `loss in N`: the side that wins completes its throne ring (R10) or leaves the other
+//! without an action (R12) with its N-th move from now.
+//!
+//! ```
+//! use agon_bots::analysis::{analyse, Score};
+//! use agon_bots::engine::Limits;
+//! use agon_core::Game;
+//!
+//! let analysis = analyse(&Game::new(), Limits::depth(3), 3)?;
+//! assert_eq!(analysis.lines.len(), 3);
+//! assert!(Game::new().is_legal(analysis.best_move()));
+//! assert!(matches!(analysis.score(), Score::Points(_)));
+//! assert!(analysis.lines.windows(2).all(|w| w[0].score >= w[1].score));
+//! # Ok::<(), agon_bots::analysis::AnalysisError>(())
+//! ```
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+use std::fmt;
+use std::time::Duration;
+
+use agon_core::{Game, Move, Outcome, Position, Side};
+
+use crate::engine::search::{Report, WIN, WIN_BOUND};
+use crate::engine::{Engine, Limits};
+
+/// A score for the side to move.
+///
+/// Ordered from worst to best: losses (later is better), then points, then wins (sooner is
+/// better).
+///
+/// ```
+/// use agon_bots::analysis::Score;
+/// assert_eq!(Score::Points(123).to_string(), "+1.23");
+/// assert_eq!(Score::Points(-5).to_string(), "-0.05");
+/// assert_eq!(Score::Points(0).to_string(), "0.00");
+/// assert_eq!(Score::Win(3).to_string(), "win in 3");
+/// assert_eq!(Score::Loss(1).to_string(), "loss in 1");
+/// assert!(Score::Win(1) > Score::Win(2));
+/// assert!(Score::Win(9) > Score::Points(5000));
+/// assert!(Score::Loss(1) < Score::Loss(2));
+/// assert!(Score::Loss(9) < Score::Points(-5000));
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Score {
+    /// An evaluation in centipoints (see the [module docs](self)).
+    Points(i32),
+    /// The side to move wins with its N-th move (R10 or R12), whatever the opponent does.
+    Win(u32),
+    /// The opponent wins with its N-th move, whatever the side to move does.
+    Loss(u32),
+}
+
+impl Score {
+    /// The score of the search's internal value.
+    pub(crate) fn from_internal(score: i32) -> Score {
+        if score >= WIN_BOUND {
+            Score::Win(((WIN - score) as u32).div_ceil(2).max(1))
+        } else if score <= -WIN_BOUND {
+            Score::Loss(((WIN + score) as u32).div_ceil(2).max(1))
+        } else {
+            Score::Points(score)
+        }
+    }
+
+    /// A number that orders scores: centipoints, or ±(1 000 000 - N) for a win or loss.
+    ///
+    /// ```
+    /// use agon_bots::analysis::Score;
+    /// assert_eq!(Score::Win(2).rank(), 999_998);
+    /// assert_eq!(Score::Loss(2).rank(), -999_998);
+    /// assert_eq!(Score::Points(-40).rank(), -40);
+    /// ```
+    pub fn rank(self) -> i64 {
+        match self {
+            Score::Points(p) => i64::from(p),
+            Score::Win(n) => 1_000_000 - i64::from(n),
+            Score::Loss(n) => -1_000_000 + i64::from(n),
+        }
+    }
+
+    /// The score from the other side's point of view (a win becomes a loss).
+    ///
+    /// ```
+    /// use agon_bots::analysis::Score;
+    /// assert_eq!(Score::Win(2).negate(), Score::Loss(2));
+    /// assert_eq!(Score::Points(7).negate(), Score::Points(-7));
+    /// ```
+    #[must_use]
+    pub fn negate(self) -> Score {
+        match self {
+            Score::Points(p) => Score::Points(-p),
+            Score::Win(n) => Score::Loss(n),
+            Score::Loss(n) => Score::Win(n),
+        }
+    }
+}
+
+impl PartialOrd for Score {
+    fn partial_cmp(&self, other: &Score) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Score {
+    fn cmp(&self, other: &Score) -> Ordering {
+        self.rank().cmp(&other.rank())
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Score::Points(0) => f.write_str("0.00"),
+            Score::Points(p) => {
+                let sign = if p < 0 { '-' } else { '+' };
+                let a = p.unsigned_abs();
+                write!(f, "{sign}{}.{:02}", a / 100, a % 100)
+            }
+            Score::Win(n) => write!(f, "win in {n}"),
+            Score::Loss(n) => write!(f, "loss in {n}"),
+        }
+    }
+}
+
+/// One line of an analysis: its score and principal variation (the first move is the
+/// move the line is about; the rest is the expected continuation, possibly short).
+///
+/// ```
+/// use agon_bots::analysis::analyse;
+/// use agon_bots::engine::Limits;
+/// let a = analyse(&agon_core::Position::start(), Limits::depth(2), 1)?;
+/// assert!(!a.lines[0].pv.is_empty());
+/// # Ok::<(), agon_bots::analysis::AnalysisError>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Line {
+    /// The score of the line for the side to move.
+    pub score: Score,
+    /// The moves of the line, from the analysed position.
+    pub pv: Vec<Move>,
+}
+
+/// The result of an analysis: lines best first (at least one), and statistics.
+///
+/// ```
+/// use agon_bots::analysis::analyse;
+/// use agon_bots::engine::Limits;
+/// let a = analyse(&agon_core::Game::new(), Limits::nodes(2_000), 1)?;
+/// assert!(a.nodes >= 1 && a.depth >= 1);
+/// assert!(a.to_string().starts_with("depth "));
+/// # Ok::<(), agon_bots::analysis::AnalysisError>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Analysis {
+    /// The lines, best first; the first is the engine's choice.
+    pub lines: Vec<Line>,
+    /// The deepest iteration completed, in plies (0 if none finished).
+    pub depth: u32,
+    /// The deepest ply reached, quiescence included.
+    pub seldepth: u32,
+    /// Positions visited, on all threads.
+    pub nodes: u64,
+    /// How long the search took.
+    pub time: Duration,
+    /// How full the transposition table is with this search's entries, in permille.
+    pub hashfull: u32,
+    /// The side to move in the analysed position, for whom scores are given.
+    pub side: Side,
+}
+
+impl Analysis {
+    pub(crate) fn from_report(report: Report, side: Side) -> Analysis {
+        Analysis {
+            lines: report
+                .lines
+                .into_iter()
+                .map(|l| Line {
+                    score: Score::from_internal(l.score),
+                    pv: l.pv,
+                })
+                .collect(),
+            depth: report.depth,
+            seldepth: report.seldepth,
+            nodes: report.nodes,
+            time: report.elapsed,
+            hashfull: report.hashfull,
+            side,
+        }
+    }
+
+    /// The best move found.
+    ///
+    /// ```
+    /// use agon_bots::analysis::analyse;
+    /// use agon_bots::engine::Limits;
+    /// let a = analyse(&agon_core::Position::start(), Limits::depth(1), 1)?;
+    /// assert_eq!(a.best_move(), a.lines[0].pv[0]);
+    /// # Ok::<(), agon_bots::analysis::AnalysisError>(())
+    /// ```
+    pub fn best_move(&self) -> Move {
+        self.lines[0].pv[0]
+    }
+
+    /// The score of the best line, for the side to move.
+    ///
+    /// ```
+    /// use agon_bots::analysis::analyse;
+    /// use agon_bots::engine::Limits;
+    /// let a = analyse(&agon_core::Position::start(), Limits::depth(1), 1)?;
+    /// assert_eq!(a.score(), a.lines[0].score);
+    /// # Ok::<(), agon_bots::analysis::AnalysisError>(())
+    /// ```
+    pub fn score(&self) -> Score {
+        self.lines[0].score
+    }
+
+    /// The principal variation of the best line.
+    ///
+    /// ```
+    /// use agon_bots::analysis::analyse;
+    /// use agon_bots::engine::Limits;
+    /// let a = analyse(&agon_core::Position::start(), Limits::depth(3), 1)?;
+    /// assert_eq!(a.pv()[0], a.best_move());
+    /// # Ok::<(), agon_bots::analysis::AnalysisError>(())
+    /// ```
+    pub fn pv(&self) -> &[Move] {
+        &self.lines[0].pv
+    }
+
+    /// Nodes per second (0 for a search too short to time).
+    ///
+    /// ```
+    /// use agon_bots::analysis::analyse;
+    /// use agon_bots::engine::Limits;
+    /// let a = analyse(&agon_core::Position::start(), Limits::nodes(5_000), 1)?;
+    /// let _ = a.nps();
+    /// # Ok::<(), agon_bots::analysis::AnalysisError>(())
+    /// ```
+    pub fn nps(&self) -> u64 {
+        let micros = self.time.as_micros();
+        if micros == 0 {
+            return 0;
+        }
+        (u128::from(self.nodes) * 1_000_000 / micros).min(u128::from(u64::MAX)) as u64
+    }
+}
+
+/// One line per principal variation, like a UCI `info` line: `depth D seldepth S
+/// multipv K score SCORE nodes N nps R time MS pv MOVES`.
+impl fmt::Display for Analysis {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (k, line) in self.lines.iter().enumerate() {
+            if k > 0 {
+                writeln!(f)?;
+            }
+            write!(
+                f,
+                "depth {} seldepth {} multipv {} score {} nodes {} nps {} time {} pv",
+                self.depth,
+                self.seldepth,
+                k + 1,
+                line.score,
+                self.nodes,
+                self.nps(),
+                self.time.as_millis()
+            )?;
+            for m in &line.pv {
+                write!(f, " {m}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why an analysis was refused.
+///
+/// ```
+/// use agon_bots::analysis::{analyse, AnalysisError};
+/// use agon_bots::engine::Limits;
+/// use agon_core::Position;
+/// let err = analyse(&Position::start(), Limits::default(), 1).unwrap_err();
+/// assert_eq!(err, AnalysisError::Unbounded);
+/// assert_eq!(err.to_string(), "the analysis has no time, node or depth limit");
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+#[non_exhaustive]
+pub enum AnalysisError {
+    /// The game is over: there is nothing to choose.
+    GameOver(Outcome),
+    /// No limit was set, so the search would not end.
+    Unbounded,
+}
+
+impl fmt::Display for AnalysisError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnalysisError::GameOver(o) => write!(f, "the game is over ({o})"),
+            AnalysisError::Unbounded => {
+                f.write_str("the analysis has no time, node or depth limit")
+            }
+        }
+    }
+}
+
+impl std::error::Error for AnalysisError {}
+
+/// What can be analysed: a [`Game`] (whose history counts for repetition) or a lone
+/// [`Position`] (a game starting there).
+///
+/// ```
+/// use agon_bots::analysis::Analysable;
+/// use agon_core::{Game, Position};
+/// assert_eq!(Position::start().to_game().moves().len(), 0);
+/// assert_eq!(*Game::new().to_game().position(), Position::start());
+/// ```
+pub trait Analysable {
+    /// The game to analyse the current position of.
+    fn to_game(&self) -> Cow<'_, Game>;
+}
+
+impl Analysable for Game {
+    fn to_game(&self) -> Cow<'_, Game> {
+        Cow::Borrowed(self)
+    }
+}
+
+impl Analysable for Position {
+    fn to_game(&self) -> Cow<'_, Game> {
+        Cow::Owned(Game::from_position(*self))
+    }
+}
+
+/// Analyses `input` under `limits` with a new single-threaded [`Engine`] (a table of
+/// [`Engine::DEFAULT_HASH_MIB`] MiB), returning `multipv` lines best first. To keep the
+/// table between calls, or to use threads, call [`Engine::analyse`].
+///
+/// # Errors
+///
+/// As [`Engine::analyse`]: the game is over, or `limits` sets no limit.
+///
+/// ```
+/// use agon_bots::analysis::{analyse, Score};
+/// use agon_bots::engine::Limits;
+/// use agon_core::Position;
+///
+/// // Black's five moves that leave White without an action win at once (R12).
+/// let pos: Position = "Qa3,Ga1,Ga2,Ga4,Ga5,Ga6,Gb1/qf11,gb2,gb4,gb6,gb7,gc1,gd2 b".parse()?;
+/// let a = analyse(&pos, Limits::depth(2), 1)?;
+/// assert_eq!(a.score(), Score::Win(1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn analyse(
+    input: &impl Analysable,
+    limits: Limits,
+    multipv: usize,
+) -> Result<Analysis, AnalysisError> {
+    Engine::new(Limits::default()).analyse(input, limits, multipv)
+}

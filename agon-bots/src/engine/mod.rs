@@ -1,0 +1,571 @@
+//! [`Engine`]: the strong player. A principal-variation search under a clock or a node
+//! budget, with a transposition table sized in MiB, and an [analysis](crate::analysis)
+//! API on top.
+//!
+//! # Search
+//!
+//! - **Iterative deepening** with **aspiration windows** (±25 centipoints around the
+//!   previous score, doubled on each failure) and **principal-variation search** (null
+//!   windows for all moves but the first, re-searched when they beat alpha).
+//! - A **transposition table** of 16-byte entries (the size given in MiB, rounded down to
+//!   a power of two), keyed on the Zobrist hash: best move, score bound, depth. It is
+//!   shared without locks between threads.
+//! - **Move ordering**: the table's move, steps that complete a winning throne ring,
+//!   captures (more pieces and the queen first), the return of a captured queen to the
+//!   throne, two killer moves per ply, then a history of cutoffs.
+//! - **Late-move reductions** of quiet moves and returns ordered late.
+//! - **Quiescence**: at the horizon, captures (and steps that complete a winning ring)
+//!   are searched until the position is quiet, against the static score (stand pat); where
+//!   the horizon falls on a side that must return a captured piece, each return is
+//!   searched, so the search does not stop in the middle of a capture sequence. Deeper in
+//!   the quiescence search a side that must return stands on its static score (searching
+//!   every return there made some searches explode: 30 s instead of 0.5 s for the
+//!   determinism test's positions).
+//! - **Repetition** (R11) from the game's history plus the search path: the third
+//!   occurrence is a draw, and so is a return to a position already on the path (a cycle
+//!   gains nothing). A draw is worth [`Engine::DEFAULT_CONTEMPT`] centipoints less than an
+//!   even position to the side that searches; so a side that is ahead avoids it, and a side
+//!   that is behind by more than that seeks it. From [`Engine::LONG_GAME`] plies on, a
+//!   draw is worth that much *more* than an even position, so that long, level games end
+//!   in a repetition rather than at a ply cap.
+//! - **Wins and losses**: a complete throne ring (R10) and having no action (R12) score as
+//!   a win or loss at their distance from the root, shown as "win in N".
+//! - **Lazy SMP** (`threads > 1`): helper threads search the same root at staggered
+//!   depths, sharing the table; the main thread's result is played.
+//!
+//! # Limits and determinism
+//!
+//! A search stops at the first of its [`Limits`]: a time, a node budget or a depth. The
+//! clock is read every 256 nodes, so a search ends within about a millisecond of its
+//! deadline; a new iteration is not started past half the time. With one thread and no
+//! time limit, a search depends only on the game and its limits: the table's entries from
+//! earlier searches are ignored, and the same call gives the same move, score and node
+//! count. With a time limit, the table is kept between moves (it helps) and the result
+//! depends on the machine's speed.
+//!
+//! ```
+//! use agon_bots::engine::{Engine, Limits};
+//! use agon_bots::Bot;
+//! use agon_core::Game;
+//!
+//! let game = Game::new();
+//! let mut engine = Engine::new(Limits::nodes(3_000));
+//! let m = engine.choose_in_game(&game).unwrap();
+//! assert!(game.is_legal(m));
+//! assert_eq!(Engine::new(Limits::nodes(3_000)).choose_in_game(&game), Some(m));
+//! ```
+
+use std::time::Duration;
+
+use agon_core::{Game, Move, Position};
+
+use crate::analysis::{Analysable, Analysis, AnalysisError};
+use crate::{Bot, MAX_TIME_LIMIT};
+
+pub mod eval;
+mod ordering;
+pub(crate) mod search;
+mod tt;
+
+/// When a search stops: after a time, a number of nodes, or a depth, whichever comes
+/// first. At least one must be set for a search to end.
+///
+/// ```
+/// use std::time::Duration;
+/// use agon_bots::engine::Limits;
+///
+/// let limits = Limits::time(Duration::from_millis(100)).with_nodes(50_000);
+/// assert_eq!(limits.time, Some(Duration::from_millis(100)));
+/// assert_eq!(limits.nodes, Some(50_000));
+/// assert_eq!(limits.depth, None);
+/// assert!(limits.is_bounded());
+/// assert!(!Limits::default().is_bounded());
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+#[non_exhaustive]
+pub struct Limits {
+    /// The longest a search may think (it stops within about a millisecond of it).
+    pub time: Option<Duration>,
+    /// The most nodes (positions visited) of the main thread.
+    pub nodes: Option<u64>,
+    /// The deepest iteration, in plies (1 to [`Engine::MAX_DEPTH`]).
+    pub depth: Option<u32>,
+}
+
+impl Limits {
+    /// A time limit alone.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let limits = agon_bots::engine::Limits::time(Duration::from_millis(50));
+    /// assert_eq!(limits.time, Some(Duration::from_millis(50)));
+    /// ```
+    pub fn time(limit: Duration) -> Limits {
+        Limits::default().with_time(limit)
+    }
+
+    /// A node budget alone (deterministic with one thread).
+    ///
+    /// ```
+    /// assert_eq!(agon_bots::engine::Limits::nodes(10).nodes, Some(10));
+    /// ```
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits::default().with_nodes(nodes)
+    }
+
+    /// A depth alone (deterministic with one thread).
+    ///
+    /// ```
+    /// assert_eq!(agon_bots::engine::Limits::depth(4).depth, Some(4));
+    /// ```
+    pub fn depth(depth: u32) -> Limits {
+        Limits::default().with_depth(depth)
+    }
+
+    /// These limits with a time limit too (lowered to [`MAX_TIME_LIMIT`]).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// let limits = agon_bots::engine::Limits::depth(9).with_time(Duration::MAX);
+    /// assert_eq!(limits.time, Some(agon_bots::MAX_TIME_LIMIT));
+    /// ```
+    #[must_use]
+    pub fn with_time(self, limit: Duration) -> Limits {
+        Limits {
+            time: Some(limit.min(MAX_TIME_LIMIT)),
+            ..self
+        }
+    }
+
+    /// These limits with a node budget too (at least 1).
+    ///
+    /// ```
+    /// assert_eq!(agon_bots::engine::Limits::depth(3).with_nodes(0).nodes, Some(1));
+    /// ```
+    #[must_use]
+    pub fn with_nodes(self, nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes.max(1)),
+            ..self
+        }
+    }
+
+    /// These limits with a depth too (brought into 1 to [`Engine::MAX_DEPTH`]).
+    ///
+    /// ```
+    /// assert_eq!(agon_bots::engine::Limits::nodes(9).with_depth(1000).depth, Some(100));
+    /// ```
+    #[must_use]
+    pub fn with_depth(self, depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth.clamp(1, Engine::MAX_DEPTH)),
+            ..self
+        }
+    }
+
+    /// Whether a search under these limits ends (some limit is set).
+    ///
+    /// ```
+    /// assert!(agon_bots::engine::Limits::depth(1).is_bounded());
+    /// ```
+    pub fn is_bounded(&self) -> bool {
+        self.time.is_some() || self.nodes.is_some() || self.depth.is_some()
+    }
+}
+
+/// The strong player: see the [module docs](self). Its bot spec is
+/// `engine[:PART]...` (see [`Engine::from_spec`]), `engine:100ms` by default.
+///
+/// ```
+/// use std::time::Duration;
+/// use agon_bots::engine::{Engine, Limits};
+/// use agon_bots::Bot;
+///
+/// let engine = Engine::new(Limits::time(Duration::from_millis(100)));
+/// assert_eq!(engine.name(), "engine:100ms");
+/// let engine = Engine::new(Limits::nodes(50_000)).with_threads(2).with_hash_mib(64);
+/// assert_eq!(engine.name(), "engine:n50000:t2:h64");
+/// ```
+pub struct Engine {
+    limits: Limits,
+    hash_mib: usize,
+    threads: usize,
+    contempt: i32,
+    weights: [i32; eval::NUM_FEATURES],
+    /// Allocated on the first search, so that building an engine is cheap.
+    table: Option<tt::Table>,
+}
+
+impl Engine {
+    /// The time per move of `engine` without limits: 100 ms.
+    ///
+    /// ```
+    /// use agon_bots::{bot_by_name, engine::Engine};
+    /// assert_eq!(Engine::DEFAULT_TIME.as_millis(), 100);
+    /// assert_eq!(bot_by_name("engine", 0)?.name(), "engine:100ms");
+    /// # Ok::<(), String>(())
+    /// ```
+    pub const DEFAULT_TIME: Duration = Duration::from_millis(100);
+
+    /// The default size of the transposition table, in MiB.
+    ///
+    /// ```
+    /// assert_eq!(agon_bots::engine::Engine::DEFAULT_HASH_MIB, 16);
+    /// ```
+    pub const DEFAULT_HASH_MIB: usize = 16;
+
+    /// The largest transposition table, in MiB.
+    ///
+    /// ```
+    /// assert_eq!(agon_bots::engine::Engine::MAX_HASH_MIB, 4096);
+    /// ```
+    pub const MAX_HASH_MIB: usize = 4096;
+
+    /// The most search threads.
+    ///
+    /// ```
+    /// assert_eq!(agon_bots::engine::Engine::MAX_THREADS, 64);
+    /// ```
+    pub const MAX_THREADS: usize = 64;
+
+    /// The deepest iteration.
+    ///
+    /// ```
+    /// assert_eq!(agon_bots::engine::Engine::MAX_DEPTH, 100);
+    /// ```
+    pub const MAX_DEPTH: u32 = 100;
+
+    /// How much worse than an even position a draw is for the side that searches, in
+    /// centipoints.
+    ///
+    /// ```
+    /// assert_eq!(agon_bots::engine::Engine::DEFAULT_CONTEMPT, 15);
+    /// ```
+    pub const DEFAULT_CONTEMPT: i32 = 15;
+
+    /// The game length, in plies, from which the engine values a draw
+    /// [`contempt`](Engine::contempt) centipoints *above* an even position: past it, a
+    /// side that is not clearly ahead steers into a repetition draw (R11) rather than
+    /// shuffle on toward the arena's ply cap.
+    ///
+    /// ```
+    /// assert_eq!(agon_bots::engine::Engine::LONG_GAME, 400);
+    /// ```
+    pub const LONG_GAME: usize = 400;
+
+    /// An engine that searches under `limits` for each move, with one thread and a table of
+    /// [`Engine::DEFAULT_HASH_MIB`] MiB. Without any limit it thinks
+    /// [`Engine::DEFAULT_TIME`] per move.
+    ///
+    /// ```
+    /// use agon_bots::engine::{Engine, Limits};
+    /// use agon_bots::Bot;
+    /// assert_eq!(Engine::new(Limits::default()).name(), "engine:100ms");
+    /// assert_eq!(Engine::new(Limits::depth(6)).name(), "engine:d6");
+    /// ```
+    pub fn new(limits: Limits) -> Engine {
+        let limits = if limits.is_bounded() {
+            limits
+        } else {
+            Limits::time(Self::DEFAULT_TIME)
+        };
+        Engine {
+            limits,
+            hash_mib: Self::DEFAULT_HASH_MIB,
+            threads: 1,
+            contempt: Self::DEFAULT_CONTEMPT,
+            weights: eval::WEIGHTS,
+            table: None,
+        }
+    }
+
+    /// The same engine with a table of `mib` MiB (1 to [`Engine::MAX_HASH_MIB`]).
+    ///
+    /// ```
+    /// use agon_bots::{engine::{Engine, Limits}, Bot};
+    /// assert_eq!(Engine::new(Limits::depth(2)).with_hash_mib(0).name(), "engine:d2:h1");
+    /// ```
+    #[must_use]
+    pub fn with_hash_mib(self, mib: usize) -> Engine {
+        Engine {
+            hash_mib: mib.clamp(1, Self::MAX_HASH_MIB),
+            table: None,
+            ..self
+        }
+    }
+
+    /// The same engine searching on `threads` threads (1 to [`Engine::MAX_THREADS`]); with
+    /// more than one it is no longer deterministic.
+    ///
+    /// ```
+    /// use agon_bots::{engine::{Engine, Limits}, Bot};
+    /// assert_eq!(Engine::new(Limits::depth(2)).with_threads(2).name(), "engine:d2:t2");
+    /// ```
+    #[must_use]
+    pub fn with_threads(self, threads: usize) -> Engine {
+        Engine {
+            threads: threads.clamp(1, Self::MAX_THREADS),
+            ..self
+        }
+    }
+
+    /// The same engine valuing a draw `contempt` centipoints below an even position
+    /// (negative values make it seek draws). Not part of the spec.
+    ///
+    /// ```
+    /// use agon_bots::engine::{Engine, Limits};
+    /// let engine = Engine::new(Limits::depth(2)).with_contempt(0);
+    /// assert_eq!(engine.contempt(), 0);
+    /// ```
+    #[must_use]
+    pub fn with_contempt(self, contempt: i32) -> Engine {
+        Engine {
+            contempt: contempt.clamp(-1000, 1000),
+            ..self
+        }
+    }
+
+    /// The same engine evaluating with other weights (see [`eval`]; for tuning). Not part
+    /// of the spec.
+    ///
+    /// ```
+    /// use agon_bots::engine::{eval, Engine, Limits};
+    /// let engine = Engine::new(Limits::depth(2)).with_weights([0; eval::NUM_FEATURES]);
+    /// assert_eq!(engine.weights(), [0; eval::NUM_FEATURES]);
+    /// ```
+    #[must_use]
+    pub fn with_weights(self, weights: [i32; eval::NUM_FEATURES]) -> Engine {
+        Engine { weights, ..self }
+    }
+
+    /// The evaluation's weights.
+    ///
+    /// ```
+    /// use agon_bots::engine::{eval, Engine, Limits};
+    /// assert_eq!(Engine::new(Limits::depth(2)).weights(), eval::WEIGHTS);
+    /// ```
+    pub fn weights(&self) -> [i32; eval::NUM_FEATURES] {
+        self.weights
+    }
+
+    /// The draw contempt, in centipoints.
+    ///
+    /// ```
+    /// use agon_bots::engine::{Engine, Limits};
+    /// assert_eq!(Engine::new(Limits::depth(2)).contempt(), Engine::DEFAULT_CONTEMPT);
+    /// ```
+    pub fn contempt(&self) -> i32 {
+        self.contempt
+    }
+
+    /// The limits of each move's search.
+    ///
+    /// ```
+    /// use agon_bots::engine::{Engine, Limits};
+    /// assert_eq!(Engine::new(Limits::depth(3)).limits(), Limits::depth(3));
+    /// ```
+    pub fn limits(&self) -> Limits {
+        self.limits
+    }
+
+    /// Reads an engine spec: `engine` followed by any of these parts, each after a colon,
+    /// in any order, each at most once:
+    ///
+    /// | part | meaning | range |
+    /// |---|---|---|
+    /// | `100ms` | time per move in milliseconds | 0 to `u64::MAX` |
+    /// | `n50000` | node budget per move | 1 to `u64::MAX` |
+    /// | `d8` | depth per move | 1 to [`Engine::MAX_DEPTH`] |
+    /// | `t2` | threads | 1 to [`Engine::MAX_THREADS`] |
+    /// | `h64` | transposition table in MiB | 1 to [`Engine::MAX_HASH_MIB`] |
+    ///
+    /// Without a time, node or depth part the engine thinks [`Engine::DEFAULT_TIME`] per
+    /// move. The [name](Bot::name) lists the parts in the order of the table, leaving
+    /// out defaults (one thread, [`Engine::DEFAULT_HASH_MIB`]). [`crate::bot_by_name`]
+    /// refuses specs longer than [`crate::MAX_SPEC_LEN`] bytes, which only the most
+    /// extreme combinations of all five parts reach.
+    ///
+    /// # Errors
+    ///
+    /// A message naming the part that is not understood, out of range or repeated.
+    ///
+    /// ```
+    /// use agon_bots::{engine::Engine, Bot};
+    /// assert_eq!(Engine::from_spec("engine:n5000:250ms")?.name(), "engine:250ms:n5000");
+    /// assert_eq!(Engine::from_spec("engine:h16:t1")?.name(), "engine:100ms");
+    /// assert_eq!(
+    ///     Engine::from_spec("engine:x3").err().as_deref(),
+    ///     Some("bad part \"x3\" in bot \"engine:x3\": expected like 100ms, n50000, d8, t2 or h64")
+    /// );
+    /// assert!(Engine::from_spec("engine:d0").is_err());
+    /// assert!(Engine::from_spec("engine:d5:d6").is_err());
+    /// # Ok::<(), String>(())
+    /// ```
+    pub fn from_spec(spec: &str) -> Result<Engine, String> {
+        let mut parts = spec.split(':');
+        if parts.next() != Some("engine") {
+            return Err(format!("not an engine spec: {spec:?}"));
+        }
+        let mut limits = Limits::default();
+        let (mut threads, mut hash) = (None, None);
+        for part in parts {
+            let bad = || {
+                format!(
+                    "bad part {part:?} in bot {spec:?}: expected like 100ms, n50000, d8, t2 or h64"
+                )
+            };
+            let repeated = || format!("repeated part {part:?} in bot {spec:?}");
+            let number = |text: &str| text.parse::<u64>().map_err(|_| bad());
+            if let Some(ms) = part.strip_suffix("ms") {
+                if limits.time.is_some() {
+                    return Err(repeated());
+                }
+                limits.time = Some(Duration::from_millis(number(ms)?));
+            } else if let Some(n) = part.strip_prefix('n') {
+                if limits.nodes.is_some() {
+                    return Err(repeated());
+                }
+                let n = number(n)?;
+                if n == 0 {
+                    return Err(format!("bot {spec:?} needs a node budget of at least 1"));
+                }
+                limits.nodes = Some(n);
+            } else if let Some(d) = part.strip_prefix('d') {
+                if limits.depth.is_some() {
+                    return Err(repeated());
+                }
+                let d = number(d)?;
+                if d == 0 || d > u64::from(Self::MAX_DEPTH) {
+                    return Err(format!(
+                        "bot {spec:?} needs a depth from 1 to {}",
+                        Self::MAX_DEPTH
+                    ));
+                }
+                limits.depth = Some(d as u32);
+            } else if let Some(t) = part.strip_prefix('t') {
+                if threads.is_some() {
+                    return Err(repeated());
+                }
+                let t = number(t)?;
+                if t == 0 || t > Self::MAX_THREADS as u64 {
+                    return Err(format!(
+                        "bot {spec:?} needs from 1 to {} threads",
+                        Self::MAX_THREADS
+                    ));
+                }
+                threads = Some(t as usize);
+            } else if let Some(h) = part.strip_prefix('h') {
+                if hash.is_some() {
+                    return Err(repeated());
+                }
+                let h = number(h)?;
+                if h == 0 || h > Self::MAX_HASH_MIB as u64 {
+                    return Err(format!(
+                        "bot {spec:?} needs a table of 1 to {} MiB",
+                        Self::MAX_HASH_MIB
+                    ));
+                }
+                hash = Some(h as usize);
+            } else {
+                return Err(bad());
+            }
+        }
+        Ok(Engine::new(limits)
+            .with_threads(threads.unwrap_or(1))
+            .with_hash_mib(hash.unwrap_or(Self::DEFAULT_HASH_MIB)))
+    }
+
+    /// Analyses a game (or a lone position, which has no history) under `limits`,
+    /// returning `multipv` lines (at least 1, at most the number of legal moves), best
+    /// first. The engine's own limits are not used; its table, threads and contempt are.
+    ///
+    /// # Errors
+    ///
+    /// [`AnalysisError::GameOver`] when the game is over, [`AnalysisError::Unbounded`] when
+    /// `limits` sets no limit.
+    ///
+    /// ```
+    /// use agon_bots::engine::{Engine, Limits};
+    /// use agon_core::Position;
+    ///
+    /// let mut engine = Engine::new(Limits::depth(1));
+    /// let won_in_one: Position = "Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gh5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w".parse()?;
+    /// let analysis = engine.analyse(&won_in_one, Limits::depth(2), 2)?;
+    /// assert_eq!(analysis.best_move().to_string(), "h5-g6");
+    /// assert_eq!(analysis.score().to_string(), "win in 1");
+    /// assert_eq!(analysis.lines.len(), 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn analyse(
+        &mut self,
+        input: &impl Analysable,
+        limits: Limits,
+        multipv: usize,
+    ) -> Result<Analysis, AnalysisError> {
+        let start = std::time::Instant::now();
+        let game = input.to_game();
+        if let Some(outcome) = game.outcome() {
+            return Err(AnalysisError::GameOver(outcome));
+        }
+        if !limits.is_bounded() {
+            return Err(AnalysisError::Unbounded);
+        }
+        let hash_mib = self.hash_mib;
+        let table = self.table.get_or_insert_with(|| tt::Table::new(hash_mib));
+        let stops = search::Stops {
+            time: limits.time,
+            nodes: limits.nodes,
+            depth: limits.depth,
+        };
+        // In a long game, a draw is welcome: the contempt turns into a bonus.
+        let contempt = if game.moves().len() >= Self::LONG_GAME {
+            -self.contempt.abs()
+        } else {
+            self.contempt
+        };
+        let settings = search::Settings {
+            multipv,
+            threads: self.threads,
+            contempt,
+            fresh: self.threads == 1 && limits.time.is_none(),
+            weights: self.weights,
+        };
+        let report = search::think(table, &game, stops, settings, start);
+        Ok(Analysis::from_report(report, game.position().turn()))
+    }
+
+    fn best_move(&mut self, game: &Game) -> Option<Move> {
+        let limits = self.limits;
+        self.analyse(game, limits, 1).ok().map(|a| a.best_move())
+    }
+}
+
+impl Bot for Engine {
+    fn name(&self) -> String {
+        let mut name = "engine".to_string();
+        if let Some(t) = self.limits.time {
+            name += &format!(":{}ms", t.as_millis());
+        }
+        if let Some(n) = self.limits.nodes {
+            name += &format!(":n{n}");
+        }
+        if let Some(d) = self.limits.depth {
+            name += &format!(":d{d}");
+        }
+        if self.threads != 1 {
+            name += &format!(":t{}", self.threads);
+        }
+        if self.hash_mib != Self::DEFAULT_HASH_MIB {
+            name += &format!(":h{}", self.hash_mib);
+        }
+        name
+    }
+
+    fn choose(&mut self, position: &Position) -> Option<Move> {
+        self.best_move(&Game::from_position(*position))
+    }
+
+    fn choose_in_game(&mut self, game: &Game) -> Option<Move> {
+        self.best_move(game)
+    }
+}

@@ -1,0 +1,105 @@
+//! Move ordering: the table's move, then winning steps, captures (more pieces, and the
+//! queen, first) and the returns of a captured queen to the throne, then killer moves,
+//! then by history (how often a move caused a cutoff, weighted by depth).
+
+use agon_core::{Cell, CellSet, Move, Position, Ring};
+
+use super::search::MAX_PLY;
+
+const RING1: CellSet = match Ring::new(1) {
+    Some(r) => r.cells(),
+    None => CellSet::EMPTY,
+};
+
+/// Two quiet moves per ply that recently caused a cutoff there.
+pub(crate) struct Killers([[Option<Move>; 2]; MAX_PLY + 1]);
+
+impl Killers {
+    pub(crate) fn new() -> Killers {
+        Killers([[None; 2]; MAX_PLY + 1])
+    }
+
+    pub(crate) fn at(&self, ply: usize) -> [Option<Move>; 2] {
+        self.0[ply]
+    }
+
+    pub(crate) fn add(&mut self, ply: usize, m: Move) {
+        let k = &mut self.0[ply];
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+    }
+}
+
+/// Cutoff counts by (kind, from, to).
+pub(crate) struct History(Vec<i32>);
+
+const HISTORY_MAX: i32 = 100_000;
+
+impl History {
+    pub(crate) fn new() -> History {
+        History(vec![0; 2 * 91 * 91])
+    }
+
+    fn index(m: Move) -> usize {
+        usize::from(m.is_return()) * 91 * 91 + m.from().index() * 91 + m.to().index()
+    }
+
+    pub(crate) fn get(&self, m: Move) -> i32 {
+        self.0[Self::index(m)]
+    }
+
+    pub(crate) fn reward(&mut self, m: Move, depth: i32) {
+        let h = &mut self.0[Self::index(m)];
+        *h += depth * depth;
+        if *h > HISTORY_MAX {
+            for v in &mut self.0 {
+                *v /= 2;
+            }
+        }
+    }
+}
+
+/// Writes an ordering key for each move of `moves` into `keys` (higher first).
+pub(crate) fn score_moves(
+    position: &Position,
+    moves: &[Move],
+    tt_move: Option<Move>,
+    killers: [Option<Move>; 2],
+    history: &History,
+    keys: &mut [i32],
+) {
+    let us = position.turn();
+    let queen = position.queen(us);
+    let completes_ring =
+        queen == Cell::THRONE && ((position.guards(us) - position.captured()) & RING1).len() == 5;
+    let enemy_queen = position.queen(us.other());
+    for (key, &m) in keys.iter_mut().zip(moves) {
+        *key = if Some(m) == tt_move {
+            10_000_000
+        } else if m.is_return() {
+            if m.from() == queen && m.to() == Cell::THRONE {
+                5_000_000
+            } else {
+                history.get(m)
+            }
+        } else if completes_ring && RING1.contains(m.to()) && !RING1.contains(m.from()) {
+            9_000_000
+        } else {
+            let captured = position.captures(m);
+            if !captured.is_empty() {
+                6_000_000
+                    + 100_000 * captured.len() as i32
+                    + 50_000 * i32::from(captured.contains(enemy_queen))
+            } else if killers[0] == Some(m) {
+                4_000_000
+            } else if killers[1] == Some(m) {
+                3_900_000
+            } else {
+                let inward = m.from().ring().distance() > m.to().ring().distance();
+                history.get(m) + i32::from(inward) * 8
+            }
+        };
+    }
+}

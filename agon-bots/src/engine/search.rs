@@ -1,0 +1,663 @@
+//! The search: principal-variation search with iterative deepening, aspiration windows,
+//! a transposition table, move ordering, late-move reductions, a quiescence search of
+//! captures and returns, and repetition handling; optionally on several threads (lazy
+//! SMP) sharing the table.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use agon_core::{Cell, CellSet, Game, Move, MoveList, Position, Ring, Side};
+
+use super::eval::{evaluate_with, NUM_FEATURES};
+use super::ordering::{History, Killers};
+use super::tt::{Bound, Table};
+
+/// The score of a win on the spot; a win `n` plies from the root scores `WIN - n`.
+pub(crate) const WIN: i32 = 30_000;
+/// Scores at least this far from zero are forced wins or losses.
+pub(crate) const WIN_BOUND: i32 = WIN - 1_000;
+const INF: i32 = 31_000;
+/// The deepest ply the search reaches (main search and quiescence together).
+pub(crate) const MAX_PLY: usize = 120;
+/// The longest quiescence line, in plies past the horizon.
+const MAX_QPLY: usize = 10;
+/// Nodes between two looks at the clock (fewer in a debug build, where nodes are slow).
+const CLOCK_EVERY: u64 = if cfg!(debug_assertions) { 16 } else { 256 };
+
+const RING1: CellSet = match Ring::new(1) {
+    Some(r) => r.cells(),
+    None => CellSet::EMPTY,
+};
+
+/// What stops a search (all optional; the search stops at the first reached).
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct Stops {
+    pub(crate) time: Option<Duration>,
+    pub(crate) nodes: Option<u64>,
+    pub(crate) depth: Option<u32>,
+}
+
+/// One principal variation.
+#[derive(Clone, Debug)]
+pub(crate) struct RootLine {
+    pub(crate) score: i32,
+    pub(crate) pv: Vec<Move>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub(crate) struct Report {
+    pub(crate) lines: Vec<RootLine>,
+    pub(crate) depth: u32,
+    pub(crate) seldepth: u32,
+    pub(crate) nodes: u64,
+    pub(crate) elapsed: Duration,
+    pub(crate) hashfull: u32,
+}
+
+/// Settings of a search besides its stops.
+#[derive(Copy, Clone)]
+pub(crate) struct Settings {
+    pub(crate) multipv: usize,
+    pub(crate) threads: usize,
+    /// How much worse than an even position a draw is for the side that searches.
+    pub(crate) contempt: i32,
+    /// Entries of earlier searches are ignored (for deterministic searches).
+    pub(crate) fresh: bool,
+    /// The evaluation's weights.
+    pub(crate) weights: [i32; NUM_FEATURES],
+}
+
+struct Clock {
+    start: Instant,
+    hard: Option<Instant>,
+    soft: Option<Instant>,
+    max_nodes: u64,
+    max_depth: i32,
+}
+
+/// Searches the current position of `game`, which must not be over.
+/// The clock runs from `start`.
+pub(crate) fn think(
+    table: &mut Table,
+    game: &Game,
+    stops: Stops,
+    settings: Settings,
+    start: Instant,
+) -> Report {
+    table.new_search();
+    let clock = Clock {
+        start,
+        hard: stops.time.and_then(|t| start.checked_add(t)),
+        // A new iteration rarely finishes when over half the time is gone.
+        soft: stops.time.and_then(|t| start.checked_add(t / 2)),
+        max_nodes: stops.nodes.unwrap_or(u64::MAX),
+        max_depth: stops.depth.map_or(MAX_PLY as i32 - 1, |d| {
+            (d.min(MAX_PLY as u32 - 1) as i32).max(1)
+        }),
+    };
+    let mut game_counts: HashMap<u64, u32> = HashMap::new();
+    for p in game.positions() {
+        *game_counts.entry(p.hash()).or_insert(0) += 1;
+    }
+    let position = *game.position();
+    let stop = AtomicBool::new(false);
+    let helper_nodes = AtomicU64::new(0);
+    let table: &Table = table;
+    let threads = settings.threads.max(1);
+    let root_moves = game.legal_moves();
+    let multipv = settings.multipv.clamp(1, root_moves.len().max(1));
+    let make_worker = |id: usize| Worker {
+        table,
+        stop: &stop,
+        clock: &clock,
+        fresh: settings.fresh,
+        main: id == 0,
+        nodes: 0,
+        seldepth: 0,
+        killers: Killers::new(),
+        history: History::new(),
+        path: Vec::with_capacity(MAX_PLY + 2),
+        game_counts: &game_counts,
+        root_side: position.turn(),
+        contempt: settings.contempt,
+        weights: settings.weights,
+        excluded: Vec::new(),
+        pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+        pv_len: [0; MAX_PLY + 1],
+        root_best: None,
+    };
+    let mut main = make_worker(0);
+    let report = std::thread::scope(|scope| {
+        for id in 1..threads {
+            let mut helper = make_worker(id);
+            let helper_nodes = &helper_nodes;
+            let root_moves = &root_moves;
+            scope.spawn(move || {
+                // Helpers search the same root at staggered depths, filling the table.
+                // A helper that finishes its depths leaves the main thread searching.
+                helper.iterate(&position, root_moves, 1, id);
+                helper_nodes.fetch_add(helper.nodes, Ordering::Relaxed);
+            });
+        }
+        let report = main.iterate(&position, &root_moves, multipv, 0);
+        stop.store(true, Ordering::Relaxed);
+        report
+    });
+    let mut report = report.unwrap_or_else(|| Report {
+        lines: vec![RootLine {
+            score: 0,
+            pv: root_moves.first().copied().into_iter().collect(),
+        }],
+        depth: 0,
+        seldepth: 0,
+        nodes: main.nodes,
+        elapsed: Duration::ZERO,
+        hashfull: 0,
+    });
+    report.nodes = main.nodes + helper_nodes.load(Ordering::Relaxed);
+    report.elapsed = clock.start.elapsed();
+    report.hashfull = table.hashfull();
+    report
+}
+
+struct Worker<'a> {
+    table: &'a Table,
+    stop: &'a AtomicBool,
+    clock: &'a Clock,
+    fresh: bool,
+    main: bool,
+    nodes: u64,
+    seldepth: usize,
+    killers: Killers,
+    history: History,
+    /// Hashes of the positions from the root (index 0) to the current one.
+    path: Vec<u64>,
+    /// Occurrences of each position in the game before the search, the root included.
+    game_counts: &'a HashMap<u64, u32>,
+    root_side: Side,
+    contempt: i32,
+    weights: [i32; NUM_FEATURES],
+    /// Root moves left out (the lines already found, for multi-PV).
+    excluded: Vec<Move>,
+    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    /// The best root move of the current iteration so far, with its score.
+    root_best: Option<(Move, i32)>,
+}
+
+impl Worker<'_> {
+    /// The static evaluation.
+    fn evaluate(&self, position: &Position) -> i32 {
+        evaluate_with(position, &self.weights)
+    }
+
+    /// Iterative deepening; the main worker returns what it found (`None` from helpers).
+    fn iterate(
+        &mut self,
+        position: &Position,
+        root_moves: &MoveList,
+        multipv: usize,
+        id: usize,
+    ) -> Option<Report> {
+        let mut lines: Vec<RootLine> = Vec::new();
+        let mut completed_depth = 0;
+        // With one legal move there is nothing to choose: one shallow look for a score.
+        let max_depth = if root_moves.len() == 1 && self.clock.hard.is_some() {
+            1
+        } else {
+            self.clock.max_depth
+        };
+        let mut depth = 1 + (id as i32 % 2);
+        while depth <= max_depth {
+            let mut new_lines: Vec<RootLine> = Vec::new();
+            self.excluded.clear();
+            for k in 0..multipv {
+                let previous = lines.get(k);
+                let Some(line) = self.aspiration(position, depth, previous) else {
+                    break;
+                };
+                self.excluded.push(line.pv[0]);
+                new_lines.push(line);
+                if self.stopped() {
+                    break;
+                }
+            }
+            if self.stopped() {
+                // An unfinished iteration searched the previous best move first, so a
+                // move that raised alpha in it is at least as good: keep it (one line),
+                // or what the iteration found if no iteration finished.
+                if lines.is_empty() {
+                    lines = new_lines;
+                } else if multipv == 1 {
+                    if let Some(line) = new_lines.pop() {
+                        lines[0] = line;
+                    }
+                }
+                break;
+            }
+            new_lines.sort_by_key(|l| -l.score);
+            lines = new_lines;
+            completed_depth = depth;
+            if self.main {
+                if let Some(soft) = self.clock.soft {
+                    if Instant::now() >= soft {
+                        break;
+                    }
+                }
+                let best = lines.first().map_or(0, |l| l.score);
+                if best.abs() >= WIN_BOUND && depth > WIN - best.abs() + 1 {
+                    // A forced result within the horizon: deeper search cannot change it.
+                    break;
+                }
+            }
+            depth += 1;
+        }
+        if !self.main {
+            return None;
+        }
+        if lines.is_empty() {
+            return None;
+        }
+        Some(Report {
+            lines,
+            depth: completed_depth.max(0) as u32,
+            seldepth: self.seldepth as u32,
+            nodes: self.nodes,
+            elapsed: Duration::ZERO,
+            hashfull: 0,
+        })
+    }
+
+    /// One root search of `depth` within a window around the previous score, widened
+    /// until the score falls inside. `None` when stopped before any root move finished,
+    /// or when every root move is excluded.
+    fn aspiration(
+        &mut self,
+        position: &Position,
+        depth: i32,
+        previous: Option<&RootLine>,
+    ) -> Option<RootLine> {
+        let mut delta = 25;
+        let (mut alpha, mut beta) = match previous.map(|l| l.score) {
+            Some(s) if depth >= 4 && s.abs() < WIN_BOUND => (s - delta, s + delta),
+            _ => (-INF, INF),
+        };
+        let hint = previous.map(|l| l.pv[0]);
+        loop {
+            self.root_best = None;
+            self.path.clear();
+            self.path.push(position.hash());
+            let score = self.search_root(position, depth, alpha, beta, hint);
+            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]]
+                .iter()
+                .flatten()
+                .copied()
+                .collect();
+            if self.stopped() {
+                let (m, score) = self.root_best?;
+                let pv = if pv.first() == Some(&m) { pv } else { vec![m] };
+                return Some(RootLine { score, pv });
+            }
+            if score <= alpha && alpha > -INF {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INF);
+            } else if score >= beta && beta < INF {
+                beta = (score + delta).min(INF);
+            } else {
+                if pv.is_empty() {
+                    return None;
+                }
+                return Some(RootLine { score, pv });
+            }
+            delta += delta;
+            if delta > 1000 {
+                alpha = -INF;
+                beta = INF;
+            }
+        }
+    }
+
+    fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Counts a node and tells whether the search must stop now.
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.main {
+            if self.nodes >= self.clock.max_nodes {
+                self.stop.store(true, Ordering::Relaxed);
+            } else if self.nodes % CLOCK_EVERY == 0 {
+                if let Some(hard) = self.clock.hard {
+                    if Instant::now() >= hard {
+                        self.stop.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+        self.stopped()
+    }
+
+    /// The score of a draw for the side to move.
+    fn draw_score(&self, turn: Side) -> i32 {
+        if turn == self.root_side {
+            -self.contempt
+        } else {
+            self.contempt
+        }
+    }
+
+    /// Whether the position just reached (last on the path) is a draw by repetition:
+    /// its third occurrence counting the game and the path (R11), or a return to a
+    /// position already on the search path (a cycle gains nothing, so it is scored as the
+    /// draw it can be made into).
+    fn is_repetition(&self) -> bool {
+        let n = self.path.len();
+        let hash = self.path[n - 1];
+        // Only positions with the same side to move, two plies apart, can be equal.
+        let on_path = self.path[..n - 1]
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|&h| h == hash);
+        on_path || self.game_counts.get(&hash).is_some_and(|&c| c >= 2)
+    }
+
+    /// A decided position (R10): the score for the side to move.
+    fn throne_ring_score(position: &Position, side: Side, ply: usize) -> i32 {
+        let winner = if position.queen(side) == Cell::THRONE {
+            side
+        } else {
+            side.other()
+        };
+        if winner == position.turn() {
+            WIN - ply as i32
+        } else {
+            -WIN + ply as i32
+        }
+    }
+
+    fn search_root(
+        &mut self,
+        position: &Position,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        hint: Option<Move>,
+    ) -> i32 {
+        self.search(position, depth, 0, alpha, beta, true, hint)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn search(
+        &mut self,
+        position: &Position,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        mut beta: i32,
+        pv_node: bool,
+        hint: Option<Move>,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        if ply > 0 {
+            if let Some(side) = position.throne_ring_side() {
+                return Self::throne_ring_score(position, side, ply);
+            }
+            if self.is_repetition() {
+                return self.draw_score(position.turn());
+            }
+            // Mate-distance pruning: no line here beats a win on the spot.
+            alpha = alpha.max(-WIN + ply as i32);
+            beta = beta.min(WIN - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        if depth <= 0 || ply >= MAX_PLY - MAX_QPLY - 1 {
+            return self.quiesce(position, ply, alpha, beta, 0);
+        }
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        let key = position.hash();
+        let mut tt_move = hint.filter(|_| ply == 0);
+        if let Some(e) = self.table.probe(key, self.fresh) {
+            if tt_move.is_none() {
+                tt_move = e.best;
+            }
+            if !pv_node && e.depth >= depth {
+                let s = from_table(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let mut moves = position.legal_moves();
+        if moves.is_empty() {
+            // R12: no legal action loses.
+            return -WIN + ply as i32;
+        }
+        let mut scores = [0i32; agon_core::MAX_LEGAL_MOVES];
+        super::ordering::score_moves(
+            position,
+            &moves,
+            tt_move,
+            self.killers.at(ply),
+            &self.history,
+            &mut scores,
+        );
+        let n = moves.len();
+        let moves = moves.as_mut_slice();
+        let original_alpha = alpha;
+        let mut best_score = -INF;
+        let mut best_move = None;
+        let mut searched = 0;
+        let captured_before = position.captured().len();
+        for i in 0..n {
+            // Selection sort: the best remaining move next.
+            let mut j = i;
+            for k in i + 1..n {
+                if scores[k] > scores[j] {
+                    j = k;
+                }
+            }
+            moves.swap(i, j);
+            scores.swap(i, j);
+            let m = moves[i];
+            if ply == 0 && self.excluded.contains(&m) {
+                continue;
+            }
+            let next = position.play_unchecked(m);
+            let quiet = !m.is_return() && next.captured().len() == captured_before;
+            let killer = self.killers.at(ply).contains(&Some(m));
+            self.path.push(next.hash());
+            let new_depth = depth - 1;
+            let mut score;
+            if searched == 0 {
+                score = -self.search(&next, new_depth, ply + 1, -beta, -alpha, pv_node, None);
+            } else {
+                // Late-move reductions for quiet moves ordered late.
+                let mut r = 0;
+                if depth >= 3 && searched >= 3 && (quiet || m.is_return()) && !killer {
+                    r = 1 + i32::from(searched >= 10 && depth >= 5);
+                }
+                score = -self.search(
+                    &next,
+                    new_depth - r,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    false,
+                    None,
+                );
+                if score > alpha && r > 0 {
+                    score =
+                        -self.search(&next, new_depth, ply + 1, -alpha - 1, -alpha, false, None);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(&next, new_depth, ply + 1, -beta, -alpha, true, None);
+                }
+            }
+            self.path.pop();
+            if self.stopped() {
+                return 0;
+            }
+            searched += 1;
+            if score > best_score {
+                best_score = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    if ply == 0 {
+                        self.root_best = Some((m, score));
+                    }
+                    self.pv[ply][0] = Some(m);
+                    let child_len = self.pv_len[ply + 1];
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+                    self.pv_len[ply] = child_len + 1;
+                    if alpha >= beta {
+                        if quiet {
+                            self.killers.add(ply, m);
+                            self.history.reward(m, depth);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if searched == 0 {
+            // Every root move is excluded.
+            return -INF;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table
+            .store(key, best_move, to_table(best_score, ply), depth, bound);
+        best_score
+    }
+
+    /// The quiescence search: the static evaluation unless a capture does better; at its
+    /// first ply, every return of a side that must return.
+    fn quiesce(
+        &mut self,
+        position: &Position,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        qply: usize,
+    ) -> i32 {
+        self.pv_len[ply] = 0;
+        if self.tick() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(side) = position.throne_ring_side() {
+            return Self::throne_ring_score(position, side, ply);
+        }
+        if qply >= MAX_QPLY || ply >= MAX_PLY - 1 {
+            return self.evaluate(position);
+        }
+        let moves = position.legal_moves();
+        if moves.is_empty() {
+            return -WIN + ply as i32;
+        }
+        let mut candidates: MoveList = MoveList::new();
+        let mut keys = [0i32; agon_core::MAX_LEGAL_MOVES];
+        let stand = self.evaluate(position);
+        if stand >= beta {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut best = stand;
+        if position.must_return() {
+            // The returner's static score stands (a return only helps it); the returns
+            // themselves are searched once, where the horizon falls on them, so that a
+            // capture at the horizon is answered.
+            if qply == 0 {
+                for &m in moves.iter() {
+                    keys[candidates.len()] = i32::from(m.to() == Cell::THRONE);
+                    candidates.push(m);
+                }
+            }
+        } else {
+            let us = position.turn();
+            let queen_on_throne = position.queen(us) == Cell::THRONE;
+            let ring_guards = (position.guards(us) & RING1).len();
+            for &m in moves.iter() {
+                let captured = position.captures(m).len() as i32;
+                let completes = queen_on_throne
+                    && ring_guards == 5
+                    && RING1.contains(m.to())
+                    && !RING1.contains(m.from());
+                if captured > 0 || completes {
+                    keys[candidates.len()] = captured + 100 * i32::from(completes);
+                    candidates.push(m);
+                }
+            }
+        }
+        let n = candidates.len();
+        let candidates = candidates.as_mut_slice();
+        for i in 0..n {
+            let mut j = i;
+            for k in i + 1..n {
+                if keys[k] > keys[j] {
+                    j = k;
+                }
+            }
+            candidates.swap(i, j);
+            keys.swap(i, j);
+            let next = position.play_unchecked(candidates[i]);
+            let score = -self.quiesce(&next, ply + 1, -beta, -alpha, qply + 1);
+            if self.stopped() {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Win scores count plies from the root; the table stores them from the position itself.
+fn to_table(score: i32, ply: usize) -> i32 {
+    if score >= WIN_BOUND {
+        score + ply as i32
+    } else if score <= -WIN_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn from_table(score: i32, ply: usize) -> i32 {
+    if score >= WIN_BOUND {
+        score - ply as i32
+    } else if score <= -WIN_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}

@@ -1,0 +1,247 @@
+//! The engine: legal and deterministic moves, deadlines, forced wins found at the depth
+//! they need, repetition handled by who is ahead, specs and the analysis API.
+
+use std::time::{Duration, Instant};
+
+use agon_bots::analysis::{analyse, AnalysisError, Score};
+use agon_bots::engine::{Engine, Limits};
+use agon_bots::{bot_by_name, Bot};
+use agon_core::random::Rng;
+use agon_core::{Game, Position};
+
+/// Positions from random games, every seventh ply and wherever a piece must be returned.
+fn sample_games(games: u64) -> Vec<Game> {
+    let mut samples = Vec::new();
+    for seed in 0..games {
+        let mut rng = Rng::new(seed + 100);
+        let mut game = Game::new();
+        while !game.is_over() {
+            if game.moves().len() % 7 == 3 || game.position().must_return() {
+                samples.push(game.clone());
+            }
+            let moves = game.legal_moves();
+            game.push_unchecked(moves[rng.below(moves.len())]);
+        }
+        samples.push(game.clone());
+    }
+    samples
+}
+
+#[test]
+fn engine_plays_only_legal_moves() {
+    let mut engine = Engine::new(Limits::nodes(300)).with_hash_mib(1);
+    let mut checked = 0;
+    for game in sample_games(4).iter().step_by(2) {
+        let m = engine.choose_in_game(game);
+        if game.is_over() {
+            assert_eq!(m, None);
+        } else {
+            let m = m.expect("a move while the game goes on");
+            assert!(
+                game.is_legal(m),
+                "illegal {m} in {}",
+                game.position().to_text()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 30, "{checked}");
+}
+
+#[test]
+fn node_limited_search_is_deterministic() {
+    let samples = sample_games(2);
+    let mut reused = Engine::new(Limits::nodes(600)).with_hash_mib(1);
+    for game in samples.iter().step_by(12).filter(|g| !g.is_over()) {
+        let a = Engine::new(Limits::nodes(600))
+            .with_hash_mib(1)
+            .analyse(game, Limits::nodes(600), 2)
+            .unwrap();
+        // The same engine after other searches, and with a larger table, agree.
+        let b = reused.analyse(game, Limits::nodes(600), 2).unwrap();
+        let c = Engine::new(Limits::nodes(1))
+            .with_hash_mib(2)
+            .analyse(game, Limits::nodes(600), 2)
+            .unwrap();
+        for other in [&b, &c] {
+            assert_eq!(a.lines, other.lines);
+            assert_eq!((a.depth, a.nodes), (other.depth, other.nodes));
+        }
+        reused.analyse(game, Limits::depth(2), 1).unwrap();
+    }
+}
+
+#[test]
+fn deadline_is_respected() {
+    let limit = Duration::from_millis(40);
+    // The first search allocates the table: done before the timing.
+    let mut engine = Engine::new(Limits::time(limit)).with_hash_mib(1);
+    engine.choose(&Position::start());
+    for game in sample_games(2).iter().step_by(6).filter(|g| !g.is_over()) {
+        let began = Instant::now();
+        let m = engine.choose_in_game(game).unwrap();
+        let took = began.elapsed();
+        assert!(game.is_legal(m));
+        // A few milliseconds over at most; the slack allows for a busy machine that suspends
+        // the thread (and for a slow debug build).
+        let slack = Duration::from_millis(if cfg!(debug_assertions) { 150 } else { 25 });
+        assert!(took <= limit + slack, "took {took:?}");
+    }
+}
+
+fn pos(text: &str) -> Position {
+    text.parse().unwrap()
+}
+
+#[test]
+fn throne_wins_are_found_at_their_depth() {
+    // White completes the throne ring with h5-g6 (R10): win in 1, found at depth 1.
+    let one = pos("Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gh5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w");
+    let a = analyse(&one, Limits::depth(1), 1).unwrap();
+    assert_eq!(a.score(), Score::Win(1));
+    assert_eq!(a.best_move().to_string(), "h5-g6");
+    // Two ring-1 cells left, two guards next to them, Black too far to interfere: a win
+    // in 2 (three plies), found at depth 3, with both orders of the two steps.
+    let two = pos("Qf6,Ge5,Ge6,Gf5,Gf7,Gh4,Gh6/qa1,ga2,gb1,gb2,gc1,gd1,gc2 w");
+    let a = analyse(&two, Limits::depth(3), 2).unwrap();
+    assert_eq!(a.score(), Score::Win(2));
+    assert_eq!(a.lines[1].score, Score::Win(2));
+    assert_eq!(a.pv().len(), 3);
+    // The same with Black to move: Black loses in 2 whatever it does.
+    let a = analyse(&two.with_turn(agon_core::Side::Black), Limits::depth(4), 1).unwrap();
+    assert_eq!(a.score(), Score::Loss(2));
+}
+
+#[test]
+fn no_action_wins_are_found() {
+    // Five of Black's moves leave White without an action (R12): win in 1.
+    let p = pos("Qa3,Ga1,Ga2,Ga4,Ga5,Ga6,Gb1/qf11,gb2,gb4,gb6,gb7,gc1,gd2 b");
+    let a = analyse(&p, Limits::depth(1), 1).unwrap();
+    assert_eq!(a.score(), Score::Win(1));
+    let next = p.play(a.best_move()).unwrap();
+    assert!(!next.has_legal_move());
+}
+
+#[test]
+fn engine_avoids_completing_the_ring_without_its_queen() {
+    // White's guards could fill ring 1, but Black's queen holds the throne: that loses
+    // (R10), so the engine plays anything else.
+    let p = pos("Qa1,Ge5,Ge6,Gf5,Gf7,Gg5,Gh5/qf6,ga2,gb7,gd1,gh1,gk7,gl2 w");
+    let m = Engine::new(Limits::depth(3)).choose(&p).unwrap();
+    assert_ne!(m.to_string(), "h5-g6");
+}
+
+/// White far ahead: its queen on ring 1, its guards on ring 2; Black on the outer ring.
+const WHITE_AHEAD: &str = "Qe6,Gd4,Gd7,Gf4,Gf8,Gh4,Gh7/qf1,ga2,gb7,gd1,gh1,gk7,gl2 w";
+
+/// A game from `start` with `moves` played.
+fn game_after(start: Position, moves: &[&str]) -> Game {
+    let mut game = Game::from_position(start);
+    for m in moves {
+        game.play(m.parse().unwrap()).unwrap();
+    }
+    assert!(!game.is_over());
+    game
+}
+
+#[test]
+fn the_side_behind_takes_a_repetition_draw() {
+    // Both queens shuffle; Black's e1-f1 would bring the start back a third time (R11).
+    let moves = [
+        "e6-e5", "f1-e1", "e5-e6", "e1-f1", "e6-e5", "f1-e1", "e5-e6",
+    ];
+    let game = game_after(pos(WHITE_AHEAD), &moves);
+    let m = Engine::new(Limits::depth(4)).choose_in_game(&game).unwrap();
+    assert_eq!(m.to_string(), "e1-f1");
+    let mut after = game.clone();
+    after.play(m).unwrap();
+    assert_eq!(after.outcome(), Some(agon_core::Outcome::draw()));
+}
+
+#[test]
+fn the_side_ahead_avoids_a_repetition_draw() {
+    // The same shuffle with Black moving first: now White's e5-e6 would repeat.
+    let start = pos(WHITE_AHEAD).with_turn(agon_core::Side::Black);
+    let moves = [
+        "f1-e1", "e6-e5", "e1-f1", "e5-e6", "f1-e1", "e6-e5", "e1-f1",
+    ];
+    let game = game_after(start, &moves);
+    assert!(game.is_legal("e5-e6".parse().unwrap()));
+    let m = Engine::new(Limits::depth(4)).choose_in_game(&game).unwrap();
+    let mut after = game.clone();
+    after.play(m).unwrap();
+    assert_eq!(after.outcome(), None, "White, ahead, drew with {m}");
+}
+
+#[test]
+fn specs_read_and_name_themselves() {
+    for (spec, name) in [
+        ("engine", "engine:100ms"),
+        ("engine:250ms", "engine:250ms"),
+        (" engine:n5000 ", "engine:n5000"),
+        ("engine:d6:n900:5ms:t2:h32", "engine:5ms:n900:d6:t2:h32"),
+    ] {
+        let bot = bot_by_name(spec, 1).unwrap();
+        assert_eq!(bot.name(), name);
+        assert_eq!(bot_by_name(&bot.name(), 2).unwrap().name(), name);
+    }
+    for bad in [
+        "engine:",
+        "engine:0ms:0ms",
+        "engine:n0",
+        "engine:d101",
+        "engine:t65",
+        "engine:h0",
+        "engine:h4097",
+        "engine:100",
+        "engine:n-1",
+        "engine:1s",
+    ] {
+        assert!(bot_by_name(bad, 1).is_err(), "{bad} was read");
+    }
+}
+
+#[test]
+fn analysis_lines_are_distinct_and_ordered() {
+    let a = analyse(&Game::new(), Limits::depth(3), 5).unwrap();
+    assert_eq!(a.lines.len(), 5);
+    let mut firsts: Vec<_> = a.lines.iter().map(|l| l.pv[0]).collect();
+    firsts.sort();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 5);
+    assert!(a.lines.windows(2).all(|w| w[0].score >= w[1].score));
+    // Every line is a legal sequence.
+    for line in &a.lines {
+        let mut p = Position::start();
+        for &m in &line.pv {
+            p = p.play(m).unwrap();
+        }
+    }
+    // More lines than moves give one per move.
+    let few = pos("Qa3,Ga1,Ga2,Ga4,Ga5,Ga6,Gb1/qf11,gb2,gb4,gb6,gb7,gc1,gd2 b");
+    let n = few.legal_moves().len();
+    assert!(n < 50);
+    assert_eq!(analyse(&few, Limits::depth(2), 50).unwrap().lines.len(), n);
+}
+
+#[test]
+fn analysis_refuses_finished_games_and_unbounded_searches() {
+    let won = pos("Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gg6/qa1,ga2,gb1,gb2,gc1,gc2,gd1 b");
+    assert!(matches!(
+        analyse(&won, Limits::depth(2), 1),
+        Err(AnalysisError::GameOver(_))
+    ));
+    assert_eq!(
+        analyse(&Position::start(), Limits::default(), 1),
+        Err(AnalysisError::Unbounded)
+    );
+    assert_eq!(Engine::new(Limits::depth(2)).choose(&won), None);
+}
+
+#[test]
+fn threads_give_legal_moves() {
+    let mut engine = Engine::new(Limits::nodes(2_000)).with_threads(2);
+    let game = Game::new();
+    let m = engine.choose_in_game(&game).unwrap();
+    assert!(game.is_legal(m));
+}
