@@ -7,7 +7,7 @@ use agon_rl::{Action, Layout};
 
 pub use agon_rl::{
     ACTION_COUNT, AXIAL_SIDE, CHANNELS, CHANNEL_COUNT, INNER_RETURN_BASE, OUTER_RETURN_BASE,
-    STEP_ACTIONS,
+    PACKED_MASK_LEN, STEP_ACTIONS,
 };
 
 /// Cells per plane in the flat layout.

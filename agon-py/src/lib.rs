@@ -121,11 +121,13 @@ fn _agon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(svg::svg, m)?)?;
     m.add_function(wrap_pyfunction!(vecenv::perft, m)?)?;
     m.add_function(wrap_pyfunction!(vecenv::random_playouts, m)?)?;
+    m.add_function(wrap_pyfunction!(vecenv::unpack_masks, m)?)?;
     m.add("CELL_COUNT", ac::CELL_COUNT)?;
     m.add("ACTION_COUNT", actions::ACTION_COUNT)?;
     m.add("STEP_ACTIONS", actions::STEP_ACTIONS)?;
     m.add("OUTER_RETURN_BASE", actions::OUTER_RETURN_BASE)?;
     m.add("INNER_RETURN_BASE", actions::INNER_RETURN_BASE)?;
+    m.add("PACKED_MASK_BYTES", actions::PACKED_MASK_LEN)?;
     m.add("MAX_LEGAL_MOVES", ac::MAX_LEGAL_MOVES)?;
     m.add("OBSERVATION_CHANNELS", actions::CHANNELS.to_vec())?;
     m.add("MAX_ENVS", limits::MAX_ENVS)?;

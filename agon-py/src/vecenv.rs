@@ -2,17 +2,16 @@
 //! stepped by action numbers with numpy arrays in and out.
 
 use agon_core as ac;
-use agon_core::random::{random_playout, Rng};
 use numpy::{
-    Element, PyArray1, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods, PyReadwriteArrayDyn,
-    PyUntypedArray, PyUntypedArrayMethods,
+    Element, PyArray1, PyArrayDescr, PyArrayDescrMethods, PyArrayDyn, PyArrayMethods,
+    PyReadwriteArrayDyn, PyUntypedArray, PyUntypedArrayMethods,
 };
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyDictMethods, PyTuple, PyType};
+use pyo3::types::{PyDict, PyDictMethods, PyString, PyTuple, PyType};
 
-use crate::actions::{self, ACTION_COUNT};
+use crate::actions::{self, ACTION_COUNT, PACKED_MASK_LEN};
 use crate::errors;
 use crate::game::GamePy;
 use crate::limits::{self, MAX_ENVS, MAX_RANDOM_PLAYOUTS};
@@ -30,18 +29,24 @@ pub fn perft(py: Python<'_>, position: PositionArg, depth: Int<i64>) -> PyResult
 }
 
 /// Plays `n` games (0 to `MAX_RANDOM_PLAYOUTS`) of uniformly random legal moves from
-/// `start` (the start position by default) with the core's seeded generator, without
-/// holding the GIL, and returns their
-/// statistics: `games`, `plies` (total), `plies_mean`, `plies_min`, `plies_max`,
-/// `white_wins`, `black_wins`, `draws`, and `reasons` (a dict from each end reason to its
-/// count). The same seed gives the same games everywhere (Rust, Python, the bots).
+/// `start` (the start position by default), on `threads` threads (1 to 256; all cores by
+/// default), without holding the GIL, and returns their statistics: `games`, `plies`
+/// (total), `plies_mean`, `plies_min`, `plies_max`, `white_wins`, `black_wins`, `draws`,
+/// and `reasons` (a dict from each end reason to its count). Game `k` draws its moves from
+/// its own generator, seeded from `seed` and `k` (Rust's `agon_rl::game_rng`), so the
+/// same seed gives the same games on any number of threads, in Python and in Rust
+/// (`agon_rl::random_playouts`).
 #[pyfunction]
-#[pyo3(signature = (n, seed = Int(0), start = None))]
+#[pyo3(
+    signature = (n, seed = Int(0), start = None, threads = None),
+    text_signature = "(n, seed=0, start=None, threads=None)"
+)]
 pub fn random_playouts<'py>(
     py: Python<'py>,
     n: Int<i64>,
     seed: Int<u64>,
     start: Option<PositionArg>,
+    threads: Option<Int<i64>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let n = u64::try_from(n.0)
         .ok()
@@ -53,46 +58,12 @@ pub fn random_playouts<'py>(
                 n.0,
             )
         })?;
+    let threads = threads_arg(threads)?;
     let seed = seed.0;
     let start = start.map_or_else(ac::Position::start, |p| p.0);
-    struct Stats {
-        plies: u64,
-        min: u64,
-        max: u64,
-        wins: [u64; 2],
-        draws: u64,
-        reasons: [u64; 4],
-    }
-    let s = py.detach(move || {
-        let mut rng = Rng::new(seed);
-        let mut game = ac::Game::from_position(start);
-        let mut s = Stats {
-            plies: 0,
-            min: u64::MAX,
-            max: 0,
-            wins: [0; 2],
-            draws: 0,
-            reasons: [0; 4],
-        };
-        for _ in 0..n {
-            game.restart(start);
-            let outcome = random_playout(&mut game, &mut rng);
-            let plies = game.moves().len() as u64;
-            s.plies += plies;
-            s.min = s.min.min(plies);
-            s.max = s.max.max(plies);
-            match outcome.winner {
-                Some(side) => s.wins[side.index()] += 1,
-                None => s.draws += 1,
-            }
-            if let Some(i) = ac::EndReason::ALL.iter().position(|&r| r == outcome.reason) {
-                s.reasons[i] += 1;
-            }
-        }
-        s
-    });
+    let s = py.detach(move || agon_rl::random_playouts(start, n, seed, threads));
     let d = PyDict::new(py);
-    d.set_item("games", n)?;
+    d.set_item("games", s.games)?;
     d.set_item("plies", s.plies)?;
     d.set_item(
         "plies_mean",
@@ -102,10 +73,10 @@ pub fn random_playouts<'py>(
             0.0
         },
     )?;
-    d.set_item("plies_min", if n > 0 { s.min } else { 0 })?;
-    d.set_item("plies_max", s.max)?;
-    d.set_item("white_wins", s.wins[0])?;
-    d.set_item("black_wins", s.wins[1])?;
+    d.set_item("plies_min", s.min_plies)?;
+    d.set_item("plies_max", s.max_plies)?;
+    d.set_item("white_wins", s.white_wins)?;
+    d.set_item("black_wins", s.black_wins)?;
     d.set_item("draws", s.draws)?;
     let reasons = PyDict::new(py);
     for (r, count) in ac::EndReason::ALL.iter().zip(s.reasons) {
@@ -115,19 +86,38 @@ pub fn random_playouts<'py>(
     Ok(d)
 }
 
-/// A batch of `n` games for reinforcement learning, stepped by action numbers.
+/// The number of threads of `threads=`: 1 to `agon_rl::VecEnv::MAX_THREADS`, all cores if
+/// `None`.
+fn threads_arg(threads: Option<Int<i64>>) -> PyResult<usize> {
+    let max = agon_rl::VecEnv::MAX_THREADS;
+    match threads {
+        None => Ok(agon_rl::VecEnv::default_threads()),
+        Some(Int(t)) => usize::try_from(t)
+            .ok()
+            .filter(|t| (1..=max).contains(t))
+            .ok_or_else(|| limits::out_of_range("threads", &format!("1 to {max}"), t)),
+    }
+}
+
+/// A batch of `n` games for reinforcement learning, stepped by action numbers on every
+/// core.
 ///
-/// `VecEnv(n, seed=0, axial=False, start=None)`: `n` is 1 to `agon.MAX_ENVS`.
-/// `step(actions)` plays one action in every game and returns
-/// `(observations, rewards, terminations, masks)`:
+/// `VecEnv(n, seed=0, axial=False, start=None, *, threads=None, obs_dtype=None,
+/// packed_masks=False)`: `n` is 1 to `agon.MAX_ENVS`. `step(actions)` plays one action in
+/// every game and returns `(observations, rewards, terminations, masks)`:
 ///
 /// - `observations`: float32 `(n, 11, 91)`, or `(n, 11, 11, 11)` with `axial=True`: each
-///   game's next position from its side to move's view (`Position.observation`);
+///   game's next position from its side to move's view (`Position.observation`); uint8
+///   with `obs_dtype=numpy.uint8` (the same 0s and 1s in a quarter of the memory);
 /// - `rewards`: float32 `(n,)`: +1 if the action won the game for the side that played
 ///   it, -1 if it lost it (a ring of guards without the queen on the throne), 0 otherwise
 ///   (draws included);
 /// - `terminations`: bool `(n,)`: whether the action ended the game;
-/// - `masks`: bool `(n, ACTION_COUNT)`: the legal actions of the next position.
+/// - `masks`: the legal actions of the next position: bool `(n, ACTION_COUNT)`; or with
+///   `packed_masks=True`, uint8 `(n, PACKED_MASK_BYTES)`, bit-packed as `numpy.packbits`
+///   packs them (action `a` is bit `7 - a % 8` of byte `a // 8`, the padding bits are 0),
+///   which `agon.unpack_masks(masks)`, that is
+///   `numpy.unpackbits(masks, axis=-1, count=ACTION_COUNT).view(bool)`, unpacks.
 ///
 /// `actions` is a 1-dimensional array of shape `(n,)` of any numpy integer dtype (any
 /// width and sign, either byte order), or a sequence of `n` Python ints. Anything else is
@@ -142,12 +132,23 @@ pub fn random_playouts<'py>(
 /// are those of the new game. Pass `out=(observations, rewards, terminations, masks)`,
 /// writeable C-contiguous numpy arrays of exactly those shapes and dtypes that share no
 /// memory, to have them filled in place instead of allocated; they are all checked before
-/// anything is written or any game changes. The work runs without the GIL; threads that
-/// share a `VecEnv` take turns (a call waits for the one running).
+/// anything is written or any game changes.
+///
+/// The work runs without the GIL, on `threads` threads (the calling one included). The
+/// results do not depend on their number: game `i` draws its random actions from its own
+/// generator, seeded from `seed` and `i`. Threads that share a `VecEnv` take turns (a call
+/// waits for the one running). For the draw by repetition a game keeps its moves and a
+/// table of its positions' fingerprints (12 to 20 bytes a ply, a tenth of what a `Game`
+/// holds), and it ends exactly when a `Game` would.
 #[pyclass(frozen, module = "agon._agon", name = "VecEnv")]
 pub struct VecEnv {
     n: usize,
     axial: bool,
+    /// Observations as uint8 rather than float32.
+    obs_u8: bool,
+    /// Masks bit-packed rather than one bool per action.
+    packed: bool,
+    threads: usize,
     /// What calls change, locked by one call at a time. No Python object is made and no
     /// Python code runs while it is locked.
     state: Lock<State>,
@@ -285,6 +286,90 @@ impl<'py, T: Element> Output<'py, T> {
         self.rw
             .as_slice_mut()
             .map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+}
+
+/// The observations of a call: float32 or uint8.
+enum ObsOut<'py> {
+    F32(Output<'py, f32>),
+    U8(Output<'py, u8>),
+}
+
+impl<'py> ObsOut<'py> {
+    fn new(
+        py: Python<'py>,
+        given: Option<&Bound<'py, PyAny>>,
+        shape: &[usize],
+        u8: bool,
+    ) -> PyResult<Self> {
+        Ok(if u8 {
+            ObsOut::U8(Output::new(py, given, shape, "observations")?)
+        } else {
+            ObsOut::F32(Output::new(py, given, shape, "observations")?)
+        })
+    }
+
+    fn span(&self) -> (usize, usize) {
+        match self {
+            ObsOut::F32(o) => o.span(),
+            ObsOut::U8(o) => o.span(),
+        }
+    }
+
+    fn buffer(&mut self) -> PyResult<agon_rl::Observations<'_>> {
+        Ok(match self {
+            ObsOut::F32(o) => agon_rl::Observations::F32(o.slice()?),
+            ObsOut::U8(o) => agon_rl::Observations::U8(o.slice()?),
+        })
+    }
+
+    fn into_any(self) -> Bound<'py, PyAny> {
+        match self {
+            ObsOut::F32(o) => o.array.into_any(),
+            ObsOut::U8(o) => o.array.into_any(),
+        }
+    }
+}
+
+/// The masks of a call: one bool per action, or bit-packed.
+enum MaskOut<'py> {
+    Bool(Output<'py, bool>),
+    Packed(Output<'py, u8>),
+}
+
+impl<'py> MaskOut<'py> {
+    fn new(
+        py: Python<'py>,
+        given: Option<&Bound<'py, PyAny>>,
+        n: usize,
+        packed: bool,
+    ) -> PyResult<Self> {
+        Ok(if packed {
+            MaskOut::Packed(Output::new(py, given, &[n, PACKED_MASK_LEN], "masks")?)
+        } else {
+            MaskOut::Bool(Output::new(py, given, &[n, ACTION_COUNT], "masks")?)
+        })
+    }
+
+    fn span(&self) -> (usize, usize) {
+        match self {
+            MaskOut::Bool(m) => m.span(),
+            MaskOut::Packed(m) => m.span(),
+        }
+    }
+
+    fn buffer(&mut self) -> PyResult<agon_rl::Masks<'_>> {
+        Ok(match self {
+            MaskOut::Bool(m) => agon_rl::Masks::Bool(m.slice()?),
+            MaskOut::Packed(m) => agon_rl::Masks::Packed(m.slice()?),
+        })
+    }
+
+    fn into_any(self) -> Bound<'py, PyAny> {
+        match self {
+            MaskOut::Bool(m) => m.array.into_any(),
+            MaskOut::Packed(m) => m.array.into_any(),
+        }
     }
 }
 
@@ -511,10 +596,10 @@ impl VecEnv {
         &self,
         py: Python<'py>,
         out: Option<&Bound<'py, PyTuple>>,
-    ) -> PyResult<(Output<'py, f32>, Output<'py, bool>)> {
+    ) -> PyResult<(ObsOut<'py>, MaskOut<'py>)> {
         let given = unpack_out(out, 2)?;
-        let obs = Output::<f32>::new(py, given[0].as_ref(), &self.obs_shape(), "observations")?;
-        let masks = Output::<bool>::new(py, given[1].as_ref(), &[self.n, ACTION_COUNT], "masks")?;
+        let obs = ObsOut::new(py, given[0].as_ref(), &self.obs_shape(), self.obs_u8)?;
+        let masks = MaskOut::new(py, given[1].as_ref(), self.n, self.packed)?;
         disjoint(&[obs.span(), masks.span()])?;
         Ok((obs, masks))
     }
@@ -532,7 +617,7 @@ impl VecEnv {
             Err(_) => Err(Refused {
                 env: i,
                 action: a,
-                position: *env.games()[i].position(),
+                position: *env.position(i),
                 names: None,
             }),
         })
@@ -542,7 +627,7 @@ impl VecEnv {
     fn refused(env: &agon_rl::VecEnv, error: agon_rl::VecEnvError) -> PyResult<Refused> {
         match error {
             agon_rl::VecEnvError::IllegalAction { env: i, action } => {
-                let position = *env.games()[i].position();
+                let position = *env.position(i);
                 let names = usize::try_from(action)
                     .ok()
                     .and_then(|a| actions::action_to_move(&position, a));
@@ -559,18 +644,70 @@ impl VecEnv {
     }
 }
 
+/// Whether `obs_dtype=` asks for uint8 observations (else float32, also for `None`): a
+/// dtype, a type or a str, read by `numpy.dtype`.
+fn obs_dtype_is_u8(py: Python<'_>, obs_dtype: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+    let Some(given) = obs_dtype else {
+        return Ok(false);
+    };
+    if given.is_none() {
+        return Ok(false);
+    }
+    let readable = given.cast::<PyArrayDescr>().is_ok()
+        || given.cast::<PyType>().is_ok()
+        || given.cast::<PyString>().is_ok();
+    if !readable {
+        return Err(PyTypeError::new_err(format!(
+            "obs_dtype: expected numpy.float32 or numpy.uint8 (a dtype, a type or a str), \
+             not {}",
+            given.get_type().name()?
+        )));
+    }
+    static DTYPE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let dtype = DTYPE
+        .get_or_try_init(py, || {
+            py.import("numpy")?.getattr("dtype").map(Bound::unbind)
+        })?
+        .bind(py)
+        .call1((given,))?
+        .cast_into::<PyArrayDescr>()?;
+    if dtype.is_equiv_to(&numpy::dtype::<f32>(py)) {
+        Ok(false)
+    } else if dtype.is_equiv_to(&numpy::dtype::<u8>(py)) {
+        Ok(true)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "obs_dtype must be float32 or uint8 (native byte order), not {dtype}"
+        )))
+    }
+}
+
 #[pymethods]
 impl VecEnv {
     /// `n` games (1 to `agon.MAX_ENVS`) from `start` (the start position by default; not
     /// a decided one); `seed` seeds `random_actions`; `axial` selects the (11, 11, 11)
-    /// observation layout.
+    /// observation layout; `threads` (1 to 256, all cores by default) step the batch;
+    /// `obs_dtype` is `numpy.float32` (the default) or `numpy.uint8`; `packed_masks`
+    /// packs the masks 8 actions a byte.
     #[new]
-    #[pyo3(signature = (n, seed = Int(0), axial = false, start = None))]
+    #[pyo3(
+        signature = (
+            n, seed = Int(0), axial = false, start = None, *, threads = None,
+            obs_dtype = None, packed_masks = false
+        ),
+        text_signature = "(n, seed=0, axial=False, start=None, *, threads=None, \
+                          obs_dtype=None, packed_masks=False)"
+    )]
+    #[allow(clippy::too_many_arguments)]
     fn new(
+        py: Python<'_>,
         n: Int<i64>,
         seed: Int<u64>,
         axial: bool,
         start: Option<PositionArg>,
+        threads: Option<Int<i64>>,
+        obs_dtype: Option<Bound<'_, PyAny>>,
+        packed_masks: bool,
     ) -> PyResult<VecEnv> {
         let n = usize::try_from(n.0)
             .ok()
@@ -578,12 +715,19 @@ impl VecEnv {
             .ok_or_else(|| {
                 limits::out_of_range("n", &format!("1 to MAX_ENVS ({MAX_ENVS})"), n.0)
             })?;
+        let threads = threads_arg(threads)?;
+        let obs_u8 = obs_dtype_is_u8(py, obs_dtype.as_ref())?;
         let start = start.map_or_else(ac::Position::start, |p| p.0);
-        let env = agon_rl::VecEnv::new(n, seed.0, actions::layout(axial), Some(start))
+        let mut env = agon_rl::VecEnv::new(n, seed.0, actions::layout(axial), Some(start))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        env.set_threads(threads)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(VecEnv {
             n,
             axial,
+            obs_u8,
+            packed: packed_masks,
+            threads,
             state: Lock::new(
                 "VecEnv",
                 State {
@@ -610,6 +754,43 @@ impl VecEnv {
         PyTuple::new(py, &self.obs_shape()[1..])
     }
 
+    /// The dtype of the observations: `numpy.float32` or `numpy.uint8`.
+    #[getter]
+    fn obs_dtype<'py>(&self, py: Python<'py>) -> Bound<'py, PyArrayDescr> {
+        if self.obs_u8 {
+            numpy::dtype::<u8>(py)
+        } else {
+            numpy::dtype::<f32>(py)
+        }
+    }
+
+    /// Whether the masks are bit-packed (uint8, 8 actions a byte) rather than one bool
+    /// per action.
+    #[getter]
+    fn packed_masks(&self) -> bool {
+        self.packed
+    }
+
+    /// The shape of one game's mask: `(ACTION_COUNT,)`, or `(PACKED_MASK_BYTES,)` when
+    /// packed.
+    #[getter]
+    fn mask_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(
+            py,
+            [if self.packed {
+                PACKED_MASK_LEN
+            } else {
+                ACTION_COUNT
+            }],
+        )
+    }
+
+    /// The number of threads that step the batch (the calling one included).
+    #[getter]
+    fn threads(&self) -> usize {
+        self.threads
+    }
+
     /// The number of actions (`agon.ACTION_COUNT`).
     #[getter]
     fn action_count(&self) -> usize {
@@ -627,7 +808,7 @@ impl VecEnv {
         out: Option<Bound<'py, PyTuple>>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let (mut obs, mut masks) = self.observation_outputs(py, out.as_ref())?;
-        let (o, m) = (obs.slice()?, masks.slice()?);
+        let (o, m) = (obs.buffer()?, masks.buffer()?);
         let mut guard = self.lock(py)?;
         let env = &mut guard.env;
         let written = py.detach(move || {
@@ -636,7 +817,7 @@ impl VecEnv {
         });
         drop(guard);
         written.map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok((obs.array.into_any(), masks.array.into_any()))
+        Ok((obs.into_any(), masks.into_any()))
     }
 
     /// The current `(observations, masks)`; `out=(observations, masks)` fills arrays in
@@ -648,16 +829,17 @@ impl VecEnv {
         out: Option<Bound<'py, PyTuple>>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
         let (mut obs, mut masks) = self.observation_outputs(py, out.as_ref())?;
-        let (o, m) = (obs.slice()?, masks.slice()?);
+        let (o, m) = (obs.buffer()?, masks.buffer()?);
         let guard = self.lock(py)?;
         let env = &guard.env;
         let written = py.detach(move || env.observe(o, m));
         drop(guard);
         written.map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok((obs.array.into_any(), masks.array.into_any()))
+        Ok((obs.into_any(), masks.into_any()))
     }
 
-    /// Plays one action in every game; see the class documentation.
+    /// Plays one action in every game: `actions` of shape `(n,)` and an integer dtype
+    /// (see the class and the package's "Contract").
     #[pyo3(signature = (actions, out = None))]
     fn step<'py>(
         &self,
@@ -669,32 +851,34 @@ impl VecEnv {
         // Every argument is checked, and every output borrowed, before any game changes.
         let actions = read_actions(&actions, n)?;
         let given = unpack_out(out.as_ref(), 4)?;
-        let mut obs = Output::<f32>::new(py, given[0].as_ref(), &self.obs_shape(), "observations")?;
+        let mut obs = ObsOut::new(py, given[0].as_ref(), &self.obs_shape(), self.obs_u8)?;
         let mut rewards = Output::<f32>::new(py, given[1].as_ref(), &[n], "rewards")?;
         let mut terms = Output::<bool>::new(py, given[2].as_ref(), &[n], "terminations")?;
-        let mut masks = Output::<bool>::new(py, given[3].as_ref(), &[n, ACTION_COUNT], "masks")?;
+        let mut masks = MaskOut::new(py, given[3].as_ref(), n, self.packed)?;
         let mut spans = vec![obs.span(), rewards.span(), terms.span(), masks.span()];
         spans.extend(actions.span());
         disjoint(&spans)?;
-        let (o, r, t, m) = (
-            obs.slice()?,
-            rewards.slice()?,
-            terms.slice()?,
-            masks.slice()?,
-        );
+        let out = agon_rl::StepBuffers {
+            observations: obs.buffer()?,
+            rewards: rewards.slice()?,
+            terminations: terms.slice()?,
+            masks: masks.buffer()?,
+        };
         let mut guard = self.lock(py)?;
         let state = &mut *guard;
-        if let Err(refused) = VecEnv::int64_actions(state, &actions) {
-            drop(guard);
-            return Err(refused.error(py));
+        // A contiguous int64 array (what `random_actions` returns) is read in place.
+        let in_place = match &actions {
+            Actions::Int64(a) => a.as_slice().ok(),
+            Actions::Wide(_) => None,
+        };
+        if in_place.is_none() {
+            if let Err(refused) = VecEnv::int64_actions(state, &actions) {
+                drop(guard);
+                return Err(refused.error(py));
+            }
         }
         let State { env, actions } = state;
-        let out = agon_rl::StepBuffers {
-            observations: o,
-            rewards: r,
-            terminations: t,
-            masks: m,
-        };
+        let actions = in_place.unwrap_or(actions);
         let played = py.detach(|| env.step(actions, out));
         let refused = played.err().map(|e| VecEnv::refused(env, e));
         drop(guard);
@@ -702,15 +886,15 @@ impl VecEnv {
             return Err(refused?.error(py));
         }
         Ok((
-            obs.array.into_any(),
+            obs.into_any(),
             rewards.array.into_any(),
             terms.array.into_any(),
-            masks.array.into_any(),
+            masks.into_any(),
         ))
     }
 
-    /// A uniformly random legal action for every game (int64 `(n,)`), from the seeded
-    /// generator.
+    /// A uniformly random legal action for every game (int64 `(n,)`): game `i`'s from its
+    /// own generator, seeded from `seed` and `i`.
     fn random_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let mut guard = self.lock(py)?;
         let env = &mut guard.env;
@@ -724,14 +908,96 @@ impl VecEnv {
     /// The current position of game `i` (0 to `n - 1`, else `IndexError`).
     fn position(&self, py: Python<'_>, i: Int<i64>) -> PyResult<PositionPy> {
         let i = self.index(i)?;
-        let position = *self.lock(py)?.env.games()[i].position();
+        let position = *self.lock(py)?.env.position(i);
         Ok(PositionPy(position))
     }
 
     /// A copy of game `i` since its last start (0 to `n - 1`, else `IndexError`).
     fn game(&self, py: Python<'_>, i: Int<i64>) -> PyResult<GamePy> {
         let i = self.index(i)?;
-        let game = self.lock(py)?.env.games()[i].clone();
+        let game = {
+            let guard = self.lock(py)?;
+            let env = &guard.env;
+            py.detach(|| env.game(i))
+        };
         Ok(GamePy::wrap(py, game))
     }
+}
+
+/// Unpacks bit-packed masks (`VecEnv(..., packed_masks=True)`): a uint8 numpy array of
+/// shape `(..., PACKED_MASK_BYTES)` into a bool array of shape `(..., ACTION_COUNT)`, the
+/// same as `numpy.unpackbits(packed, axis=-1, count=ACTION_COUNT).view(bool)`: action `a`
+/// is bit `7 - a % 8` of byte `a // 8`, and the bits after the last action are ignored.
+/// Raises `TypeError` for anything but a uint8 array (masked arrays included) and
+/// `ValueError` for another last dimension.
+#[pyfunction]
+pub fn unpack_masks<'py>(
+    py: Python<'py>,
+    packed: Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let array = packed.cast::<PyUntypedArray>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "packed: expected a uint8 numpy array, not {}",
+            describe(&packed).unwrap_or_default()
+        ))
+    })?;
+    if is_masked(array)? {
+        return Err(PyTypeError::new_err(
+            "packed: a masked array is not accepted (its mask would be ignored)",
+        ));
+    }
+    let typed = array.cast::<PyArrayDyn<u8>>().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "packed: expected an array of dtype uint8, not {}",
+            array.dtype()
+        ))
+    })?;
+    let shape = typed.shape().to_vec();
+    if shape.last() != Some(&PACKED_MASK_LEN) {
+        return Err(PyValueError::new_err(format!(
+            "packed: expected a shape (..., {PACKED_MASK_LEN}), got {}",
+            shape_str(&shape)
+        )));
+    }
+    let borrowed = typed
+        .try_readonly()
+        .map_err(|e| PyValueError::new_err(format!("packed: {e}")))?;
+    let view = borrowed.as_array();
+    let mut out_shape = shape.clone();
+    if let Some(last) = out_shape.last_mut() {
+        *last = ACTION_COUNT;
+    }
+    let out = new_array::<bool>(py, &out_shape)?.cast_into::<PyArrayDyn<bool>>()?;
+    let mut rw = out
+        .try_readwrite()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let unpacked = rw
+        .as_slice_mut()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    match view.as_slice() {
+        Some(bytes) => py.detach(|| {
+            for (p, u) in bytes
+                .chunks_exact(PACKED_MASK_LEN)
+                .zip(unpacked.chunks_exact_mut(ACTION_COUNT))
+            {
+                agon_rl::unpack_mask(p, u);
+            }
+        }),
+        None => {
+            // Not C-contiguous: row by row through a copy.
+            let mut row = vec![0u8; PACKED_MASK_LEN];
+            let rows = view.rows();
+            for (r, u) in rows
+                .into_iter()
+                .zip(unpacked.chunks_exact_mut(ACTION_COUNT))
+            {
+                for (b, &x) in row.iter_mut().zip(r.iter()) {
+                    *b = x;
+                }
+                agon_rl::unpack_mask(&row, u);
+            }
+        }
+    }
+    drop(rw);
+    Ok(out.into_any())
 }

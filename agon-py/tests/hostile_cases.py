@@ -683,14 +683,47 @@ def _perft(data: Data) -> None:
         assert isinstance(leaves, int) and leaves >= 0
 
 
+def threads_like() -> st.SearchStrategy[Any]:
+    """A ``threads`` argument: None (every core), 1 to a few, and out of range or hostile."""
+    return mostly(st.one_of(st.none(), st.integers(1, 4)),
+                  st.one_of(st.sampled_from([0, -1, 257, 2**63, 2**64]), bounded(st.just(2), 256, low=1)), 6)
+
+
 @entry("functions", "random_playouts")
 def _random_playouts(data: Data) -> None:
     n = data.draw(bounded(st.integers(0, 2), agon.MAX_RANDOM_PLAYOUTS))
     seed = data.draw(st.one_of(st.integers(0, 2**64 - 1), any_int, hostile))
     start = data.draw(st.one_of(st.none(), position_like()))
-    ok, stats = attempt(lambda: agon.random_playouts(n, seed=seed, start=start))
+    threads = data.draw(threads_like())
+    ok, stats = attempt(lambda: agon.random_playouts(n, seed=seed, start=start, threads=threads))
     if ok:
         assert stats["games"] == n == stats["white_wins"] + stats["black_wins"] + stats["draws"]
+        assert isinstance(threads, int) or threads is None
+        assert threads is None or 1 <= threads <= 256
+        # The games depend on the seed only, not on the number of threads.
+        assert stats == agon.random_playouts(n, seed=seed, start=start, threads=1)
+
+
+@entry("functions", "unpack_masks")
+def _unpack_masks(data: Data) -> None:
+    width = agon.PACKED_MASK_BYTES
+    valid = hnp.arrays(np.uint8, hnp.array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=3).map(
+        lambda s: (*s, width)))
+    packed = data.draw(mostly(st.one_of(valid, valid.map(lambda a: a[::-1]),
+                                        valid.map(lambda a: np.asfortranarray(a))),
+                              st.one_of(any_array(), valid.map(masked), valid.map(lambda a: a.astype(np.int16)),
+                                        valid.map(lambda a: a[..., :-1]), valid.map(lambda a: a.tolist()),
+                                        hostile), 6))
+    before = arrays_state(packed)
+    ok, unpacked = attempt(lambda: agon.unpack_masks(packed, **kwargs_maybe(data)))
+    assert arrays_state(packed) == before
+    if ok:
+        assert isinstance(packed, np.ndarray) and packed.dtype == np.uint8
+        expected = np.unpackbits(packed, axis=-1, count=agon.ACTION_COUNT).view(bool)
+        assert unpacked.dtype == np.bool_ and np.array_equal(unpacked, expected)
+        assert unpacked.shape == (*packed.shape[:-1], agon.ACTION_COUNT)
+    else:
+        assert isinstance(unpacked, (TypeError, ValueError, Boom)), unpacked
 
 
 @entry("functions", "move_to_action")
@@ -1085,13 +1118,17 @@ def _from_record(data: Data) -> None:
 @st.composite
 def env_twins(draw: st.DrawFn) -> Tuple[agon.VecEnv, agon.VecEnv]:
     """Two environments built and stepped alike: a failed call on the first must leave it
-    equal to the second (games, observations, and the random generator)."""
-    n = draw(st.integers(1, 4))
+    equal to the second (games, observations, and the random generator). They may differ
+    in their number of threads, which changes nothing; sometimes they are large enough for
+    several threads to share a step."""
+    n = draw(st.one_of(st.integers(1, 4), st.integers(1, 4), st.sampled_from([130, 300])))
     seed = draw(st.integers(0, 2**64 - 1))
     axial = draw(st.booleans())
     start = draw(st.sampled_from([None, *LIVE_POSITIONS[:8]]))
-    a = agon.VecEnv(n, seed=seed, axial=axial, start=start)
-    b = agon.VecEnv(n, seed=seed, axial=axial, start=start)
+    formats: Dict[str, Any] = dict(obs_dtype=draw(st.sampled_from([None, np.float32, np.uint8, "uint8", "f4"])),
+                                   packed_masks=draw(st.booleans()))
+    a = agon.VecEnv(n, seed=seed, axial=axial, start=start, threads=draw(st.integers(1, 3)), **formats)
+    b = agon.VecEnv(n, seed=seed, axial=axial, start=start, threads=draw(st.integers(1, 3)), **formats)
     for _ in range(draw(st.integers(0, 6))):
         actions = a.random_actions()
         assert np.array_equal(actions, b.random_actions())
@@ -1197,8 +1234,8 @@ def out_arrays(env: agon.VecEnv, kinds: Sequence[Tuple[Tuple[int, ...], Any]]) -
 
 def step_kinds(env: agon.VecEnv) -> List[Tuple[Tuple[int, ...], Any]]:
     n = len(env)
-    return [((n, *env.observation_shape), np.float32), ((n,), np.float32), ((n,), np.bool_),
-            ((n, agon.ACTION_COUNT), np.bool_)]
+    return [((n, *env.observation_shape), env.obs_dtype), ((n,), np.float32), ((n,), np.bool_),
+            ((n, *env.mask_shape), np.uint8 if env.packed_masks else np.bool_)]
 
 
 def observe_kinds(env: agon.VecEnv) -> List[Tuple[Tuple[int, ...], Any]]:
@@ -1283,7 +1320,8 @@ def _env_index(data: Data) -> None:
 
 
 properties("vecenv", "VecEnv", env_twins().map(lambda t: t[0]),
-           ["observation_shape", "num_envs", "action_count"])
+           ["observation_shape", "num_envs", "action_count", "threads", "obs_dtype",
+            "packed_masks", "mask_shape"])
 protocol("vecenv", "VecEnv", env_twins().map(lambda t: t[0]))
 
 
@@ -1298,11 +1336,26 @@ def _vecenv(data: Data) -> None:
         kwargs["axial"] = data.draw(bool_like())
     if data.draw(st.booleans()):
         kwargs["start"] = data.draw(st.one_of(st.none(), position_like()))
+    if data.draw(st.booleans()):
+        kwargs["threads"] = data.draw(threads_like())
+    if data.draw(st.booleans()):
+        kwargs["obs_dtype"] = data.draw(mostly(
+            st.sampled_from([None, np.float32, np.uint8, "float32", "uint8", "u1", np.dtype("f4")]),
+            st.one_of(st.sampled_from([np.float64, np.int8, bool, float, int, object, "bogus", ">f4",
+                                       np.dtype(">f4"), "(2,)u1", "u1,u1", "", "O", str]),
+                      hostile)))
+    if data.draw(st.booleans()):
+        kwargs["packed_masks"] = data.draw(bool_like())
     ok, env = attempt(lambda: agon.VecEnv(n, **kwargs, **kwargs_maybe(data)))
     if ok:
         assert len(env) == n and 1 <= n <= agon.MAX_ENVS
+        threads = kwargs.get("threads")
+        assert env.threads >= 1 and (threads is None or env.threads == threads)
+        assert env.obs_dtype in (np.dtype(np.float32), np.dtype(np.uint8))
+        assert env.mask_shape == ((agon.PACKED_MASK_BYTES,) if env.packed_masks else (agon.ACTION_COUNT,))
         if n <= 8:
-            env.step(env.random_actions())
+            obs, _, _, masks = env.step(env.random_actions())
+            assert obs.dtype == env.obs_dtype and masks.shape == (n, *env.mask_shape)
 
 
 # ---------------------------------------------------------------------------------------
@@ -1507,11 +1560,15 @@ def run_threads(workers: Sequence[Callable[[], None]]) -> List[BaseException]:
 
 @entry("threads", "threads")
 def _threads(data: Data) -> None:
-    n = data.draw(st.integers(1, 64))
-    env = agon.VecEnv(n, seed=data.draw(st.integers(0, 99)), axial=data.draw(st.booleans()))
+    # Sometimes large enough for the batch's own threads to share each step.
+    n = data.draw(st.one_of(st.integers(1, 64), st.just(200)))
+    env = agon.VecEnv(n, seed=data.draw(st.integers(0, 99)), axial=data.draw(st.booleans()),
+                      threads=data.draw(st.integers(1, 3)), obs_dtype=data.draw(st.sampled_from(["f4", "u1"])),
+                      packed_masks=data.draw(st.booleans()))
     game = agon.Game()
     bot = agon.bots.Bot.from_name(data.draw(st.sampled_from(["random", "mcts:20", "alphabeta:1"])))
-    out = (np.zeros((n, *env.observation_shape), np.float32), np.zeros((n, agon.ACTION_COUNT), bool))
+    out = (np.zeros((n, *env.observation_shape), env.obs_dtype),
+           np.zeros((n, *env.mask_shape), np.uint8 if env.packed_masks else bool))
     rng = random.Random(data.draw(st.integers(0, 99)))
 
     def stepper() -> None:
@@ -1544,6 +1601,8 @@ def _threads(data: Data) -> None:
     assert not failures, failures
     # Afterwards every game of the batch is consistent with its observation and mask.
     obs, masks = env.observe()
+    if env.packed_masks:
+        masks = agon.unpack_masks(masks)
     for i in range(n):
         position = env.position(i)
         assert np.array_equal(masks[i], position.action_mask())

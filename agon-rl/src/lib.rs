@@ -41,16 +41,29 @@
 //! [`CHANNEL_COUNT`] planes over the cells, from the point of view of the side to move
 //! (see [`CHANNELS`]), laid out either flat (91 cells by index) or axially (an 11 x 11
 //! square, row `r + 5`, column `q + 5`, cells off the board 0): see [`Layout`].
+//!
+//! # Batches
+//!
+//! [`VecEnv`] steps thousands of games at once on every core, writing observations as
+//! `f32` or `u8` and masks as bools or bit-packed ([`PACKED_MASK_LEN`] bytes a game, see
+//! [`write_packed_mask`]); its results do not depend on the number of threads.
+//! [`random_playouts`] plays random games on every core. The benchmark:
+//! `cargo run --release -p agon-rl --example vecenv -- 256 1024 8192`.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 use std::sync::OnceLock;
 
-use agon_core::{Cell, Direction, Move, Position, Ring, Side, Symmetry, CELL_COUNT};
+use agon_core::random::Rng;
+use agon_core::{
+    Actions, Cell, CellSet, Direction, Move, Position, Ring, Side, Symmetry, CELL_COUNT,
+};
 
+mod playouts;
 pub mod replay;
 mod vecenv;
-pub use vecenv::{StepBuffers, VecEnv, VecEnvError};
+pub use playouts::{random_playouts, PlayoutStats};
+pub use vecenv::{Masks, Observations, StepBuffers, VecEnv, VecEnvError};
 
 /// The number of step actions: a cell and a direction.
 pub const STEP_ACTIONS: usize = CELL_COUNT * 6;
@@ -84,6 +97,9 @@ struct Tables {
     inner: [Cell; INNER_CELLS],
     /// The direction of each cube offset `(dq + 1) * 3 + (dr + 1)`.
     direction: [Option<Direction>; 9],
+    /// Each cell's neighbour in each direction (the order of [`Direction::ALL`]), as a
+    /// set of one cell (empty off the board).
+    neighbours: [[CellSet; 6]; CELL_COUNT],
     /// For each symmetry, the image of every action.
     symmetries: Vec<[u16; ACTION_COUNT]>,
 }
@@ -96,6 +112,7 @@ fn tables() -> &'static Tables {
             outer: [Cell::THRONE; OUTER_CELLS],
             inner: [Cell::THRONE; INNER_CELLS],
             direction: [None; 9],
+            neighbours: [[CellSet::EMPTY; 6]; CELL_COUNT],
             symmetries: Vec::new(),
         };
         let (mut o, mut i) = (0, 0);
@@ -113,6 +130,10 @@ fn tables() -> &'static Tables {
         for d in Direction::ALL {
             let (dq, dr, _) = d.cube();
             t.direction[offset_slot(dq, dr)] = Some(d);
+            for c in Cell::all() {
+                t.neighbours[c.index()][d.index()] =
+                    c.neighbour(d).map_or(CellSet::EMPTY, CellSet::from);
+            }
         }
         t.symmetries = Symmetry::ALL.iter().map(|&s| symmetry_map(&t, s)).collect();
         t
@@ -315,6 +336,157 @@ pub fn write_mask(moves: impl IntoIterator<Item = Move>, out: &mut [bool]) {
             out[a.index()] = true;
         }
     }
+}
+
+/// The bytes of a bit-packed mask: [`ACTION_COUNT`] bits, 8 actions a byte, the last byte
+/// padded with zeros (418 bytes).
+pub const PACKED_MASK_LEN: usize = ACTION_COUNT.div_ceil(8);
+
+/// Sets `out` (at least [`PACKED_MASK_LEN`] bytes) to the bit-packed mask of the actions of
+/// `moves`: action `a` is bit `7 - a % 8` of byte `a / 8` (the most significant bit first,
+/// the order of `numpy.packbits` and `numpy.unpackbits`), and the padding bits are 0.
+///
+/// # Panics
+///
+/// If `out` is shorter than [`PACKED_MASK_LEN`].
+///
+/// ```
+/// use agon_core::Position;
+/// use agon_rl::{unpack_mask, write_mask, write_packed_mask, ACTION_COUNT, PACKED_MASK_LEN};
+/// let moves = Position::start().legal_moves();
+/// let mut packed = [0xffu8; PACKED_MASK_LEN];
+/// write_packed_mask(moves.iter().copied(), &mut packed);
+/// let (mut mask, mut unpacked) = ([false; ACTION_COUNT], [true; ACTION_COUNT]);
+/// write_mask(moves.iter().copied(), &mut mask);
+/// unpack_mask(&packed, &mut unpacked);
+/// assert_eq!(mask, unpacked);
+/// assert_eq!(packed.iter().map(|b| b.count_ones()).sum::<u32>(), 27);
+/// ```
+pub fn write_packed_mask(moves: impl IntoIterator<Item = Move>, out: &mut [u8]) {
+    let out = &mut out[..PACKED_MASK_LEN];
+    out.fill(0);
+    let t = tables();
+    for m in moves {
+        if let Some(a) = action_of(t, m) {
+            set_bit(out, a.index());
+        }
+    }
+}
+
+/// Unpacks a bit-packed mask (see [`write_packed_mask`]) into one bool per action, as
+/// `numpy.unpackbits(packed, count=ACTION_COUNT).astype(bool)` does.
+///
+/// # Panics
+///
+/// If `packed` is shorter than [`PACKED_MASK_LEN`] or `out` than [`ACTION_COUNT`].
+///
+/// ```
+/// use agon_rl::{unpack_mask, ACTION_COUNT, PACKED_MASK_LEN};
+/// let mut packed = [0u8; PACKED_MASK_LEN];
+/// packed[0] = 0b1000_0001; // actions 0 and 7
+/// let mut mask = [false; ACTION_COUNT];
+/// unpack_mask(&packed, &mut mask);
+/// assert!(mask[0] && mask[7] && mask.iter().filter(|&&b| b).count() == 2);
+/// ```
+pub fn unpack_mask(packed: &[u8], out: &mut [bool]) {
+    let packed = &packed[..PACKED_MASK_LEN];
+    for (bits, byte) in out[..ACTION_COUNT].chunks_mut(8).zip(packed) {
+        for (i, b) in bits.iter_mut().enumerate() {
+            *b = byte & (0x80 >> i) != 0;
+        }
+    }
+}
+
+#[inline]
+fn set_bit(out: &mut [u8], action: usize) {
+    out[action >> 3] |= 0x80 >> (action & 7);
+}
+
+/// The step actions of the piece on `from` that may go to `targets`, as six bits: bit `d`
+/// for direction `d` (action `from * 6 + d`). Branch-free: six tests of one cell each.
+#[inline]
+fn step_bits(t: &Tables, from: Cell, targets: CellSet) -> u32 {
+    let mut bits = 0;
+    for (d, &n) in t.neighbours[from.index()].iter().enumerate() {
+        bits |= u32::from(!(targets & n).is_empty()) << d;
+    }
+    bits
+}
+
+/// Calls `set` with the number of each return action of `actions` (a position's legal
+/// returns).
+#[inline]
+fn for_each_return(t: &Tables, actions: &Actions, mut set: impl FnMut(usize)) {
+    for (from, targets) in actions.entries() {
+        let outer = OUTER_RETURN_BASE + from.index() * OUTER_CELLS;
+        for to in targets {
+            let rank = usize::from(t.rank[to.index()]);
+            set(if to.ring() == Ring::OUTER {
+                outer + rank
+            } else {
+                INNER_RETURN_BASE + rank
+            });
+        }
+    }
+}
+
+/// The mask of `actions` (a position's legal actions) as one bool per action: the same
+/// as [`write_mask`] of their moves, without building the moves.
+fn write_bool_mask(actions: &Actions, out: &mut [bool]) {
+    let t = tables();
+    let out = &mut out[..ACTION_COUNT];
+    out.fill(false);
+    if actions.are_returns() {
+        for_each_return(t, actions, |a| out[a] = true);
+        return;
+    }
+    for (from, targets) in actions.entries() {
+        let bits = step_bits(t, from, targets);
+        let base = from.index() * 6;
+        for (d, b) in out[base..base + 6].iter_mut().enumerate() {
+            *b = bits >> d & 1 != 0;
+        }
+    }
+}
+
+/// The mask of `actions`, bit-packed (see [`write_packed_mask`]).
+fn write_bit_mask(actions: &Actions, out: &mut [u8]) {
+    let t = tables();
+    let out = &mut out[..PACKED_MASK_LEN];
+    out.fill(0);
+    if actions.are_returns() {
+        for_each_return(t, actions, |a| set_bit(out, a));
+        return;
+    }
+    for (from, targets) in actions.entries() {
+        let bits = step_bits(t, from, targets);
+        // The six bits of actions `a..a + 6`, the first as the most significant, placed
+        // in the big-endian 16 bits from byte `a / 8`.
+        let reversed = (0..6).fold(0u16, |r, d| r | ((bits >> d & 1) as u16) << (5 - d));
+        let a = from.index() * 6;
+        let window = reversed << (10 - (a & 7));
+        out[a >> 3] |= (window >> 8) as u8;
+        out[(a >> 3) + 1] |= window as u8;
+    }
+}
+
+/// The random generator of game `index` of a batch seeded with `seed`: the stream of
+/// [`VecEnv::random_actions`] for that game, and of game `index` of [`random_playouts`].
+/// Each game has its own stream, so the games come out the same however many threads
+/// play them.
+///
+/// ```
+/// use agon_rl::game_rng;
+/// assert_eq!(game_rng(7, 3).next_u64(), game_rng(7, 3).next_u64());
+/// assert_ne!(game_rng(7, 3).next_u64(), game_rng(7, 4).next_u64());
+/// assert_ne!(game_rng(7, 3).next_u64(), game_rng(8, 3).next_u64());
+/// ```
+pub fn game_rng(seed: u64, index: u64) -> Rng {
+    // Two rounds of SplitMix64's mixing: the streams start at unrelated states (a plain
+    // `seed + index` would make game `index + 1` replay game `index`'s stream one draw
+    // later, since SplitMix64 steps its state by a constant).
+    let base = Rng::new(seed).next_u64();
+    Rng::new(Rng::new(base ^ index).next_u64())
 }
 
 /// The observation channels, each a plane over the cells, from the side to move's view.

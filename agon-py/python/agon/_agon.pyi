@@ -46,11 +46,13 @@ __all__ = [
     "svg",
     "perft",
     "random_playouts",
+    "unpack_masks",
     "CELL_COUNT",
     "ACTION_COUNT",
     "STEP_ACTIONS",
     "OUTER_RETURN_BASE",
     "INNER_RETURN_BASE",
+    "PACKED_MASK_BYTES",
     "MAX_LEGAL_MOVES",
     "OBSERVATION_CHANNELS",
     "MAX_ENVS",
@@ -81,8 +83,6 @@ _PieceLike = Union["Piece", str]
 _PositionLike = Union["Position", str]
 _ArrowLike = Union["Move", str, Tuple[_CellLike, _CellLike]]
 _EndReason = Literal["throne", "ring-without-queen", "no-legal-action", "repetition"]
-# The public name the VecEnv section still uses (see stubtest-allowlist.txt).
-PositionLike = _PositionLike
 
 CELL_COUNT: int
 """The number of cells: 91."""
@@ -94,6 +94,9 @@ OUTER_RETURN_BASE: int
 """The first action of the returns to the outer ring: 546."""
 INNER_RETURN_BASE: int
 """The first action of the queen's returns to the inner cells: 3276."""
+PACKED_MASK_BYTES: int
+"""The bytes of one bit-packed mask: 418 (`ACTION_COUNT` bits, 8 a byte; see
+`unpack_masks`)."""
 MAX_LEGAL_MOVES: int
 """The most legal moves of any position: 180 (six captured guards, 30 cells each)."""
 MAX_ENVS: int
@@ -723,39 +726,120 @@ class Game:
     def _repr_svg_(self) -> str:
         """The current position as SVG with the last move marked, for notebooks (see `agon.svg`)."""
 
-Observations = npt.NDArray[np.float32]
-Masks = npt.NDArray[np.bool_]
-StepResult = Tuple[Observations, npt.NDArray[np.float32], npt.NDArray[np.bool_], Masks]
+# The dtypes are chosen when the VecEnv is made: float32 or uint8 observations, bool or
+# bit-packed (uint8) masks.
+_Observations = npt.NDArray[Union[np.float32, np.uint8]]
+_Masks = npt.NDArray[Union[np.bool_, np.uint8]]
+_StepResult = Tuple[_Observations, npt.NDArray[np.float32], npt.NDArray[np.bool_], _Masks]
 
+@final
 class VecEnv:
-    """A batch of games stepped by action numbers, with numpy arrays in and out."""
+    """A batch of `n` games for reinforcement learning, stepped by action numbers on every
+    core.
 
-    def __init__(
-        self,
+    `VecEnv(n, seed=0, axial=False, start=None, *, threads=None, obs_dtype=None,
+    packed_masks=False)`: `n` is 1 to `agon.MAX_ENVS`. `step(actions)` plays one action in
+    every game and returns `(observations, rewards, terminations, masks)`:
+
+    - `observations`: float32 `(n, 11, 91)`, or `(n, 11, 11, 11)` with `axial=True`: each
+      game's next position from its side to move's view (`Position.observation`); uint8
+      with `obs_dtype=numpy.uint8` (the same 0s and 1s in a quarter of the memory);
+    - `rewards`: float32 `(n,)`: +1 if the action won the game for the side that played
+      it, -1 if it lost it (a ring of guards without the queen on the throne), 0 otherwise
+      (draws included);
+    - `terminations`: bool `(n,)`: whether the action ended the game;
+    - `masks`: the legal actions of the next position: bool `(n, ACTION_COUNT)`; or with
+      `packed_masks=True`, uint8 `(n, PACKED_MASK_BYTES)`, bit-packed as `numpy.packbits`
+      packs them (action `a` is bit `7 - a % 8` of byte `a // 8`, the padding bits are 0),
+      which `agon.unpack_masks(masks)`, that is
+      `numpy.unpackbits(masks, axis=-1, count=ACTION_COUNT).view(bool)`, unpacks.
+
+    `actions` is a 1-dimensional array of shape `(n,)` of any numpy integer dtype (any
+    width and sign, either byte order), or a sequence of `n` Python ints. Anything else is
+    refused before any game changes: `TypeError` for a dtype that is not an integer (bool,
+    float, complex, str, object, datetime and timedelta included) and for masked arrays
+    (their mask would be ignored), `ValueError` for a wrong shape, and `IllegalMoveError`
+    (with `env` and `action` of the first game refused, and the reason `"illegal-action"`,
+    or `"no-such-action"` for a number that names no move) when an action is not legal in
+    its game.
+
+    A game that ends is started again at once (from `start`): its observation and mask
+    are those of the new game. Pass `out=(observations, rewards, terminations, masks)`,
+    writeable C-contiguous numpy arrays of exactly those shapes and dtypes that share no
+    memory, to have them filled in place instead of allocated; they are all checked before
+    anything is written or any game changes.
+
+    The work runs without the GIL, on `threads` threads (the calling one included). The
+    results do not depend on their number: game `i` draws its random actions from its own
+    generator, seeded from `seed` and `i`. Threads that share a `VecEnv` take turns (a call
+    waits for the one running). For the draw by repetition a game keeps its moves and a
+    table of its positions' fingerprints (12 to 20 bytes a ply, a tenth of what a `Game`
+    holds), and it ends exactly when a `Game` would."""
+
+    def __new__(
+        cls,
         n: int,
         seed: int = 0,
         axial: bool = False,
-        start: Optional[PositionLike] = None,
-    ) -> None: ...
+        start: Optional[_PositionLike] = None,
+        *,
+        threads: Optional[int] = None,
+        obs_dtype: Optional[npt.DTypeLike] = None,
+        packed_masks: bool = False,
+    ) -> VecEnv:
+        """`n` games (1 to `agon.MAX_ENVS`) from `start` (the start position by default; not
+        a decided one); `seed` seeds `random_actions`; `axial` selects the (11, 11, 11)
+        observation layout; `threads` (1 to 256, all cores by default) step the batch;
+        `obs_dtype` is `numpy.float32` (the default) or `numpy.uint8`; `packed_masks`
+        packs the masks 8 actions a byte."""
     @property
-    def num_envs(self) -> int: ...
-    def __len__(self) -> int: ...
+    def num_envs(self) -> int:
+        """The number of games."""
+    def __len__(self) -> int:
+        """The number of games."""
     @property
-    def observation_shape(self) -> Tuple[int, ...]: ...
+    def observation_shape(self) -> Tuple[int, ...]:
+        """The shape of one game's observation."""
     @property
-    def action_count(self) -> int: ...
+    def obs_dtype(self) -> np.dtype[Union[np.float32, np.uint8]]:
+        """The dtype of the observations: `numpy.float32` or `numpy.uint8`."""
+    @property
+    def packed_masks(self) -> bool:
+        """Whether the masks are bit-packed (uint8, 8 actions a byte) rather than one bool
+        per action."""
+    @property
+    def mask_shape(self) -> Tuple[int]:
+        """The shape of one game's mask: `(ACTION_COUNT,)`, or `(PACKED_MASK_BYTES,)` when
+        packed."""
+    @property
+    def threads(self) -> int:
+        """The number of threads that step the batch (the calling one included)."""
+    @property
+    def action_count(self) -> int:
+        """The number of actions (`agon.ACTION_COUNT`)."""
     def reset(
-        self, seed: Optional[int] = None, out: Optional[Tuple[Observations, Masks]] = None
-    ) -> Tuple[Observations, Masks]: ...
-    def observe(self, out: Optional[Tuple[Observations, Masks]] = None) -> Tuple[Observations, Masks]: ...
+        self, seed: Optional[int] = None, out: Optional[Tuple[_Observations, _Masks]] = None
+    ) -> Tuple[_Observations, _Masks]:
+        """Starts every game again (reseeding `random_actions` if `seed` is given) and
+        returns `(observations, masks)`; `out=(observations, masks)` fills arrays in place.
+        The arrays are checked before anything changes."""
+    def observe(
+        self, out: Optional[Tuple[_Observations, _Masks]] = None
+    ) -> Tuple[_Observations, _Masks]:
+        """The current `(observations, masks)`; `out=(observations, masks)` fills arrays in
+        place."""
     def step(
-        self, actions: npt.ArrayLike, out: Optional[StepResult] = None
-    ) -> StepResult:
-        """Plays one action in every game: ``actions`` of shape ``(n,)`` and an integer
-        dtype (see the class and the package's "Contract")."""
-    def random_actions(self) -> npt.NDArray[np.int64]: ...
-    def position(self, i: int) -> Position: ...
-    def game(self, i: int) -> Game: ...
+        self, actions: npt.ArrayLike, out: Optional[_StepResult] = None
+    ) -> _StepResult:
+        """Plays one action in every game: `actions` of shape `(n,)` and an integer dtype
+        (see the class and the package's "Contract")."""
+    def random_actions(self) -> npt.NDArray[np.int64]:
+        """A uniformly random legal action for every game (int64 `(n,)`): game `i`'s from its
+        own generator, seeded from `seed` and `i`."""
+    def position(self, i: int) -> Position:
+        """The current position of game `i` (0 to `n - 1`, else `IndexError`)."""
+    def game(self, i: int) -> Game:
+        """A copy of game `i` since its last start (0 to `n - 1`, else `IndexError`)."""
 
 class _PlayoutStats(TypedDict):
     games: int
@@ -772,14 +856,23 @@ def perft(position: _PositionLike, depth: int) -> int:
     """The number of leaves of the tree of legal moves from `position`, `depth` plies deep
     (0 to `MAX_PERFT_DEPTH`), computed without holding the GIL."""
 def random_playouts(
-    n: int, seed: int = 0, start: Optional[_PositionLike] = None
+    n: int, seed: int = 0, start: Optional[_PositionLike] = None, threads: Optional[int] = None
 ) -> _PlayoutStats:
     """Plays `n` games (0 to `MAX_RANDOM_PLAYOUTS`) of uniformly random legal moves from
-    `start` (the start position by default) with the core's seeded generator, without
-    holding the GIL, and returns their
-    statistics: `games`, `plies` (total), `plies_mean`, `plies_min`, `plies_max`,
-    `white_wins`, `black_wins`, `draws`, and `reasons` (a dict from each end reason to its
-    count). The same seed gives the same games everywhere (Rust, Python, the bots)."""
+    `start` (the start position by default), on `threads` threads (1 to 256; all cores by
+    default), without holding the GIL, and returns their statistics: `games`, `plies`
+    (total), `plies_mean`, `plies_min`, `plies_max`, `white_wins`, `black_wins`, `draws`,
+    and `reasons` (a dict from each end reason to its count). Game `k` draws its moves from
+    its own generator, seeded from `seed` and `k` (Rust's `agon_rl::game_rng`), so the
+    same seed gives the same games on any number of threads, in Python and in Rust
+    (`agon_rl::random_playouts`)."""
+def unpack_masks(packed: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:
+    """Unpacks bit-packed masks (`VecEnv(..., packed_masks=True)`): a uint8 numpy array of
+    shape `(..., PACKED_MASK_BYTES)` into a bool array of shape `(..., ACTION_COUNT)`, the
+    same as `numpy.unpackbits(packed, axis=-1, count=ACTION_COUNT).view(bool)`: action `a`
+    is bit `7 - a % 8` of byte `a // 8`, and the bits after the last action are ignored.
+    Raises `TypeError` for anything but a uint8 array (masked arrays included) and
+    `ValueError` for another last dimension."""
 def move_to_action(move: _MoveLike) -> int:
     """The action of a move (see `agon.ACTION_COUNT`); needs no position. Raises
     `IllegalMoveError` for a step between cells that are not adjacent."""
