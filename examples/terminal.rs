@@ -54,7 +54,7 @@ pub const DEFAULT_BOT: &str = "alphabeta:5";
 /// ```
 pub const USAGE: &str =
     "play [--side white|black] [--bot SPEC] [--auto [--opponent SPEC]] [--seed N]
-  SPEC: random, greedy, mcts:PLAYOUTS or alphabeta:DEPTH (default alphabeta:5)";
+  SPEC: random, greedy, mcts:PLAYOUTS, alphabeta:DEPTH or engine:TIME (default alphabeta:5)";
 
 /// How to set up the terminal game.
 ///
@@ -119,7 +119,7 @@ pub enum End {
 /// );
 /// assert_eq!(
 ///     parse_args(["--bot", "minimax"].map(String::from)).unwrap_err(),
-///     "unknown bot \"minimax\": expected random, greedy, mcts:PLAYOUTS or alphabeta:DEPTH"
+///     "unknown bot \"minimax\": expected random, greedy, mcts:PLAYOUTS, alphabeta:DEPTH or engine:TIME"
 /// );
 /// # Ok::<(), String>(())
 /// ```
@@ -293,7 +293,7 @@ pub fn run(mut input: impl BufRead, mut output: impl Write, options: &Options) -
         None => loop {
             write!(
                 out,
-                "Computer strength: random, greedy, mcts:PLAYOUTS or alphabeta:DEPTH [default {DEFAULT_BOT}]: "
+                "Computer strength: random, greedy, mcts:PLAYOUTS, alphabeta:DEPTH or engine:TIME [default {DEFAULT_BOT}]: "
             )?;
             out.flush()?;
             let Some(line) = read_line(&mut input)? else {

@@ -200,7 +200,7 @@ pub const MAX_TIME_LIMIT: Duration = Duration::from_millis(u64::MAX);
 /// assert_eq!(bot_by_name("mcts:4294967295:18446744073709551615ms", 1)?.name(), "mcts:4294967295:18446744073709551615ms");
 /// assert_eq!(
 ///     bot_by_name("minimax", 1).err().as_deref(),
-///     Some("unknown bot \"minimax\": expected random, greedy, mcts:PLAYOUTS or alphabeta:DEPTH")
+///     Some("unknown bot \"minimax\": expected random, greedy, mcts:PLAYOUTS, alphabeta:DEPTH or engine:TIME")
 /// );
 /// assert_eq!(
 ///     bot_by_name("mcts:lots", 1).err().as_deref(),
@@ -288,7 +288,7 @@ pub fn bot_by_name(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, String>
             }))
         }
         _ => Err(format!(
-            "unknown bot {spec:?}: expected random, greedy, mcts:PLAYOUTS or alphabeta:DEPTH"
+            "unknown bot {spec:?}: expected random, greedy, mcts:PLAYOUTS, alphabeta:DEPTH or engine:TIME"
         )),
     }
 }

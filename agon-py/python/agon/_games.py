@@ -8,6 +8,7 @@ same games on one core, on many, or on a cluster.
 
 from __future__ import annotations
 
+import argparse
 import concurrent.futures
 import math
 import sys
@@ -220,3 +221,23 @@ def score_interval(wins: int, draws: int, losses: int) -> Tuple[float, float, fl
     sum_sq = wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean**2
     half = 1.96 * math.sqrt(sum_sq / (n - 1) / n)
     return mean, max(0.0, mean - half), min(1.0, mean + half)
+
+
+PLAYERS_HELP = (
+    "bot specs: random, greedy, mcts:PLAYOUTS, alphabeta:DEPTH (optionally :TIMEms), "
+    "engine:TIME"
+)
+"""What ``--players`` takes, for both commands."""
+
+
+def add_run_options(p: "argparse.ArgumentParser", what: str, max_plies: int, capped: str) -> None:
+    """The options ``agon.generate`` and ``agon.tournament`` share: ``--seed``,
+    ``--workers``, ``--max-plies``, ``--start``, ``--ray`` and ``--no-progress``."""
+    p.add_argument("--seed", type=int, default=0, help=f"{what} seed (default 0)")
+    p.add_argument("--workers", type=int, default=1, help="threads playing games (default 1)")
+    p.add_argument("--max-plies", type=int, default=max_plies,
+                   help=f"{capped} (default {max_plies})")
+    p.add_argument("--start", default=None, help="start position text (default: the standard start)")
+    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
+                   help="run the games as Ray tasks (no address: local Ray or RAY_ADDRESS; 'auto': running cluster)")
+    p.add_argument("--no-progress", action="store_true", help="no progress line")

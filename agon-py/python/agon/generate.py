@@ -327,17 +327,10 @@ def parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--games", type=int, required=True, help="number of games N")
     p.add_argument("--players", nargs=2, required=True, metavar=("A", "B"),
-                   help="bot specs: random, greedy, mcts:PLAYOUTS, alphabeta:DEPTH (optionally :TIMEms)")
+                   help=_games.PLAYERS_HELP)
     p.add_argument("--out", required=True, help="dataset directory (created; resumed if it holds the same run)")
-    p.add_argument("--seed", type=int, default=0, help="run seed (default 0)")
-    p.add_argument("--workers", type=int, default=1, help="threads playing games (default 1)")
     p.add_argument("--shard-size", type=int, default=DEFAULT_SHARD_SIZE, help="games per shard (default 1000)")
-    p.add_argument("--max-plies", type=int, default=DEFAULT_MAX_PLIES,
-                   help="stop a game after this many plies, as 'unfinished' (default 2000)")
-    p.add_argument("--start", default=None, help="start position text (default: the standard start)")
-    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
-                   help="run the games as Ray tasks (no address: local Ray or RAY_ADDRESS; 'auto': running cluster)")
-    p.add_argument("--no-progress", action="store_true", help="no progress line")
+    _games.add_run_options(p, "run", DEFAULT_MAX_PLIES, "stop a game after this many plies, as 'unfinished'")
     return p
 
 

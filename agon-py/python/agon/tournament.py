@@ -313,16 +313,9 @@ def parser() -> argparse.ArgumentParser:
         description="A round robin between agon bots: scores, 95% intervals and Elo estimates.",
     )
     p.add_argument("--players", nargs="+", required=True, metavar="SPEC",
-                   help="bot specs: random, greedy, mcts:PLAYOUTS, alphabeta:DEPTH (optionally :TIMEms)")
+                   help=_games.PLAYERS_HELP)
     p.add_argument("--games-per-pair", type=int, required=True, help="games each pair plays")
-    p.add_argument("--seed", type=int, default=0, help="tournament seed (default 0)")
-    p.add_argument("--workers", type=int, default=1, help="threads playing games (default 1)")
-    p.add_argument("--max-plies", type=int, default=DEFAULT_MAX_PLIES,
-                   help="a game still going after this many plies is a draw (default 2000)")
-    p.add_argument("--start", default=None, help="start position text (default: the standard start)")
-    p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
-                   help="run the games as Ray tasks (no address: local Ray or RAY_ADDRESS; 'auto': running cluster)")
-    p.add_argument("--no-progress", action="store_true", help="no progress line")
+    _games.add_run_options(p, "tournament", DEFAULT_MAX_PLIES, "a game still going after this many plies is a draw")
     return p
 
 
