@@ -6,7 +6,7 @@ from __future__ import annotations
 import doctest
 import random
 import warnings
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Tuple
 
 import numpy as np
 import pytest
@@ -32,6 +32,19 @@ DICT_OBSERVATION_WARNINGS = {
     "Observation space for each agent probably should be gymnasium.spaces.box or "
     "gymnasium.spaces.discrete",
 }
+
+
+def snapshot(env: Any) -> Tuple[Any, ...]:
+    """Everything a refused step must leave as it was."""
+    return (
+        env.position,
+        env.agent_selection,
+        dict(env.rewards),
+        dict(env._cumulative_rewards),
+        dict(env.terminations),
+        {a: dict(i) for a, i in env.infos.items()},
+        env.unwrapped.game,
+    )
 
 
 def test_pettingzoo_api_test() -> None:
@@ -178,15 +191,7 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
     env = agon.pettingzoo.env()
     env.reset()
     env.step(agon.move_to_action("f1-e1"))
-    before = (
-        env.position,
-        env.agent_selection,
-        dict(env.rewards),
-        dict(env._cumulative_rewards),
-        dict(env.terminations),
-        {a: dict(i) for a, i in env.infos.items()},
-        env.unwrapped.game,
-    )
+    before = snapshot(env)
     # A White move when Black is to move, numbers out of range, a step off the board.
     for action, reason in [
         (agon.move_to_action("e1-f1"), "not-your-piece"),
@@ -201,15 +206,7 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
         env.step(None)
     with pytest.raises(TypeError):
         env.step(True)
-    after = (
-        env.position,
-        env.agent_selection,
-        dict(env.rewards),
-        dict(env._cumulative_rewards),
-        dict(env.terminations),
-        {a: dict(i) for a, i in env.infos.items()},
-        env.unwrapped.game,
-    )
+    after = snapshot(env)
     assert after == before
     env.step(agon.move_to_action("f11-e10"))
     assert env.agent_selection == "player_0"

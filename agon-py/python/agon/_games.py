@@ -241,3 +241,15 @@ def add_run_options(p: "argparse.ArgumentParser", what: str, max_plies: int, cap
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="run the games as Ray tasks (no address: local Ray or RAY_ADDRESS; 'auto': running cluster)")
     p.add_argument("--no-progress", action="store_true", help="no progress line")
+
+
+def run_command(command: Callable[[], str]) -> int:
+    """Runs one of the commands and prints what it returns; a bad argument (or a missing
+    extra) is one line on stderr and exit status 2, never a traceback."""
+    try:
+        text = command()
+    except (ValueError, TypeError, ImportError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(text)
+    return 0

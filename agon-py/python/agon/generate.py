@@ -337,25 +337,19 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Runs the command; returns its exit status (0, or 2 for bad arguments)."""
     args = parser().parse_args(argv)
-    try:
-        summary = generate(
-            args.games,
-            args.players,
-            args.out,
-            seed=args.seed,
-            workers=args.workers,
-            shard_size=args.shard_size,
-            max_plies=args.max_plies,
-            start=args.start,
-            ray=args.ray is not None,
-            ray_address=args.ray or None,
-            progress=not args.no_progress,
-        )
-    except (ValueError, TypeError, ImportError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    print(summary.text())
-    return 0
+    return _games.run_command(lambda: generate(
+        args.games,
+        args.players,
+        args.out,
+        seed=args.seed,
+        workers=args.workers,
+        shard_size=args.shard_size,
+        max_plies=args.max_plies,
+        start=args.start,
+        ray=args.ray is not None,
+        ray_address=args.ray or None,
+        progress=not args.no_progress,
+    ).text())
 
 
 if __name__ == "__main__":

@@ -322,23 +322,17 @@ def parser() -> argparse.ArgumentParser:
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Runs the command; returns its exit status (0, or 2 for bad arguments)."""
     args = parser().parse_args(argv)
-    try:
-        result = tournament(
-            args.players,
-            args.games_per_pair,
-            seed=args.seed,
-            workers=args.workers,
-            max_plies=args.max_plies,
-            start=args.start,
-            ray=args.ray is not None,
-            ray_address=args.ray or None,
-            progress=not args.no_progress,
-        )
-    except (ValueError, TypeError, ImportError) as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    print(result.table())
-    return 0
+    return _games.run_command(lambda: tournament(
+        args.players,
+        args.games_per_pair,
+        seed=args.seed,
+        workers=args.workers,
+        max_plies=args.max_plies,
+        start=args.start,
+        ray=args.ray is not None,
+        ray_address=args.ray or None,
+        progress=not args.no_progress,
+    ).table())
 
 
 __all__ = [
