@@ -196,6 +196,8 @@
     token: null,       // this browser's token for the game, or null (watching)
     state: null,       // the last game state from the server
     selected: null,    // the selected cell
+    hint: null,        // the engine's suggestion for this position ({move, from, to, win_in})
+    hintPending: false, // a hint is being searched
     busy: false,       // a request is running: controls are disabled
     thinking: false,   // the computer is searching
     notice: null,      // {key, params}: a transient message (server busy)
@@ -381,6 +383,23 @@
         if (poly) addOutline(marks, poly, 'mark-returnable');
       }
     }
+    if (app.hint) {
+      const from = cellPolygon(app.hint.from);
+      const to = cellPolygon(app.hint.to);
+      if (from) addOutline(marks, from, 'mark-hint');
+      if (to) addOutline(marks, to, 'mark-hint mark-hint-to');
+      if (from && to && app.hint.from !== app.hint.to) {
+        const a = cellCentre(from);
+        const b = cellCentre(to);
+        const line = document.createElementNS(SVG_NS, 'line');
+        line.setAttribute('x1', a.x.toFixed(2));
+        line.setAttribute('y1', a.y.toFixed(2));
+        line.setAttribute('x2', b.x.toFixed(2));
+        line.setAttribute('y2', b.y.toFixed(2));
+        line.setAttribute('class', 'mark-hint-arrow');
+        marks.appendChild(line);
+      }
+    }
     if (app.selected) {
       for (const node of svg.querySelectorAll(`[data-cell="${app.selected}"]`)) node.classList.add('selected');
       const spoly = cellPolygon(app.selected);
@@ -536,7 +555,42 @@
   function applyState(state) {
     const prev = app.state;
     app.state = state;
-    if (!prev || prev.position !== state.position) app.selected = null;
+    if (!prev || prev.position !== state.position) {
+      app.selected = null;
+      app.hint = null;
+    }
+  }
+
+  // The engine's suggestion for the person's move: shown on the board and in the status
+  // line until the position changes. Asking changes nothing in the game.
+  async function askHint() {
+    if (!interactive() || app.hint) return;
+    const gen = app.generation;
+    const position = app.state.position;
+    app.error = null;
+    app.hintPending = true;
+    setBusy(true);
+    try {
+      const hint = await post(`/api/games/${app.id}/hint`, { token: app.token }, true);
+      if (gen !== app.generation || !app.state || app.state.position !== position) return;
+      app.hint = hint;
+    } catch (e) {
+      if (gen !== app.generation) return;
+      app.error = e;
+      if (e.name === 'not-your-turn' || e.name === 'game-over') await refresh();
+    } finally {
+      if (gen === app.generation) {
+        app.hintPending = false;
+        app.busy = false;
+        render();
+      }
+    }
+  }
+
+  function hintText(hint) {
+    if (hint.win_in === 1) return t('status.hint-wins', { move: hint.move });
+    if (hint.win_in) return t('status.hint-forced', { move: hint.move, n: hint.win_in });
+    return t('status.hint', { move: hint.move });
   }
 
   async function playMove(text) {
@@ -941,6 +995,8 @@
       if (s.must_return && s.to_move !== human) lines.push(t('return.computer'));
     } else if (s.computer_to_move) {
       lines.push(t('status.computer-turn'));
+    } else if (app.hintPending) {
+      lines.push(t('status.hint-thinking'));
     } else if (app.busy) {
       lines.push(t('status.sending'));
     } else if (s.must_return) {
@@ -951,6 +1007,7 @@
         : t('return.choose'));
     } else {
       for (const i of app.info) lines.push(t(i.key, i.params));
+      if (app.hint) lines.push(hintText(app.hint));
       if (app.selected) {
         lines.push(t(map.has(app.selected) ? 'status.selected' : 'status.no-moves', { cell: app.selected }));
       } else {
@@ -984,6 +1041,8 @@
     $('entry-btn').disabled = !canPlay;
     show($('actions'), !watching);
     $('undo-btn').disabled = app.busy || !s.can_undo;
+    show($('hint-btn'), !outcome);
+    $('hint-btn').disabled = !canPlay || !!app.hint;
     const resignBtn = $('resign-btn');
     show(resignBtn, !outcome);
     resignBtn.disabled = app.busy || !!outcome;
@@ -1067,6 +1126,7 @@
       input.value = '';
       playMove(text);
     });
+    $('hint-btn').addEventListener('click', askHint);
     $('undo-btn').addEventListener('click', undo);
     $('resign-btn').addEventListener('click', resign);
     $('resign-cancel').addEventListener('click', () => {

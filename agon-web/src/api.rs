@@ -367,6 +367,82 @@ pub async fn computer(
     Ok(Json(GameState::of(&game)))
 }
 
+/// How much the engine searches for a hint: a node budget, so that the same position gets
+/// the same hint, under a time cap for a busy server.
+pub const HINT_NODES: u64 = 200_000;
+
+/// The most time a hint may take, whatever the node budget.
+pub const HINT_TIME: std::time::Duration = std::time::Duration::from_millis(1000);
+
+/// The answer of `POST /api/games/{id}/hint`: the move the engine suggests to the person.
+#[derive(Serialize, Debug)]
+pub struct Hint {
+    /// The move in the notation (`e5-f5`, `f4>l1`).
+    #[serde(rename = "move")]
+    pub text: String,
+    /// The cell of the piece that moves: the stepping piece, or the captured one returned.
+    pub from: String,
+    /// The cell it goes to.
+    pub to: String,
+    /// The engine's score for the person: `+1.23` (centipoints, see
+    /// `agon_bots::analysis`), `win in 3` or `loss in 2`.
+    pub score: String,
+    /// `N` when the engine found that the move forces a win with the person's N-th move
+    /// from now (1: this move wins), else `null`.
+    pub win_in: Option<u32>,
+    /// The line the engine expects, the suggested move first.
+    pub pv: Vec<String>,
+}
+
+/// The engine's suggestion for the side to move of `game`, or `None` once it is over.
+///
+/// ```
+/// use agon_core::Game;
+/// let hint = agon_web::api::hint_for(&Game::new()).unwrap();
+/// assert!(Game::new().is_legal(hint.text.parse().unwrap()));
+/// assert_eq!(hint.pv[0], hint.text);
+/// ```
+pub fn hint_for(game: &agon_core::Game) -> Option<Hint> {
+    let limits = agon_bots::engine::Limits::nodes(HINT_NODES).with_time(HINT_TIME);
+    let analysis = agon_bots::analysis::analyse(game, limits, 1).ok()?;
+    let best = analysis.best_move();
+    Some(Hint {
+        text: best.to_string(),
+        from: best.from().to_string(),
+        to: best.to().to_string(),
+        score: analysis.score().to_string(),
+        win_in: match analysis.score() {
+            agon_bots::analysis::Score::Win(n) => Some(n),
+            _ => None,
+        },
+        pv: analysis.pv().iter().map(Move::to_string).collect(),
+    })
+}
+
+/// `POST /api/games/{id}/hint`: the engine's suggestion for the person's move. It changes
+/// nothing: the person still plays the move they choose.
+pub async fn hint(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    JsonBody(request): JsonBody<TokenRequest>,
+) -> Result<Json<Hint>, ApiError> {
+    let game = transact(&app, move |tx| load_owned(tx, &id, &request.token)).await?;
+    ensure_not_over(&game)?;
+    if game.computer_to_move() {
+        return Err(ApiError::conflict(
+            "not-your-turn",
+            "it is the computer's turn, not yours",
+        ));
+    }
+    let cost = HINT_TIME.as_millis() as usize / 2;
+    app.workers
+        .run(cost, move || hint_for(&game.game))
+        .await?
+        // A game that is not over has a legal move, and the engine returns one.
+        .ok_or_else(|| ApiError::internal("the engine found no move".to_string()))
+        .map(Json)
+}
+
 /// `POST /api/games/{id}/undo`: takes back the person's last move and the replies after it.
 pub async fn undo(
     State(app): State<Arc<AppState>>,

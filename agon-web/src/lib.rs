@@ -113,6 +113,7 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}", get(api::show))
         .route("/api/games/{id}/moves", post(api::play))
         .route("/api/games/{id}/computer", post(api::computer))
+        .route("/api/games/{id}/hint", post(api::hint))
         .route("/api/games/{id}/undo", post(api::undo))
         .route("/api/games/{id}/resign", post(api::resign))
         .route("/api/games/{id}/record", get(api::record))

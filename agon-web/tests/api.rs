@@ -785,3 +785,77 @@ async fn a_game_may_not_grow_without_end() {
     let m = strings(&state["legal_moves"])[0].clone();
     assert_eq!(s.play(&id, &token, &m, true).await.status, StatusCode::OK);
 }
+
+#[tokio::test]
+async fn a_hint_finds_the_win_and_changes_nothing() {
+    let s = server();
+    let (id, token, state) = s
+        .create(json!({"side": "white", "level": "easy", "position": THRONE_IN_ONE}))
+        .await;
+    let hint = s.act(&id, "hint", &token).await;
+    assert_eq!(hint.status, StatusCode::OK, "{}", hint.text);
+    let hint = hint.json();
+    // The one move that completes White's throne ring (R10).
+    assert_eq!(hint["move"], "h5-g6");
+    assert_eq!(
+        (hint["from"].as_str(), hint["to"].as_str()),
+        (Some("h5"), Some("g6"))
+    );
+    assert_eq!(hint["score"], "win in 1");
+    assert_eq!(hint["win_in"], 1);
+    assert_eq!(strings(&hint["pv"]), ["h5-g6"]);
+    // Asking changed nothing, and asking again gives the same hint.
+    assert_eq!(s.get(&format!("/api/games/{id}")).await.json(), state);
+    assert_eq!(s.act(&id, "hint", &token).await.json(), hint);
+}
+
+#[tokio::test]
+async fn a_hint_is_a_legal_move_of_the_persons_side() {
+    let s = server();
+    // Black: the computer opens, then the hint is for Black's reply.
+    let (id, token, state) = s.create(json!({"side": "black", "level": "easy"})).await;
+    let hint = s.act(&id, "hint", &token).await.json();
+    let mut game = Game::new();
+    for m in strings(&state["moves"]) {
+        game.play(m.parse().unwrap()).unwrap();
+    }
+    let m: Move = hint["move"].as_str().unwrap().parse().unwrap();
+    assert!(game.is_legal(m), "{hint}");
+    assert_eq!(strings(&hint["pv"])[0], m.to_string());
+    assert_eq!(
+        hint["win_in"],
+        Value::Null,
+        "no forced win at the start: {hint}"
+    );
+    // The line is playable from the position.
+    for text in strings(&hint["pv"]) {
+        game.play(text.parse().unwrap()).unwrap();
+    }
+}
+
+#[tokio::test]
+async fn hints_are_refused_when_they_cannot_be_given() {
+    let s = server();
+    let (id, token, _) = s
+        .create(json!({"side": "white", "level": "easy", "position": THRONE_IN_ONE}))
+        .await;
+    s.act(&id, "hint", "not-the-token")
+        .await
+        .error(403, "wrong-token");
+    s.act("00112233445566ff", "hint", &token)
+        .await
+        .error(404, "unknown-game");
+    s.post(
+        &format!("/api/games/{id}/hint"),
+        json!({"token": token, "extra": 1}),
+    )
+    .await
+    .error(400, "malformed-json");
+    // Over.
+    s.play(&id, &token, "h5-g6", false).await.json();
+    s.act(&id, "hint", &token).await.error(409, "game-over");
+    // Not the person's turn.
+    let (id, token, _) = s.create(json!({"side": "white", "level": "easy"})).await;
+    s.play(&id, &token, "f1-e1", false).await.json();
+    s.act(&id, "hint", &token).await.error(409, "not-your-turn");
+}

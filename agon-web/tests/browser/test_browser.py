@@ -22,6 +22,9 @@ CAPTURE = "Qf1,Ga5,Ga6,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1*,gh1,gk7,gl2 w"
 # White to move with its guard on b1 captured: White must return it to the outer ring.
 RETURN = "Qf1,Ga5,Gb1*,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w"
 
+# White to move: h5-g6 completes White's throne ring around its queen (R10).
+THRONE_IN_ONE = "Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gh5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w"
+
 TIMEOUT = 20_000
 
 
@@ -151,6 +154,40 @@ def test_capture_by_clicking(server, new_context, shots, catalogues):
     expect(page.locator("#captured-list")).to_contain_text(captured[0])
     page.mouse.move(5, 5)  # no hover highlight in the picture
     page.screenshot(path=str(shots / "game-capture.png"))
+
+
+def test_hint_marks_the_engines_move_and_changes_nothing(server, new_context, shots, catalogues):
+    en = catalogues["en"]
+    game = create(server, THRONE_IN_ONE)
+    ctx = new_context()
+    with_token(ctx, game)
+    page = ctx.new_page()
+    open_game(page, server, game)
+    hint = page.locator("#hint-btn")
+    expect(hint).to_have_text(en["actions.hint"])
+    expect(hint).to_be_enabled()
+    hint.click()
+    # The winning move is marked on the board, from h5 to g6, and named in the status.
+    expect(page.locator("#status")).to_contain_text(
+        en["status.hint-wins"].replace("{move}", "h5-g6"), timeout=TIMEOUT
+    )
+    marked = page.eval_on_selector_all(
+        "#board .mark-hint", "els => els.length"
+    )
+    assert marked == 2
+    assert page.locator("#board .mark-hint-arrow").count() == 1
+    expect(hint).to_be_disabled()
+    # Nothing was played.
+    expect(page.locator("#moves .mv:not(.mv-none)")).to_have_count(0)
+    page.mouse.move(5, 5)
+    page.screenshot(path=str(shots / "game-hint.png"))
+    # Playing the hint wins; the marks go with the position.
+    page.locator('#board g.piece[data-cell="h5"]').click()
+    click_cell(page, "g6")
+    wait_moves(page, 1)
+    expect(page.locator("#outcome")).to_be_visible(timeout=TIMEOUT)
+    assert page.locator("#board .mark-hint").count() == 0
+    expect(hint).to_be_hidden()
 
 
 def test_return_by_clicking(server, new_context, shots, catalogues):
