@@ -62,12 +62,16 @@ fn load() -> String {
 /// Steps per second of `VecEnv(n)`: the best and the median of `rounds` rounds, and the
 /// steps per second of CPU time over all of them (what one thread would do if it had a
 /// core to itself: a figure less disturbed by other work on the machine).
+///
+/// With `step` false, the batch only writes its outputs (`observe`) without playing: what
+/// the output format costs alone.
 fn measure(
     n: usize,
     format: Format,
     threads: usize,
     rounds: usize,
     seconds: f64,
+    step: bool,
 ) -> (f64, f64, Option<f64>) {
     let layout = Layout::Flat;
     let mut env = VecEnv::new(n, 1, layout, None).expect("a batch size from 1 to MAX_ENVS");
@@ -87,11 +91,16 @@ fn measure(
         let started = Instant::now();
         let mut steps = 0u64;
         while steps == 0 || started.elapsed().as_secs_f64() < seconds {
-            env.random_actions(&mut actions).unwrap();
             let (observations, masks) = match format {
                 Format::Wide => (Observations::F32(&mut obs32), Masks::Bool(&mut masks)),
                 Format::Compact => (Observations::U8(&mut obs8), Masks::Packed(&mut packed)),
             };
+            if !step {
+                env.observe(observations, masks).unwrap();
+                steps += n as u64;
+                continue;
+            }
+            env.random_actions(&mut actions).unwrap();
             let out = StepBuffers {
                 observations,
                 rewards: &mut rewards,
@@ -224,7 +233,7 @@ fn main() {
                 if threads == 1 && cores == 1 && !results.is_empty() {
                     continue;
                 }
-                let (best, median, per_cpu) = measure(n, format, threads, rounds, seconds);
+                let (best, median, per_cpu) = measure(n, format, threads, rounds, seconds, true);
                 println!(
                     "n={n} format={} threads={threads} best={best:.0} median={median:.0} \
                      per_thread={:.0} per_cpu_second={} steps/s",
@@ -259,6 +268,17 @@ fn main() {
                 format.name(),
                 100.0 * large / small,
                 verdict(large >= 0.8 * small)
+            );
+            // What writing the outputs alone costs a game more in the large batch (its
+            // buffers no longer fit in the caches) bounds that ratio, however fast the
+            // step itself: a step at n=8192 costs at least the step at n=256 plus it.
+            let write = |n| 1e6 / measure(n, format, 1, rounds, seconds, false).0;
+            let (write_small, write_large) = (write(256), write(8192));
+            let step_small = 1e6 / small;
+            println!(
+                "    writing the outputs alone (observe): {write_small:.3} us a game at n=256, \
+                 {write_large:.3} at n=8192; so at most {:.0}% whatever the step does",
+                100.0 * step_small / (step_small + (write_large - write_small).max(0.0))
             );
         }
         if let (Some(large), Some(small)) = (find(8192, format, cores), find(256, format, cores)) {
