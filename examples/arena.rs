@@ -25,8 +25,7 @@
 use std::time::{Duration, Instant};
 
 use agon_bots::arena::{run_match_with, MatchOptions};
-use agon_bots::book;
-use agon_bots::sprt::Sprt;
+use agon_bots::{book, Sprt};
 use agon_examples::{fail, parse_arg};
 
 const USAGE: &str = "arena BOT_A BOT_B GAMES SEED [--book] [--tc 100ms] [--sprt ELO0,ELO1[,ALPHA,BETA]] [--concurrency N] [--max-plies N]";

@@ -2,63 +2,49 @@
 //! and the speed of the engine.
 //!
 //! ```text
-//! cargo run --release --example playouts -- GAMES SEED
+//! cargo run --release --example playouts -- GAMES SEED [THREADS]
 //! ```
+//!
+//! The games and their statistics are those of `agon_rl::random_playouts` (game `k` draws
+//! its moves from `agon_rl::game_rng(SEED, k)`), on one thread unless THREADS is given;
+//! the same SEED gives the same statistics on any number of threads.
 
 use std::io::Write;
 use std::time::Instant;
 
-use agon_core::random::{random_playout, Rng};
-use agon_core::{EndReason, Game, Side};
+use agon_core::{EndReason, Position};
 use agon_examples::{fail, parse_arg};
+use agon_rl::random_playouts;
 
-const USAGE: &str = "playouts GAMES SEED";
+const USAGE: &str = "playouts GAMES SEED [THREADS]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.len() != 2 {
-        fail("expected two arguments", USAGE);
+    if !(2..=3).contains(&args.len()) {
+        fail("expected two or three arguments", USAGE);
     }
-    let games: usize = parse_arg(&args[0], "GAMES", USAGE);
+    let games: u64 = parse_arg(&args[0], "GAMES", USAGE);
     let seed: u64 = parse_arg(&args[1], "SEED", USAGE);
-    let mut rng = Rng::new(seed);
-    let mut game = Game::new();
-    let mut plies = Vec::with_capacity(games);
-    let (mut white, mut black, mut draws) = (0, 0, 0);
-    let mut reasons = [0usize; 4];
+    let threads: usize = args.get(2).map_or(1, |t| parse_arg(t, "THREADS", USAGE));
     let start = Instant::now();
-    for _ in 0..games {
-        game.restart(agon_core::Position::start());
-        let outcome = random_playout(&mut game, &mut rng);
-        plies.push(game.moves().len());
-        match outcome.winner {
-            Some(Side::White) => white += 1,
-            Some(Side::Black) => black += 1,
-            None => draws += 1,
-        }
-        reasons[EndReason::ALL
-            .iter()
-            .position(|r| *r == outcome.reason)
-            .unwrap_or(0)] += 1;
-    }
+    let stats = random_playouts(Position::start(), games, seed, threads);
     let seconds = start.elapsed().as_secs_f64();
-    plies.sort_unstable();
-    let mean = plies.iter().sum::<usize>() as f64 / games.max(1) as f64;
-    let median = match games {
-        0 => 0.0,
-        n if n % 2 == 1 => plies[n / 2] as f64,
-        n => (plies[n / 2 - 1] + plies[n / 2]) as f64 / 2.0,
-    };
     let rate = if seconds > 0.0 {
-        games as f64 / seconds
+        stats.games as f64 / seconds
     } else {
         0.0
     };
     let mut report = format!(
-        "games={games} plies_mean={mean:.1} plies_median={median:.1} white_wins={white} \
-         black_wins={black} draws={draws} seconds={seconds:.3} playouts_per_second={rate:.0}\n"
+        "games={} plies_mean={:.1} plies_median={:.1} white_wins={} black_wins={} draws={} \
+         seconds={seconds:.3} playouts_per_second={rate:.0}\n",
+        stats.games,
+        stats.mean_plies(),
+        stats.median_plies(),
+        stats.white_wins,
+        stats.black_wins,
+        stats.draws,
     );
-    for (reason, count) in EndReason::ALL.iter().zip(reasons) {
+    for (reason, count) in EndReason::ALL.iter().zip(stats.reasons) {
         report.push_str(&format!("reason={reason} games={count}\n"));
     }
     // A closed pipe (`| head`) is not an error worth a panic.

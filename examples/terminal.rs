@@ -138,12 +138,12 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Options, St
             }
             "--bot" => {
                 let v = value("--bot")?;
-                bot_by_name(&v, 0)?;
+                bot_by_name(&v, 0).map_err(|e| e.to_string())?;
                 options.bot = Some(v);
             }
             "--opponent" => {
                 let v = value("--opponent")?;
-                bot_by_name(&v, 0)?;
+                bot_by_name(&v, 0).map_err(|e| e.to_string())?;
                 options.opponent = Some(v);
             }
             "--seed" => {

@@ -8,7 +8,7 @@
 //! SPEC is an engine spec (`engine:1000ms`, `engine:d10`, `engine:n1000000:t2`); the
 //! position is in the text form of `agon_core::Position` (the start by default).
 
-use agon_bots::engine::Engine;
+use agon_bots::Engine;
 use agon_core::Position;
 
 fn main() {

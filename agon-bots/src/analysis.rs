@@ -1,26 +1,4 @@
-//! The analysis API: what the [`Engine`] thinks of a game or a
-//! position — best move, score, principal variation, depth, nodes and speed, for one or
-//! several lines ([`analyse`]).
-//!
-//! Scores are in **centipoints** for the side to move: the unit in which the evaluation's
-//! weights were fitted to game results, where a score `s` predicts an expected result of
-//! `1 / (1 + 10^(-s / 400))` (about 0.64 for +1.00, 0.91 for +4.00). They are shown with
-//! two decimals, `+1.23`. A forced result found by the search is shown as `win in N` or
-//! `loss in N`: the side that wins completes its throne ring (R10) or leaves the other
-//! without an action (R12) with its N-th move from now.
-//!
-//! ```
-//! use agon_bots::analysis::{analyse, Score};
-//! use agon_bots::engine::Limits;
-//! use agon_core::Game;
-//!
-//! let analysis = analyse(&Game::new(), Limits::depth(3), 3)?;
-//! assert_eq!(analysis.lines.len(), 3);
-//! assert!(Game::new().is_legal(analysis.best_move()));
-//! assert!(matches!(analysis.score(), Score::Points(_)));
-//! assert!(analysis.lines.windows(2).all(|w| w[0].score >= w[1].score));
-//! # Ok::<(), agon_bots::analysis::AnalysisError>(())
-//! ```
+//! The analysis API: [`analyse`], [`Analysis`], [`Line`], [`Score`].
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -34,11 +12,18 @@ use crate::engine::{Engine, Limits};
 
 /// A score for the side to move.
 ///
+/// Scores are in **centipoints** for the side to move: the unit in which the evaluation's
+/// weights were fitted to game results, where a score `s` predicts an expected result of
+/// `1 / (1 + 10^(-s / 400))` (about 0.64 for +1.00, 0.91 for +4.00). They are shown with
+/// two decimals, `+1.23`. A forced result found by the search is shown as `win in N` or
+/// `loss in N`: the side that wins completes its throne ring (R10) or leaves the other
+/// without an action (R12) with its N-th move from now.
+///
 /// Ordered from worst to best: losses (later is better), then points, then wins (sooner is
 /// better).
 ///
 /// ```
-/// use agon_bots::analysis::Score;
+/// use agon_bots::Score;
 /// assert_eq!(Score::Points(123).to_string(), "+1.23");
 /// assert_eq!(Score::Points(-5).to_string(), "-0.05");
 /// assert_eq!(Score::Points(0).to_string(), "0.00");
@@ -51,7 +36,7 @@ use crate::engine::{Engine, Limits};
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Score {
-    /// An evaluation in centipoints (see the [module docs](self)).
+    /// An evaluation in centipoints (see [`Score`]).
     Points(i32),
     /// The side to move wins with its N-th move (R10 or R12), whatever the opponent does.
     Win(u32),
@@ -74,7 +59,7 @@ impl Score {
     /// A number that orders scores: centipoints, or ±(1 000 000 - N) for a win or loss.
     ///
     /// ```
-    /// use agon_bots::analysis::Score;
+    /// use agon_bots::Score;
     /// assert_eq!(Score::Win(2).rank(), 999_998);
     /// assert_eq!(Score::Loss(2).rank(), -999_998);
     /// assert_eq!(Score::Points(-40).rank(), -40);
@@ -90,7 +75,7 @@ impl Score {
     /// The score from the other side's point of view (a win becomes a loss).
     ///
     /// ```
-    /// use agon_bots::analysis::Score;
+    /// use agon_bots::Score;
     /// assert_eq!(Score::Win(2).negate(), Score::Loss(2));
     /// assert_eq!(Score::Points(7).negate(), Score::Points(-7));
     /// ```
@@ -135,11 +120,10 @@ impl fmt::Display for Score {
 /// move the line is about; the rest is the expected continuation, possibly short).
 ///
 /// ```
-/// use agon_bots::analysis::analyse;
-/// use agon_bots::engine::Limits;
+/// use agon_bots::{analyse, Limits};
 /// let a = analyse(&agon_core::Position::start(), Limits::depth(2), 1)?;
 /// assert!(!a.lines[0].pv.is_empty());
-/// # Ok::<(), agon_bots::analysis::AnalysisError>(())
+/// # Ok::<(), agon_bots::AnalysisError>(())
 /// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Line {
@@ -152,12 +136,11 @@ pub struct Line {
 /// The result of an analysis: lines best first (at least one), and statistics.
 ///
 /// ```
-/// use agon_bots::analysis::analyse;
-/// use agon_bots::engine::Limits;
+/// use agon_bots::{analyse, Limits};
 /// let a = analyse(&agon_core::Game::new(), Limits::nodes(2_000), 1)?;
 /// assert!(a.nodes >= 1 && a.depth >= 1);
 /// assert!(a.to_string().starts_with("depth "));
-/// # Ok::<(), agon_bots::analysis::AnalysisError>(())
+/// # Ok::<(), agon_bots::AnalysisError>(())
 /// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Analysis {
@@ -200,11 +183,10 @@ impl Analysis {
     /// The best move found.
     ///
     /// ```
-    /// use agon_bots::analysis::analyse;
-    /// use agon_bots::engine::Limits;
+    /// use agon_bots::{analyse, Limits};
     /// let a = analyse(&agon_core::Position::start(), Limits::depth(1), 1)?;
     /// assert_eq!(a.best_move(), a.lines[0].pv[0]);
-    /// # Ok::<(), agon_bots::analysis::AnalysisError>(())
+    /// # Ok::<(), agon_bots::AnalysisError>(())
     /// ```
     pub fn best_move(&self) -> Move {
         self.lines[0].pv[0]
@@ -213,11 +195,10 @@ impl Analysis {
     /// The score of the best line, for the side to move.
     ///
     /// ```
-    /// use agon_bots::analysis::analyse;
-    /// use agon_bots::engine::Limits;
+    /// use agon_bots::{analyse, Limits};
     /// let a = analyse(&agon_core::Position::start(), Limits::depth(1), 1)?;
     /// assert_eq!(a.score(), a.lines[0].score);
-    /// # Ok::<(), agon_bots::analysis::AnalysisError>(())
+    /// # Ok::<(), agon_bots::AnalysisError>(())
     /// ```
     pub fn score(&self) -> Score {
         self.lines[0].score
@@ -226,11 +207,10 @@ impl Analysis {
     /// The principal variation of the best line.
     ///
     /// ```
-    /// use agon_bots::analysis::analyse;
-    /// use agon_bots::engine::Limits;
+    /// use agon_bots::{analyse, Limits};
     /// let a = analyse(&agon_core::Position::start(), Limits::depth(3), 1)?;
     /// assert_eq!(a.pv()[0], a.best_move());
-    /// # Ok::<(), agon_bots::analysis::AnalysisError>(())
+    /// # Ok::<(), agon_bots::AnalysisError>(())
     /// ```
     pub fn pv(&self) -> &[Move] {
         &self.lines[0].pv
@@ -239,11 +219,10 @@ impl Analysis {
     /// Nodes per second (0 for a search too short to time).
     ///
     /// ```
-    /// use agon_bots::analysis::analyse;
-    /// use agon_bots::engine::Limits;
+    /// use agon_bots::{analyse, Limits};
     /// let a = analyse(&agon_core::Position::start(), Limits::nodes(5_000), 1)?;
     /// let _ = a.nps();
-    /// # Ok::<(), agon_bots::analysis::AnalysisError>(())
+    /// # Ok::<(), agon_bots::AnalysisError>(())
     /// ```
     pub fn nps(&self) -> u64 {
         let micros = self.time.as_micros();
@@ -284,8 +263,7 @@ impl fmt::Display for Analysis {
 /// Why an analysis was refused.
 ///
 /// ```
-/// use agon_bots::analysis::{analyse, AnalysisError};
-/// use agon_bots::engine::Limits;
+/// use agon_bots::{analyse, AnalysisError, Limits};
 /// use agon_core::Position;
 /// let err = analyse(&Position::start(), Limits::default(), 1).unwrap_err();
 /// assert_eq!(err, AnalysisError::Unbounded);
@@ -317,7 +295,7 @@ impl std::error::Error for AnalysisError {}
 /// [`Position`] (a game starting there).
 ///
 /// ```
-/// use agon_bots::analysis::Analysable;
+/// use agon_bots::Analysable;
 /// use agon_core::{Game, Position};
 /// assert_eq!(Position::start().to_game().moves().len(), 0);
 /// assert_eq!(*Game::new().to_game().position(), Position::start());
@@ -340,16 +318,29 @@ impl Analysable for Position {
 }
 
 /// Analyses `input` under `limits` with a new single-threaded [`Engine`] (a table of
-/// [`Engine::DEFAULT_HASH_MIB`] MiB), returning `multipv` lines best first. To keep the
-/// table between calls, or to use threads, call [`Engine::analyse`].
+/// [`Engine::DEFAULT_HASH_MIB`] MiB), returning `multipv` lines best first: what the
+/// engine thinks of a game or a position — best move, [`Score`], principal variation,
+/// depth, nodes and speed, for one or several lines. To keep the table between calls, or
+/// to use threads, call [`Engine::analyse`].
+///
+/// ```
+/// use agon_bots::{analyse, Limits, Score};
+/// use agon_core::Game;
+///
+/// let analysis = analyse(&Game::new(), Limits::depth(3), 3)?;
+/// assert_eq!(analysis.lines.len(), 3);
+/// assert!(Game::new().is_legal(analysis.best_move()));
+/// assert!(matches!(analysis.score(), Score::Points(_)));
+/// assert!(analysis.lines.windows(2).all(|w| w[0].score >= w[1].score));
+/// # Ok::<(), agon_bots::AnalysisError>(())
+/// ```
 ///
 /// # Errors
 ///
 /// As [`Engine::analyse`]: the game is over, or `limits` sets no limit.
 ///
 /// ```
-/// use agon_bots::analysis::{analyse, Score};
-/// use agon_bots::engine::Limits;
+/// use agon_bots::{analyse, Limits, Score};
 /// use agon_core::Position;
 ///
 /// // Black's five moves that leave White without an action win at once (R12).

@@ -2,7 +2,7 @@
 //! interval and an Elo estimate. [`run_match`] plays from the start position;
 //! [`run_match_with`] adds what engine authors measure with: an opening book played in
 //! pairs with colours swapped ([`crate::book`]), a time control per move, several games at
-//! once, and a sequential probability ratio test ([`crate::sprt`]) that stops the match
+//! once, and a sequential probability ratio test ([`Sprt`]) that stops the match
 //! once it decides. The `arena` example is a command-line front end to both.
 
 use std::fmt;
@@ -12,8 +12,7 @@ use std::time::{Duration, Instant};
 
 use agon_core::{Game, Outcome, Position, Side};
 
-use crate::sprt::{elo_of_score, Decision, Sprt};
-use crate::{bot_by_name, Bot};
+use crate::{bot_by_name, elo_of_score, Bot, Decision, SpecError, Sprt};
 
 /// The longest game the arena plays, in plies; a game still going then counts as a draw
 /// (and is counted in [`MatchStats::capped`]).
@@ -250,13 +249,17 @@ pub fn game_seed(seed: u64, game: u32, which: u32) -> u64 {
 /// seeded by [`game_seed`]. `progress` is called after each game with its number (from
 /// 0), A's colour and the result.
 ///
+/// # Errors
+///
+/// The [`SpecError`] of a spec that [`bot_by_name`] refuses (before any game is played).
+///
 /// ```
 /// use agon_bots::arena::run_match;
 ///
 /// let stats = run_match("greedy", "random", 2, 7, |_, _, _| {})?;
 /// assert_eq!(stats.games, 2);
 /// assert_eq!(stats.wins + stats.draws + stats.losses, 2);
-/// # Ok::<(), String>(())
+/// # Ok::<(), agon_bots::SpecError>(())
 /// ```
 pub fn run_match(
     a: &str,
@@ -264,7 +267,7 @@ pub fn run_match(
     games: u32,
     seed: u64,
     mut progress: impl FnMut(u32, Side, &GameResult),
-) -> Result<MatchStats, String> {
+) -> Result<MatchStats, SpecError> {
     // Check both specs before playing anything.
     bot_by_name(a, 0)?;
     bot_by_name(b, 0)?;
@@ -370,7 +373,7 @@ impl MatchOptions {
     /// These options with an SPRT.
     ///
     /// ```
-    /// use agon_bots::sprt::Sprt;
+    /// use agon_bots::Sprt;
     /// let o = agon_bots::arena::MatchOptions::new(2, 0).with_sprt(Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap());
     /// assert!(o.sprt.is_some());
     /// ```
@@ -492,7 +495,7 @@ pub fn play_game_from(
 /// let report = run_match_with("greedy", "random", &MatchOptions::new(2, 1), |_, _, _| {})?;
 /// assert_eq!(report.stats.games, 2);
 /// assert!(report.to_string().contains("elo="));
-/// # Ok::<(), String>(())
+/// # Ok::<(), agon_bots::SpecError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct MatchReport {
@@ -563,7 +566,7 @@ impl fmt::Display for MatchReport {
 ///
 /// # Errors
 ///
-/// A spec that [`bot_by_name`] refuses (before any game is played).
+/// The [`SpecError`] of a spec that [`bot_by_name`] refuses (before any game is played).
 ///
 /// ```
 /// use agon_bots::arena::{run_match_with, MatchOptions};
@@ -571,14 +574,14 @@ impl fmt::Display for MatchReport {
 /// let options = MatchOptions::new(4, 1).with_book(book::standard()).with_concurrency(2);
 /// let report = run_match_with("greedy", "random", &options, |_, _, _| {})?;
 /// assert_eq!(report.stats.games, 4);
-/// # Ok::<(), String>(())
+/// # Ok::<(), agon_bots::SpecError>(())
 /// ```
 pub fn run_match_with(
     a: &str,
     b: &str,
     options: &MatchOptions,
     progress: impl FnMut(u32, Side, &GameResult),
-) -> Result<MatchReport, String> {
+) -> Result<MatchReport, SpecError> {
     let (a, b) = match options.time_per_move {
         Some(t) => (with_time_control(a, t), with_time_control(b, t)),
         None => (a.trim().to_string(), b.trim().to_string()),

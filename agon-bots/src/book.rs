@@ -18,12 +18,12 @@
 //! ```
 
 use std::collections::HashSet;
+use std::fmt;
 
 use agon_core::random::Rng;
-use agon_core::{Game, Position};
+use agon_core::{Game, ParseError, Position};
 
-use crate::analysis::Score;
-use crate::engine::{Engine, Limits};
+use crate::{Engine, Limits, Score};
 
 /// The largest score, in centipoints, of a book position for either side, by a search of
 /// [`SEARCH_NODES`] nodes.
@@ -53,28 +53,65 @@ pub fn standard() -> Vec<Position> {
     parse(STANDARD).unwrap_or_default()
 }
 
+/// Why [`parse`] refused a book: the first line that is not a position.
+///
+/// ```
+/// use agon_bots::book::{parse, BookError};
+/// let err: BookError = parse("\n# a comment\njunk").unwrap_err();
+/// assert_eq!((err.line, err.text.as_str()), (3, "junk"));
+/// assert_eq!(err.error.offset(), 0);
+/// assert_eq!(err.to_string(), "line 3 is not a position: \"junk\"");
+/// let source = std::error::Error::source(&err).map(|e| e.to_string());
+/// assert_eq!(source, Some(err.error.to_string()));
+/// ```
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
+pub struct BookError {
+    /// The number of the line, from 1.
+    pub line: usize,
+    /// The line, without the spaces around it.
+    pub text: String,
+    /// Why it is not a position text.
+    pub error: ParseError,
+}
+
+impl fmt::Display for BookError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {} is not a position: {:?}", self.line, self.text)
+    }
+}
+
+impl std::error::Error for BookError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
 /// Reads a book: one position text per line; blank lines and lines starting with `#` are
 /// skipped.
 ///
 /// # Errors
 ///
-/// The number (from 1) and text of the first line that is not a position.
+/// A [`BookError`] with the number (from 1) and text of the first line that is not a
+/// position.
 ///
 /// ```
 /// use agon_bots::book::parse;
 /// let book = parse("# two\nQf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w\n\n")?;
 /// assert_eq!(book.len(), 1);
-/// assert_eq!(parse("junk").unwrap_err(), "line 1 is not a position: \"junk\"");
-/// # Ok::<(), String>(())
+/// assert_eq!(parse("junk").unwrap_err().to_string(), "line 1 is not a position: \"junk\"");
+/// # Ok::<(), agon_bots::book::BookError>(())
 /// ```
-pub fn parse(text: &str) -> Result<Vec<Position>, String> {
+pub fn parse(text: &str) -> Result<Vec<Position>, BookError> {
     text.lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
         .map(|(i, l)| {
-            l.trim()
-                .parse::<Position>()
-                .map_err(|_| format!("line {} is not a position: {:?}", i + 1, l.trim()))
+            l.trim().parse::<Position>().map_err(|error| BookError {
+                line: i + 1,
+                text: l.trim().to_string(),
+                error,
+            })
         })
         .collect()
 }

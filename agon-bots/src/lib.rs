@@ -5,9 +5,9 @@
 //! |---|---|---|
 //! | [`RandomBot`] | `random` | a uniformly random legal move |
 //! | [`GreedyBot`] | `greedy` | one ply: the move whose result [`eval::evaluate`] likes best |
-//! | [`MctsBot`] | `mcts:PLAYOUTS` | UCT with uniformly random playouts to the end of the game |
+//! | [`MctsBot`] | `mcts:PLAYOUTS` | UCT with uniformly random playouts to the end of the game (repetition included, R11) |
 //! | [`AlphaBetaBot`] | `alphabeta:DEPTH` | iterative-deepening alpha-beta with a transposition table |
-//! | [`Engine`] | `engine:100ms`, `engine:n50000` ([`Engine::from_spec`]) | the strong player: principal-variation search under a clock or a node budget, with an [`analysis`] API |
+//! | [`Engine`] | `engine:100ms`, `engine:n50000` ([`Engine::from_spec`]) | the strong player: principal-variation search under a clock or a node budget, with an analysis API ([`analyse`], [`Engine::analyse`]) |
 //!
 //! Every bot is deterministic under its seed: the same seed and the same position (or
 //! game) give the same move, whatever the bot was asked before, unless a time limit is
@@ -21,8 +21,32 @@
 //! let game = Game::new();
 //! let m = bot.choose_in_game(&game).expect("the start has legal moves");
 //! assert!(game.is_legal(m));
-//! # Ok::<(), String>(())
+//! # Ok::<(), agon_bots::SpecError>(())
 //! ```
+//!
+//! # What is where
+//!
+//! Each type and function has one path. The types are at the crate root; a module is
+//! public only where it groups a family of items that you browse together, and whose
+//! names would be vague at the root (`standard`, `evaluate`, `WEIGHTS`):
+//!
+//! - [`arena`]: playing games and matches between bots, with their options, statistics
+//!   and reports ([`arena::run_match_with`], [`arena::MatchOptions`],
+//!   [`arena::MatchReport`]);
+//! - [`book`]: opening books of balanced start positions ([`book::standard`]);
+//! - [`eval`]: the evaluation of the greedy and alpha-beta bots, term by term;
+//! - [`engine_eval`]: the engine's evaluation, its features and fitted weights.
+//!
+//! | concept | items | source |
+//! |---|---|---|
+//! | a player, and building one from its spec | [`Bot`], [`bot_by_name`], [`SpecError`], [`SpecNumber`], [`MAX_SPEC_LEN`], [`MAX_TIME_LIMIT`] | `lib.rs`, `spec.rs` |
+//! | the reference bots | [`RandomBot`], [`GreedyBot`], [`MctsBot`], [`AlphaBetaBot`] | `random_bot.rs`, `greedy.rs`, `mcts.rs`, `alphabeta.rs` |
+//! | the engine and its limits | [`Engine`], [`Limits`] | `engine/` |
+//! | the analysis API | [`analyse`], [`Analysis`], [`Line`], [`Score`], [`Analysable`], [`AnalysisError`] | `analysis.rs` |
+//! | the sequential probability ratio test, and Elo | [`Sprt`], [`Decision`], [`SprtError`], [`expected_score`], [`elo_of_score`] | `sprt.rs` |
+//! | matches between bots | [`arena`] | `arena.rs` |
+//! | opening books | [`book`] | `book.rs` |
+//! | the evaluations | [`eval`], [`engine_eval`] | `eval.rs`, `engine/eval.rs` |
 //!
 //! # Errors, budgets and bounds
 //!
@@ -30,9 +54,9 @@
 //! built returns a legal move in every position that has one (`None` once the game is
 //! over), whatever its budget, seed or time limit:
 //!
-//! - [`bot_by_name`] returns an error message for a spec it cannot read: an unknown bot,
-//!   a number out of range, a missing or extra part, or a spec longer than
-//!   [`MAX_SPEC_LEN`] bytes (refused before it is read).
+//! - [`bot_by_name`] returns a [`SpecError`] for a spec it cannot read: an unknown bot,
+//!   a number out of range, an extra part, or a spec longer than [`MAX_SPEC_LEN`] bytes
+//!   (refused before it is read).
 //! - Out-of-range numbers given to the constructors are brought into range, as their
 //!   docs say: at least one playout ([`MctsBot::new`]), a depth from 1 to
 //!   [`AlphaBetaBot::MAX_DEPTH`] ([`AlphaBetaBot::new`]).
@@ -69,22 +93,27 @@ use std::time::{Duration, Instant};
 
 use agon_core::{Game, Move, Position};
 
-pub mod alphabeta;
-pub mod analysis;
+mod alphabeta;
+mod analysis;
 pub mod arena;
 pub mod book;
-pub mod engine;
+mod engine;
 pub mod eval;
-pub mod greedy;
-pub mod mcts;
-pub mod random_bot;
-pub mod sprt;
+mod greedy;
+mod mcts;
+mod random_bot;
+mod spec;
+mod sprt;
 
 pub use alphabeta::AlphaBetaBot;
-pub use engine::Engine;
+pub use analysis::{analyse, Analysable, Analysis, AnalysisError, Line, Score};
+pub use engine::eval as engine_eval;
+pub use engine::{Engine, Limits};
 pub use greedy::GreedyBot;
 pub use mcts::MctsBot;
 pub use random_bot::RandomBot;
+pub use spec::{bot_by_name, SpecError, SpecNumber, MAX_SPEC_LEN};
+pub use sprt::{elo_of_score, expected_score, Decision, Sprt, SprtError};
 
 /// A player of Agon: given a position (or a whole game, for bots that care about
 /// repetition), it chooses a legal move.
@@ -147,22 +176,6 @@ pub(crate) fn unless_over(
     }
 }
 
-/// The longest spec [`bot_by_name`] reads, in bytes: longer ones are refused before they
-/// are read (the longest meaningful spec, `alphabeta:64:18446744073709551615ms`, has 35).
-///
-/// ```
-/// use agon_bots::{bot_by_name, MAX_SPEC_LEN};
-/// let padded = format!("mcts:{:0>1$}", 7, MAX_SPEC_LEN - 5);
-/// assert_eq!(bot_by_name(&padded, 0)?.name(), "mcts:7");
-/// let too_long = format!("mcts:{:0>1$}", 7, MAX_SPEC_LEN - 4);
-/// assert_eq!(
-///     bot_by_name(&too_long, 0).err().as_deref(),
-///     Some("bot spec too long: 65 bytes, at most 64")
-/// );
-/// # Ok::<(), String>(())
-/// ```
-pub const MAX_SPEC_LEN: usize = 64;
-
 /// The longest time limit a bot keeps: `u64::MAX` milliseconds (about 585 million
 /// years), the largest that [`bot_by_name`] reads. `with_time_limit` lowers a longer limit
 /// to this one, so that every bot's name is a spec [`bot_by_name`] reads.
@@ -176,122 +189,10 @@ pub const MAX_SPEC_LEN: usize = 64;
 /// ```
 pub const MAX_TIME_LIMIT: Duration = Duration::from_millis(u64::MAX);
 
-/// Builds a reference bot from its spec: `random`, `greedy`, `mcts:PLAYOUTS` or
-/// `alphabeta:DEPTH` (`mcts` alone means 2000 playouts, `alphabeta` alone depth 5), or the
-/// [`Engine`] from an `engine` spec (read by [`Engine::from_spec`]: `engine:100ms`). A
-/// time limit in milliseconds may follow for the searching bots: `mcts:100000:500ms`,
-/// `alphabeta:20:1000ms`; the bot then stops at whichever limit comes first, and is no
-/// longer deterministic.
-///
-/// # Errors
-///
-/// A message naming the fault, for a spec longer than [`MAX_SPEC_LEN`] bytes, an unknown
-/// bot, a budget to a bot that takes none, too many parts, or a number that is not a
-/// decimal in range: PLAYOUTS from 1 to `u32::MAX`, DEPTH from 1 to
-/// [`AlphaBetaBot::MAX_DEPTH`], a time limit from `0ms` to `18446744073709551615ms`
-/// (`u64::MAX`). Reading a spec never panics, and reads at most [`MAX_SPEC_LEN`] bytes.
-///
-/// ```
-/// use agon_bots::bot_by_name;
-///
-/// assert_eq!(bot_by_name("mcts:500", 1)?.name(), "mcts:500");
-/// assert_eq!(bot_by_name("alphabeta", 1)?.name(), "alphabeta:5");
-/// assert_eq!(bot_by_name("alphabeta:9:250ms", 1)?.name(), "alphabeta:9:250ms");
-/// assert_eq!(bot_by_name("mcts:4294967295:18446744073709551615ms", 1)?.name(), "mcts:4294967295:18446744073709551615ms");
-/// assert_eq!(
-///     bot_by_name("minimax", 1).err().as_deref(),
-///     Some("unknown bot \"minimax\": expected random, greedy, mcts:PLAYOUTS, alphabeta:DEPTH or engine:TIME")
-/// );
-/// assert_eq!(
-///     bot_by_name("mcts:lots", 1).err().as_deref(),
-///     Some("bad number \"lots\" in bot \"mcts:lots\"")
-/// );
-/// assert!(bot_by_name("mcts:4294967296", 1).is_err());
-/// assert!(bot_by_name("alphabeta:5:18446744073709551616ms", 1).is_err());
-/// # Ok::<(), String>(())
-/// ```
-pub fn bot_by_name(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, String> {
-    if spec.len() > MAX_SPEC_LEN {
-        return Err(format!(
-            "bot spec too long: {} bytes, at most {MAX_SPEC_LEN}",
-            spec.len()
-        ));
-    }
-    if spec.trim().split(':').next() == Some("engine") {
-        return Ok(Box::new(Engine::from_spec(spec.trim())?));
-    }
-    let mut parts = spec.trim().split(':');
-    let kind = parts.next().unwrap_or("");
-    let number = |text: Option<&str>, default: u32| -> Result<u32, String> {
-        match text {
-            None => Ok(default),
-            Some(t) => t
-                .parse::<u32>()
-                .map_err(|_| format!("bad number {t:?} in bot {spec:?}")),
-        }
-    };
-    let budget = parts.next();
-    let time = match parts.next() {
-        None => None,
-        Some(t) => {
-            let ms = t
-                .strip_suffix("ms")
-                .and_then(|n| n.parse::<u64>().ok())
-                .ok_or_else(|| {
-                    format!("bad time limit {t:?} in bot {spec:?}: expected like 500ms")
-                })?;
-            Some(Duration::from_millis(ms))
-        }
-    };
-    if parts.next().is_some() {
-        return Err(format!("too many parts in bot {spec:?}"));
-    }
-    let no_budget = |name: &str| -> Result<(), String> {
-        if budget.is_some() {
-            Err(format!("bot {name} takes no budget, in {spec:?}"))
-        } else {
-            Ok(())
-        }
-    };
-    match kind {
-        "random" => {
-            no_budget("random")?;
-            Ok(Box::new(RandomBot::new(seed)))
-        }
-        "greedy" => {
-            no_budget("greedy")?;
-            Ok(Box::new(GreedyBot::new(seed)))
-        }
-        "mcts" => {
-            let playouts = number(budget, MctsBot::DEFAULT_PLAYOUTS)?;
-            if playouts == 0 {
-                return Err(format!("bot {spec:?} needs at least one playout"));
-            }
-            let bot = MctsBot::new(playouts, seed);
-            Ok(Box::new(match time {
-                Some(d) => bot.with_time_limit(d),
-                None => bot,
-            }))
-        }
-        "alphabeta" => {
-            let depth = number(budget, AlphaBetaBot::DEFAULT_DEPTH)?;
-            if depth == 0 || depth > AlphaBetaBot::MAX_DEPTH {
-                return Err(format!(
-                    "bot {spec:?} needs a depth from 1 to {}",
-                    AlphaBetaBot::MAX_DEPTH
-                ));
-            }
-            let bot = AlphaBetaBot::new(depth, seed);
-            Ok(Box::new(match time {
-                Some(d) => bot.with_time_limit(d),
-                None => bot,
-            }))
-        }
-        _ => Err(format!(
-            "unknown bot {spec:?}: expected random, greedy, mcts:PLAYOUTS, alphabeta:DEPTH or engine:TIME"
-        )),
-    }
-}
+/// The Rust examples of the crate's README, run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
 
 /// A generator for one decision: mixes the bot's seed with the position's hash and the
 /// number of moves played before it (0 for a lone position), so a bot's choice depends

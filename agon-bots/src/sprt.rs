@@ -1,45 +1,48 @@
-//! The sequential probability ratio test (SPRT), as engine authors use it to accept or
-//! reject a change: games are played until the log-likelihood ratio (LLR) of "B is
-//! `elo1` stronger" against "B is `elo0` stronger" crosses a bound fixed by the error
-//! rates `alpha` (accepting H1 when H0 holds) and `beta` (accepting H0 when H1 holds):
-//! below `ln(beta / (1 - alpha))` H0 is accepted, above `ln((1 - beta) / alpha)` H1 is
-//! (Wald's bounds; ±2.94 for `alpha = beta = 0.05`).
-//!
-//! Two models of the LLR from wins, draws and losses are given:
-//!
-//! - [`Sprt::llr`], the default: the generalised SPRT on **logistic Elo** with the
-//!   trinomial normal approximation (as on the Chess Programming Wiki's *Match Statistics*
-//!   page, and OpenBench): with `N` games, score `s = (W + D/2) / N`, per-game variance
-//!   `v = (W + D/4) / N - s²`, and `sᵢ = 1 / (1 + 10^(-eloᵢ / 400))`,
-//!   `LLR = (s1 - s0) (2s - s0 - s1) N / (2v)`. It works without draws, which are rare
-//!   in some Agon matches.
-//! - [`Sprt::llr_bayes_elo`]: the SPRT of cutechess-cli on **BayesElo**, with the draw
-//!   Elo estimated from the games; it needs at least one win, draw and loss (0 otherwise,
-//!   as in cutechess-cli).
-//!
-//! ```
-//! use agon_bots::sprt::{Decision, Sprt};
-//!
-//! let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05)?;
-//! let (lower, upper) = sprt.bounds();
-//! assert_eq!((lower * 100.0).round(), -294.0);
-//! assert_eq!((upper * 100.0).round(), 294.0);
-//! assert_eq!(sprt.decision(10, 10, 10), Decision::Continue);
-//! assert_eq!(sprt.decision(700, 300, 500), Decision::AcceptH1);
-//! assert_eq!(sprt.decision(500, 300, 700), Decision::AcceptH0);
-//! # Ok::<(), agon_bots::sprt::SprtError>(())
-//! ```
+//! [`Sprt`]: the sequential probability ratio test, and Elo.
 
 use std::fmt;
 
-/// An SPRT: the Elo of H0 and H1 (of the first player over the second, `elo0 < elo1`),
-/// and the error rates.
+/// A sequential probability ratio test (SPRT): the Elo of H0 and H1 (of the first player
+/// over the second, `elo0 < elo1`), and the error rates.
+///
+/// Engine authors use the SPRT to accept or reject a change: games are played until the log-likelihood ratio (LLR) of "B is
+/// `elo1` stronger" against "B is `elo0` stronger" crosses a bound fixed by the error
+/// rates `alpha` (accepting H1 when H0 holds) and `beta` (accepting H0 when H1 holds):
+/// below `ln(beta / (1 - alpha))` H0 is accepted, above `ln((1 - beta) / alpha)` H1 is
+/// (Wald's bounds; ±2.94 for `alpha = beta = 0.05`).
+///
+/// Two models of the LLR from wins, draws and losses are given:
+///
+/// - [`Sprt::llr`], the default: the generalised SPRT on **logistic Elo** with the
+///   trinomial normal approximation (as on the Chess Programming Wiki's *Match Statistics*
+///   page, and OpenBench): with `N` games, score `s = (W + D/2) / N`, per-game variance
+///   `v = (W + D/4) / N - s²`, and `sᵢ = 1 / (1 + 10^(-eloᵢ / 400))`,
+///   `LLR = (s1 - s0) (2s - s0 - s1) N / (2v)`. It works without draws, which are rare
+///   in some Agon matches.
+/// - [`Sprt::llr_bayes_elo`]: the SPRT of cutechess-cli on **BayesElo**, with the draw
+///   Elo estimated from the games; it needs at least one win, draw and loss (0 otherwise,
+///   as in cutechess-cli).
 ///
 /// ```
-/// use agon_bots::sprt::Sprt;
+/// use agon_bots::{Decision, Sprt};
+///
+/// let sprt = Sprt::new(0.0, 10.0, 0.05, 0.05)?;
+/// let (lower, upper) = sprt.bounds();
+/// assert_eq!((lower * 100.0).round(), -294.0);
+/// assert_eq!((upper * 100.0).round(), 294.0);
+/// assert_eq!(sprt.decision(10, 10, 10), Decision::Continue);
+/// assert_eq!(sprt.decision(700, 300, 500), Decision::AcceptH1);
+/// assert_eq!(sprt.decision(500, 300, 700), Decision::AcceptH0);
+/// # Ok::<(), agon_bots::SprtError>(())
+/// ```
+///
+/// Its text names its parameters:
+///
+/// ```
+/// use agon_bots::Sprt;
 /// let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05)?;
 /// assert_eq!(sprt.to_string(), "SPRT elo0=0.0 elo1=5.0 alpha=0.05 beta=0.05");
-/// # Ok::<(), agon_bots::sprt::SprtError>(())
+/// # Ok::<(), agon_bots::SprtError>(())
 /// ```
 #[derive(Copy, Clone, PartialEq, Debug)]
 pub struct Sprt {
@@ -52,7 +55,7 @@ pub struct Sprt {
 /// Why SPRT parameters were refused.
 ///
 /// ```
-/// use agon_bots::sprt::{Sprt, SprtError};
+/// use agon_bots::{Sprt, SprtError};
 /// assert_eq!(Sprt::new(5.0, 0.0, 0.05, 0.05), Err(SprtError::EloOrder));
 /// assert_eq!(Sprt::new(0.0, 5.0, 0.0, 0.05), Err(SprtError::ErrorRate));
 /// ```
@@ -76,10 +79,10 @@ impl fmt::Display for SprtError {
 
 impl std::error::Error for SprtError {}
 
-/// What the games so far say.
+/// What an [`Sprt`] says of the games so far.
 ///
 /// ```
-/// use agon_bots::sprt::Decision;
+/// use agon_bots::Decision;
 /// assert_eq!(Decision::AcceptH1.to_string(), "H1 accepted");
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -105,7 +108,7 @@ impl fmt::Display for Decision {
 /// The expected score of a player `elo` stronger, on the logistic scale.
 ///
 /// ```
-/// use agon_bots::sprt::expected_score;
+/// use agon_bots::expected_score;
 /// assert_eq!(expected_score(0.0), 0.5);
 /// assert!((expected_score(400.0) - 10.0 / 11.0).abs() < 1e-12);
 /// ```
@@ -117,7 +120,7 @@ pub fn expected_score(elo: f64) -> f64 {
 /// at 0 and 1.
 ///
 /// ```
-/// use agon_bots::sprt::elo_of_score;
+/// use agon_bots::elo_of_score;
 /// assert_eq!(elo_of_score(0.5), 0.0);
 /// assert_eq!(elo_of_score(1.0), f64::INFINITY);
 /// ```
@@ -140,7 +143,7 @@ impl Sprt {
     /// [`SprtError::ErrorRate`] unless both rates lie strictly between 0 and 0.5.
     ///
     /// ```
-    /// assert!(agon_bots::sprt::Sprt::new(-5.0, 0.0, 0.1, 0.1).is_ok());
+    /// assert!(agon_bots::Sprt::new(-5.0, 0.0, 0.1, 0.1).is_ok());
     /// ```
     pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, SprtError> {
         let elo_ok = |e: f64| e.is_finite() && e.abs() <= 1000.0;
@@ -162,11 +165,11 @@ impl Sprt {
     /// Wald's bounds on the LLR: `(ln(beta / (1 - alpha)), ln((1 - beta) / alpha))`.
     ///
     /// ```
-    /// let sprt = agon_bots::sprt::Sprt::new(0.0, 5.0, 0.05, 0.1)?;
+    /// let sprt = agon_bots::Sprt::new(0.0, 5.0, 0.05, 0.1)?;
     /// let (lower, upper) = sprt.bounds();
     /// assert!((lower - (0.1f64 / 0.95).ln()).abs() < 1e-12);
     /// assert!((upper - (0.9f64 / 0.05).ln()).abs() < 1e-12);
-    /// # Ok::<(), agon_bots::sprt::SprtError>(())
+    /// # Ok::<(), agon_bots::SprtError>(())
     /// ```
     pub fn bounds(&self) -> (f64, f64) {
         (
@@ -175,16 +178,16 @@ impl Sprt {
         )
     }
 
-    /// The LLR of the games on logistic Elo (see the [module docs](self)); 0 without games.
+    /// The LLR of the games on logistic Elo (see [`Sprt`]); 0 without games.
     /// An empty bin (no draws, say) counts as 0.001 games, as in fishtest, so that the
     /// variance is never zero.
     ///
     /// ```
-    /// let sprt = agon_bots::sprt::Sprt::new(0.0, 10.0, 0.05, 0.05)?;
+    /// let sprt = agon_bots::Sprt::new(0.0, 10.0, 0.05, 0.05)?;
     /// assert_eq!(sprt.llr(0, 0, 0), 0.0);
     /// assert!(sprt.llr(20, 0, 0) > 2.95);
     /// assert!(sprt.llr(60, 0, 40) > 0.0);
-    /// # Ok::<(), agon_bots::sprt::SprtError>(())
+    /// # Ok::<(), agon_bots::SprtError>(())
     /// ```
     pub fn llr(&self, wins: u32, draws: u32, losses: u32) -> f64 {
         if wins == 0 && draws == 0 && losses == 0 {
@@ -207,11 +210,11 @@ impl Sprt {
     /// at least one win, one draw and one loss.
     ///
     /// ```
-    /// let sprt = agon_bots::sprt::Sprt::new(0.0, 3.0, 0.05, 0.05)?;
+    /// let sprt = agon_bots::Sprt::new(0.0, 3.0, 0.05, 0.05)?;
     /// // The example of github.com/jw1912/SPRT: LLR 2.47.
     /// assert_eq!((sprt.llr_bayes_elo(4307, 8620, 4063) * 100.0).round(), 247.0);
     /// assert_eq!(sprt.llr_bayes_elo(10, 0, 5), 0.0);
-    /// # Ok::<(), agon_bots::sprt::SprtError>(())
+    /// # Ok::<(), agon_bots::SprtError>(())
     /// ```
     pub fn llr_bayes_elo(&self, wins: u32, draws: u32, losses: u32) -> f64 {
         if wins == 0 || draws == 0 || losses == 0 {
@@ -235,10 +238,10 @@ impl Sprt {
     /// The decision on the games by [`Sprt::llr`].
     ///
     /// ```
-    /// use agon_bots::sprt::{Decision, Sprt};
+    /// use agon_bots::{Decision, Sprt};
     /// let sprt = Sprt::new(0.0, 50.0, 0.05, 0.05)?;
     /// assert_eq!(sprt.decision(90, 0, 10), Decision::AcceptH1);
-    /// # Ok::<(), agon_bots::sprt::SprtError>(())
+    /// # Ok::<(), agon_bots::SprtError>(())
     /// ```
     pub fn decision(&self, wins: u32, draws: u32, losses: u32) -> Decision {
         let llr = self.llr(wins, draws, losses);

@@ -40,7 +40,10 @@ fn a_small_match_alternates_colours_adds_up_and_is_reproducible() {
 fn bad_specs_are_refused_before_playing() {
     let mut played = 0;
     let err = run_match("greedy", "alphabeta:0", 4, 1, |_, _, _| played += 1).unwrap_err();
-    assert_eq!(err, "bot \"alphabeta:0\" needs a depth from 1 to 64");
+    assert_eq!(
+        err.to_string(),
+        "bad number \"0\" in bot \"alphabeta:0\": expected a depth from 1 to 64"
+    );
     assert_eq!(played, 0);
 }
 

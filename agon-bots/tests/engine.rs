@@ -3,9 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use agon_bots::analysis::{analyse, AnalysisError, Score};
-use agon_bots::engine::{Engine, Limits};
-use agon_bots::{bot_by_name, Bot};
+use agon_bots::{analyse, bot_by_name, AnalysisError, Bot, Engine, Limits, Score};
 use agon_core::random::Rng;
 use agon_core::{Game, Position};
 

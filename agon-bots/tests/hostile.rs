@@ -208,7 +208,8 @@ proptest! {
                 let again = bot_by_name(&name, seed);
                 prop_assert_eq!(again.map(|b| b.name()), Ok(name));
             }
-            Err(message) => {
+            Err(error) => {
+                let message = error.to_string();
                 prop_assert!(!message.is_empty());
                 prop_assert!(message.len() <= 1024, "{} bytes", message.len());
             }
@@ -370,7 +371,10 @@ fn a_limit_too_long_to_write_is_lowered_to_one_that_reads_back() {
 fn a_long_spec_is_refused_without_reading_it() {
     let spec = format!("mcts:{}1", "0".repeat(1 << 20));
     assert_eq!(
-        bot_by_name(&spec, 0).err().as_deref(),
+        bot_by_name(&spec, 0)
+            .err()
+            .map(|e| e.to_string())
+            .as_deref(),
         Some("bot spec too long: 1048582 bytes, at most 64")
     );
     let padded = format!("{}random", " ".repeat(MAX_SPEC_LEN));

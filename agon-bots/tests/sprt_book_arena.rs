@@ -5,8 +5,7 @@ use std::collections::HashSet;
 use std::time::Duration;
 
 use agon_bots::arena::{run_match_with, with_time_control, MatchOptions};
-use agon_bots::book;
-use agon_bots::sprt::{elo_of_score, expected_score, Decision, Sprt, SprtError};
+use agon_bots::{book, elo_of_score, expected_score, Decision, Sprt, SprtError};
 
 #[test]
 fn wald_bounds_match_the_published_ones() {

@@ -14,11 +14,8 @@
 use std::io::{BufRead, Write};
 
 use agon_bots::arena::{game_seed, run_match_of, MatchOptions, MAX_PLIES};
-use agon_bots::engine::eval::{features, FEATURES, NUM_FEATURES, WEIGHTS};
-use agon_bots::engine::{Engine, Limits};
-use agon_bots::sprt::Sprt;
-use agon_bots::Bot;
-use agon_bots::{book, bot_by_name};
+use agon_bots::engine_eval::{features, FEATURES, NUM_FEATURES, WEIGHTS};
+use agon_bots::{book, bot_by_name, Bot, Engine, Limits, Sprt};
 use agon_core::{Game, Side};
 
 const USAGE: &str =

@@ -167,7 +167,8 @@ impl BotPy {
     #[pyo3(signature = (spec, seed = Int(0)), text_signature = "(spec, seed=0)")]
     fn from_name<'py>(py: Python<'py>, spec: &str, seed: Int<u64>) -> PyResult<Bound<'py, BotPy>> {
         check_spec(spec)?;
-        let bot = agon_bots::bot_by_name(spec, seed.0).map_err(PyValueError::new_err)?;
+        let bot = agon_bots::bot_by_name(spec, seed.0)
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
         let base = BotPy::new(bot, seed.0);
         // The class of the bot's kind, so that `type(bot)` does not depend on how it was made.
         let kind = base.name.split(':').next().unwrap_or("").to_string();

@@ -383,15 +383,15 @@ pub fn _play_games<'py>(
     }
     for spec in [white, black] {
         crate::bots::check_spec(spec)?;
-        agon_bots::bot_by_name(spec, 0).map_err(PyValueError::new_err)?;
+        agon_bots::bot_by_name(spec, 0).map_err(|e| PyValueError::new_err(e.to_string()))?;
     }
     let played = py.detach(|| -> Result<Vec<ac::Game>, String> {
         seeds
             .iter()
             .map(|&(white_seed, black_seed)| {
                 let mut bots: [Box<dyn Bot + Send>; 2] = [
-                    agon_bots::bot_by_name(white, white_seed)?,
-                    agon_bots::bot_by_name(black, black_seed)?,
+                    agon_bots::bot_by_name(white, white_seed).map_err(|e| e.to_string())?,
+                    agon_bots::bot_by_name(black, black_seed).map_err(|e| e.to_string())?,
                 ];
                 replay::play_out(start, max_plies, |game| {
                     bots[game.position().turn().index()].choose_in_game(game)

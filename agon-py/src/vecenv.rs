@@ -31,11 +31,11 @@ pub fn perft(py: Python<'_>, position: PositionArg, depth: Int<i64>) -> PyResult
 /// Plays `n` games (0 to `MAX_RANDOM_PLAYOUTS`) of uniformly random legal moves from
 /// `start` (the start position by default), on `threads` threads (1 to 256; all cores by
 /// default), without holding the GIL, and returns their statistics: `games`, `plies`
-/// (total), `plies_mean`, `plies_min`, `plies_max`, `white_wins`, `black_wins`, `draws`,
-/// and `reasons` (a dict from each end reason to its count). Game `k` draws its moves from
-/// its own generator, seeded from `seed` and `k` (Rust's `agon_rl::game_rng`), so the
-/// same seed gives the same games on any number of threads, in Python and in Rust
-/// (`agon_rl::random_playouts`).
+/// (total), `plies_mean`, `plies_median`, `plies_min`, `plies_max`, `white_wins`,
+/// `black_wins`, `draws`, and `reasons` (a dict from each end reason to its count). Game
+/// `k` draws its moves from its own generator, seeded from `seed` and `k` (Rust's
+/// `agon_rl::game_rng`), so the same seed gives the same games on any number of threads,
+/// in Python and in Rust (`agon_rl::random_playouts`, which computes these statistics).
 #[pyfunction]
 #[pyo3(
     signature = (n, seed = Int(0), start = None, threads = None),
@@ -65,14 +65,8 @@ pub fn random_playouts<'py>(
     let d = PyDict::new(py);
     d.set_item("games", s.games)?;
     d.set_item("plies", s.plies)?;
-    d.set_item(
-        "plies_mean",
-        if n > 0 {
-            s.plies as f64 / n as f64
-        } else {
-            0.0
-        },
-    )?;
+    d.set_item("plies_mean", s.mean_plies())?;
+    d.set_item("plies_median", s.median_plies())?;
     d.set_item("plies_min", s.min_plies)?;
     d.set_item("plies_max", s.max_plies)?;
     d.set_item("white_wins", s.white_wins)?;

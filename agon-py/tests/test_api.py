@@ -307,6 +307,11 @@ def test_random_playouts() -> None:
     assert set(reasons) == {"throne", "ring-without-queen", "no-legal-action", "repetition"}
     assert sum(reasons.values()) == 50 and reasons["repetition"] == stats["draws"]
     assert stats["plies_min"] <= stats["plies_mean"] <= stats["plies_max"]
+    assert stats["plies_min"] <= stats["plies_median"] <= stats["plies_max"]
     assert stats["plies"] == round(stats["plies_mean"] * 50)
+    # The median (agon_rl's) of one game is its length, of two the mean of theirs.
+    for n in (1, 2):
+        few = agon.random_playouts(n, seed=7, threads=1)
+        assert few["plies_median"] == few["plies_mean"] == few["plies"] / n
     assert agon.random_playouts(0)["games"] == 0
     assert agon.random_playouts(3, seed=1, start=CAPTURE)["games"] == 3

@@ -1,5 +1,6 @@
 //! [`random_playouts`]: many uniformly random games, on several threads.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use agon_core::random::random_playout;
@@ -7,7 +8,19 @@ use agon_core::{EndReason, Game, Position, Side};
 
 use crate::game_rng;
 
-/// The statistics of [`random_playouts`].
+/// The statistics of [`random_playouts`]: counts, and the lengths of the games, from which
+/// [`PlayoutStats::mean_plies`] and [`PlayoutStats::median_plies`] are computed.
+///
+/// ```
+/// use agon_core::Position;
+/// use agon_rl::random_playouts;
+/// let stats = random_playouts(Position::start(), 9, 1, 1);
+/// assert_eq!(stats.lengths.values().sum::<u64>(), 9);
+/// assert_eq!(stats.lengths.iter().map(|(plies, games)| plies * games).sum::<u64>(), stats.plies);
+/// assert!(stats.min_plies as f64 <= stats.median_plies());
+/// assert!(stats.median_plies() <= stats.max_plies as f64);
+/// assert_eq!(stats.mean_plies(), stats.plies as f64 / 9.0);
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PlayoutStats {
     /// The number of games.
@@ -26,9 +39,56 @@ pub struct PlayoutStats {
     pub draws: u64,
     /// Games by how they ended, in the order of [`EndReason::ALL`].
     pub reasons: [u64; 4],
+    /// The number of games of each length: plies to games, for the lengths that occurred.
+    pub lengths: BTreeMap<u64, u64>,
 }
 
 impl PlayoutStats {
+    /// The mean length of the games, in plies (0 without games).
+    ///
+    /// ```
+    /// assert_eq!(agon_rl::PlayoutStats::default().mean_plies(), 0.0);
+    /// let stats = agon_rl::random_playouts(agon_core::Position::start(), 4, 1, 1);
+    /// assert_eq!(stats.mean_plies(), stats.plies as f64 / 4.0);
+    /// ```
+    pub fn mean_plies(&self) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            self.plies as f64 / self.games as f64
+        }
+    }
+
+    /// The median length of the games, in plies: the middle length, or the mean of the
+    /// two middle lengths for an even number of games (0 without games).
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// use agon_rl::{random_playouts, PlayoutStats};
+    /// assert_eq!(PlayoutStats::default().median_plies(), 0.0);
+    /// let one = random_playouts(Position::start(), 1, 5, 1);
+    /// assert_eq!(one.median_plies(), one.plies as f64);
+    /// ```
+    pub fn median_plies(&self) -> f64 {
+        if self.games == 0 {
+            return 0.0;
+        }
+        // The lengths of games `(games - 1) / 2` and `games / 2` (from 0) in length order.
+        let (low, high) = ((self.games - 1) / 2, self.games / 2);
+        let (mut below, mut low_len) = (0, None);
+        for (&plies, &count) in &self.lengths {
+            below += count;
+            if low_len.is_none() && below > low {
+                low_len = Some(plies);
+            }
+            if below > high {
+                return (low_len.unwrap_or(plies) as f64 + plies as f64) / 2.0;
+            }
+        }
+        // Only if `lengths` was changed to count fewer games than `games`.
+        self.max_plies as f64
+    }
+
     fn add_game(&mut self, plies: u64, winner: Option<Side>, reason: EndReason) {
         self.min_plies = if self.games == 0 {
             plies
@@ -46,6 +106,7 @@ impl PlayoutStats {
         if let Some(i) = EndReason::ALL.iter().position(|&r| r == reason) {
             self.reasons[i] += 1;
         }
+        *self.lengths.entry(plies).or_insert(0) += 1;
     }
 
     fn merge(&mut self, other: &PlayoutStats) {
@@ -65,6 +126,9 @@ impl PlayoutStats {
         self.draws += other.draws;
         for (a, b) in self.reasons.iter_mut().zip(other.reasons) {
             *a += b;
+        }
+        for (&plies, &count) in &other.lengths {
+            *self.lengths.entry(plies).or_insert(0) += count;
         }
     }
 }
@@ -117,4 +181,68 @@ pub fn random_playouts(start: Position, games: u64, seed: u64, threads: usize) -
         }
         total
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stats_of(lengths: &[u64]) -> PlayoutStats {
+        let mut stats = PlayoutStats::default();
+        for &plies in lengths {
+            stats.add_game(plies, None, EndReason::Repetition);
+        }
+        stats
+    }
+
+    #[test]
+    fn mean_and_median_of_known_lengths() {
+        let odd = stats_of(&[7, 3, 9, 3, 12]);
+        assert_eq!(
+            (odd.games, odd.plies, odd.min_plies, odd.max_plies),
+            (5, 34, 3, 12)
+        );
+        assert_eq!(
+            odd.lengths,
+            BTreeMap::from([(3, 2), (7, 1), (9, 1), (12, 1)])
+        );
+        assert_eq!(odd.mean_plies(), 6.8);
+        assert_eq!(odd.median_plies(), 7.0);
+        let even = stats_of(&[7, 3, 9, 3, 12, 20]);
+        assert_eq!(even.mean_plies(), 9.0);
+        assert_eq!(even.median_plies(), 8.0);
+        // The two middle games may share a length, or be the only two.
+        assert_eq!(stats_of(&[5, 1, 5, 9]).median_plies(), 5.0);
+        assert_eq!(stats_of(&[4, 1]).median_plies(), 2.5);
+        assert_eq!(stats_of(&[42]).median_plies(), 42.0);
+        assert_eq!(stats_of(&[]).median_plies(), 0.0);
+        assert_eq!(stats_of(&[]).mean_plies(), 0.0);
+    }
+
+    #[test]
+    fn merged_statistics_are_those_of_all_the_games() {
+        let mut merged = stats_of(&[7, 3, 9]);
+        merged.merge(&stats_of(&[3, 12, 20]));
+        merged.merge(&stats_of(&[]));
+        assert_eq!(merged, stats_of(&[7, 3, 9, 3, 12, 20]));
+        assert_eq!(merged.median_plies(), 8.0);
+    }
+
+    /// The median of `random_playouts` is that of the games replayed one by one.
+    #[test]
+    fn the_median_of_random_playouts_is_that_of_its_games() {
+        let (games, seed) = (41, 3);
+        let mut lengths: Vec<u64> = (0..games)
+            .map(|k| {
+                let mut game = Game::new();
+                random_playout(&mut game, &mut game_rng(seed, k));
+                game.moves().len() as u64
+            })
+            .collect();
+        lengths.sort_unstable();
+        let stats = random_playouts(Position::start(), games, seed, 2);
+        assert_eq!(stats.median_plies(), lengths[20] as f64);
+        assert_eq!(stats.plies, lengths.iter().sum::<u64>());
+        assert_eq!(stats.lengths.values().sum::<u64>(), games);
+    }
 }

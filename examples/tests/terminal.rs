@@ -169,7 +169,7 @@ fn prompts_ask_again_until_answered() {
             "Play White or Black? [w/b, default w]: Please answer w or b.\n",
             "Play White or Black? [w/b, default w]: Computer strength: ",
             "[default alphabeta:5]: unknown bot \"minimax\": expected random, greedy, mcts:PLAYOUTS, alphabeta:DEPTH or engine:TIME.\n",
-            "bad number \"zero\" in bot \"mcts:zero\".\n",
+            "bad number \"zero\" in bot \"mcts:zero\": expected playouts from 1 to 4294967295.\n",
             "You play Black against the computer (random).\n",
             // The computer has White and moves first.
             "Computer (random) plays ",

@@ -1,5 +1,5 @@
 //! The engine's evaluation: a weighted sum of [`FEATURES`] of a position, each counted for
-//! the side to move minus the opponent, in [centipoints](crate::analysis::Score).
+//! the side to move minus the opponent, in [centipoints](crate::Score).
 //!
 //! The evaluation is linear in its features, so that its weights can be fitted by logistic
 //! regression on game results (Texel tuning, see `agon-bots/tuning/README.md`): the
@@ -24,11 +24,12 @@
 //! | `ring1_blockers` | uncaptured enemy pieces on ring 1 while its queen holds the throne |
 //! | `tempo` | 1 for the side to move |
 //!
-//! The weights ([`WEIGHTS`]) were fitted as described in the module docs of the tuning
-//! data; a position whose throne ring is complete is left to the search (it is over).
+//! The weights ([`WEIGHTS`]) were fitted as described in `agon-bots/tuning/README.md`
+//! (Texel tuning); a position whose throne ring is complete is left to the search (it is
+//! over).
 //!
 //! ```
-//! use agon_bots::engine::eval::{evaluate, features, FEATURES};
+//! use agon_bots::engine_eval::{evaluate, features, FEATURES};
 //! use agon_core::Position;
 //!
 //! let start = Position::start();
@@ -37,7 +38,7 @@
 //! // The start is symmetric: only the tempo term differs between the sides.
 //! let tempo = FEATURES.iter().position(|&n| n == "tempo").unwrap();
 //! assert!(f.iter().enumerate().all(|(i, &v)| v == 0 || i == tempo));
-//! assert_eq!(evaluate(&start), agon_bots::engine::eval::WEIGHTS[tempo]);
+//! assert_eq!(evaluate(&start), agon_bots::engine_eval::WEIGHTS[tempo]);
 //! ```
 
 use agon_core::{Cell, CellSet, Direction, Move, Position, Ring, Side};
@@ -45,7 +46,7 @@ use agon_core::{Cell, CellSet, Direction, Move, Position, Ring, Side};
 /// The names of the features, in the order of [`features`] and [`WEIGHTS`].
 ///
 /// ```
-/// assert_eq!(agon_bots::engine::eval::FEATURES[0], "queen_throne");
+/// assert_eq!(agon_bots::engine_eval::FEATURES[0], "queen_throne");
 /// ```
 pub const FEATURES: [&str; NUM_FEATURES] = [
     "queen_throne",
@@ -76,7 +77,7 @@ pub const FEATURES: [&str; NUM_FEATURES] = [
 /// The number of features.
 ///
 /// ```
-/// assert_eq!(agon_bots::engine::eval::NUM_FEATURES, 23);
+/// assert_eq!(agon_bots::engine_eval::NUM_FEATURES, 23);
 /// ```
 pub const NUM_FEATURES: usize = 23;
 
@@ -88,7 +89,7 @@ pub const NUM_FEATURES: usize = 23;
 /// [0, 20] had not decided).
 ///
 /// ```
-/// use agon_bots::engine::eval::WEIGHTS;
+/// use agon_bots::engine_eval::WEIGHTS;
 /// // Each weight is finite and the queen on the throne is worth more than on ring 1.
 /// assert!(WEIGHTS[0] > WEIGHTS[1]);
 /// ```
@@ -121,7 +122,7 @@ pub const WEIGHTS: [i32; NUM_FEATURES] = [
 /// The largest magnitude [`evaluate`] returns, below any win score of the search.
 ///
 /// ```
-/// use agon_bots::engine::eval::{evaluate, MAX_EVAL};
+/// use agon_bots::engine_eval::{evaluate, MAX_EVAL};
 /// assert!(evaluate(&agon_core::Position::start()).abs() < MAX_EVAL);
 /// ```
 pub const MAX_EVAL: i32 = 20_000;
@@ -149,7 +150,7 @@ const RINGS: [CellSet; 6] = [
 /// (the search scores it as won or lost before asking).
 ///
 /// ```
-/// use agon_bots::engine::eval::{features, FEATURES};
+/// use agon_bots::engine_eval::{features, FEATURES};
 /// let pos: agon_core::Position = "Qf2,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 b".parse()?;
 /// let f = features(&pos);
 /// let ring4 = FEATURES.iter().position(|&n| n == "queen_ring4").unwrap();
@@ -305,7 +306,7 @@ fn steps_and_threats(position: &Position, side: Side) -> (usize, CellSet) {
 /// [`features`] and [`WEIGHTS`], clamped to `±`[`MAX_EVAL`].
 ///
 /// ```
-/// use agon_bots::engine::eval::evaluate;
+/// use agon_bots::engine_eval::evaluate;
 /// use agon_core::Position;
 /// // White's queen stepped inward: Black, to move, is behind.
 /// let after = Position::start().play("f1-f2".parse()?).unwrap();
@@ -319,7 +320,7 @@ pub fn evaluate(position: &Position) -> i32 {
 /// [`evaluate`] with other weights (for tuning).
 ///
 /// ```
-/// use agon_bots::engine::eval::{evaluate, evaluate_with, WEIGHTS};
+/// use agon_bots::engine_eval::{evaluate, evaluate_with, WEIGHTS};
 /// let pos = agon_core::Position::start();
 /// assert_eq!(evaluate_with(&pos, &WEIGHTS), evaluate(&pos));
 /// assert_eq!(evaluate_with(&pos, &[0; 23]), 0);

@@ -1,66 +1,12 @@
-//! [`Engine`]: the strong player. A principal-variation search under a clock or a node
-//! budget, with a transposition table sized in MiB, and an [analysis](crate::analysis)
-//! API on top.
-//!
-//! # Search
-//!
-//! - **Iterative deepening** with **aspiration windows** (±25 centipoints around the
-//!   previous score, doubled on each failure) and **principal-variation search** (null
-//!   windows for all moves but the first, re-searched when they beat alpha).
-//! - A **transposition table** of 16-byte entries (the size given in MiB, rounded down to
-//!   a power of two), keyed on the Zobrist hash: best move, score bound, depth. It is
-//!   shared without locks between threads.
-//! - **Move ordering**: the table's move, steps that complete a winning throne ring,
-//!   captures (more pieces and the queen first), the return of a captured queen to the
-//!   throne, two killer moves per ply, then a history of cutoffs.
-//! - **Late-move reductions** of quiet moves and returns ordered late.
-//! - **Quiescence**: at the horizon, captures (and steps that complete a winning ring)
-//!   are searched until the position is quiet, against the static score (stand pat); where
-//!   the horizon falls on a side that must return a captured piece, each return is
-//!   searched, so the search does not stop in the middle of a capture sequence. Deeper in
-//!   the quiescence search a side that must return stands on its static score (searching
-//!   every return there made some searches explode: 30 s instead of 0.5 s for the
-//!   determinism test's positions).
-//! - **Repetition** (R11) from the game's history plus the search path: the third
-//!   occurrence is a draw, and so is a return to a position already on the path (a cycle
-//!   gains nothing). A draw is worth [`Engine::DEFAULT_CONTEMPT`] centipoints less than an
-//!   even position to the side that searches; so a side that is ahead avoids it, and a side
-//!   that is behind by more than that seeks it. From [`Engine::LONG_GAME`] plies on, a
-//!   draw is worth that much *more* than an even position, so that long, level games end
-//!   in a repetition rather than at a ply cap.
-//! - **Wins and losses**: a complete throne ring (R10) and having no action (R12) score as
-//!   a win or loss at their distance from the root, shown as "win in N".
-//! - **Lazy SMP** (`threads > 1`): helper threads search the same root at staggered
-//!   depths, sharing the table; the main thread's result is played.
-//!
-//! # Limits and determinism
-//!
-//! A search stops at the first of its [`Limits`]: a time, a node budget or a depth. The
-//! clock is read every 256 nodes, so a search ends within about a millisecond of its
-//! deadline; a new iteration is not started past half the time. With one thread and no
-//! time limit, a search depends only on the game and its limits: the table's entries from
-//! earlier searches are ignored, and the same call gives the same move, score and node
-//! count. With a time limit, the table is kept between moves (it helps) and the result
-//! depends on the machine's speed.
-//!
-//! ```
-//! use agon_bots::engine::{Engine, Limits};
-//! use agon_bots::Bot;
-//! use agon_core::Game;
-//!
-//! let game = Game::new();
-//! let mut engine = Engine::new(Limits::nodes(3_000));
-//! let m = engine.choose_in_game(&game).unwrap();
-//! assert!(game.is_legal(m));
-//! assert_eq!(Engine::new(Limits::nodes(3_000)).choose_in_game(&game), Some(m));
-//! ```
+//! [`Engine`]: the strong player, its [`Limits`] and its evaluation ([`eval`], public as
+//! `agon_bots::engine_eval`).
 
 use std::time::Duration;
 
 use agon_core::{Game, Move, Position};
 
 use crate::analysis::{Analysable, Analysis, AnalysisError};
-use crate::{Bot, MAX_TIME_LIMIT};
+use crate::{Bot, SpecError, MAX_TIME_LIMIT};
 
 pub mod eval;
 mod ordering;
@@ -72,7 +18,7 @@ mod tt;
 ///
 /// ```
 /// use std::time::Duration;
-/// use agon_bots::engine::Limits;
+/// use agon_bots::Limits;
 ///
 /// let limits = Limits::time(Duration::from_millis(100)).with_nodes(50_000);
 /// assert_eq!(limits.time, Some(Duration::from_millis(100)));
@@ -97,7 +43,7 @@ impl Limits {
     ///
     /// ```
     /// use std::time::Duration;
-    /// let limits = agon_bots::engine::Limits::time(Duration::from_millis(50));
+    /// let limits = agon_bots::Limits::time(Duration::from_millis(50));
     /// assert_eq!(limits.time, Some(Duration::from_millis(50)));
     /// ```
     pub fn time(limit: Duration) -> Limits {
@@ -107,7 +53,7 @@ impl Limits {
     /// A node budget alone (deterministic with one thread).
     ///
     /// ```
-    /// assert_eq!(agon_bots::engine::Limits::nodes(10).nodes, Some(10));
+    /// assert_eq!(agon_bots::Limits::nodes(10).nodes, Some(10));
     /// ```
     pub fn nodes(nodes: u64) -> Limits {
         Limits::default().with_nodes(nodes)
@@ -116,7 +62,7 @@ impl Limits {
     /// A depth alone (deterministic with one thread).
     ///
     /// ```
-    /// assert_eq!(agon_bots::engine::Limits::depth(4).depth, Some(4));
+    /// assert_eq!(agon_bots::Limits::depth(4).depth, Some(4));
     /// ```
     pub fn depth(depth: u32) -> Limits {
         Limits::default().with_depth(depth)
@@ -126,7 +72,7 @@ impl Limits {
     ///
     /// ```
     /// use std::time::Duration;
-    /// let limits = agon_bots::engine::Limits::depth(9).with_time(Duration::MAX);
+    /// let limits = agon_bots::Limits::depth(9).with_time(Duration::MAX);
     /// assert_eq!(limits.time, Some(agon_bots::MAX_TIME_LIMIT));
     /// ```
     #[must_use]
@@ -140,7 +86,7 @@ impl Limits {
     /// These limits with a node budget too (at least 1).
     ///
     /// ```
-    /// assert_eq!(agon_bots::engine::Limits::depth(3).with_nodes(0).nodes, Some(1));
+    /// assert_eq!(agon_bots::Limits::depth(3).with_nodes(0).nodes, Some(1));
     /// ```
     #[must_use]
     pub fn with_nodes(self, nodes: u64) -> Limits {
@@ -153,7 +99,7 @@ impl Limits {
     /// These limits with a depth too (brought into 1 to [`Engine::MAX_DEPTH`]).
     ///
     /// ```
-    /// assert_eq!(agon_bots::engine::Limits::nodes(9).with_depth(1000).depth, Some(100));
+    /// assert_eq!(agon_bots::Limits::nodes(9).with_depth(1000).depth, Some(100));
     /// ```
     #[must_use]
     pub fn with_depth(self, depth: u32) -> Limits {
@@ -166,20 +112,75 @@ impl Limits {
     /// Whether a search under these limits ends (some limit is set).
     ///
     /// ```
-    /// assert!(agon_bots::engine::Limits::depth(1).is_bounded());
+    /// assert!(agon_bots::Limits::depth(1).is_bounded());
     /// ```
     pub fn is_bounded(&self) -> bool {
         self.time.is_some() || self.nodes.is_some() || self.depth.is_some()
     }
 }
 
-/// The strong player: see the [module docs](self). Its bot spec is
-/// `engine[:PART]...` (see [`Engine::from_spec`]), `engine:100ms` by default.
+/// The strong player: a principal-variation search under a clock or a node budget, with a
+/// transposition table sized in MiB, and an analysis API on top ([`Engine::analyse`],
+/// [`analyse`](crate::analyse)). Its bot spec is `engine[:PART]...` (see
+/// [`Engine::from_spec`]), `engine:100ms` by default.
+///
+/// # Search
+///
+/// - **Iterative deepening** with **aspiration windows** (±25 centipoints around the
+///   previous score, doubled on each failure) and **principal-variation search** (null
+///   windows for all moves but the first, re-searched when they beat alpha).
+/// - A **transposition table** of 16-byte entries (the size given in MiB, rounded down to
+///   a power of two), keyed on the Zobrist hash: best move, score bound, depth. It is
+///   shared without locks between threads.
+/// - **Move ordering**: the table's move, steps that complete a winning throne ring,
+///   captures (more pieces and the queen first), the return of a captured queen to the
+///   throne, two killer moves per ply, then a history of cutoffs.
+/// - **Late-move reductions** of quiet moves and returns ordered late.
+/// - **Quiescence**: at the horizon, captures (and steps that complete a winning ring)
+///   are searched until the position is quiet, against the static score (stand pat); where
+///   the horizon falls on a side that must return a captured piece, each return is
+///   searched, so the search does not stop in the middle of a capture sequence. Deeper in
+///   the quiescence search a side that must return stands on its static score (searching
+///   every return there made some searches explode: 30 s instead of 0.5 s for the
+///   determinism test's positions).
+/// - **Repetition** (R11) from the game's history plus the search path: the third
+///   occurrence is a draw, and so is a return to a position already on the path (a cycle
+///   gains nothing). A draw is worth [`Engine::DEFAULT_CONTEMPT`] centipoints less than an
+///   even position to the side that searches; so a side that is ahead avoids it, and a side
+///   that is behind by more than that seeks it. From [`Engine::LONG_GAME`] plies on, a
+///   draw is worth that much *more* than an even position, so that long, level games end
+///   in a repetition rather than at a ply cap.
+/// - **Wins and losses**: a complete throne ring (R10) and having no action (R12) score as
+///   a win or loss at their distance from the root, shown as "win in N".
+/// - **Lazy SMP** (`threads > 1`): helper threads search the same root at staggered
+///   depths, sharing the table; the main thread's result is played.
+///
+/// # Limits and determinism
+///
+/// A search stops at the first of its [`Limits`]: a time, a node budget or a depth. The
+/// clock is read every 256 nodes, so a search ends within about a millisecond of its
+/// deadline; a new iteration is not started past half the time. With one thread and no
+/// time limit, a search depends only on the game and its limits: the table's entries from
+/// earlier searches are ignored, and the same call gives the same move, score and node
+/// count. With a time limit, the table is kept between moves (it helps) and the result
+/// depends on the machine's speed.
+///
+/// ```
+/// use agon_bots::{Bot, Engine, Limits};
+/// use agon_core::Game;
+///
+/// let game = Game::new();
+/// let mut engine = Engine::new(Limits::nodes(3_000));
+/// let m = engine.choose_in_game(&game).unwrap();
+/// assert!(game.is_legal(m));
+/// assert_eq!(Engine::new(Limits::nodes(3_000)).choose_in_game(&game), Some(m));
+/// ```
+///
+/// The [name](Bot::name) is the spec:
 ///
 /// ```
 /// use std::time::Duration;
-/// use agon_bots::engine::{Engine, Limits};
-/// use agon_bots::Bot;
+/// use agon_bots::{Bot, Engine, Limits};
 ///
 /// let engine = Engine::new(Limits::time(Duration::from_millis(100)));
 /// assert_eq!(engine.name(), "engine:100ms");
@@ -200,38 +201,38 @@ impl Engine {
     /// The time per move of `engine` without limits: 100 ms.
     ///
     /// ```
-    /// use agon_bots::{bot_by_name, engine::Engine};
+    /// use agon_bots::{bot_by_name, Engine};
     /// assert_eq!(Engine::DEFAULT_TIME.as_millis(), 100);
     /// assert_eq!(bot_by_name("engine", 0)?.name(), "engine:100ms");
-    /// # Ok::<(), String>(())
+    /// # Ok::<(), agon_bots::SpecError>(())
     /// ```
     pub const DEFAULT_TIME: Duration = Duration::from_millis(100);
 
     /// The default size of the transposition table, in MiB.
     ///
     /// ```
-    /// assert_eq!(agon_bots::engine::Engine::DEFAULT_HASH_MIB, 16);
+    /// assert_eq!(agon_bots::Engine::DEFAULT_HASH_MIB, 16);
     /// ```
     pub const DEFAULT_HASH_MIB: usize = 16;
 
     /// The largest transposition table, in MiB.
     ///
     /// ```
-    /// assert_eq!(agon_bots::engine::Engine::MAX_HASH_MIB, 4096);
+    /// assert_eq!(agon_bots::Engine::MAX_HASH_MIB, 4096);
     /// ```
     pub const MAX_HASH_MIB: usize = 4096;
 
     /// The most search threads.
     ///
     /// ```
-    /// assert_eq!(agon_bots::engine::Engine::MAX_THREADS, 64);
+    /// assert_eq!(agon_bots::Engine::MAX_THREADS, 64);
     /// ```
     pub const MAX_THREADS: usize = 64;
 
     /// The deepest iteration.
     ///
     /// ```
-    /// assert_eq!(agon_bots::engine::Engine::MAX_DEPTH, 100);
+    /// assert_eq!(agon_bots::Engine::MAX_DEPTH, 100);
     /// ```
     pub const MAX_DEPTH: u32 = 100;
 
@@ -239,7 +240,7 @@ impl Engine {
     /// centipoints.
     ///
     /// ```
-    /// assert_eq!(agon_bots::engine::Engine::DEFAULT_CONTEMPT, 15);
+    /// assert_eq!(agon_bots::Engine::DEFAULT_CONTEMPT, 15);
     /// ```
     pub const DEFAULT_CONTEMPT: i32 = 15;
 
@@ -249,7 +250,7 @@ impl Engine {
     /// shuffle on toward the arena's ply cap.
     ///
     /// ```
-    /// assert_eq!(agon_bots::engine::Engine::LONG_GAME, 400);
+    /// assert_eq!(agon_bots::Engine::LONG_GAME, 400);
     /// ```
     pub const LONG_GAME: usize = 400;
 
@@ -258,8 +259,7 @@ impl Engine {
     /// [`Engine::DEFAULT_TIME`] per move.
     ///
     /// ```
-    /// use agon_bots::engine::{Engine, Limits};
-    /// use agon_bots::Bot;
+    /// use agon_bots::{Bot, Engine, Limits};
     /// assert_eq!(Engine::new(Limits::default()).name(), "engine:100ms");
     /// assert_eq!(Engine::new(Limits::depth(6)).name(), "engine:d6");
     /// ```
@@ -282,7 +282,7 @@ impl Engine {
     /// The same engine with a table of `mib` MiB (1 to [`Engine::MAX_HASH_MIB`]).
     ///
     /// ```
-    /// use agon_bots::{engine::{Engine, Limits}, Bot};
+    /// use agon_bots::{Bot, Engine, Limits};
     /// assert_eq!(Engine::new(Limits::depth(2)).with_hash_mib(0).name(), "engine:d2:h1");
     /// ```
     #[must_use]
@@ -298,7 +298,7 @@ impl Engine {
     /// more than one it is no longer deterministic.
     ///
     /// ```
-    /// use agon_bots::{engine::{Engine, Limits}, Bot};
+    /// use agon_bots::{Bot, Engine, Limits};
     /// assert_eq!(Engine::new(Limits::depth(2)).with_threads(2).name(), "engine:d2:t2");
     /// ```
     #[must_use]
@@ -313,7 +313,7 @@ impl Engine {
     /// (negative values make it seek draws). Not part of the spec.
     ///
     /// ```
-    /// use agon_bots::engine::{Engine, Limits};
+    /// use agon_bots::{Engine, Limits};
     /// let engine = Engine::new(Limits::depth(2)).with_contempt(0);
     /// assert_eq!(engine.contempt(), 0);
     /// ```
@@ -325,13 +325,13 @@ impl Engine {
         }
     }
 
-    /// The same engine evaluating with other weights (see [`eval`]; for tuning). Not part
-    /// of the spec.
+    /// The same engine evaluating with other weights (see
+    /// [`engine_eval`](crate::engine_eval); for tuning). Not part of the spec.
     ///
     /// ```
-    /// use agon_bots::engine::{eval, Engine, Limits};
-    /// let engine = Engine::new(Limits::depth(2)).with_weights([0; eval::NUM_FEATURES]);
-    /// assert_eq!(engine.weights(), [0; eval::NUM_FEATURES]);
+    /// use agon_bots::{engine_eval, Engine, Limits};
+    /// let engine = Engine::new(Limits::depth(2)).with_weights([0; engine_eval::NUM_FEATURES]);
+    /// assert_eq!(engine.weights(), [0; engine_eval::NUM_FEATURES]);
     /// ```
     #[must_use]
     pub fn with_weights(self, weights: [i32; eval::NUM_FEATURES]) -> Engine {
@@ -341,8 +341,8 @@ impl Engine {
     /// The evaluation's weights.
     ///
     /// ```
-    /// use agon_bots::engine::{eval, Engine, Limits};
-    /// assert_eq!(Engine::new(Limits::depth(2)).weights(), eval::WEIGHTS);
+    /// use agon_bots::{engine_eval, Engine, Limits};
+    /// assert_eq!(Engine::new(Limits::depth(2)).weights(), engine_eval::WEIGHTS);
     /// ```
     pub fn weights(&self) -> [i32; eval::NUM_FEATURES] {
         self.weights
@@ -351,7 +351,7 @@ impl Engine {
     /// The draw contempt, in centipoints.
     ///
     /// ```
-    /// use agon_bots::engine::{Engine, Limits};
+    /// use agon_bots::{Engine, Limits};
     /// assert_eq!(Engine::new(Limits::depth(2)).contempt(), Engine::DEFAULT_CONTEMPT);
     /// ```
     pub fn contempt(&self) -> i32 {
@@ -361,7 +361,7 @@ impl Engine {
     /// The limits of each move's search.
     ///
     /// ```
-    /// use agon_bots::engine::{Engine, Limits};
+    /// use agon_bots::{Engine, Limits};
     /// assert_eq!(Engine::new(Limits::depth(3)).limits(), Limits::depth(3));
     /// ```
     pub fn limits(&self) -> Limits {
@@ -381,98 +381,34 @@ impl Engine {
     ///
     /// Without a time, node or depth part the engine thinks [`Engine::DEFAULT_TIME`] per
     /// move. The [name](Bot::name) lists the parts in the order of the table, leaving
-    /// out defaults (one thread, [`Engine::DEFAULT_HASH_MIB`]). [`crate::bot_by_name`]
-    /// refuses specs longer than [`crate::MAX_SPEC_LEN`] bytes, which only the most
+    /// out defaults (one thread, [`Engine::DEFAULT_HASH_MIB`]). [`bot_by_name`](crate::bot_by_name)
+    /// refuses specs longer than [`MAX_SPEC_LEN`](crate::MAX_SPEC_LEN) bytes, which only the most
     /// extreme combinations of all five parts reach.
     ///
     /// # Errors
     ///
-    /// A message naming the part that is not understood, out of range or repeated.
+    /// A [`SpecError`] naming the part at fault: [`NotEngine`](SpecError::NotEngine) for a
+    /// spec of another bot, [`UnknownPart`](SpecError::UnknownPart) for a part of no kind
+    /// above, [`BadNumber`](SpecError::BadNumber) for a number out of its range (given in
+    /// the error), [`RepeatedPart`](SpecError::RepeatedPart) for a kind set twice.
     ///
     /// ```
-    /// use agon_bots::{engine::Engine, Bot};
+    /// use agon_bots::{Bot, Engine, SpecError, SpecNumber};
     /// assert_eq!(Engine::from_spec("engine:n5000:250ms")?.name(), "engine:250ms:n5000");
     /// assert_eq!(Engine::from_spec("engine:h16:t1")?.name(), "engine:100ms");
     /// assert_eq!(
-    ///     Engine::from_spec("engine:x3").err().as_deref(),
+    ///     Engine::from_spec("engine:x3").err().map(|e| e.to_string()).as_deref(),
     ///     Some("bad part \"x3\" in bot \"engine:x3\": expected like 100ms, n50000, d8, t2 or h64")
     /// );
-    /// assert!(Engine::from_spec("engine:d0").is_err());
-    /// assert!(Engine::from_spec("engine:d5:d6").is_err());
-    /// # Ok::<(), String>(())
+    /// assert!(matches!(
+    ///     Engine::from_spec("engine:d0"),
+    ///     Err(SpecError::BadNumber { number: SpecNumber::Depth, min: 1, max: 100, .. })
+    /// ));
+    /// assert!(matches!(Engine::from_spec("engine:d5:d6"), Err(SpecError::RepeatedPart { .. })));
+    /// # Ok::<(), SpecError>(())
     /// ```
-    pub fn from_spec(spec: &str) -> Result<Engine, String> {
-        let mut parts = spec.split(':');
-        if parts.next() != Some("engine") {
-            return Err(format!("not an engine spec: {spec:?}"));
-        }
-        let mut limits = Limits::default();
-        let (mut threads, mut hash) = (None, None);
-        for part in parts {
-            let bad = || {
-                format!(
-                    "bad part {part:?} in bot {spec:?}: expected like 100ms, n50000, d8, t2 or h64"
-                )
-            };
-            let repeated = || format!("repeated part {part:?} in bot {spec:?}");
-            let number = |text: &str| text.parse::<u64>().map_err(|_| bad());
-            if let Some(ms) = part.strip_suffix("ms") {
-                if limits.time.is_some() {
-                    return Err(repeated());
-                }
-                limits.time = Some(Duration::from_millis(number(ms)?));
-            } else if let Some(n) = part.strip_prefix('n') {
-                if limits.nodes.is_some() {
-                    return Err(repeated());
-                }
-                let n = number(n)?;
-                if n == 0 {
-                    return Err(format!("bot {spec:?} needs a node budget of at least 1"));
-                }
-                limits.nodes = Some(n);
-            } else if let Some(d) = part.strip_prefix('d') {
-                if limits.depth.is_some() {
-                    return Err(repeated());
-                }
-                let d = number(d)?;
-                if d == 0 || d > u64::from(Self::MAX_DEPTH) {
-                    return Err(format!(
-                        "bot {spec:?} needs a depth from 1 to {}",
-                        Self::MAX_DEPTH
-                    ));
-                }
-                limits.depth = Some(d as u32);
-            } else if let Some(t) = part.strip_prefix('t') {
-                if threads.is_some() {
-                    return Err(repeated());
-                }
-                let t = number(t)?;
-                if t == 0 || t > Self::MAX_THREADS as u64 {
-                    return Err(format!(
-                        "bot {spec:?} needs from 1 to {} threads",
-                        Self::MAX_THREADS
-                    ));
-                }
-                threads = Some(t as usize);
-            } else if let Some(h) = part.strip_prefix('h') {
-                if hash.is_some() {
-                    return Err(repeated());
-                }
-                let h = number(h)?;
-                if h == 0 || h > Self::MAX_HASH_MIB as u64 {
-                    return Err(format!(
-                        "bot {spec:?} needs a table of 1 to {} MiB",
-                        Self::MAX_HASH_MIB
-                    ));
-                }
-                hash = Some(h as usize);
-            } else {
-                return Err(bad());
-            }
-        }
-        Ok(Engine::new(limits)
-            .with_threads(threads.unwrap_or(1))
-            .with_hash_mib(hash.unwrap_or(Self::DEFAULT_HASH_MIB)))
+    pub fn from_spec(spec: &str) -> Result<Engine, SpecError> {
+        crate::spec::engine_from_spec(spec)
     }
 
     /// Analyses a game (or a lone position, which has no history) under `limits`,
@@ -485,7 +421,7 @@ impl Engine {
     /// `limits` sets no limit.
     ///
     /// ```
-    /// use agon_bots::engine::{Engine, Limits};
+    /// use agon_bots::{Engine, Limits};
     /// use agon_core::Position;
     ///
     /// let mut engine = Engine::new(Limits::depth(1));

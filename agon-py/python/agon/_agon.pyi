@@ -845,6 +845,7 @@ class _PlayoutStats(TypedDict):
     games: int
     plies: int
     plies_mean: float
+    plies_median: float
     plies_min: int
     plies_max: int
     white_wins: int
@@ -861,11 +862,11 @@ def random_playouts(
     """Plays `n` games (0 to `MAX_RANDOM_PLAYOUTS`) of uniformly random legal moves from
     `start` (the start position by default), on `threads` threads (1 to 256; all cores by
     default), without holding the GIL, and returns their statistics: `games`, `plies`
-    (total), `plies_mean`, `plies_min`, `plies_max`, `white_wins`, `black_wins`, `draws`,
-    and `reasons` (a dict from each end reason to its count). Game `k` draws its moves from
-    its own generator, seeded from `seed` and `k` (Rust's `agon_rl::game_rng`), so the
-    same seed gives the same games on any number of threads, in Python and in Rust
-    (`agon_rl::random_playouts`)."""
+    (total), `plies_mean`, `plies_median`, `plies_min`, `plies_max`, `white_wins`,
+    `black_wins`, `draws`, and `reasons` (a dict from each end reason to its count). Game
+    `k` draws its moves from its own generator, seeded from `seed` and `k` (Rust's
+    `agon_rl::game_rng`), so the same seed gives the same games on any number of threads,
+    in Python and in Rust (`agon_rl::random_playouts`, which computes these statistics)."""
 def unpack_masks(packed: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:
     """Unpacks bit-packed masks (`VecEnv(..., packed_masks=True)`): a uint8 numpy array of
     shape `(..., PACKED_MASK_BYTES)` into a bool array of shape `(..., ACTION_COUNT)`, the
