@@ -385,7 +385,7 @@ pub struct Hint {
     /// The cell it goes to.
     pub to: String,
     /// The engine's score for the person: `+1.23` (centipoints, see
-    /// `agon_bots::analysis`), `win in 3` or `loss in 2`.
+    /// `agon_bots::Score`), `win in 3` or `loss in 2`.
     pub score: String,
     /// `N` when the engine found that the move forces a win with the person's N-th move
     /// from now (1: this move wins), else `null`.
@@ -403,8 +403,8 @@ pub struct Hint {
 /// assert_eq!(hint.pv[0], hint.text);
 /// ```
 pub fn hint_for(game: &agon_core::Game) -> Option<Hint> {
-    let limits = agon_bots::engine::Limits::nodes(HINT_NODES).with_time(HINT_TIME);
-    let analysis = agon_bots::analysis::analyse(game, limits, 1).ok()?;
+    let limits = agon_bots::Limits::nodes(HINT_NODES).with_time(HINT_TIME);
+    let analysis = agon_bots::analyse(game, limits, 1).ok()?;
     let best = analysis.best_move();
     Some(Hint {
         text: best.to_string(),
@@ -412,7 +412,7 @@ pub fn hint_for(game: &agon_core::Game) -> Option<Hint> {
         to: best.to().to_string(),
         score: analysis.score().to_string(),
         win_in: match analysis.score() {
-            agon_bots::analysis::Score::Win(n) => Some(n),
+            agon_bots::Score::Win(n) => Some(n),
             _ => None,
         },
         pv: analysis.pv().iter().map(Move::to_string).collect(),
