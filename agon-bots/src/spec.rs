@@ -7,19 +7,23 @@ use std::time::Duration;
 use crate::{AlphaBetaBot, Bot, Engine, GreedyBot, Limits, MctsBot, RandomBot};
 
 /// The longest spec [`bot_by_name`] reads, in bytes: longer ones are refused before they
-/// are read (the longest meaningful spec, `alphabeta:64:18446744073709551615ms`, has 35).
+/// are read. The longest meaningful spec, an engine with every part at its largest
+/// (`engine:18446744073709551615ms:n18446744073709551615:d100:t64:h4096`), has 66.
 ///
 /// ```
 /// use agon_bots::{bot_by_name, SpecError, MAX_SPEC_LEN};
+/// let longest = "engine:18446744073709551615ms:n18446744073709551615:d100:t64:h4096";
+/// assert!(longest.len() <= MAX_SPEC_LEN);
+/// assert!(bot_by_name(longest, 0).is_ok());
 /// let padded = format!("mcts:{:0>1$}", 7, MAX_SPEC_LEN - 5);
 /// assert_eq!(bot_by_name(&padded, 0)?.name(), "mcts:7");
 /// let too_long = format!("mcts:{:0>1$}", 7, MAX_SPEC_LEN - 4);
 /// let err = bot_by_name(&too_long, 0).err().unwrap();
-/// assert_eq!(err, SpecError::TooLong { len: 65 });
-/// assert_eq!(err.to_string(), "bot spec too long: 65 bytes, at most 64");
+/// assert_eq!(err, SpecError::TooLong { len: 129 });
+/// assert_eq!(err.to_string(), "bot spec too long: 129 bytes, at most 128");
 /// # Ok::<(), SpecError>(())
 /// ```
-pub const MAX_SPEC_LEN: usize = 64;
+pub const MAX_SPEC_LEN: usize = 128;
 
 /// Why [`bot_by_name`] or [`Engine::from_spec`] refused a spec.
 ///

@@ -22,7 +22,8 @@ use std::time::Duration;
 
 use agon_bots::arena::{GameResult, MatchStats};
 use agon_bots::{
-    bot_by_name, AlphaBetaBot, Bot, GreedyBot, MctsBot, RandomBot, MAX_SPEC_LEN, MAX_TIME_LIMIT,
+    bot_by_name, AlphaBetaBot, Bot, Engine, GreedyBot, Limits, MctsBot, RandomBot, MAX_SPEC_LEN,
+    MAX_TIME_LIMIT,
 };
 use agon_core::random::{random_move, Rng};
 use agon_core::{Game, Position, Side};
@@ -259,6 +260,33 @@ proptest! {
         }
     }
 
+    /// Every engine's name, each part at any value, fits in a spec and reads back as the
+    /// same engine (the table is only allocated when it searches).
+    #[test]
+    fn every_engine_name_reads_back(
+        limit in proptest::option::of(any_duration()),
+        nodes in proptest::option::of(any::<u64>()),
+        depth in proptest::option::of(any::<u32>()),
+        threads in any::<usize>(),
+        mib in any::<usize>(),
+    ) {
+        let mut limits = Limits::default();
+        if let Some(limit) = limit {
+            limits = limits.with_time(limit);
+        }
+        if let Some(nodes) = nodes {
+            limits = limits.with_nodes(nodes.max(1));
+        }
+        if let Some(depth) = depth {
+            limits = limits.with_depth(depth);
+        }
+        let engine = Engine::new(limits).with_threads(threads).with_hash_mib(mib);
+        let name = engine.name();
+        prop_assert!(name.len() <= MAX_SPEC_LEN, "{}", name);
+        let again = bot_by_name(&name, 0);
+        prop_assert_eq!(again.map(|b| b.name()), Ok(name));
+    }
+
     /// Absurd budgets under a tiny time limit still play legal moves, in time.
     #[test]
     fn absurd_budgets_under_a_tiny_limit_play(
@@ -375,7 +403,7 @@ fn a_long_spec_is_refused_without_reading_it() {
             .err()
             .map(|e| e.to_string())
             .as_deref(),
-        Some("bot spec too long: 1048582 bytes, at most 64")
+        Some("bot spec too long: 1048582 bytes, at most 128")
     );
     let padded = format!("{}random", " ".repeat(MAX_SPEC_LEN));
     assert!(bot_by_name(&padded, 0).is_err());

@@ -381,9 +381,9 @@ impl Engine {
     ///
     /// Without a time, node or depth part the engine thinks [`Engine::DEFAULT_TIME`] per
     /// move. The [name](Bot::name) lists the parts in the order of the table, leaving
-    /// out defaults (one thread, [`Engine::DEFAULT_HASH_MIB`]). [`bot_by_name`](crate::bot_by_name)
-    /// refuses specs longer than [`MAX_SPEC_LEN`](crate::MAX_SPEC_LEN) bytes, which only the most
-    /// extreme combinations of all five parts reach.
+    /// out defaults (one thread, [`Engine::DEFAULT_HASH_MIB`]). Every spec of this table,
+    /// each part at its largest included, fits in [`MAX_SPEC_LEN`](crate::MAX_SPEC_LEN), so
+    /// the name of every engine reads back.
     ///
     /// # Errors
     ///
