@@ -127,8 +127,6 @@ pub const WEIGHTS: [i32; NUM_FEATURES] = [
 /// ```
 pub const MAX_EVAL: i32 = 20_000;
 
-const RING1: CellSet = ring_cells(1);
-
 const fn ring_cells(d: u8) -> CellSet {
     match Ring::new(d) {
         Some(ring) => ring.cells(),
@@ -221,15 +219,16 @@ fn side_features(position: &Position, side: Side, sign: i32, f: &mut [i32; NUM_F
         f[5 + d] += sign * (free_guards & RINGS[d]).len() as i32;
     }
     f[12] += sign * (guards & captured).len() as i32;
-    let ring_guards = (free_guards & RING1).len() as i32;
+    let ring_guards = (free_guards & Ring::THRONE_RING.cells()).len() as i32;
     if queen_free && queen == Cell::THRONE {
         f[10] += sign * ring_guards;
-        let shut = position.forbidden_cells(side.other()) & position.empty() & RING1;
+        let shut =
+            position.forbidden_cells(side.other()) & position.empty() & Ring::THRONE_RING.cells();
         f[11] += sign * shut.len() as i32;
         if ring_guards >= 4 {
             f[20] += sign;
         }
-        let blockers = (position.pieces_of(side.other()) - captured) & RING1;
+        let blockers = (position.pieces_of(side.other()) - captured) & Ring::THRONE_RING.cells();
         f[21] += sign * blockers.len() as i32;
     } else {
         if enemy_queen == Cell::THRONE && !captured.contains(enemy_queen) {

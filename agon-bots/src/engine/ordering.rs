@@ -2,14 +2,9 @@
 //! queen, first) and the returns of a captured queen to the throne, then killer moves,
 //! then by history (how often a move caused a cutoff, weighted by depth).
 
-use agon_core::{Cell, CellSet, Move, Position, Ring};
+use agon_core::{Cell, Move, Position, Ring};
 
 use super::search::MAX_PLY;
-
-const RING1: CellSet = match Ring::new(1) {
-    Some(r) => r.cells(),
-    None => CellSet::EMPTY,
-};
 
 /// Two quiet moves per ply that recently caused a cutoff there.
 pub(crate) struct Killers([[Option<Move>; 2]; MAX_PLY + 1]);
@@ -72,8 +67,8 @@ pub(crate) fn score_moves(
 ) {
     let us = position.turn();
     let queen = position.queen(us);
-    let completes_ring =
-        queen == Cell::THRONE && ((position.guards(us) - position.captured()) & RING1).len() == 5;
+    let completes_ring = queen == Cell::THRONE
+        && ((position.guards(us) - position.captured()) & Ring::THRONE_RING.cells()).len() == 5;
     let enemy_queen = position.queen(us.other());
     for (key, &m) in keys.iter_mut().zip(moves) {
         *key = if Some(m) == tt_move {
@@ -84,7 +79,10 @@ pub(crate) fn score_moves(
             } else {
                 history.get(m)
             }
-        } else if completes_ring && RING1.contains(m.to()) && !RING1.contains(m.from()) {
+        } else if completes_ring
+            && Ring::THRONE_RING.cells().contains(m.to())
+            && !Ring::THRONE_RING.cells().contains(m.from())
+        {
             9_000_000
         } else {
             let captured = position.captures(m);

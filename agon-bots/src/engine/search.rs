@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use agon_core::{Cell, CellSet, Game, Move, MoveList, Position, Ring, Side};
+use agon_core::{Cell, Game, Move, MoveList, Position, Ring, Side};
 
 use super::eval::{evaluate_with, NUM_FEATURES};
 use super::ordering::{History, Killers};
@@ -24,11 +24,6 @@ pub(crate) const MAX_PLY: usize = 120;
 const MAX_QPLY: usize = 10;
 /// Nodes between two looks at the clock (fewer in a debug build, where nodes are slow).
 const CLOCK_EVERY: u64 = if cfg!(debug_assertions) { 16 } else { 256 };
-
-const RING1: CellSet = match Ring::new(1) {
-    Some(r) => r.cells(),
-    None => CellSet::EMPTY,
-};
 
 /// What stops a search (all optional; the search stops at the first reached).
 #[derive(Copy, Clone, Debug, Default)]
@@ -598,13 +593,13 @@ impl Worker<'_> {
         } else {
             let us = position.turn();
             let queen_on_throne = position.queen(us) == Cell::THRONE;
-            let ring_guards = (position.guards(us) & RING1).len();
+            let ring_guards = (position.guards(us) & Ring::THRONE_RING.cells()).len();
             for &m in moves.iter() {
                 let captured = position.captures(m).len() as i32;
                 let completes = queen_on_throne
                     && ring_guards == 5
-                    && RING1.contains(m.to())
-                    && !RING1.contains(m.from());
+                    && Ring::THRONE_RING.cells().contains(m.to())
+                    && !Ring::THRONE_RING.cells().contains(m.from());
                 if captured > 0 || completes {
                     keys[candidates.len()] = captured + 100 * i32::from(completes);
                     candidates.push(m);
