@@ -39,7 +39,7 @@
 //!
 //! | concept | items | source |
 //! |---|---|---|
-//! | a player, and building one from its spec | [`Bot`], [`bot_by_name`], [`SpecError`], [`SpecNumber`], [`MAX_SPEC_LEN`], [`MAX_TIME_LIMIT`] | `lib.rs`, `spec.rs` |
+//! | a player, its search statistics, and building one from its spec | [`Bot`], [`SearchStats`], [`bot_by_name`], [`SpecError`], [`SpecNumber`], [`MAX_SPEC_LEN`], [`MAX_TIME_LIMIT`] | `lib.rs`, `spec.rs` |
 //! | the reference bots | [`RandomBot`], [`GreedyBot`], [`MctsBot`], [`AlphaBetaBot`] | `random_bot.rs`, `greedy.rs`, `mcts.rs`, `alphabeta.rs` |
 //! | the engine and its limits | [`Engine`], [`Limits`] | `engine/` |
 //! | the analysis API | [`analyse`], [`Analysis`], [`Line`], [`Score`], [`Analysable`], [`AnalysisError`] | `analysis.rs` |
@@ -161,6 +161,54 @@ pub trait Bot {
     fn choose_in_game(&mut self, game: &Game) -> Option<Move> {
         unless_over(game, |position, _| self.choose(position))
     }
+
+    /// Chooses a move as [`Bot::choose_in_game`] does, with the statistics of the search
+    /// that chose it when the bot has them (what a dataset stores next to the move to
+    /// train a policy and a value); `None` once the game is over. The default has no
+    /// statistics; [`MctsBot`] gives its root's visit counts and value.
+    ///
+    /// ```
+    /// use agon_bots::{Bot, MctsBot, RandomBot};
+    /// use agon_core::Game;
+    ///
+    /// let game = Game::new();
+    /// let (m, stats) = RandomBot::new(1).choose_with_stats(&game).unwrap();
+    /// assert_eq!((Some(m), stats), (RandomBot::new(1).choose_in_game(&game), None));
+    /// let (m, stats) = MctsBot::new(100, 1).choose_with_stats(&game).unwrap();
+    /// let stats = stats.expect("MCTS has statistics");
+    /// assert_eq!(stats.visits.iter().map(|&(_, n)| n).sum::<u32>(), 100);
+    /// assert_eq!(Some(m), MctsBot::new(100, 1).choose_in_game(&game));
+    /// ```
+    fn choose_with_stats(&mut self, game: &Game) -> Option<(Move, Option<SearchStats>)> {
+        self.choose_in_game(game).map(|m| (m, None))
+    }
+}
+
+/// The statistics of the search that chose a move ([`Bot::choose_with_stats`]): the
+/// visit counts of the root's moves (a policy target) and the search's value of the
+/// position (a value target).
+///
+/// ```
+/// use agon_bots::{Bot, MctsBot};
+/// use agon_core::Game;
+///
+/// let game = Game::new();
+/// let (m, stats) = MctsBot::new(300, 4).choose_with_stats(&game).unwrap();
+/// let stats = stats.unwrap();
+/// // Each visited move once, legal; the move played is the most visited.
+/// assert!(stats.visits.iter().all(|&(v, n)| game.is_legal(v) && n > 0));
+/// let most = stats.visits.iter().map(|&(_, n)| n).max();
+/// assert_eq!(stats.visits.iter().find(|&&(v, _)| v == m).map(|&(_, n)| n), most);
+/// assert!((-1.0..=1.0).contains(&stats.value));
+/// ```
+#[derive(Clone, PartialEq, Debug)]
+pub struct SearchStats {
+    /// Each move of the position that the search visited, with its visit count (at
+    /// least 1), in the order of `legal_moves`; moves not visited are left out.
+    pub visits: Vec<(Move, u32)>,
+    /// The search's value of the position for the side to move, from -1 (a sure loss)
+    /// to 1 (a sure win).
+    pub value: f64,
 }
 
 /// `choose(position, ply)` for the game's current position and move count, or `None` once

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use agon_core::random::{random_move, Rng};
 use agon_core::{Game, Move, MoveList, Position, Side};
 
-use crate::{deadline, decision_rng, spec_name, Bot, MAX_TIME_LIMIT};
+use crate::{deadline, decision_rng, spec_name, Bot, SearchStats, MAX_TIME_LIMIT};
 
 /// UCT with random playouts, within a playout budget and an optional time limit.
 ///
@@ -21,6 +21,8 @@ use crate::{deadline, decision_rng, spec_name, Bot, MAX_TIME_LIMIT};
 /// playout from a new child, and credits each node on the path with a win (1), draw (½)
 /// or loss (0) for the side that made its move. The move played is the root's most
 /// visited child. The tree is built afresh for each move.
+/// [`choose_with_stats`](Bot::choose_with_stats) also gives the root's visit counts and
+/// value ([`SearchStats`]).
 ///
 /// ```
 /// use agon_bots::{Bot, MctsBot};
@@ -137,14 +139,37 @@ impl MctsBot {
     }
 
     /// Runs the search with a tree of at most `max_nodes` nodes, returning the move and
-    /// the number of nodes the tree grew to.
+    /// the number of nodes the tree grew to. With a single legal move there is no search.
     fn search_within(&self, game: &Game, max_nodes: usize) -> (Option<Move>, usize) {
         let root_moves = game.legal_moves();
         match root_moves.len() {
-            0 => return (None, 0),
-            1 => return (Some(root_moves[0]), 0),
-            _ => {}
+            0 => (None, 0),
+            1 => (Some(root_moves[0]), 0),
+            _ => {
+                let tree = self.grow(game, &root_moves, max_nodes);
+                (Some(best_move(&tree, &root_moves)), tree.len())
+            }
         }
+    }
+
+    /// Runs the search (also for a single legal move) and returns the move with the
+    /// root's statistics: every playout goes through one of the root's children, so the
+    /// visit counts sum to the playouts run.
+    fn search_with_stats(&self, game: &Game) -> Option<(Move, SearchStats)> {
+        let root_moves = game.legal_moves();
+        if root_moves.is_empty() {
+            return None;
+        }
+        let tree = self.grow(game, &root_moves, Self::MAX_TREE_NODES);
+        Some((
+            best_move(&tree, &root_moves),
+            root_stats(&tree, &root_moves),
+        ))
+    }
+
+    /// Grows the search tree of the current position of `game`, whose legal moves are
+    /// `root_moves` (at least one), to at most `max_nodes` nodes; the root is node 0.
+    fn grow(&self, game: &Game, root_moves: &MoveList, max_nodes: usize) -> Vec<Node> {
         let deadline = deadline(self.time_limit);
         let position = *game.position();
         let mut rng = decision_rng(self.seed, &position, game.moves().len());
@@ -230,21 +255,48 @@ impl MctsBot {
                 };
             }
         }
-        let root = &tree[0];
-        let children = root.first_child as usize..(root.first_child + root.children) as usize;
-        // The most visited child, then the better win rate; a fixed order keeps it
-        // deterministic. A root that could not be expanded (`max_nodes` below the number
-        // of its moves) plays the first legal move.
-        let best = tree[children]
-            .iter()
-            .max_by(|a, b| {
-                a.visits
-                    .cmp(&b.visits)
-                    .then(a.wins.total_cmp(&b.wins))
-                    .then(b.mv.cmp(&a.mv))
-            })
-            .map_or(root_moves[0], |n| n.mv);
-        (Some(best), tree.len())
+        tree
+    }
+}
+
+/// The children of the root (node 0) of `tree`.
+fn root_children(tree: &[Node]) -> &[Node] {
+    let root = &tree[0];
+    &tree[root.first_child as usize..(root.first_child + root.children) as usize]
+}
+
+/// The move a grown tree plays: the most visited child of the root, then the better win
+/// rate; a fixed order keeps it deterministic. A root that could not be expanded
+/// (`max_nodes` below the number of its moves) plays the first legal move.
+fn best_move(tree: &[Node], root_moves: &MoveList) -> Move {
+    root_children(tree)
+        .iter()
+        .max_by(|a, b| {
+            a.visits
+                .cmp(&b.visits)
+                .then(a.wins.total_cmp(&b.wins))
+                .then(b.mv.cmp(&a.mv))
+        })
+        .map_or(root_moves[0], |n| n.mv)
+}
+
+/// The statistics of a grown tree's root: its visited children in the order of
+/// `root_moves`, and its value for the side to move. The root is credited for the other
+/// side (the one that moved into it), so the side to move scored `visits - wins`.
+fn root_stats(tree: &[Node], root_moves: &MoveList) -> SearchStats {
+    let children = root_children(tree);
+    let visits = root_moves
+        .iter()
+        .filter_map(|&m| children.iter().find(|n| n.mv == m))
+        .filter(|n| n.visits > 0)
+        .map(|n| (n.mv, n.visits))
+        .collect();
+    let root = &tree[0];
+    let playouts = f64::from(root.visits.max(1));
+    SearchStats {
+        visits,
+        // One division of exact sums (of halves): the value is correctly rounded.
+        value: (playouts - 2.0 * root.wins) / playouts,
     }
 }
 
@@ -297,6 +349,28 @@ impl Bot for MctsBot {
     fn choose_in_game(&mut self, game: &Game) -> Option<Move> {
         self.search(game)
     }
+
+    /// The move of [`Bot::choose_in_game`] with the root's statistics: the visit count of
+    /// each root move the search visited (they sum to the playouts run: the budget,
+    /// unless a time limit stopped the search first) and the mean result of the playouts
+    /// for the side to move, as a value from -1 to 1. The move is the most visited.
+    /// Unlike [`Bot::choose_in_game`], it searches also when a single move is legal, so
+    /// that every position has statistics.
+    ///
+    /// ```
+    /// use agon_bots::{Bot, MctsBot};
+    /// use agon_core::{Game, Position};
+    ///
+    /// // White's only legal move is e7-f8: all the playouts go through it.
+    /// let p: Position = "Qe7,Gf4,Gf5,Gf7,Gg4,Gg5,Gg6/qd6,gd4,gd5,ge4,ge5,ge6,gh4 w".parse()?;
+    /// let (m, stats) = MctsBot::new(40, 1).choose_with_stats(&Game::from_position(p)).unwrap();
+    /// assert_eq!(stats.unwrap().visits, vec![(m, 40)]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn choose_with_stats(&mut self, game: &Game) -> Option<(Move, Option<SearchStats>)> {
+        self.search_with_stats(game)
+            .map(|(m, stats)| (m, Some(stats)))
+    }
 }
 
 #[cfg(test)]
@@ -325,5 +399,124 @@ mod tests {
         }
         // Under the bound, the bound changes nothing.
         assert_eq!(bot.search_within(&game, nodes).0, free);
+    }
+
+    fn position(text: &str) -> Position {
+        text.parse().unwrap()
+    }
+
+    /// A game of `plies` random moves from the start (seeded).
+    fn random_game(seed: u64, plies: usize) -> Game {
+        let mut rng = Rng::new(seed);
+        let mut game = Game::new();
+        while game.moves().len() < plies && !game.is_over() {
+            let m = random_move(game.position(), &mut rng).unwrap();
+            game.play(m).unwrap();
+        }
+        game
+    }
+
+    #[test]
+    fn the_visits_sum_to_the_budget_and_the_move_is_the_most_visited_and_chooses() {
+        let mut games = vec![Game::new(), random_game(1, 40), random_game(2, 150)];
+        // Black's queen captured: Black must return her (about 60 moves).
+        games.push(Game::from_position(position(
+            "Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf10*,ga2,gb7,gd1*,gh1,gk7,gl2 b",
+        )));
+        for game in &games {
+            assert!(!game.is_over());
+            for (playouts, seed) in [(1, 0), (7, 1), (64, 2), (200, 3)] {
+                let mut bot = MctsBot::new(playouts, seed);
+                let (m, stats) = bot.choose_with_stats(game).unwrap();
+                let stats = stats.unwrap();
+                // The same move as without statistics, and the same statistics again.
+                assert_eq!(bot.choose_in_game(game), Some(m));
+                assert_eq!(
+                    MctsBot::new(playouts, seed).choose_with_stats(game),
+                    Some((m, Some(stats.clone())))
+                );
+                let total: u32 = stats.visits.iter().map(|&(_, n)| n).sum();
+                assert_eq!(total, playouts);
+                let legal = game.legal_moves();
+                let order: Vec<usize> = stats
+                    .visits
+                    .iter()
+                    .map(|&(v, n)| {
+                        assert!(n >= 1);
+                        legal.iter().position(|&l| l == v).expect("a legal move")
+                    })
+                    .collect();
+                // In the order of legal_moves, so each move once.
+                assert!(order.windows(2).all(|w| w[0] < w[1]), "{order:?}");
+                assert_eq!(
+                    stats.visits.len(),
+                    (playouts as usize).min(legal.len()),
+                    "each playout visits a new root move until all are visited"
+                );
+                let most = stats.visits.iter().map(|&(_, n)| n).max().unwrap();
+                assert!(stats.visits.contains(&(m, most)));
+                assert!((-1.0..=1.0).contains(&stats.value), "{}", stats.value);
+            }
+        }
+    }
+
+    #[test]
+    fn the_value_is_the_mean_result_for_the_side_to_move() {
+        // One playout: the value is that playout's result, -1, 0 or 1.
+        for seed in 0..8 {
+            let game = random_game(seed, 30);
+            let (_, stats) = MctsBot::new(1, seed).choose_with_stats(&game).unwrap();
+            let value = stats.unwrap().value;
+            assert!([-1.0, 0.0, 1.0].contains(&value), "{value}");
+        }
+        // White completes the throne ring with h6-g6 (R10): the search finds it, and
+        // most of its playouts are won.
+        let won = Game::from_position(position(
+            "Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gh6/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w",
+        ));
+        let (m, stats) = MctsBot::new(400, 1).choose_with_stats(&won).unwrap();
+        let stats = stats.unwrap();
+        assert_eq!(m.to_string(), "h6-g6");
+        assert!(stats.value > 0.5, "{}", stats.value);
+        // The tree agrees: the root's children scored `(value + 1) / 2` of the playouts.
+        let bot = MctsBot::new(400, 1);
+        let tree = bot.grow(&won, &won.legal_moves(), MctsBot::MAX_TREE_NODES);
+        let wins: f64 = root_children(&tree).iter().map(|n| n.wins).sum();
+        assert_eq!(stats.value, (2.0 * wins - 400.0) / 400.0);
+    }
+
+    #[test]
+    fn a_single_legal_move_is_searched_for_its_statistics() {
+        let game = Game::from_position(position(
+            "Qe7,Gf4,Gf5,Gf7,Gg4,Gg5,Gg6/qd6,gd4,gd5,ge4,ge5,ge6,gh4 w",
+        ));
+        let only = game.legal_moves();
+        assert_eq!(only.len(), 1);
+        let mut bot = MctsBot::new(25, 3);
+        let (m, stats) = bot.choose_with_stats(&game).unwrap();
+        assert_eq!(m, only[0]);
+        assert_eq!(stats.unwrap().visits, vec![(m, 25)]);
+        assert_eq!(bot.choose_in_game(&game), Some(m));
+    }
+
+    #[test]
+    fn a_time_limit_counts_the_playouts_run() {
+        let game = Game::new();
+        let mut bot = MctsBot::new(u32::MAX, 1).with_time_limit(Duration::from_millis(20));
+        let (m, stats) = bot.choose_with_stats(&game).unwrap();
+        let stats = stats.unwrap();
+        let total: u32 = stats.visits.iter().map(|&(_, n)| n).sum();
+        assert!((1..u32::MAX).contains(&total), "{total}");
+        assert!(stats.visits.iter().any(|&(v, _)| v == m));
+    }
+
+    #[test]
+    fn no_statistics_once_the_game_is_over() {
+        let mut game = Game::from_position(position(
+            "Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gh6/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w",
+        ));
+        game.play("h6-g6".parse().unwrap()).unwrap();
+        assert!(game.is_over());
+        assert_eq!(MctsBot::new(10, 1).choose_with_stats(&game), None);
     }
 }

@@ -9,7 +9,7 @@ use agon_bots::{AlphaBetaBot, Bot, GreedyBot, MctsBot, RandomBot};
 use agon_core as ac;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBool;
+use pyo3::types::{PyBool, PyDict};
 
 use crate::game::GamePy;
 use crate::limits::{self, MAX_DEPTH, MAX_PLAYOUTS, MAX_TIME_LIMIT};
@@ -284,6 +284,54 @@ impl MctsPy {
             bot = bot.with_time_limit(limit.0);
         }
         Ok(PyClassInitializer::from(BotPy::new(Box::new(bot), seed.0)).add_subclass(MctsPy))
+    }
+
+    /// Chooses a move as `choose` does, with the statistics of its search: returns `(move,
+    /// visits, value)`. `visits` maps the action (`agon.move_to_action`) of each move the
+    /// search visited to its visit count, in the order of `legal_moves()`: the counts sum
+    /// to the playouts run (`playouts`, unless the time limit stopped the search first),
+    /// and the move is the most visited. `value` is the mean result of the playouts for
+    /// the side to move, from -1 (all lost) to 1 (all won). Unlike `choose`, it searches
+    /// also when a single move is legal. An `agon.data.StatsPlayer`: `agon.data.play_record`
+    /// and `python -m agon.generate` record these statistics. Raises `ValueError` when the
+    /// game is over. Thinks without holding the GIL.
+    fn choose_with_stats<'py>(
+        slf: &Bound<'py, Self>,
+        position: &Bound<'py, PyAny>,
+    ) -> PyResult<(Bound<'py, MovePy>, Bound<'py, PyDict>, f64)> {
+        let py = slf.py();
+        let game = if let Ok(p) = position.cast::<PositionPy>() {
+            ac::Game::from_position(p.get().0)
+        } else if let Ok(g) = position.cast::<GamePy>() {
+            g.get().lock(py)?.game.clone()
+        } else {
+            return Err(PyTypeError::new_err(
+                "choose_with_stats() takes a Position or a Game",
+            ));
+        };
+        if let Some(outcome) = game.outcome() {
+            return Err(PyValueError::new_err(format!(
+                "the game is over ({outcome}): there is no move to choose"
+            )));
+        }
+        let bot = slf.as_super().get();
+        let chosen = py.detach(|| bot.with(|b| b.choose_with_stats(&game)))?;
+        // An MCTS bot always has statistics, and a move in a game that goes on.
+        let Some((m, Some(stats))) = chosen else {
+            return Err(PyRuntimeError::new_err(
+                "the MCTS search gave no statistics",
+            ));
+        };
+        let visits = PyDict::new(py);
+        // Every legal move has an action.
+        for (a, n) in stats
+            .visits
+            .iter()
+            .filter_map(|&(v, n)| Some((crate::actions::move_to_action(v)?, n)))
+        {
+            visits.set_item(a, n)?;
+        }
+        Ok((move_obj(py, m)?, visits, stats.value))
     }
 }
 

@@ -345,12 +345,17 @@ pub fn _training_arrays<'py>(
 /// position by default) until the game ends or `max_plies` plies (1 to 1000000), without
 /// the GIL. Returns a dict: `actions` (uint16, all games' actions end to end), `offsets`
 /// (int64, one more than the games), and each game's `winners` (`"white"`, `"black"` or
-/// None) and `reasons` (the end reason, or `"unfinished"`). At most 65536 games a call.
+/// None) and `reasons` (the end reason, or `"unfinished"`). With `stats`, the bots give
+/// the statistics of their searches (MCTS: its root's visit counts and value), and the
+/// dict also holds, for each ply of `actions`: `has_stats` (bool: whether its player gave
+/// statistics), `values` (float32, NaN where none) and `visit_offsets` (int64, one more
+/// than the plies) into `visit_actions` (uint16) and `visit_counts` (uint32). At most
+/// 65536 games a call.
 #[cfg(feature = "bots")]
 #[pyfunction]
 #[pyo3(
-    signature = (white, black, seeds, start = None, max_plies = Int(2000)),
-    text_signature = "(white, black, seeds, start=None, max_plies=2000)"
+    signature = (white, black, seeds, start = None, max_plies = Int(2000), *, stats = false),
+    text_signature = "(white, black, seeds, start=None, max_plies=2000, *, stats=False)"
 )]
 pub fn _play_games<'py>(
     py: Python<'py>,
@@ -359,8 +364,9 @@ pub fn _play_games<'py>(
     seeds: Vec<(u64, u64)>,
     start: Option<PositionArg>,
     max_plies: Int<i64>,
+    stats: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    use agon_bots::Bot;
+    use agon_bots::{Bot, SearchStats};
 
     let max_plies = usize::try_from(max_plies.0)
         .ok()
@@ -385,7 +391,9 @@ pub fn _play_games<'py>(
         crate::bots::check_spec(spec)?;
         agon_bots::bot_by_name(spec, 0).map_err(|e| PyValueError::new_err(e.to_string()))?;
     }
-    let played = py.detach(|| -> Result<Vec<ac::Game>, String> {
+    // Each game with the statistics of its plies (empty without `stats`).
+    type Played = (ac::Game, Vec<Option<SearchStats>>);
+    let played = py.detach(|| -> Result<Vec<Played>, String> {
         seeds
             .iter()
             .map(|&(white_seed, black_seed)| {
@@ -393,15 +401,24 @@ pub fn _play_games<'py>(
                     agon_bots::bot_by_name(white, white_seed).map_err(|e| e.to_string())?,
                     agon_bots::bot_by_name(black, black_seed).map_err(|e| e.to_string())?,
                 ];
-                replay::play_out(start, max_plies, |game| {
-                    bots[game.position().turn().index()].choose_in_game(game)
+                let mut plies = Vec::new();
+                let game = replay::play_out(start, max_plies, |game| {
+                    let bot = &mut bots[game.position().turn().index()];
+                    if !stats {
+                        return bot.choose_in_game(game);
+                    }
+                    let (m, ply_stats) = bot.choose_with_stats(game)?;
+                    plies.push(ply_stats);
+                    Some(m)
                 })
-                .map_err(|e| e.to_string())
+                .map_err(|e| e.to_string())?;
+                Ok((game, plies))
             })
             .collect()
     });
     // The reference bots always choose a legal move: an error here is a bug of theirs.
-    let games = played.map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
+    let played = played.map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
+    let (games, game_stats): (Vec<ac::Game>, Vec<_>) = played.into_iter().unzip();
     let mut actions = Vec::new();
     let mut offsets = Vec::with_capacity(games.len() + 1);
     offsets.push(0i64);
@@ -409,11 +426,36 @@ pub fn _play_games<'py>(
         actions.extend(replay::game_actions(game));
         offsets.push(actions.len() as i64);
     }
+    let ply_count = actions.len();
     let d = PyDict::new(py);
     d.set_item("actions", PyArray1::from_vec(py, actions))?;
     d.set_item("offsets", PyArray1::from_vec(py, offsets))?;
     d.set_item("winners", PyList::new(py, games.iter().map(winner_name))?)?;
     d.set_item("reasons", PyList::new(py, games.iter().map(reason_name))?)?;
+    if stats {
+        let mut has_stats = Vec::with_capacity(ply_count);
+        let mut values = Vec::with_capacity(ply_count);
+        let mut visit_offsets = Vec::with_capacity(ply_count + 1);
+        visit_offsets.push(0i64);
+        let (mut visit_actions, mut visit_counts) = (Vec::new(), Vec::new());
+        for ply_stats in game_stats.iter().flatten() {
+            has_stats.push(ply_stats.is_some());
+            values.push(ply_stats.as_ref().map_or(f32::NAN, |s| s.value as f32));
+            for &(m, n) in ply_stats.iter().flat_map(|s| &s.visits) {
+                // Every legal move has an action, below ACTION_COUNT (3337).
+                if let Some(a) = crate::actions::move_to_action(m) {
+                    visit_actions.push(a as u16);
+                    visit_counts.push(n);
+                }
+            }
+            visit_offsets.push(visit_actions.len() as i64);
+        }
+        d.set_item("has_stats", PyArray1::from_vec(py, has_stats))?;
+        d.set_item("values", PyArray1::from_vec(py, values))?;
+        d.set_item("visit_offsets", PyArray1::from_vec(py, visit_offsets))?;
+        d.set_item("visit_actions", PyArray1::from_vec(py, visit_actions))?;
+        d.set_item("visit_counts", PyArray1::from_vec(py, visit_counts))?;
+    }
     Ok(d)
 }
 

@@ -10,6 +10,8 @@ use pyo3::prelude::*;
 
 mod actions;
 #[cfg(feature = "bots")]
+mod analysis;
+#[cfg(feature = "bots")]
 mod bots;
 mod data;
 mod errors;
@@ -142,5 +144,7 @@ fn _agon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     #[cfg(feature = "bots")]
     bots::register(m)?;
     data::register(m)?;
+    #[cfg(feature = "bots")]
+    analysis::register(m)?;
     Ok(())
 }

@@ -1470,6 +1470,30 @@ def _choose(data: Data) -> None:
     assert bot.choose(start) == twin.choose(start)
 
 
+@entry("bots", "bots.MCTS.choose_with_stats")
+def _choose_with_stats(data: Data) -> None:
+    playouts, seed = data.draw(st.integers(1, 30)), data.draw(st.integers(0, 99))
+    bot, twin = agon.bots.MCTS(playouts, seed), agon.bots.MCTS(playouts, seed)
+    target = data.draw(st.one_of(positions(), games(), games(finished=True), hostile))
+    before = game_state(target) if isinstance(target, agon.Game) else None
+    ok, result = attempt(lambda: bot.choose_with_stats(target, **kwargs_maybe(data)))
+    if isinstance(target, agon.Game):
+        assert game_state(target) == before
+    if ok:
+        move, visits, value = result
+        position = target if isinstance(target, agon.Position) else target.position
+        assert position.is_legal(move) and move == bot.choose(target)
+        legal = {agon.move_to_action(m) for m in position.legal_moves()}
+        assert set(visits) <= legal and sum(visits.values()) == playouts
+        assert visits[agon.move_to_action(move)] == max(visits.values())
+        assert isinstance(value, float) and -1.0 <= value <= 1.0
+    elif isinstance(target, (agon.Position, agon.Game)):
+        assert target.is_over() and isinstance(result, ValueError)
+    # The bot is as it was: it chooses what its twin chooses.
+    start = agon.Position()
+    assert bot.choose_with_stats(start) == twin.choose_with_stats(start)
+
+
 def bots() -> st.SearchStrategy[Any]:
     """Cheap bots of every class, made by their constructors or from a spec."""
     seeds = st.integers(0, 2**64 - 1)
@@ -1673,6 +1697,90 @@ def _fuzz_parsers(data: Data) -> None:
 
 
 # ---------------------------------------------------------------------------------------
+# Analysis
+
+# Valid arguments of agon.analyse that keep a search short.
+ANALYSIS_ARGUMENTS: Dict[str, st.SearchStrategy[Any]] = {
+    "time": st.floats(0, 0.02),
+    "nodes": st.integers(1, 2000),
+    "depth": st.integers(1, 2),
+    "multipv": st.integers(1, 3),
+    "threads": st.integers(1, 2),
+    "hash_mib": st.integers(1, 4),
+}
+
+
+@entry("analysis", "analyse")
+def _analyse(data: Data) -> None:
+    target = data.draw(mostly(st.one_of(positions(), games(), games(finished=True)), hostile, 8))
+    kwargs = {name: data.draw(valid) for name, valid in ANALYSIS_ARGUMENTS.items()
+              if data.draw(st.booleans())}
+    if data.draw(st.booleans()):
+        # One hostile argument; a small limit besides it keeps the search short whatever
+        # it is (a valid value of it may be huge).
+        name = data.draw(st.sampled_from(sorted(ANALYSIS_ARGUMENTS)))
+        kwargs[name] = data.draw(hostile)
+        backstop = "depth" if name == "nodes" else "nodes"
+        kwargs.setdefault(backstop, data.draw(ANALYSIS_ARGUMENTS[backstop]))
+    before = game_state(target) if isinstance(target, agon.Game) else None
+    ok, lines = attempt(lambda: agon.analyse(target, **kwargs, **kwargs_maybe(data)))
+    if isinstance(target, agon.Game):
+        assert game_state(target) == before
+    if not ok:
+        return
+    position = target if isinstance(target, agon.Position) else target.position
+    assert isinstance(lines, list) and 1 <= len(lines) <= kwargs.get("multipv", 1)
+    assert len({line.move for line in lines}) == len(lines)
+    for k, line in enumerate(lines):
+        assert line.multipv == k + 1 and line.pv[0] == line.move
+        agon.Game(position, line.pv)  # a legal sequence
+        assert isinstance(line.score, agon.Score) and line.nodes >= 1
+
+
+def score_values() -> st.SearchStrategy[Any]:
+    return st.one_of(
+        st.integers(-(2**31), 2**31 - 1).map(lambda cp: agon.Score(cp=cp)),
+        st.integers(1, 2**32 - 1).map(lambda n: agon.Score(win_in=n)),
+        st.integers(1, 2**32 - 1).map(lambda n: agon.Score(loss_in=n)),
+    )
+
+
+properties("analysis", "Score", score_values(), ["cp", "win_in", "loss_in"])
+protocol("analysis", "Score", score_values())
+
+
+@entry("analysis", "Score")
+def _score(data: Data) -> None:
+    args = data.draw(st.one_of(st.just(()), st.lists(st.one_of(st.none(), any_int, hostile), max_size=4).map(tuple)))
+    kwargs = {name: data.draw(mostly(st.integers(-3, 10), st.one_of(any_int, hostile)))
+              for name in ("cp", "win_in", "loss_in") if data.draw(st.booleans())}
+    ok, score = attempt(lambda: agon.Score(*args, **kwargs))
+    if ok:
+        parts = (score.cp, score.win_in, score.loss_in)
+        assert sum(p is not None for p in parts) == 1
+        assert agon.Score(*parts) == score and score.win_in != 0 and score.loss_in != 0
+
+
+ANALYSIS_LINES = (
+    agon.analyse(agon.Position(), depth=2, multipv=3)
+    + agon.analyse(agon.Position(THRONE_IN_ONE), depth=1)
+    + agon.analyse(agon.Position(), nodes=1)
+    + agon.analyse(agon.Position(CAPTURE).play("f1-e1"), depth=1, multipv=2)
+)
+analysis_lines = st.sampled_from(ANALYSIS_LINES)
+properties("analysis", "AnalysisLine", analysis_lines,
+           ["move", "score", "pv", "multipv", "depth", "seldepth", "nodes", "nps", "time"])
+protocol("analysis", "AnalysisLine", analysis_lines)
+
+
+@entry("analysis", "AnalysisLine")
+def _analysis_line(data: Data) -> None:
+    args = data.draw(st.lists(hostile, max_size=2))
+    ok, _ = attempt(lambda: agon.AnalysisLine(*args))
+    assert not ok  # made by analyse only
+
+
+# ---------------------------------------------------------------------------------------
 # Coverage and running
 
 
@@ -1713,7 +1821,8 @@ def run_entry(name: str, examples: Optional[int] = None) -> None:
 
 # Entries whose every example runs a lot of work: fewer examples.
 HEAVY = {"threads": 3, "linear-time": 1, "bots.MCTS": 10, "bots.AlphaBeta": 10,
-         "bots.Bot.from_name": 15, "bots.Bot.choose": 12, "fuzz-parsers": 60}
+         "bots.Bot.from_name": 15, "bots.Bot.choose": 12, "bots.MCTS.choose_with_stats": 12,
+         "analyse": 15, "fuzz-parsers": 60}
 
 
 def run_group(group: str) -> None:

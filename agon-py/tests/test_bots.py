@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import threading
+from typing import List, Optional
 
 import pytest
 
 import agon
 import agon.bots
-from conftest import THRONE_IN_ONE
+from conftest import CAPTURE, THRONE_IN_ONE
 
 
 @pytest.mark.parametrize(
@@ -137,3 +138,85 @@ def test_time_limits_have_millisecond_resolution() -> None:
     assert agon.bots.AlphaBeta(time_limit=0.0016).name == "alphabeta:5:2ms"
     assert agon.bots.MCTS(time_limit=agon.MAX_TIME_LIMIT).name == "mcts:2000:86400000ms"
     assert agon.bots.MCTS(time_limit=0.3) == agon.bots.Bot.from_name("mcts:2000:300ms")
+
+
+# White's only legal move is e7-f8.
+ONE_LEGAL_MOVE = "Qe7,Gf4,Gf5,Gf7,Gg4,Gg5,Gg6/qd6,gd4,gd5,ge4,ge5,ge6,gh4 w"
+
+
+@pytest.mark.parametrize(
+    "start, moves",
+    [
+        (None, []),
+        (None, ["f1-e1", "f11-e10", "e1-e2", "e10-e9"]),
+        (CAPTURE, ["f1-e1"]),  # Black must return the captured guard
+        (THRONE_IN_ONE, []),
+    ],
+)
+@pytest.mark.parametrize("playouts, seed", [(1, 0), (9, 3), (150, 7)])
+def test_mcts_statistics_are_its_root_visits(
+    start: Optional[str], moves: List[str], playouts: int, seed: int
+) -> None:
+    game = agon.Game(start, moves) if start is not None else agon.Game(moves=moves)
+    bot = agon.bots.MCTS(playouts, seed=seed)
+    move, visits, value = bot.choose_with_stats(game)
+    # The move of choose, and the same statistics again; a lone position is a game with
+    # no moves (a bot's choice depends on the ply).
+    assert move == bot.choose(game)
+    assert agon.bots.MCTS(playouts, seed=seed).choose_with_stats(game) == (move, visits, value)
+    alone = bot.choose_with_stats(game.position)
+    assert alone == bot.choose_with_stats(agon.Game(game.position))
+    assert alone[0] == bot.choose(game.position)
+    # Visits of legal actions, in the order of legal_moves, summing to the playouts; the
+    # move played is the most visited.
+    legal = [agon.move_to_action(m) for m in game.legal_moves()]
+    assert list(visits) == [a for a in legal if a in visits]
+    assert all(type(a) is int and type(n) is int and n >= 1 for a, n in visits.items())
+    assert sum(visits.values()) == playouts
+    assert len(visits) == min(playouts, len(legal))
+    assert visits[agon.move_to_action(move)] == max(visits.values())
+    assert type(value) is float and -1.0 <= value <= 1.0
+    if playouts == 1:
+        assert value in (-1.0, 0.0, 1.0)  # one playout: a loss, a draw or a win
+
+
+def test_mcts_statistics_find_the_win_and_value_it() -> None:
+    move, visits, value = agon.bots.MCTS(400, seed=1).choose_with_stats(agon.Position(THRONE_IN_ONE))
+    assert move == agon.Move.parse("h6-g6")
+    assert value > 0.5
+
+
+def test_mcts_statistics_of_a_single_legal_move() -> None:
+    """choose does not search a forced move; choose_with_stats does, so that every ply has
+    statistics: all the playouts go to the only move."""
+    position = agon.Position(ONE_LEGAL_MOVE)
+    (only,) = position.legal_moves()
+    move, visits, value = agon.bots.MCTS(30, seed=2).choose_with_stats(position)
+    assert move == only == agon.bots.MCTS(30, seed=2).choose(position)
+    assert visits == {agon.move_to_action(only): 30}
+    assert -1.0 <= value <= 1.0
+
+
+def test_mcts_statistics_with_a_time_limit_count_the_playouts_run() -> None:
+    bot = agon.bots.MCTS(agon.MAX_PLAYOUTS, seed=1, time_limit=0.05)
+    move, visits, _ = bot.choose_with_stats(agon.Position())
+    assert 1 <= sum(visits.values()) < agon.MAX_PLAYOUTS
+    assert visits[agon.move_to_action(move)] == max(visits.values())
+
+
+def test_mcts_statistics_refuse_bad_input_and_change_nothing() -> None:
+    over = agon.Game(THRONE_IN_ONE, ["h6-g6"])
+    bot = agon.bots.MCTS(10, seed=1)
+    with pytest.raises(ValueError, match=r"^the game is over \(White wins \(throne\)\): there is no move to choose$"):
+        bot.choose_with_stats(over)
+    with pytest.raises(ValueError, match="the game is over"):
+        bot.choose_with_stats(over.position)
+    with pytest.raises(TypeError, match="takes a Position or a Game"):
+        bot.choose_with_stats("f1-e1")  # type: ignore[arg-type]
+    assert len(over) == 1 and over.is_over()
+    game = agon.Game(moves=["f1-e1"])
+    bot.choose_with_stats(game)
+    assert game == agon.Game(moves=["f1-e1"])
+    # Only MCTS gives statistics.
+    assert not hasattr(agon.bots.AlphaBeta(depth=1), "choose_with_stats")
+    assert hasattr(agon.bots.Bot.from_name("mcts:5"), "choose_with_stats")

@@ -238,6 +238,29 @@ def test_statistics_fill_the_policies(tmp_path: Path) -> None:
         assert row[batch["actions"][i]] == row.max()
 
 
+def test_mcts_is_a_stats_player_and_its_records_round_trip(tmp_path: Path) -> None:
+    mcts = agon.bots.MCTS(playouts=24, seed=3)
+    assert isinstance(mcts, data.StatsPlayer) and not isinstance(agon.bots.Random(), data.StatsPlayer)
+    record = data.play_record(mcts, agon.bots.Random(seed=1), id=1, max_plies=40)
+    assert record.white == "mcts:24" and record.white_seed == 3
+    assert record.visits is not None and record.values is not None
+    game = record.to_game()
+    for ply, (action, visits, value) in enumerate(zip(record.moves, record.visits, record.values)):
+        if ply % 2 == 1:  # Random's plies
+            assert visits is None and value is None
+            continue
+        assert visits is not None and value is not None
+        before = agon.Game(game.start, game.moves[:ply])
+        chosen = mcts.choose(before)
+        assert chosen is not None and agon.move_to_action(chosen) == action
+        assert sum(visits.values()) == 24 and visits[action] == max(visits.values())
+        assert -1.0 <= value <= 1.0
+    path = data.write_shard(tmp_path / "mcts.parquet", [record])
+    (again,) = data.read_records(path)
+    assert again.visits == record.visits
+    assert again.values == pytest.approx(record.values)
+
+
 def test_statistics_of_illegal_actions_are_refused(tmp_path: Path) -> None:
     game = random_game(3, max_plies=4)
     bad = data.GameRecord.from_game(game, id=0, visits=[{0: 1}, None, None, None])  # a1 north: no piece there

@@ -11,6 +11,9 @@ from typing import Any, List
 import numpy as np
 import pytest
 
+import agon
+import agon.bots
+
 data = pytest.importorskip("agon.data")
 from agon import generate, tournament  # noqa: E402
 
@@ -39,6 +42,56 @@ def test_the_games_do_not_depend_on_the_workers(tmp_path: Path) -> None:
     assert not table_of(tmp_path / "other").column("moves").equals(a.column("moves"))
     # Every game replays to its stored result (read_games checks it).
     assert len(data.read_games(tmp_path / "two")) == 40
+
+
+def test_mcts_datasets_carry_their_visit_counts(tmp_path: Path) -> None:
+    """Each ply of an MCTS player has its root's visits (summing to the playouts, the move
+    played the most visited) and value; the other player's plies have none, and a game
+    without MCTS has null statistics. The statistics round-trip and make the policies."""
+    generate.generate(6, ["mcts:16", "alphabeta:1"], tmp_path / "mcts", seed=2, shard_size=4,
+                      max_plies=50, workers=2, chunk_games=1)
+    records = data.read_records(tmp_path / "mcts")
+    assert len(records) == 6
+    stats_plies = 0
+    for r in records:
+        assert r.visits is not None and r.values is not None
+        mcts_moves_first = r.white == "mcts:16"
+        game = r.to_game()
+        for ply, (action, visits, value) in enumerate(zip(r.moves, r.visits, r.values)):
+            if (ply % 2 == 0) != mcts_moves_first:
+                assert visits is None and value is None
+                continue
+            assert visits is not None and value is not None
+            stats_plies += 1
+            assert sum(visits.values()) == 16
+            assert visits[action] == max(visits.values())
+            legal = {agon.move_to_action(m) for m in agon.Game(game.start, game.moves[:ply]).legal_moves()}
+            assert set(visits) <= legal and -1.0 <= value <= 1.0
+        # The moves are those of the bots: MCTS's statistics change nothing of its play.
+        seeds = (r.white_seed, r.black_seed)
+        bots = [agon.bots.Bot.from_name(r.white, seeds[0]), agon.bots.Bot.from_name(r.black, seeds[1])]
+        replay = agon.Game()
+        while len(replay) < r.plies:
+            chosen = bots[len(replay) % 2].choose(replay)
+            assert chosen is not None
+            replay.push(chosen)
+        assert replay == game
+    assert stats_plies == sum(r.plies for r in records) // 2
+    # The same games on one worker, statistics included.
+    generate.generate(6, ["mcts:16", "alphabeta:1"], tmp_path / "one", seed=2, shard_size=4, max_plies=50)
+    assert table_of(tmp_path / "one").equals(table_of(tmp_path / "mcts"))
+    # The statistics make the policies of the MCTS plies.
+    (batch,) = data.training_batches(tmp_path / "mcts", batch_size=1000, policy=True)
+    assert int(batch["has_policy"].sum()) == stats_plies
+    policies = batch["policies"][batch["has_policy"]]
+    assert np.allclose(policies.sum(axis=1), 1.0)
+    played = batch["actions"][batch["has_policy"]]
+    assert np.array_equal(policies[np.arange(len(played)), played], policies.max(axis=1))
+    # No MCTS: no statistics.
+    generate.generate(2, ["greedy", "random"], tmp_path / "none", seed=2, max_plies=20)
+    table = data.read_table(tmp_path / "none")
+    for name in ("visit_actions", "visit_counts", "search_values"):
+        assert table.column(name).null_count == 2
 
 
 def test_the_summary_counts_the_games(tmp_path: Path) -> None:

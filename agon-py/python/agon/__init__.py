@@ -19,7 +19,14 @@ Errors: ``IllegalMoveError``, ``ParseError``, ``InvalidPositionError`` (all ``Va
 with the core's reason in ``.reason`` (see "Contract" below for every exception a call can
 raise). Pictures: ``svg(position, ...)``, and positions and
 games draw themselves in notebooks (drawn by the Rust crate agon-svg, like the web game's
-board). Bots: ``agon.bots`` (random, greedy, MCTS, alpha-beta).
+board). Bots: ``agon.bots`` (random, greedy, MCTS, alpha-beta). Analysis: ``analyse(position,
+depth=...)`` (or ``time=``, ``nodes=``; ``multipv=``) returns the engine's best lines as
+``AnalysisLine`` objects: ``move``, ``score`` (a ``Score``: centipoints, or win or loss in
+N moves), ``pv``, ``depth``, ``nodes``, ``nps``.
+
+>>> [line] = agon.analyse(agon.Position("Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gh6/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w"), depth=2)
+>>> line.move, line.score
+(Move.parse('h6-g6'), Score(win_in=1))
 
 Research frameworks, each an optional extra that ``import agon`` never imports (a missing
 one raises an ``ImportError`` naming its extra): ``agon.pettingzoo`` (extra
@@ -124,7 +131,10 @@ anything is allocated or started; beyond it the call raises ``ValueError``:
 - ``MAX_RANDOM_PLAYOUTS`` = 10**9 games in one ``random_playouts`` call;
 - ``MAX_PLAYOUTS`` = 10**6 playouts per move of ``bots.MCTS`` (over a minute of search);
 - ``MAX_DEPTH`` = 64 plies of ``bots.AlphaBeta``;
-- ``MAX_TIME_LIMIT`` = 86400 seconds (a day) for a bot's time limit;
+- ``MAX_TIME_LIMIT`` = 86400 seconds (a day) for a bot's time limit and ``analyse``'s
+  ``time``;
+- ``analyse``: ``depth`` 1 to 100 plies, 1 to 64 ``threads``, a table of 1 to 4096 MiB
+  (``hash_mib``), and ``multipv`` up to the number of legal moves;
 - ``MAX_SVG_SIZE`` = 100000 pixels and ``MAX_ARROWS`` = 10000 arrows for ``svg``;
 - ``CELL_COUNT`` = 91 entries in ``Position.from_pieces``'s pieces and captured cells;
 - 1 to 256 ``threads`` for ``VecEnv`` and ``random_playouts``.
@@ -152,7 +162,7 @@ documented shape and dtype, sharing memory with no other ``out`` array nor the a
 freely. Threads may share a ``Game``, a ``VecEnv`` or a bot: each has a lock, calls on it
 take turns (one waits for the other, without the GIL), and the long ones
 (``VecEnv.step``, ``reset``, ``observe``, ``random_actions``, a bot's ``choose``, ``perft``,
-``random_playouts``) run without the GIL. ``VecEnv`` and ``random_playouts`` work on
+``random_playouts``, ``analyse``) run without the GIL. ``VecEnv`` and ``random_playouts`` work on
 several threads of their own (``threads=``, every core by default), and their results do
 not depend on how many: each game draws from its own random generator.
 """
@@ -171,6 +181,7 @@ from ._agon import (
     MAX_SVG_SIZE,
     MAX_TIME_LIMIT,
     OBSERVATION_CHANNELS,
+    AnalysisLine,
     OUTER_RETURN_BASE,
     PACKED_MASK_BYTES,
     STEP_ACTIONS,
@@ -184,11 +195,13 @@ from ._agon import (
     ParseError,
     Piece,
     Position,
+    Score,
     Side,
     Symmetry,
     VecEnv,
     __version__,
     action_symmetries,
+    analyse,
     action_to_move,
     axial_coordinates,
     cell_symmetries,
@@ -231,6 +244,7 @@ STARTING_TEXT = Position().to_text()
 
 __all__ = [
     "ACTION_COUNT",
+    "AnalysisLine",
     "BLACK",
     "CELLS",
     "CELL_COUNT",
@@ -266,6 +280,7 @@ __all__ = [
     "SOUTH_EAST",
     "SOUTH_WEST",
     "STARTING_TEXT",
+    "Score",
     "STEP_ACTIONS",
     "Side",
     "Symmetry",
@@ -275,6 +290,7 @@ __all__ = [
     "__version__",
     "action_symmetries",
     "action_to_move",
+    "analyse",
     "axial_coordinates",
     "bots",
     "cell_symmetries",

@@ -74,6 +74,9 @@ __all__ = [
     "_training_arrays",
     "_play_games",
     "MAX_TRAINING_SAMPLES",
+    "Score",
+    "AnalysisLine",
+    "analyse",
 ]
 
 # Argument types that accept several forms: only in the stubs (private, not at runtime).
@@ -984,6 +987,16 @@ class MCTS(Bot):
     ) -> MCTS:
         """A bot of `playouts` playouts per move (1 to `agon.MAX_PLAYOUTS`), stopped after
         `time_limit` seconds if given (0 to `agon.MAX_TIME_LIMIT`)."""
+    def choose_with_stats(self, position: Union[Position, Game]) -> Tuple[Move, Dict[int, int], float]:
+        """Chooses a move as `choose` does, with the statistics of its search: returns `(move,
+        visits, value)`. `visits` maps the action (`agon.move_to_action`) of each move the
+        search visited to its visit count, in the order of `legal_moves()`: the counts sum
+        to the playouts run (`playouts`, unless the time limit stopped the search first),
+        and the move is the most visited. `value` is the mean result of the playouts for
+        the side to move, from -1 (all lost) to 1 (all won). Unlike `choose`, it searches
+        also when a single move is legal. An `agon.data.StatsPlayer`: `agon.data.play_record`
+        and `python -m agon.generate` record these statistics. Raises `ValueError` when the
+        game is over. Thinks without holding the GIL."""
 
 @final
 class AlphaBeta(Bot):
@@ -996,6 +1009,123 @@ class AlphaBeta(Bot):
     ) -> AlphaBeta:
         """A bot searching `depth` plies (1 to `agon.MAX_DEPTH`), stopped after
         `time_limit` seconds if given (0 to `agon.MAX_TIME_LIMIT`)."""
+
+# --- The engine's analysis (agon.analyse).
+
+@final
+class Score:
+    """A score for the side to move: `cp` centipoints (`Score(cp=123)`, shown `+1.23`), or a
+    forced result: `win_in` N moves (`Score(win_in=2)`, shown `win in 2`: the side to move
+    wins with its N-th move from now, whatever the opponent does) or `loss_in` N moves
+    (the opponent wins with its N-th move). Exactly one of the three is set; the others
+    are `None`. A score of `s` centipoints predicts an expected result of
+    `1 / (1 + 10 ** (-s / 400))` for the side to move.
+
+    Scores compare from worst to best: losses (later is better), then centipoints, then
+    wins (sooner is better), so `max(scores)` is the best. They are immutable, hash, and
+    pickle."""
+
+    def __new__(
+        cls, cp: Optional[int] = None, win_in: Optional[int] = None, loss_in: Optional[int] = None
+    ) -> Score:
+        """A score from exactly one of `cp` (centipoints, -2**31 to 2**31 - 1), `win_in` or
+        `loss_in` (moves, 1 to 2**32 - 1)."""
+    @property
+    def cp(self) -> Optional[int]:
+        """The score in centipoints, or `None` for a forced result."""
+    @property
+    def win_in(self) -> Optional[int]:
+        """N when the side to move wins with its N-th move, else `None`."""
+    @property
+    def loss_in(self) -> Optional[int]:
+        """N when the opponent wins with its N-th move, else `None`."""
+    def __eq__(self, other: object, /) -> bool:
+        """Whether `other` is the same score."""
+    def __ne__(self, other: object, /) -> bool:
+        """Whether `other` is another score."""
+    def __lt__(self, other: Score, /) -> bool:
+        """Compares from worst to best."""
+    def __le__(self, other: Score, /) -> bool:
+        """Compares from worst to best."""
+    def __gt__(self, other: Score, /) -> bool:
+        """Compares from worst to best."""
+    def __ge__(self, other: Score, /) -> bool:
+        """Compares from worst to best."""
+    def __hash__(self) -> int:
+        """A hash of the score."""
+    def __reduce__(
+        self,
+    ) -> Tuple[Type[Score], Tuple[Optional[int], Optional[int], Optional[int]]]:
+        """Pickles as `Score(cp, win_in, loss_in)`."""
+    def __copy__(self) -> Score:
+        """Itself: the value is immutable."""
+    def __deepcopy__(self, _memo: Any) -> Score:
+        """Itself: the value is immutable."""
+
+@final
+class AnalysisLine:
+    """One line of an analysis (`agon.analyse`): its first move (`move`), its `score` for the
+    side to move, and its principal variation `pv` (the move, then the expected
+    continuation, possibly short); `multipv` is its rank, 1 for the best line. The search's
+    statistics are the same on every line of one analysis: `depth` (the deepest iteration
+    completed, 0 if none finished), `seldepth` (the deepest ply reached), `nodes`
+    (positions visited, on all threads), `nps` (nodes per second) and `time` (seconds).
+    Immutable."""
+
+    @property
+    def move(self) -> Move:
+        """The first move of the line: the move the line is about."""
+    @property
+    def score(self) -> Score:
+        """The score of the line for the side to move."""
+    @property
+    def pv(self) -> List[Move]:
+        """The moves of the line from the analysed position, a new list each time: a legal
+        sequence, `move` first."""
+    @property
+    def multipv(self) -> int:
+        """The rank of the line: 1 for the best, then 2, ..."""
+    @property
+    def depth(self) -> int:
+        """The deepest iteration the search completed, in plies (0 if none finished)."""
+    @property
+    def seldepth(self) -> int:
+        """The deepest ply the search reached, quiescence included."""
+    @property
+    def nodes(self) -> int:
+        """The positions the search visited, on all threads."""
+    @property
+    def nps(self) -> int:
+        """Nodes per second (0 for a search too short to time)."""
+    @property
+    def time(self) -> float:
+        """How long the search took, in seconds."""
+
+def analyse(
+    position: Union[Position, Game],
+    *,
+    time: Optional[float] = None,
+    nodes: Optional[int] = None,
+    depth: Optional[int] = None,
+    multipv: int = 1,
+    threads: int = 1,
+    hash_mib: int = 16,
+) -> List[AnalysisLine]:
+    """Analyses a `Position` or the current position of a `Game` (whose history counts for
+    repetition) with the engine, without holding the GIL, and returns its best `multipv`
+    lines as `AnalysisLine`s, best first (the first is the engine's choice; fewer lines
+    only if a time or node limit stopped the search before it found them all).
+
+    The search stops at the first of its limits, of which at least one is needed: `time`
+    (seconds, 0 to `MAX_TIME_LIMIT`), `nodes` (at least 1) and `depth` (plies, 1 to 100).
+    `multipv` is 1 to the number of legal moves; `threads` (1 to 64) search together, and
+    `hash_mib` (1 to 4096) sizes the engine's transposition table, made for the call. With
+    one thread and no time limit the analysis is deterministic: the same call gives the
+    same lines and node count.
+
+    Raises `ValueError` for a finished game, no limit, or a number out of its range
+    (before any search), and `TypeError` for a position that is neither a `Position` nor
+    a `Game`."""
 
 # --- The native half of agon.data (private: agon.data is the API).
 
@@ -1016,11 +1146,18 @@ class _TrainingArrays(TypedDict, total=False):
     winners: List[Optional[str]]
     reasons: List[str]
 
-class _PlayedGames(TypedDict):
+class _PlayedGamesBase(TypedDict):
     actions: npt.NDArray[np.uint16]
     offsets: npt.NDArray[np.int64]
     winners: List[Optional[str]]
     reasons: List[str]
+
+class _PlayedGames(_PlayedGamesBase, total=False):
+    has_stats: npt.NDArray[np.bool_]
+    values: npt.NDArray[np.float32]
+    visit_offsets: npt.NDArray[np.int64]
+    visit_actions: npt.NDArray[np.uint16]
+    visit_counts: npt.NDArray[np.uint32]
 
 _GameVisitActions = Optional[List[Optional[List[int]]]]
 
@@ -1063,10 +1200,17 @@ def _play_games(
     seeds: List[Tuple[int, int]],
     start: Optional[_PositionLike] = None,
     max_plies: int = 2000,
+    *,
+    stats: bool = False,
 ) -> _PlayedGames:
     """Plays one game per pair of `seeds` (white's seed, black's seed) between the reference
     bots of the specs `white` and `black` (as `Bot.from_name`), from `start` (the start
     position by default) until the game ends or `max_plies` plies (1 to 1000000), without
     the GIL. Returns a dict: `actions` (uint16, all games' actions end to end), `offsets`
     (int64, one more than the games), and each game's `winners` (`"white"`, `"black"` or
-    None) and `reasons` (the end reason, or `"unfinished"`). At most 65536 games a call."""
+    None) and `reasons` (the end reason, or `"unfinished"`). With `stats`, the bots give
+    the statistics of their searches (MCTS: its root's visit counts and value), and the
+    dict also holds, for each ply of `actions`: `has_stats` (bool: whether its player gave
+    statistics), `values` (float32, NaN where none) and `visit_offsets` (int64, one more
+    than the plies) into `visit_actions` (uint16) and `visit_counts` (uint32). At most
+    65536 games a call."""

@@ -63,14 +63,30 @@ def player_seeds(seed: int) -> Tuple[int, int]:
 
 
 @dataclass(frozen=True)
+class Stats:
+    """The search statistics of games played in Rust, one entry per ply of their actions
+    end to end: whether the ply's player gave statistics (``has_stats``), its value
+    (float32, NaN where none), and ``visit_offsets`` (int64, one more than the plies) into
+    the visited actions (uint16) and their counts (uint32)."""
+
+    has_stats: npt.NDArray[np.bool_]
+    values: npt.NDArray[np.float32]
+    visit_offsets: npt.NDArray[np.int64]
+    visit_actions: npt.NDArray[np.uint16]
+    visit_counts: npt.NDArray[np.uint32]
+
+
+@dataclass(frozen=True)
 class Chunk:
-    """Games played in Rust: their actions end to end (uint16) with int64 offsets, and
-    each game's winner (``"white"``, ``"black"`` or None) and end reason."""
+    """Games played in Rust: their actions end to end (uint16) with int64 offsets, each
+    game's winner (``"white"``, ``"black"`` or None) and end reason, and the statistics of
+    the players' searches when they were asked for."""
 
     actions: npt.NDArray[np.uint16]
     offsets: npt.NDArray[np.int64]
     winners: List[Optional[str]]
     reasons: List[str]
+    stats: Optional[Stats] = None
 
     @property
     def plies(self) -> npt.NDArray[np.int64]:
@@ -84,11 +100,20 @@ def play_games(
     seeds: Sequence[Tuple[int, int]],
     start: Optional[str],
     max_plies: int,
+    *,
+    stats: bool = False,
 ) -> Chunk:
     """Plays one game per (white seed, black seed) pair between the bots of two specs, in
-    Rust without the GIL."""
-    out = _agon._play_games(white, black, list(seeds), start, max_plies)
-    return Chunk(out["actions"], out["offsets"], out["winners"], out["reasons"])
+    Rust without the GIL; with ``stats``, the bots' search statistics too (MCTS gives its
+    root's visit counts and value)."""
+    out = _agon._play_games(white, black, list(seeds), start, max_plies, stats=stats)
+    played = None
+    if stats:
+        played = Stats(
+            out["has_stats"], out["values"], out["visit_offsets"], out["visit_actions"],
+            out["visit_counts"],
+        )
+    return Chunk(out["actions"], out["offsets"], out["winners"], out["reasons"], played)
 
 
 def split(items: Sequence[T], size: int) -> List[Sequence[T]]:

@@ -48,12 +48,16 @@ the schema name and version and every column's type, and replaying checks every 
 the stored result, so a foreign or corrupt file is a ``DatasetError`` naming the file,
 never wrong data.
 
-**What fills the statistics today.** The reference bots of ``agon.bots`` (MCTS included)
-do not expose their search's visit counts, so the generator leaves ``visit_actions``,
-``visit_counts`` and ``search_values`` null. They are filled for games played with
-``play_record`` by players that give statistics (a ``choose_with_stats`` method), or
-written by hand in ``GameRecord.visits`` and ``GameRecord.values``;
-``training_batches(..., policy=True)`` turns them into visit distributions.
+**What fills the statistics.** The MCTS bot gives its search's statistics
+(``agon.bots.MCTS.choose_with_stats``: the visit counts of the root's moves, which sum to
+its playouts, the most visited being the move played, and the mean result of its playouts
+as the value), so ``python -m agon.generate`` fills ``visit_actions``, ``visit_counts`` and
+``search_values`` for the plies of ``mcts`` players; the other reference bots give none
+(their plies are null, and a game without MCTS has null columns). They are also filled
+for games played with ``play_record`` by players that give statistics (a
+``choose_with_stats`` method, like ``agon.bots.MCTS``), or written by hand in
+``GameRecord.visits`` and ``GameRecord.values``; ``training_batches(..., policy=True)``
+turns them into visit distributions.
 
 Shards
 ------
@@ -90,7 +94,7 @@ from typing import (
 import numpy as np
 import numpy.typing as npt
 
-from . import _agon
+from . import _agon, _games
 from ._agon import ACTION_COUNT, MAX_TRAINING_SAMPLES, Game, Move, Position, Side
 from ._extras import require
 
@@ -370,14 +374,27 @@ def games_table(
     offsets: npt.NDArray[np.int64],
     winners: Sequence[Optional[str]],
     reasons: Sequence[str],
+    stats: Optional["_games.Stats"] = None,
     run: Optional[Mapping[str, Any]] = None,
 ) -> Any:
     """The table of games played in Rust (actions end to end with their offsets), built
-    without a Python loop over the moves: the generator's fast path. No statistics."""
+    without a Python loop over the moves: the generator's fast path. ``stats``, the
+    players' search statistics aligned with ``actions``, fills ``visit_actions``,
+    ``visit_counts`` and ``search_values`` (null for a ply without statistics, and for a
+    game without any); without it they are null."""
     n = len(ids)
-    offsets32 = pa.array(np.asarray(offsets, dtype=np.int64) - int(offsets[0]), type=pa.int32())
-    values = pa.array(np.asarray(actions[int(offsets[0]) : int(offsets[-1])], dtype=np.uint16))
+    offsets = np.asarray(offsets, dtype=np.int64)
+    first, last = int(offsets[0]), int(offsets[-1])
+    offsets32 = pa.array(offsets - first, type=pa.int32())
+    values = pa.array(np.asarray(actions[first:last], dtype=np.uint16))
     moves = pa.ListArray.from_arrays(offsets32, values, type=SCHEMA.field("moves").type)
+    if stats is None:
+        statistics = [
+            pa.nulls(n, SCHEMA.field(name).type)
+            for name in ("visit_actions", "visit_counts", "search_values")
+        ]
+    else:
+        statistics = _statistics_columns(stats, offsets)
     schema = _schema(run)
     arrays = [
         pa.array(list(ids), type=pa.int64()),
@@ -391,11 +408,40 @@ def games_table(
         pa.array(np.diff(np.asarray(offsets, dtype=np.int64)).astype(np.uint32)),
         pa.array(list(winners), type=pa.string()),
         pa.array(list(reasons), type=pa.string()),
-        pa.nulls(n, SCHEMA.field("visit_actions").type),
-        pa.nulls(n, SCHEMA.field("visit_counts").type),
-        pa.nulls(n, SCHEMA.field("search_values").type),
+        *statistics,
     ]
     return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def _statistics_columns(stats: "_games.Stats", offsets: npt.NDArray[np.int64]) -> List[Any]:
+    """The ``visit_actions``, ``visit_counts`` and ``search_values`` columns of games whose
+    plies are ``offsets[i]:offsets[i + 1]`` of the per-ply statistics ``stats``."""
+    first, last = int(offsets[0]), int(offsets[-1])
+    has = np.asarray(stats.has_stats[first:last], dtype=bool)
+    ply_visits = np.asarray(stats.visit_offsets[first : last + 1], dtype=np.int64)
+    begin, end = int(ply_visits[0]), int(ply_visits[-1])
+    ply_offsets = pa.array(ply_visits - begin, type=pa.int32())
+    missing = pa.array(~has)
+    # A game has statistics when one of its plies has.
+    counted = np.concatenate([[0], np.cumsum(has, dtype=np.int64)])
+    game_missing = pa.array(counted[offsets[1:] - first] == counted[offsets[:-1] - first])
+    game_offsets = pa.array(offsets - first, type=pa.int32())
+    columns = []
+    for name, flat in (
+        ("visit_actions", pa.array(np.asarray(stats.visit_actions[begin:end], dtype=np.uint16))),
+        ("visit_counts", pa.array(np.asarray(stats.visit_counts[begin:end], dtype=np.uint32))),
+    ):
+        plies = pa.ListArray.from_arrays(ply_offsets, flat, mask=missing)
+        columns.append(
+            pa.ListArray.from_arrays(game_offsets, plies, type=SCHEMA.field(name).type, mask=game_missing)
+        )
+    ply_values = pa.array(np.asarray(stats.values[first:last], dtype=np.float32), mask=~has)
+    columns.append(
+        pa.ListArray.from_arrays(
+            game_offsets, ply_values, type=SCHEMA.field("search_values").type, mask=game_missing
+        )
+    )
+    return columns
 
 
 def table_to_records(table: Any) -> List[GameRecord]:

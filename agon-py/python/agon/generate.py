@@ -3,7 +3,9 @@
 Plays ``N`` games between two players, any reference bot spec of ``agon.bots``
 (``random``, ``greedy``, ``mcts:PLAYOUTS``, ``alphabeta:DEPTH``, with an optional time
 limit like ``:500ms``), alternating colours (A has White in even-numbered games), and
-writes them to ``DIR`` as Parquet shards of the ``agon.data`` schema (extra ``data``).
+writes them to ``DIR`` as Parquet shards of the ``agon.data`` schema (extra ``data``),
+with the search statistics of ``mcts`` players (each ply's root visit counts and value:
+``visit_actions``, ``visit_counts`` and ``search_values``; null for the other bots).
 The games are played in Rust without the GIL, on ``--workers`` threads (default 1), or as
 Ray tasks with ``--ray [ADDRESS]`` (extra ``ray``; no address: a local Ray, or the cluster
 of ``RAY_ADDRESS``; ``auto``: the running cluster). A progress line shows the games done,
@@ -129,7 +131,7 @@ def play_unit(run: Run, ids: Sequence[int]) -> Any:
     for white, black in sorted({(g[0], g[1]) for g in games}):
         part = [(i, g) for i, g in zip(ids, games) if (g[0], g[1]) == (white, black)]
         chunk = _games.play_games(
-            white, black, [(g[3], g[4]) for _, g in part], run.start, run.max_plies
+            white, black, [(g[3], g[4]) for _, g in part], run.start, run.max_plies, stats=True
         )
         tables.append(
             data.games_table(
@@ -144,6 +146,7 @@ def play_unit(run: Run, ids: Sequence[int]) -> Any:
                 offsets=chunk.offsets,
                 winners=chunk.winners,
                 reasons=chunk.reasons,
+                stats=chunk.stats,
                 run=run.settings(),
             )
         )
