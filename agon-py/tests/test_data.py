@@ -191,6 +191,34 @@ def test_training_batches_match_a_vecenv_free_replay_of_generated_games(tmp_path
         assert np.array_equal(arrays[key], np.concatenate([w[key] for w in want])), key
 
 
+@pytest.mark.parametrize("axial", [False, True])
+def test_training_arrays_equal_a_replay_in_vecenv(tmp_path: Path, axial: bool) -> None:
+    """Each finished game's samples are what a one-game VecEnv shows while it replays the
+    moves: the observation and mask before each move, and the final reward, from the
+    mover's view, signed back along the game."""
+    from agon import generate
+
+    generate.generate(8, ["greedy", "random"], tmp_path, seed=5, shard_size=3)
+    games = [g for g in data.read_games(tmp_path) if g.is_over()]
+    assert len(games) >= 6
+    for game in games:
+        path = data.write_shard(tmp_path / "one.parquet", [data.GameRecord.from_game(game, id=1)])
+        (batch,) = data.training_batches(path, batch_size=data.MAX_TRAINING_SAMPLES, axial=axial)
+        env = agon.VecEnv(1, axial=axial, start=game.start)
+        obs, masks = env.reset()
+        plies = len(game.moves)
+        for ply, move in enumerate(game.moves):
+            assert np.array_equal(batch["observations"][ply], obs[0]), ply
+            assert np.array_equal(batch["masks"][ply], masks[0]), ply
+            action = agon.move_to_action(move)
+            assert batch["actions"][ply] == action
+            obs, reward, terminated, masks = env.step(np.array([action]))
+            assert bool(terminated[0]) == (ply == plies - 1)
+        # The last mover's reward, and the opposite for the other side's samples.
+        signs = np.array([1.0 if (plies - 1 - ply) % 2 == 0 else -1.0 for ply in range(plies)])
+        assert np.array_equal(batch["results"], np.float32(reward[0]) * signs.astype(np.float32))
+
+
 class Searcher:
     """A player that gives statistics: visits to its move and to one other legal move."""
 
