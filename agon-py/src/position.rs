@@ -133,6 +133,13 @@ pub fn perft_depth(depth: Int<i64>, min: u32) -> PyResult<u32> {
         })
 }
 
+/// perft of `position`, `depth` checked (0 to `MAX_PERFT_DEPTH`), without the GIL: the
+/// one implementation behind `Position.perft` and `agon.perft`.
+pub fn perft(py: Python<'_>, position: ac::Position, depth: Int<i64>) -> PyResult<u64> {
+    let depth = perft_depth(depth, 0)?;
+    Ok(py.detach(move || ac::perft(&position, depth)))
+}
+
 /// The cells of an iterable of at most `CELL_COUNT` cells (not one str); read lazily, so
 /// an endless iterable fails at the 92nd item.
 fn cells_of(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<ac::CellSet> {
@@ -412,9 +419,7 @@ impl PositionPy {
     /// The number of leaves of the tree of legal moves `depth` plies deep (0 to
     /// `agon.MAX_PERFT_DEPTH`; computed without holding the GIL).
     fn perft(&self, py: Python<'_>, depth: Int<i64>) -> PyResult<u64> {
-        let depth = perft_depth(depth, 0)?;
-        let p = self.0;
-        Ok(py.detach(move || ac::perft(&p, depth)))
+        perft(py, self.0, depth)
     }
 
     /// perft split by the first move: a dict from each legal move to its leaves, which

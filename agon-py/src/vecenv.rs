@@ -16,16 +16,14 @@ use crate::errors;
 use crate::game::GamePy;
 use crate::limits::{self, MAX_ENVS, MAX_RANDOM_PLAYOUTS};
 use crate::lock::{Lock, LockGuard};
-use crate::position::{perft_depth, PositionArg, PositionPy};
+use crate::position::{PositionArg, PositionPy};
 use crate::types::Int;
 
 /// The number of leaves of the tree of legal moves from `position`, `depth` plies deep
 /// (0 to `MAX_PERFT_DEPTH`), computed without holding the GIL.
 #[pyfunction]
 pub fn perft(py: Python<'_>, position: PositionArg, depth: Int<i64>) -> PyResult<u64> {
-    let depth = perft_depth(depth, 0)?;
-    let p = position.0;
-    Ok(py.detach(move || ac::perft(&p, depth)))
+    crate::position::perft(py, position.0, depth)
 }
 
 /// Plays `n` games (0 to `MAX_RANDOM_PLAYOUTS`) of uniformly random legal moves from
