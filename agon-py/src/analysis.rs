@@ -9,10 +9,9 @@ use agon_bots::{Analysis, Engine, Limits, Score};
 use agon_core as ac;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBool;
 
 use crate::game::GamePy;
-use crate::limits::{self, MAX_TIME_LIMIT};
+use crate::limits;
 use crate::position::PositionPy;
 use crate::types::{move_obj, Int, MovePy, Reduced};
 
@@ -209,28 +208,14 @@ impl AnalysisLinePy {
     }
 }
 
-/// A time in seconds: an int or a float (not a bool) from 0 to `MAX_TIME_LIMIT`.
+/// A time in seconds: see [`limits::seconds`].
 pub struct Seconds(Duration);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for Seconds {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if obj.is_instance_of::<PyBool>() {
-            return Err(PyTypeError::new_err(
-                "time is a number of seconds or None, not bool",
-            ));
-        }
-        let seconds: f64 = obj.extract()?;
-        // NaN fails the range test.
-        if !(0.0..=MAX_TIME_LIMIT).contains(&seconds) {
-            return Err(limits::out_of_range(
-                "time",
-                &format!("0 to MAX_TIME_LIMIT ({MAX_TIME_LIMIT}) seconds"),
-                seconds,
-            ));
-        }
-        Ok(Seconds(Duration::from_secs_f64(seconds)))
+        limits::seconds(obj, "time").map(Seconds)
     }
 }
 

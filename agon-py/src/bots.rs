@@ -9,7 +9,7 @@ use agon_bots::{AlphaBetaBot, Bot, GreedyBot, MctsBot, RandomBot};
 use agon_core as ac;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict};
+use pyo3::types::PyDict;
 
 use crate::game::GamePy;
 use crate::limits::{self, MAX_DEPTH, MAX_PLAYOUTS, MAX_TIME_LIMIT};
@@ -70,32 +70,14 @@ impl BotPy {
     }
 }
 
-/// A time limit in seconds: an int or a float (not a bool) from 0 to `MAX_TIME_LIMIT`,
-/// rounded to the nearest millisecond.
+/// A time limit in seconds: see [`limits::seconds`].
 pub struct TimeLimit(Duration);
 
 impl<'a, 'py> FromPyObject<'a, 'py> for TimeLimit {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        if obj.is_instance_of::<PyBool>() {
-            return Err(PyTypeError::new_err(
-                "time_limit is a number of seconds or None, not bool",
-            ));
-        }
-        let seconds: f64 = obj.extract()?;
-        // NaN fails the range test.
-        if !(0.0..=MAX_TIME_LIMIT).contains(&seconds) {
-            return Err(limits::out_of_range(
-                "time_limit",
-                &format!("0 to MAX_TIME_LIMIT ({MAX_TIME_LIMIT}) seconds"),
-                seconds,
-            ));
-        }
-        // Whole milliseconds, the resolution of a spec, so that the bot's name (and so its
-        // pickle) keeps its limit exactly: at most 86 400 000, exact in an f64 and a u64.
-        let millis = (seconds * 1000.0).round() as u64;
-        Ok(TimeLimit(Duration::from_millis(millis)))
+        limits::seconds(obj, "time_limit").map(TimeLimit)
     }
 }
 

@@ -3,8 +3,12 @@
 //! package docstring, "Contract"). The bindings check them themselves, so they hold
 //! whatever the crates below accept.
 
+use std::time::Duration;
+
 use agon_core as ac;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBool;
 use pyo3::PyErr;
 
 /// The most games in one `VecEnv`: a step writes about 9 KB per game (observations and
@@ -42,4 +46,26 @@ pub const MAX_ARROWS: usize = 10_000;
 /// `ValueError` for an argument outside its range.
 pub fn out_of_range(name: &str, range: &str, value: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(format!("{name} must be {range}, not {value}"))
+}
+
+/// A time in seconds, the argument `name`: an int or a float (not a bool) from 0 to
+/// `MAX_TIME_LIMIT`, rounded to the nearest millisecond (the resolution of a bot spec, so
+/// that a bot's name, and so its pickle, keeps its limit exactly: at most 86 400 000 ms,
+/// exact in an f64 and a u64).
+pub fn seconds(obj: Borrowed<'_, '_, PyAny>, name: &str) -> PyResult<Duration> {
+    if obj.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!(
+            "{name} is a number of seconds or None, not bool"
+        )));
+    }
+    let seconds: f64 = obj.extract()?;
+    // NaN fails the range test.
+    if !(0.0..=MAX_TIME_LIMIT).contains(&seconds) {
+        return Err(out_of_range(
+            name,
+            &format!("0 to MAX_TIME_LIMIT ({MAX_TIME_LIMIT}) seconds"),
+            seconds,
+        ));
+    }
+    Ok(Duration::from_millis((seconds * 1000.0).round() as u64))
 }
