@@ -180,6 +180,15 @@ fn ensure_not_over(game: &WebGame) -> Result<(), ApiError> {
     }
 }
 
+/// `409 not-your-turn` while the computer is to move.
+fn ensure_persons_turn(game: &WebGame) -> Result<(), ApiError> {
+    if game.computer_to_move() {
+        Err(ApiError::conflict("not-your-turn", "the computer is to move"))
+    } else {
+        Ok(())
+    }
+}
+
 /// The 422 of an illegal move, named as agon-core names it.
 fn illegal(reason: IllegalMove) -> ApiError {
     ApiError::new(
@@ -319,12 +328,7 @@ pub async fn play(
                 format!("this game has reached the limit of {max_plies} moves: start a new one"),
             ));
         }
-        if game.computer_to_move() {
-            return Err(ApiError::conflict(
-                "not-your-turn",
-                "the computer is to move",
-            ));
-        }
+        ensure_persons_turn(&game)?;
         let m: Move = game
             .game
             .position()
@@ -428,12 +432,7 @@ pub async fn hint(
 ) -> Result<Json<Hint>, ApiError> {
     let game = transact(&app, move |tx| load_owned(tx, &id, &request.token)).await?;
     ensure_not_over(&game)?;
-    if game.computer_to_move() {
-        return Err(ApiError::conflict(
-            "not-your-turn",
-            "it is the computer's turn, not yours",
-        ));
-    }
+    ensure_persons_turn(&game)?;
     let cost = HINT_TIME.as_millis() as usize / 2;
     app.workers
         .run(cost, move || hint_for(&game.game))
