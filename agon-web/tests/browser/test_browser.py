@@ -78,6 +78,15 @@ def wait_idle(page):
     expect(page.locator("#game")).to_be_visible(timeout=TIMEOUT)
 
 
+def game_page(server, new_context, game):
+    """A new browser context holding the game's token, on the game's page."""
+    ctx = new_context()
+    with_token(ctx, game)
+    page = ctx.new_page()
+    open_game(page, server, game)
+    return page
+
+
 def open_game(page, server, game):
     page.goto(f"{server}/g/{game['id']}")
     expect(page.locator("#game")).to_be_visible(timeout=TIMEOUT)
@@ -132,10 +141,7 @@ def test_start_page_new_game_step_and_reply(server, new_context, shots, catalogu
 
 def test_capture_by_clicking(server, new_context, shots, catalogues):
     game = create(server, CAPTURE)
-    ctx = new_context()
-    with_token(ctx, game)
-    page = ctx.new_page()
-    open_game(page, server, game)
+    page = game_page(server, new_context, game)
     # d1 is drawn captured before anything happens.
     expect(page.locator('#board g.piece.captured[data-cell="d1"]')).to_have_count(1)
     page.locator('#board g.piece[data-cell="d9"]').click()
@@ -159,10 +165,7 @@ def test_capture_by_clicking(server, new_context, shots, catalogues):
 def test_hint_marks_the_engines_move_and_changes_nothing(server, new_context, shots, catalogues):
     en = catalogues["en"]
     game = create(server, THRONE_IN_ONE)
-    ctx = new_context()
-    with_token(ctx, game)
-    page = ctx.new_page()
-    open_game(page, server, game)
+    page = game_page(server, new_context, game)
     hint = page.locator("#hint-btn")
     expect(hint).to_have_text(en["actions.hint"])
     expect(hint).to_be_enabled()
@@ -193,10 +196,7 @@ def test_hint_marks_the_engines_move_and_changes_nothing(server, new_context, sh
 def test_return_by_clicking(server, new_context, shots, catalogues):
     en = catalogues["en"]
     game = create(server, RETURN)
-    ctx = new_context()
-    with_token(ctx, game)
-    page = ctx.new_page()
-    open_game(page, server, game)
+    page = game_page(server, new_context, game)
     # The page says so in words and shows which piece and where it may go.
     box = page.locator("#return-box")
     expect(box).to_be_visible()
@@ -225,10 +225,7 @@ def test_return_by_clicking(server, new_context, shots, catalogues):
 def test_illegal_click_and_typed_moves(server, new_context, catalogues):
     en = catalogues["en"]
     game = create(server)
-    ctx = new_context()
-    with_token(ctx, game)
-    page = ctx.new_page()
-    open_game(page, server, game)
+    page = game_page(server, new_context, game)
     # Queen f1 selected, then a cell two steps away: sent anyway, the reason is shown.
     page.locator('#board g.piece[data-cell="f1"]').click()
     assert "f3" not in targets(page)
@@ -251,10 +248,7 @@ def test_illegal_click_and_typed_moves(server, new_context, catalogues):
 
 def test_keyboard_alone(server, new_context):
     game = create(server)
-    ctx = new_context()
-    with_token(ctx, game)
-    page = ctx.new_page()
-    open_game(page, server, game)
+    page = game_page(server, new_context, game)
     active = "(() => { const a = document.activeElement; return a ? (a.dataset.cell || a.id || a.tagName) : null; })()"
     # Tab from the top of the page reaches the pieces that can move.
     for _ in range(12):
@@ -325,10 +319,7 @@ def test_computer_turn_on_load_and_busy_retry(server, new_context, catalogues):
 def test_undo_and_resign(server, new_context, catalogues):
     en = catalogues["en"]
     game = create(server)
-    ctx = new_context()
-    with_token(ctx, game)
-    page = ctx.new_page()
-    open_game(page, server, game)
+    page = game_page(server, new_context, game)
     expect(page.locator("#undo-btn")).to_be_disabled()
     page.locator("#move-input").fill("k1-i1")
     page.locator("#move-input").press("Enter")
@@ -491,10 +482,7 @@ def test_unknown_game_link(server, new_context, catalogues):
 def test_thinking_is_shown_while_the_computer_searches(server, new_context, catalogues):
     # The hard level searches for 1.5 s: long enough to see the page say so and stay usable.
     game = create(server, level="hard")
-    ctx = new_context()
-    with_token(ctx, game)
-    page = ctx.new_page()
-    open_game(page, server, game)
+    page = game_page(server, new_context, game)
     page.locator('#board g.piece[data-cell="a5"]').click()
     click_cell(page, targets(page)[0])
     expect(page.locator("#thinking")).to_be_visible(timeout=TIMEOUT)
