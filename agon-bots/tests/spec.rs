@@ -141,7 +141,13 @@ fn a_spec_too_long_is_refused_unread() {
             len: MAX_SPEC_LEN + 5
         }
     );
-    assert_eq!(err.to_string(), "bot spec too long: 69 bytes, at most 64");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "bot spec too long: {} bytes, at most {MAX_SPEC_LEN}",
+            MAX_SPEC_LEN + 5
+        )
+    );
 }
 
 #[test]

@@ -183,7 +183,10 @@ fn ensure_not_over(game: &WebGame) -> Result<(), ApiError> {
 /// `409 not-your-turn` while the computer is to move.
 fn ensure_persons_turn(game: &WebGame) -> Result<(), ApiError> {
     if game.computer_to_move() {
-        Err(ApiError::conflict("not-your-turn", "the computer is to move"))
+        Err(ApiError::conflict(
+            "not-your-turn",
+            "the computer is to move",
+        ))
     } else {
         Ok(())
     }
