@@ -242,7 +242,9 @@ fn time_limit(spec: &str, part: &str) -> Result<Duration, SpecError> {
 /// [`Engine`] from an `engine` spec (read by [`Engine::from_spec`]: `engine:100ms`). A
 /// time limit in milliseconds may follow for the searching bots: `mcts:100000:500ms`,
 /// `alphabeta:20:1000ms`; the bot then stops at whichever limit comes first, and is no
-/// longer deterministic. Spaces around the spec are ignored.
+/// longer deterministic. Spaces around the spec are ignored. `seed` draws the random bot's
+/// moves, the greedy and alpha-beta bots' choices between equal moves and MCTS's playouts;
+/// the engine has no random choice, so it plays the same whatever the seed.
 ///
 /// # Errors
 ///
