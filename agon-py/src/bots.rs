@@ -305,13 +305,13 @@ impl MctsPy {
             ));
         };
         let visits = PyDict::new(py);
-        // Every legal move has an action.
-        for (a, n) in stats
-            .visits
-            .iter()
-            .filter_map(|&(v, n)| Some((crate::actions::move_to_action(v)?, n)))
-        {
-            visits.set_item(a, n)?;
+        for &(v, n) in &stats.visits {
+            let action = crate::actions::move_to_action(v);
+            // Every legal move has an action: a table bug must not hide.
+            debug_assert!(action.is_some(), "the legal move {v} has no action");
+            if let Some(a) = action {
+                visits.set_item(a, n)?;
+            }
         }
         Ok((move_obj(py, m)?, visits, stats.value))
     }
