@@ -19,7 +19,7 @@ use agon_bots::{book, bot_by_name, Bot, Engine, Limits, Sprt};
 use agon_core::{Game, Side};
 
 const USAGE: &str =
-    "tune gen GAMES SPEC SEED | tune fit DATA.csv [--decisive] | tune sprt WEIGHTS.txt NODES MAX_GAMES";
+    "tune gen GAMES SPEC SEED | tune fit DATA.csv [--decisive] [--monotone] | tune sprt WEIGHTS.txt NODES MAX_GAMES";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -29,8 +29,15 @@ fn main() {
             let seed: u64 = args[3].parse().expect(USAGE);
             generate(games, &args[2], seed);
         }
-        Some("fit") if args.len() == 2 => fit(&args[1], false),
-        Some("fit") if args.len() == 3 && args[2] == "--decisive" => fit(&args[1], true),
+        Some("fit")
+            if args.len() >= 2
+                && args[2..]
+                    .iter()
+                    .all(|a| a == "--decisive" || a == "--monotone") =>
+        {
+            let flag = |f: &str| args[2..].iter().any(|a| a == f);
+            fit(&args[1], flag("--decisive"), flag("--monotone"));
+        }
         Some("sprt") if args.len() == 4 => {
             let nodes: u64 = args[2].parse().expect(USAGE);
             let games: u32 = args[3].parse().expect(USAGE);
@@ -97,8 +104,10 @@ fn sigmoid(eval: f64) -> f64 {
 
 /// Fits the weights by gradient descent on the cross-entropy, from the current weights,
 /// and prints them with the loss before and after. With `decisive`, positions of drawn
-/// games are left out. Features that do not vary in the data keep their weights.
-fn fit(path: &str, decisive: bool) {
+/// games are left out. Features that do not vary in the data keep their weights. With
+/// `monotone`, the ring weights are kept non-increasing outward after each step
+/// ([`MONOTONE_CHAINS`]).
+fn fit(path: &str, decisive: bool, monotone: bool) {
     let file = std::fs::File::open(path).expect("the data file");
     let mut rows: Vec<(f64, [f64; NUM_FEATURES])> = Vec::new();
     for line in std::io::BufReader::new(file).lines().skip(1) {
@@ -162,6 +171,11 @@ fn fit(path: &str, decisive: bool) {
             let vh = v[i] / (1.0 - f64::powi(b2, step));
             w[i] -= rate * mh / (vh.sqrt() + 1e-12) / scale[i].max(0.05);
         }
+        if monotone {
+            for chain in MONOTONE_CHAINS {
+                project_non_increasing(&mut w, chain);
+            }
+        }
         if step % 500 == 0 {
             eprintln!("step {step}: loss {:.5}", loss(&w));
         }
@@ -169,6 +183,55 @@ fn fit(path: &str, decisive: bool) {
     println!("# loss before {before:.5}, after {:.5}", loss(&w));
     for (name, x) in FEATURES.iter().zip(&w) {
         println!("{:>5}, // {name}", x.round() as i32);
+    }
+}
+
+/// Chains of features whose weights `fit --monotone` keeps non-increasing, in this order:
+/// a piece is worth at least as much one ring further in.
+const MONOTONE_CHAINS: [&[&str]; 2] = [
+    &[
+        "queen_throne",
+        "queen_ring1",
+        "queen_ring2",
+        "queen_ring3",
+        "queen_ring4",
+    ],
+    &[
+        "guards_ring1",
+        "guards_ring2",
+        "guards_ring3",
+        "guards_ring4",
+    ],
+];
+
+/// Replaces the weights of `chain` by their closest non-increasing sequence (least
+/// squares; pool adjacent violators).
+fn project_non_increasing(w: &mut [f64; NUM_FEATURES], chain: &[&str]) {
+    let index: Vec<usize> = chain
+        .iter()
+        .map(|name| FEATURES.iter().position(|f| f == name).expect("a feature"))
+        .collect();
+    // Blocks of (sum, count), each block's mean no greater than the previous one's.
+    let mut blocks: Vec<(f64, f64)> = Vec::new();
+    for &i in &index {
+        blocks.push((w[i], 1.0));
+        while blocks.len() >= 2 {
+            let (s1, c1) = blocks[blocks.len() - 1];
+            let (s0, c0) = blocks[blocks.len() - 2];
+            if s1 / c1 <= s0 / c0 {
+                break;
+            }
+            blocks.pop();
+            let last = blocks.len() - 1;
+            blocks[last] = (s0 + s1, c0 + c1);
+        }
+    }
+    let mut k = 0;
+    for (s, c) in blocks {
+        for _ in 0..c as usize {
+            w[index[k]] = s / c;
+            k += 1;
+        }
     }
 }
 

@@ -88,22 +88,41 @@ pub const NUM_FEATURES: usize = 23;
 /// the book: 8 wins, 17 draws, 5 losses (+35 Elo, 95% interval [-48, 122]; the SPRT
 /// [0, 20] had not decided).
 ///
+/// The ring weights of that fit were then made monotone (a piece is worth at least as
+/// much one ring further in) by the least-squares projection `tune fit --monotone` applies
+/// (pool adjacent violators): queen rings 1 to 4 were 117, 19, 0, 36 (now 117, 19, 18,
+/// 18) and guard rings 1 to 4 were 72, 102, 48, 56 (now 87, 87, 52, 52); the other
+/// weights are unchanged. The old order made the engine reluctant to march guards and
+/// queen inward. From the book, same openings, before and after:
+/// `arena -- engine:n20000 alphabeta:4 40 1 --book --concurrency 2` went from 35-3-2
+/// (3 capped, 0.912 [0.835, 0.990]) to 37-3-0 (3 capped, 0.963 [0.921, 1.000]), and
+/// `arena -- engine:n50000 alphabeta:5 24 1 --book --concurrency 2` from 15-6-3
+/// (5 capped, 0.750 [0.606, 0.894]) to 20-1-3 (1 capped, 0.854 [0.716, 0.992]).
+/// On the fresh data below the projection also lowers the cross-entropy: 0.7285 to
+/// 0.6895 on the positions of decisive games, 0.7561 to 0.7524 on all positions.
+/// Re-fits on fresh self-play data (400 games, `tune gen 200 engine:n3000` seeds 11 and
+/// 111), with or without `--decisive` and `--monotone`, played worse and were not kept
+/// (see `agon-bots/tuning/README.md`).
+///
 /// ```
 /// use agon_bots::engine_eval::WEIGHTS;
 /// // Each weight is finite and the queen on the throne is worth more than on ring 1.
 /// assert!(WEIGHTS[0] > WEIGHTS[1]);
+/// // The ring weights do not grow outward (queen: throne to ring 4; guards: rings 1 to 4).
+/// assert!(WEIGHTS[..5].windows(2).all(|w| w[0] >= w[1]));
+/// assert!(WEIGHTS[6..10].windows(2).all(|w| w[0] >= w[1]));
 /// ```
 pub const WEIGHTS: [i32; NUM_FEATURES] = [
     175,  // queen_throne
     117,  // queen_ring1
     19,   // queen_ring2
-    0,    // queen_ring3
-    36,   // queen_ring4
+    18,   // queen_ring3
+    18,   // queen_ring4
     -5,   // queen_detour
-    72,   // guards_ring1
-    102,  // guards_ring2
-    48,   // guards_ring3
-    56,   // guards_ring4
+    87,   // guards_ring1
+    87,   // guards_ring2
+    52,   // guards_ring3
+    52,   // guards_ring4
     44,   // throne_guards
     9,    // shut_cells
     1,    // captured_guards
