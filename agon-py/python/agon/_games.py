@@ -15,7 +15,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, TypeVar
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -266,6 +266,20 @@ def add_run_options(p: "argparse.ArgumentParser", what: str, max_plies: int, cap
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="run the games as Ray tasks (no address: local Ray or RAY_ADDRESS; 'auto': running cluster)")
     p.add_argument("--no-progress", action="store_true", help="no progress line")
+
+
+def run_options(args: "argparse.Namespace") -> Dict[str, Any]:
+    """The keyword arguments of ``generate`` and ``tournament`` that the options of
+    ``add_run_options`` give."""
+    return dict(
+        seed=args.seed,
+        workers=args.workers,
+        max_plies=args.max_plies,
+        start=args.start,
+        ray=args.ray is not None,
+        ray_address=args.ray or None,
+        progress=not args.no_progress,
+    )
 
 
 def run_command(command: Callable[[], str]) -> int:

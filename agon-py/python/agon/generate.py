@@ -344,14 +344,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args.games,
         args.players,
         args.out,
-        seed=args.seed,
-        workers=args.workers,
         shard_size=args.shard_size,
-        max_plies=args.max_plies,
-        start=args.start,
-        ray=args.ray is not None,
-        ray_address=args.ray or None,
-        progress=not args.no_progress,
+        **_games.run_options(args),
     ).text())
 
 

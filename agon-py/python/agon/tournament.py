@@ -325,13 +325,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     return _games.run_command(lambda: tournament(
         args.players,
         args.games_per_pair,
-        seed=args.seed,
-        workers=args.workers,
-        max_plies=args.max_plies,
-        start=args.start,
-        ray=args.ray is not None,
-        ray_address=args.ray or None,
-        progress=not args.no_progress,
+        **_games.run_options(args),
     ).table())
 
 
