@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use agon_bots::{analyse, bot_by_name, AnalysisError, Bot, Engine, Limits, Score};
 use agon_core::random::Rng;
-use agon_core::{Game, Position};
+use agon_core::{Cell, Game, Move, Position};
 
 /// Positions from random games, every seventh ply and wherever a piece must be returned.
 fn sample_games(games: u64) -> Vec<Game> {
@@ -169,6 +169,90 @@ fn the_side_ahead_avoids_a_repetition_draw() {
     let mut after = game.clone();
     after.play(m).unwrap();
     assert_eq!(after.outcome(), None, "White, ahead, drew with {m}");
+}
+
+/// Plays `plies` sideways guard steps that capture nothing and keep off `keep_off`, each
+/// to the position seen least often so far, so that no position occurs a third time.
+fn sideways_stretch(game: &mut Game, plies: usize, keep_off: &[&str]) {
+    let keep_off: Vec<Cell> = keep_off.iter().map(|c| c.parse().unwrap()).collect();
+    let mut seen = std::collections::HashMap::<u64, u32>::new();
+    for p in game.positions() {
+        *seen.entry(p.hash()).or_default() += 1;
+    }
+    for _ in 0..plies {
+        let position = *game.position();
+        let m = game
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|&m| match m {
+                Move::Step { from, to } => {
+                    to.ring() == from.ring()
+                        && !keep_off.contains(&from)
+                        && !keep_off.contains(&to)
+                        && position.captures(m).is_empty()
+                }
+                Move::Return { .. } => false,
+            })
+            .min_by_key(|&m| {
+                seen.get(&position.play(m).unwrap().hash())
+                    .copied()
+                    .unwrap_or(0)
+            })
+            .expect("a sideways step");
+        game.play(m).unwrap();
+        *seen.entry(game.position().hash()).or_default() += 1;
+    }
+    assert!(!game.is_over());
+}
+
+#[test]
+fn long_games_welcome_a_draw() {
+    // The shuffle of `the_side_ahead_avoids_a_repetition_draw` after guard steps that keep
+    // off the queens' cells: White's e5-e6 would repeat.
+    let start = pos(WHITE_AHEAD).with_turn(agon_core::Side::Black);
+    let shuffle = [
+        "f1-e1", "e6-e5", "e1-f1", "e5-e6", "f1-e1", "e6-e5", "e1-f1",
+    ];
+    let after = |stretch: usize| {
+        let mut game = Game::from_position(start);
+        sideways_stretch(&mut game, stretch, &["e6", "e5", "f1", "e1"]);
+        for m in shuffle {
+            game.play(m.parse().unwrap()).unwrap();
+        }
+        assert!(game.is_legal("e5-e6".parse().unwrap()));
+        game
+    };
+    let outcome = |engine: Engine, game: &Game| {
+        let m = { engine }.choose_in_game(game).unwrap();
+        let mut next = game.clone();
+        next.play(m).unwrap();
+        next.outcome()
+    };
+    // White's lead, searched without the history (so without repetitions).
+    let long = after(Engine::LONG_GAME);
+    let lead = match analyse(long.position(), Limits::depth(4), 1)
+        .unwrap()
+        .score()
+    {
+        Score::Points(c) => c,
+        other => panic!("{other}"),
+    };
+    assert!(lead > Engine::DEFAULT_CONTEMPT, "{lead}");
+    let short = after(Engine::LONG_GAME - 10);
+    assert!(short.moves().len() < Engine::LONG_GAME && long.moves().len() > Engine::LONG_GAME);
+
+    // A contempt above White's lead: in a short game the draw is worth minus that, and
+    // White plays on; in a long game it is worth plus that, and White takes it.
+    let fond = || Engine::new(Limits::depth(4)).with_contempt(lead + 50);
+    assert_eq!(fond().draw_value(&short), -(lead + 50));
+    assert_eq!(outcome(fond(), &short), None);
+    assert_eq!(fond().draw_value(&long), lead + 50);
+    assert_eq!(outcome(fond(), &long), Some(agon_core::Outcome::draw()));
+    // With the default contempt, White's lead is worth more than the draw even then.
+    let default = || Engine::new(Limits::depth(4));
+    assert_eq!(default().draw_value(&long), Engine::DEFAULT_CONTEMPT);
+    assert_eq!(outcome(default(), &long), None);
 }
 
 #[test]

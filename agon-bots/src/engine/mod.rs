@@ -149,7 +149,7 @@ impl Limits {
 ///   even position to the side that searches; so a side that is ahead avoids it, and a side
 ///   that is behind by more than that seeks it. From [`Engine::LONG_GAME`] plies on, a
 ///   draw is worth that much *more* than an even position, so that long, level games end
-///   in a repetition rather than at a ply cap.
+///   in a repetition rather than at a ply cap (see [`Engine::draw_value`]).
 /// - **Wins and losses**: a complete throne ring (R10) and having no action (R12) score as
 ///   a win or loss at their distance from the root, shown as "win in N".
 /// - **Lazy SMP** (`threads > 1`): helper threads search the same root at staggered
@@ -358,6 +358,29 @@ impl Engine {
         self.contempt
     }
 
+    /// The worth of a draw by repetition (R11) to the side to move in `game`, in
+    /// centipoints above an even position: the engine steers into a repetition when it
+    /// values its position below this. Before [`Engine::LONG_GAME`] plies it is minus the
+    /// [contempt](Engine::contempt), so a side avoids a draw unless it is behind; from then
+    /// on, plus the contempt, so a side that is not clearly ahead takes a repetition rather
+    /// than shuffle on. A lone position has no history: its draw is worth minus the
+    /// contempt.
+    ///
+    /// ```
+    /// use agon_bots::{Engine, Limits};
+    /// use agon_core::Game;
+    ///
+    /// let engine = Engine::new(Limits::depth(2));
+    /// assert_eq!(engine.draw_value(&Game::new()), -Engine::DEFAULT_CONTEMPT);
+    /// ```
+    pub fn draw_value(&self, game: &Game) -> i32 {
+        if game.moves().len() < Self::LONG_GAME {
+            -self.contempt
+        } else {
+            self.contempt.abs()
+        }
+    }
+
     /// The limits of each move's search.
     ///
     /// ```
@@ -446,18 +469,13 @@ impl Engine {
         if !limits.is_bounded() {
             return Err(AnalysisError::Unbounded);
         }
+        let contempt = -self.draw_value(&game);
         let hash_mib = self.hash_mib;
         let table = self.table.get_or_insert_with(|| tt::Table::new(hash_mib));
         let stops = search::Stops {
             time: limits.time,
             nodes: limits.nodes,
             depth: limits.depth,
-        };
-        // In a long game, a draw is welcome: the contempt turns into a bonus.
-        let contempt = if game.moves().len() >= Self::LONG_GAME {
-            -self.contempt.abs()
-        } else {
-            self.contempt
         };
         let settings = search::Settings {
             multipv,
