@@ -41,7 +41,7 @@
 //! |---|---|---|
 //! | a player, its search statistics, and building one from its spec | [`Bot`], [`SearchStats`], [`bot_by_name`], [`SpecError`], [`SpecNumber`], [`MAX_SPEC_LEN`], [`MAX_TIME_LIMIT`] | `lib.rs`, `spec.rs` |
 //! | the reference bots | [`RandomBot`], [`GreedyBot`], [`MctsBot`], [`AlphaBetaBot`] | `random_bot.rs`, `greedy.rs`, `mcts.rs`, `alphabeta.rs` |
-//! | the engine and its limits | [`Engine`], [`Limits`] | `engine/` |
+//! | the engine, its limits and its search techniques | [`Engine`], [`Limits`], [`Technique`], [`Techniques`] | `engine/` |
 //! | the analysis API | [`analyse`], [`Analysis`], [`Line`], [`Score`], [`Analysable`], [`AnalysisError`] | `analysis.rs` |
 //! | the sequential probability ratio test, and Elo | [`Sprt`], [`Decision`], [`SprtError`], [`expected_score`], [`elo_of_score`] | `sprt.rs` |
 //! | matches between bots | [`arena`] | `arena.rs` |
@@ -108,7 +108,7 @@ mod sprt;
 pub use alphabeta::AlphaBetaBot;
 pub use analysis::{analyse, Analysable, Analysis, AnalysisError, Line, Score};
 pub use engine::eval as engine_eval;
-pub use engine::{Engine, Limits};
+pub use engine::{Engine, Limits, Technique, Techniques};
 pub use greedy::GreedyBot;
 pub use mcts::MctsBot;
 pub use random_bot::RandomBot;

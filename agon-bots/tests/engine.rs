@@ -256,6 +256,39 @@ fn long_games_welcome_a_draw() {
 }
 
 #[test]
+fn each_technique_switches_something_and_keeps_the_engine_sound() {
+    use agon_bots::{Technique, Techniques};
+    let nodes = |techniques: Techniques| {
+        let mut engine = Engine::new(Limits::depth(7)).with_techniques(techniques);
+        engine
+            .analyse(&Position::start(), Limits::depth(7), 1)
+            .unwrap()
+            .nodes
+    };
+    let all = nodes(Techniques::ALL);
+    let two = pos("Qf6,Ge5,Ge6,Gf5,Gf7,Gh4,Gh6/qa1,ga2,gb1,gb2,gc1,gd1,gc2 w");
+    let without_each = Technique::ALL.iter().map(|&t| Techniques::ALL.without(t));
+    for techniques in without_each.chain([Techniques::NONE]) {
+        assert_ne!(techniques, Techniques::ALL);
+        // Each switch changes the search tree...
+        assert_ne!(
+            nodes(techniques),
+            all,
+            "{techniques:?} searched the same tree"
+        );
+        // ...and the engine still finds forced wins and plays legal moves.
+        let mut engine = Engine::new(Limits::depth(3)).with_techniques(techniques);
+        let a = engine.analyse(&two, Limits::depth(3), 1).unwrap();
+        assert_eq!(a.score(), Score::Win(2), "{techniques:?}");
+        let mut engine = Engine::new(Limits::nodes(200)).with_techniques(techniques);
+        for game in sample_games(1).iter().filter(|g| !g.is_over()) {
+            let m = engine.choose_in_game(game).unwrap();
+            assert!(game.is_legal(m), "{techniques:?}: illegal {m}");
+        }
+    }
+}
+
+#[test]
 fn specs_read_and_name_themselves() {
     for (spec, name) in [
         ("engine", "engine:100ms"),
