@@ -47,6 +47,26 @@ fn engine_plays_only_legal_moves() {
 }
 
 #[test]
+fn a_node_budget_is_spent_exactly() {
+    // Lines that stop on the budget count it exactly, however the search was cut off
+    // (here, with two lines, in the middle of re-searches at depth 4 and beyond).
+    for (moves, budget) in [
+        (&["f1-e1"][..], 4000),
+        (&[][..], 777),
+        (&["f1-e1", "f11-g10"][..], 25_000),
+    ] {
+        let mut game = Game::new();
+        for m in moves {
+            game.play(m.parse().unwrap()).unwrap();
+        }
+        let a = Engine::new(Limits::nodes(budget))
+            .analyse(&game, Limits::nodes(budget), 2)
+            .unwrap();
+        assert_eq!(a.nodes, budget, "{moves:?}");
+    }
+}
+
+#[test]
 fn node_limited_search_is_deterministic() {
     let samples = sample_games(2);
     let mut reused = Engine::new(Limits::nodes(600)).with_hash_mib(1);

@@ -335,8 +335,13 @@ impl Worker<'_> {
         self.stop.load(Ordering::Relaxed)
     }
 
-    /// Counts a node and tells whether the search must stop now.
+    /// Counts a node and tells whether the search must stop now. A stopped search counts
+    /// no more: a caller may still try a child (a re-search, the next move) before it
+    /// looks at the stop, and a node budget is the exact count of a search that used it.
     fn tick(&mut self) -> bool {
+        if self.stopped() {
+            return true;
+        }
         self.nodes += 1;
         if self.main {
             if self.nodes >= self.clock.max_nodes {
