@@ -10,11 +10,11 @@
 //! First, time to depth: the first POSITIONS book positions (default 40) are each searched
 //! to DEPTH (default 8) on one thread with a fresh table, and the nodes and time are
 //! printed against those of the full engine, with how often the best move is the same.
-//! Techniques that keep the search exact (the table, aspiration windows, PVS, killers and
-//! history) show their worth here. Then, if GAMES is given, each engine missing a
-//! technique plays GAMES book games (colours swapped) against the full engine at MS
-//! milliseconds a move (default 20) on 2 threads: the measure for the techniques that
-//! change what the search finds (late-move reductions, quiescence). Naming techniques
+//! Techniques meant to reach a depth sooner (the table, aspiration windows, PVS, killers
+//! and history, late-move reductions) show their cost or gain here. Then, if GAMES is
+//! given, each engine missing a technique plays GAMES book games (colours swapped) against
+//! the full engine at MS milliseconds a move (default 20) on 2 threads: the measure of what
+//! the search finds for its time, and the only one for quiescence. Naming techniques
 //! (`table`, `aspiration`, `pvs`, `killers`, `lmr`, `quiescence`) measures only those.
 
 use std::time::Duration;

@@ -159,10 +159,10 @@ impl Limits {
 ///   depths, sharing the table; the main thread's result is played.
 ///
 /// Each of the table, aspiration windows, PVS, killers and history, late-move reductions
-/// and quiescence ([`Technique`]) can be switched off ([`Engine::with_techniques`]) to measure what it
-/// brings: `cargo run --release -p agon-bots --example ablation` prints the time to a
-/// depth without each, and the result of games against the full engine (the figures are
-/// in the README).
+/// and quiescence ([`Technique`]) can be switched off ([`Engine::with_techniques`]) to
+/// measure what it brings: `cargo run --release -p agon-bots --example ablation` prints
+/// the time to a depth without each, and the result of games against the full engine
+/// (the figures are in the README).
 ///
 /// # Limits and determinism
 ///
@@ -370,6 +370,7 @@ impl Engine {
     /// assert_eq!(engine.techniques(), plain);
     /// assert!(engine.choose(&agon_core::Position::start()).is_some());
     /// ```
+    #[must_use]
     pub fn with_techniques(self, techniques: Techniques) -> Engine {
         Engine { techniques, ..self }
     }

@@ -447,7 +447,12 @@ impl Worker<'_> {
         let key = position.hash();
         let mut tt_move = hint.filter(|_| ply == 0);
         let table = self.techniques.contains(Technique::TranspositionTable);
-        if let Some(e) = self.table.probe(key, self.fresh).filter(|_| table) {
+        let entry = if table {
+            self.table.probe(key, self.fresh)
+        } else {
+            None
+        };
+        if let Some(e) = entry {
             if tt_move.is_none() {
                 tt_move = e.best;
             }

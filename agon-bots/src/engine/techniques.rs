@@ -85,7 +85,7 @@ impl Technique {
         Technique::ALL.iter().copied().find(|t| t.name() == name)
     }
 
-    fn bit(self) -> u8 {
+    const fn bit(self) -> u8 {
         1 << (self as u8)
     }
 }
@@ -120,8 +120,18 @@ impl Techniques {
     /// ```
     /// use agon_bots::{Technique, Techniques};
     /// assert!(Technique::ALL.iter().all(|&t| Techniques::ALL.contains(t)));
+    /// assert_eq!(Techniques::ALL.iter().count(), Technique::ALL.len());
     /// ```
-    pub const ALL: Techniques = Techniques((1 << 6) - 1);
+    pub const ALL: Techniques = {
+        // Built from the list, so that a new technique cannot be left out of the set.
+        let mut bits = 0;
+        let mut i = 0;
+        while i < Technique::ALL.len() {
+            bits |= Technique::ALL[i].bit();
+            i += 1;
+        }
+        Techniques(bits)
+    };
 
     /// No technique: a plain alpha-beta search to the depth, with the static evaluation
     /// at the horizon.
