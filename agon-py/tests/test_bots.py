@@ -20,6 +20,8 @@ from conftest import CAPTURE, THRONE_IN_ONE
         (agon.bots.MCTS(playouts=200, seed=1), "mcts:200"),
         (agon.bots.AlphaBeta(depth=2, seed=1), "alphabeta:2"),
         (agon.bots.Bot.from_name("alphabeta:1", seed=3), "alphabeta:1"),
+        (agon.bots.Bot.from_name("engine:n2000", seed=3), "engine:n2000"),
+        (agon.bots.Bot.from_name("engine:20ms", seed=3), "engine:20ms"),
     ],
 )
 def test_bots_choose_legal_moves(bot: agon.bots.Bot, name: str) -> None:
@@ -47,6 +49,7 @@ def test_bots_find_the_winning_move() -> None:
     position = agon.Position(THRONE_IN_ONE)
     assert agon.bots.Greedy().choose(position) == agon.Move.parse("h6-g6")
     assert agon.bots.AlphaBeta(depth=2).choose(position) == agon.Move.parse("h6-g6")
+    assert agon.bots.Bot.from_name("engine:d2").choose(position) == agon.Move.parse("h6-g6")
 
 
 def test_no_move_when_the_game_is_over() -> None:
