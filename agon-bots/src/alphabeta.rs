@@ -348,8 +348,10 @@ impl Search<'_> {
                 alpha = score;
             }
             if alpha >= beta {
-                let i = m.from().index() * CELL_COUNT + m.to().index();
-                self.bot.history[i] = self.bot.history[i].saturating_add((depth * depth) as u32);
+                if let Some((from, to)) = m.cells() {
+                    let i = from.index() * CELL_COUNT + to.index();
+                    self.bot.history[i] = self.bot.history[i].saturating_add((depth * depth) as u32);
+                }
                 break;
             }
         }
@@ -377,9 +379,12 @@ impl Search<'_> {
             if Some(m) == table_move {
                 return i64::MIN;
             }
+            let Some((from, to)) = m.cells() else {
+                return 0; // a pass is the only move when it is legal
+            };
             let captures = position.captures(m).len() as i64;
-            let inward = i64::from(m.to().ring() < m.from().ring());
-            let h = i64::from(history[m.from().index() * CELL_COUNT + m.to().index()]);
+            let inward = i64::from(to.ring() < from.ring());
+            let h = i64::from(history[from.index() * CELL_COUNT + to.index()]);
             -(captures * 1_000_000_000 + h * 4 + inward)
         });
     }

@@ -18,7 +18,7 @@ use crate::{decision_rng, Bot};
 /// let m = GreedyBot::new(5).choose(&start).unwrap();
 /// assert!(start.is_legal(m));
 /// // Every first move of the start leaves the same material, so it steps inward.
-/// assert!(m.to().ring() < m.from().ring());
+/// assert!(m.to().unwrap().ring() < m.from().unwrap().ring());
 /// ```
 #[derive(Clone, Debug)]
 pub struct GreedyBot {

@@ -212,7 +212,7 @@ fn sideways_stretch(game: &mut Game, plies: usize, keep_off: &[&str]) {
                         && !keep_off.contains(&to)
                         && position.captures(m).is_empty()
                 }
-                Move::Return { .. } => false,
+                Move::Return { .. } | Move::Pass => false,
             })
             .min_by_key(|&m| {
                 seen.get(&position.play(m).unwrap().hash())

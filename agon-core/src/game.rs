@@ -1,14 +1,19 @@
-//! [`Game`]: a position with its history, undo, and the draw by repetition (R11).
+//! [`Game`]: a position with its history, undo, and the ends that need a history: the
+//! draw by repetition (R11), the two-pass draw (V7) and the move limit (V9).
 
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::{Actions, CellSet, IllegalMove, Move, MoveList, Outcome, Position};
+use crate::{
+    Actions, CellSet, EndReason, IllegalMove, Move, MoveList, Outcome, Position, Repetition, Rules,
+};
 
 /// A game: the positions from a start, the moves between them, and how it ended.
 ///
 /// `Game` adds what a lone [`Position`] cannot know: repetition (R11: the third
-/// occurrence of a position is a draw, the start counting as its first). It keeps a count
+/// occurrence of a position is a draw, the start counting as its first), and under other
+/// rule sets the two-pass draw (V7) and the move limit (V9). It plays under the rules of
+/// its start position ([`Game::with_rules`] starts one under a rule set). It keeps a count
 /// of each position's Zobrist hash, so checking repetition costs one table probe per move,
 /// not a scan of the history.
 ///
@@ -49,7 +54,30 @@ impl Game {
         Game::from_position(Position::start())
     }
 
-    /// A game from any valid position (which counts as its first occurrence).
+    /// A game from the start position under `rules`.
+    ///
+    /// ```
+    /// use agon_core::{Game, Rules};
+    /// let game = Game::with_rules(Rules::LUDII);
+    /// assert_eq!(game.rules(), Rules::LUDII);
+    /// assert_eq!(game.legal_moves().len(), 27);
+    /// ```
+    pub fn with_rules(rules: Rules) -> Game {
+        Game::from_position(Position::start_with_rules(rules))
+    }
+
+    /// The rule set the game is played under (its start position's).
+    ///
+    /// ```
+    /// use agon_core::{Game, Rules};
+    /// assert_eq!(Game::new().rules(), Rules::STANDARD);
+    /// ```
+    pub fn rules(&self) -> Rules {
+        self.start().rules()
+    }
+
+    /// A game from any valid position (which counts as its first occurrence), under the
+    /// position's rules; a move limit counts from it.
     ///
     /// ```
     /// use agon_core::{Game, Position, Side};
@@ -218,17 +246,28 @@ impl Game {
         self.positions.push(next);
         self.moves.push(m);
         let seen = self.counts.add(next.hash());
-        // Checked in the order of RULES.md section 6: throne ring, repetition, no action.
+        let rules = next.rules();
+        // Checked in the order of RULES.md section 6: throne ring, repetition, no action;
+        // then the two-pass draw (V7) and the move limit (V9), which applies only when
+        // nothing else ended the game.
         (self.outcome, self.actions) = if next.throne_ring_side().is_some() {
             (next.outcome(), Actions::default())
-        } else if seen >= 3 && self.occurrences(&next) >= 3 {
+        } else if seen >= 3
+            && rules.repetition() == Repetition::Third
+            && self.occurrences(&next) >= 3
+        {
             (Some(Outcome::draw()), Actions::default())
         } else {
             let actions = next.actions();
-            (
-                actions.is_empty().then(|| next.outcome()).flatten(),
-                actions,
-            )
+            if actions.is_empty() {
+                (next.outcome(), actions)
+            } else if m.is_pass() && self.moves.len() >= 2 && self.moves[self.moves.len() - 2].is_pass() {
+                (Some(Outcome::drawn(EndReason::TwoPasses)), Actions::default())
+            } else if rules.limit().is_some_and(|n| self.moves.len() >= n as usize) {
+                (Some(Outcome::drawn(EndReason::MoveLimit)), Actions::default())
+            } else {
+                (None, actions)
+            }
         };
     }
 

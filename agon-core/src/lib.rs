@@ -31,6 +31,7 @@
 //! | sides and pieces | [`Side`], [`Kind`], [`Piece`] | `piece.rs` |
 //! | positions and their validation | [`Position`], [`PositionError`] | `position.rs` |
 //! | moves (a step or a return) | [`Move`], [`MoveList`], [`Actions`] | `moves.rs` |
+//! | the rule set and its options (RULES.md section 8) | [`Rules`], [`Capture`], [`Between`], [`GuardReturn`], [`QueenReturn`], [`QueenPlacer`], [`EmptyThroneRing`], [`Stuck`], [`Repetition`] | `ruleset.rs` |
 //! | every rule: legal moves, steps, captures, returns, the end of the game | methods of [`Position`], [`IllegalMove`] | `rules.rs` |
 //! | how a game ended | [`Outcome`], [`EndReason`], [`Score`] | `outcome.rs` |
 //! | history, undo, repetition (feature `alloc`) | [`Game`] | `game.rs` |
@@ -138,6 +139,7 @@ pub mod random;
 #[cfg(feature = "alloc")]
 mod record;
 mod rules;
+mod ruleset;
 #[cfg(feature = "serde")]
 mod serde_impls;
 mod symmetry;
@@ -158,6 +160,10 @@ pub use position::{Position, PositionError};
 #[cfg(feature = "alloc")]
 pub use record::{Record, RecordError};
 pub use rules::IllegalMove;
+pub use ruleset::{
+    Between, Capture, EmptyThroneRing, GuardReturn, QueenPlacer, QueenReturn, Repetition, Rules,
+    Stuck,
+};
 pub use symmetry::Symmetry;
 
 /// The Rust examples of the repository's README, run as doctests.

@@ -5,21 +5,23 @@ use core::ops::Deref;
 
 use crate::{Cell, CellSet};
 
-/// One action: a step of a piece, or the return of a captured piece.
+/// One action: a step of a piece, the return of a captured piece, or a pass.
 ///
-/// Both kinds have a `from` and a `to` cell; for a return, `from` is the cell where the
-/// captured piece stands. The text forms are `f1-f2` for a step and `f4>l1` for a return
-/// (see [`crate::notation`]).
+/// Steps and returns have a `from` and a `to` cell; for a return, `from` is the cell where
+/// the captured piece stands. A pass exists only in rule sets where a side without another
+/// action passes ([`crate::Stuck::Pass`]). The text forms are `f1-f2` for a step, `f4>l1`
+/// for a return and `pass` (see [`crate::notation`]).
 ///
 /// ```
 /// use agon_core::Move;
 ///
 /// let step: Move = "f1-f2".parse()?;
-/// assert_eq!(step.from().to_string(), "f1");
+/// assert_eq!(step.from(), Some("f1".parse()?));
 /// assert!(!step.is_return());
 /// let ret: Move = "f4>l1".parse()?;
 /// assert!(ret.is_return());
 /// assert_eq!(ret.to_string(), "f4>l1");
+/// assert_eq!("pass".parse::<Move>()?, Move::Pass);
 /// # Ok::<(), agon_core::ParseError>(())
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
@@ -38,35 +40,66 @@ pub enum Move {
         /// The empty cell it is placed on.
         to: Cell,
     },
+    /// The side to move has no other action and passes ([`crate::Stuck::Pass`]).
+    Pass,
 }
 
 impl Move {
-    /// The cell the piece leaves.
+    /// The cell the piece leaves (`None` for a pass).
     ///
     /// ```
     /// use agon_core::{Cell, Move};
     /// let m = Move::Step { from: "e5".parse()?, to: Cell::THRONE };
-    /// assert_eq!(m.from().to_string(), "e5");
+    /// assert_eq!(m.from().map(|c| c.to_string()), Some("e5".into()));
+    /// assert_eq!(Move::Pass.from(), None);
     /// # Ok::<(), agon_core::ParseError>(())
     /// ```
-    pub const fn from(self) -> Cell {
+    pub const fn from(self) -> Option<Cell> {
         match self {
-            Move::Step { from, .. } | Move::Return { from, .. } => from,
+            Move::Step { from, .. } | Move::Return { from, .. } => Some(from),
+            Move::Pass => None,
         }
     }
 
-    /// The cell the piece enters.
+    /// The cell the piece enters (`None` for a pass).
     ///
     /// ```
     /// use agon_core::{Cell, Move};
     /// let m = Move::Step { from: "e5".parse()?, to: Cell::THRONE };
-    /// assert_eq!(m.to(), Cell::THRONE);
+    /// assert_eq!(m.to(), Some(Cell::THRONE));
     /// # Ok::<(), agon_core::ParseError>(())
     /// ```
-    pub const fn to(self) -> Cell {
+    pub const fn to(self) -> Option<Cell> {
         match self {
-            Move::Step { to, .. } | Move::Return { to, .. } => to,
+            Move::Step { to, .. } | Move::Return { to, .. } => Some(to),
+            Move::Pass => None,
         }
+    }
+
+    /// The from and to cells of a step or a return (`None` for a pass).
+    ///
+    /// ```
+    /// use agon_core::Move;
+    /// let (from, to) = "f1-e1".parse::<Move>()?.cells().unwrap();
+    /// assert_eq!((from.to_string(), to.to_string()), ("f1".into(), "e1".into()));
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub const fn cells(self) -> Option<(Cell, Cell)> {
+        match self {
+            Move::Step { from, to } | Move::Return { from, to } => Some((from, to)),
+            Move::Pass => None,
+        }
+    }
+
+    /// Whether this is a pass.
+    ///
+    /// ```
+    /// use agon_core::Move;
+    /// assert!("pass".parse::<Move>()?.is_pass());
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub const fn is_pass(self) -> bool {
+        matches!(self, Move::Pass)
     }
 
     /// Whether this is a return.
@@ -81,9 +114,9 @@ impl Move {
     }
 }
 
-/// The largest number of legal moves in any position: six captured guards, each with the
-/// thirty cells of an empty outer ring (a captured queen has at most 77 empty cells, and
-/// seven pieces have at most 28 steps).
+/// The largest number of legal moves in any position, under any rule set: six captured
+/// guards, each with the thirty cells of an empty outer ring (a captured queen has at most
+/// 77 empty cells, seven pieces have at most 28 steps, and a pass is alone).
 pub const MAX_LEGAL_MOVES: usize = 180;
 
 /// A list of at most [`MAX_LEGAL_MOVES`] moves, stored inline: building one never
@@ -156,7 +189,7 @@ impl MoveList {
     /// ```
     /// use agon_core::Position;
     /// let mut list = Position::start().legal_moves();
-    /// list.retain(|m| m.from().to_string() == "f1");
+    /// list.retain(|m| m.from() == Some("f1".parse().unwrap()));
     /// assert_eq!(list.len(), 3);
     /// ```
     pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
@@ -244,6 +277,8 @@ pub struct Actions {
     targets: [CellSet; 7],
     pieces: u8,
     is_return: bool,
+    /// The one action is a pass (no piece may act, and the rules pass).
+    pass: bool,
     len: u16,
 }
 
@@ -255,8 +290,26 @@ impl Actions {
             targets: [CellSet::EMPTY; 7],
             pieces: 0,
             is_return: false,
+            pass: false,
             len: 0,
         }
+    }
+
+    /// Makes the pass the one action, when no piece may act and the rules pass (V7).
+    #[inline]
+    pub(crate) fn set_pass(&mut self) {
+        self.pass = true;
+        self.len = 1;
+    }
+
+    /// Whether the one action is a pass.
+    ///
+    /// ```
+    /// use agon_core::Position;
+    /// assert!(!Position::start().actions().is_pass());
+    /// ```
+    pub const fn is_pass(&self) -> bool {
+        self.pass
     }
 
     /// Records that the piece on `from` may go to `targets` (ignored when empty).
@@ -302,10 +355,11 @@ impl Actions {
     /// ```
     #[inline]
     pub const fn is_empty(&self) -> bool {
-        self.pieces == 0
+        self.pieces == 0 && !self.pass
     }
 
-    /// Each piece that may act, with the cells it may go to, by cell index.
+    /// Each piece that may act, with the cells it may go to, by cell index (none when the
+    /// action is a pass).
     ///
     /// ```
     /// use agon_core::Position;
@@ -342,7 +396,10 @@ impl Actions {
     /// # Ok::<(), agon_core::ParseError>(())
     /// ```
     pub fn contains(&self, m: Move) -> bool {
-        m.is_return() == self.is_return && self.targets(m.from()).contains(m.to())
+        match m.cells() {
+            Some((from, to)) => m.is_return() == self.is_return && self.targets(from).contains(to),
+            None => self.pass,
+        }
     }
 
     /// The `n`-th legal move (from 0) in [`crate::Position::legal_moves`] order.
@@ -353,6 +410,9 @@ impl Actions {
     /// ```
     #[inline]
     pub fn nth(&self, mut n: usize) -> Option<Move> {
+        if self.pass {
+            return (n == 0).then_some(Move::Pass);
+        }
         for (from, targets) in self.entries() {
             let len = targets.len();
             if n < len {
@@ -380,15 +440,16 @@ impl Actions {
     /// assert_eq!(first.to_string(), "a5-a4");
     /// ```
     pub fn iter(&self) -> impl Iterator<Item = Move> + '_ {
-        self.entries()
-            .flat_map(move |(from, targets)| targets.into_iter().map(move |to| self.make(from, to)))
+        self.into_iter()
     }
 }
 
 impl PartialEq for Actions {
     fn eq(&self, other: &Actions) -> bool {
         // Slots past `pieces` hold leftovers of `push`; only the entries count.
-        self.entries().eq(other.entries()) && (self.is_empty() || self.is_return == other.is_return)
+        self.entries().eq(other.entries())
+            && self.pass == other.pass
+            && (self.pieces == 0 || self.is_return == other.is_return)
     }
 }
 
@@ -431,6 +492,10 @@ impl Iterator for ActionsIter {
 
     #[inline]
     fn next(&mut self) -> Option<Move> {
+        if self.actions.pass {
+            self.actions.pass = false;
+            return Some(Move::Pass);
+        }
         loop {
             if self.piece >= usize::from(self.actions.pieces) {
                 return None;

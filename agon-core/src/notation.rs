@@ -14,9 +14,11 @@
 //! step   = cell "-" cell        ; f1-e1
 //! return = cell ">" cell        ; f4>l1: the captured piece on f4 is returned to l1
 //! pair   = cell cell            ; f1e1: the from-to pair engines exchange
+//! pass   = "pass"               ; only in rule sets where a stuck side passes
 //! ```
 //!
-//! A step and a return are written distinctly, so [`Move`] parses them alone. A pair needs
+//! A step, a return and a pass are written distinctly, so [`Move`] parses them alone
+//! (whether a pass is legal is for the position's rules to say). A pair needs
 //! the position to tell a step from a return: [`Position::parse_move`] reads all three
 //! forms, and [`Move::pair`] writes the pair form.
 //!
@@ -47,7 +49,9 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::{Cell, CellSet, IllegalMove, Kind, Move, Piece, Position, PositionError, Side};
+use crate::{
+    Cell, CellSet, IllegalMove, Kind, Move, Piece, Position, PositionError, Rules, Side,
+};
 
 /// A text that does not parse: where the fault is (a byte offset) and what it is.
 ///
@@ -108,12 +112,28 @@ pub enum ParseErrorKind {
     /// A game record's result disagrees with its Result tag or with how the game ended.
     #[error("the result does not match the game")]
     ResultMismatch,
+    /// A rule set's text does not start with a preset name (`standard` or `ludii`).
+    #[error("unknown rules preset (expected standard or ludii)")]
+    UnknownPreset,
+    /// A rule set's text names an option that does not exist.
+    #[error("unknown rules option")]
+    UnknownRuleOption,
+    /// A rule set's option has a value it does not take.
+    #[error("unknown value for this rules option")]
+    UnknownRuleValue,
+    /// A rule set's text sets one option twice.
+    #[error("rules option set twice")]
+    DuplicateRuleOption,
+    /// A move limit of 0 or above [`crate::Rules::MAX_LIMIT`].
+    #[error("the move limit must be from 1 to 100000 plies")]
+    LimitOutOfRange,
 }
 
 impl ParseErrorKind {
     /// A short lowercase name of the kind, stable for programs to match on: `expected`,
     /// `no-such-cell`, `trailing-input`, `invalid-position`, `illegal-move`, `move-number`,
-    /// `duplicate-tag`, `result-mismatch`.
+    /// `duplicate-tag`, `result-mismatch`, `unknown-preset`, `unknown-rule-option`,
+    /// `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`.
     ///
     /// ```
     /// use agon_core::ParseErrorKind;
@@ -129,6 +149,11 @@ impl ParseErrorKind {
             ParseErrorKind::MoveNumber(_) => "move-number",
             ParseErrorKind::DuplicateTag => "duplicate-tag",
             ParseErrorKind::ResultMismatch => "result-mismatch",
+            ParseErrorKind::UnknownPreset => "unknown-preset",
+            ParseErrorKind::UnknownRuleOption => "unknown-rule-option",
+            ParseErrorKind::UnknownRuleValue => "unknown-rule-value",
+            ParseErrorKind::DuplicateRuleOption => "duplicate-rule-option",
+            ParseErrorKind::LimitOutOfRange => "limit-out-of-range",
         }
     }
 }
@@ -240,10 +265,18 @@ enum MoveText {
     Step(Cell, Cell),
     Return(Cell, Cell),
     Pair(Cell, Cell),
+    Pass,
 }
 
-/// Reads a step, a return, or (when `pair` is allowed) a from-to pair.
+/// The text of a pass.
+const PASS: &str = "pass";
+
+/// Reads a step, a return, a pass, or (when `pair` is allowed) a from-to pair.
 fn read_move(r: &mut Reader<'_>, pair: bool) -> Result<MoveText, ParseError> {
+    if r.text[r.pos..].starts_with(PASS.as_bytes()) {
+        r.pos += PASS.len();
+        return Ok(MoveText::Pass);
+    }
     let from = r.cell()?;
     let form: fn(Cell, Cell) -> MoveText = match r.peek() {
         Some(b'-') => MoveText::Step,
@@ -271,15 +304,19 @@ impl FromStr for Move {
         Ok(match m {
             MoveText::Step(from, to) | MoveText::Pair(from, to) => Move::Step { from, to },
             MoveText::Return(from, to) => Move::Return { from, to },
+            MoveText::Pass => Move::Pass,
         })
     }
 }
 
 impl fmt::Display for Move {
-    /// Writes `f1-e1` for a step and `f4>l1` for a return.
+    /// Writes `f1-e1` for a step, `f4>l1` for a return and `pass` for a pass.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let sep = if self.is_return() { '>' } else { '-' };
-        write!(f, "{}{}{}", self.from(), sep, self.to())
+        match *self {
+            Move::Step { from, to } => write!(f, "{from}-{to}"),
+            Move::Return { from, to } => write!(f, "{from}>{to}"),
+            Move::Pass => f.pad(PASS),
+        }
     }
 }
 
@@ -289,12 +326,16 @@ pub struct PairText(Move);
 
 impl fmt::Display for PairText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", self.0.from(), self.0.to())
+        match self.0.cells() {
+            Some((from, to)) => write!(f, "{from}{to}"),
+            None => f.write_str(PASS),
+        }
     }
 }
 
 impl Move {
-    /// The move as a plain from-to pair, the form engines exchange (`f1e1`).
+    /// The move as a plain from-to pair, the form engines exchange (`f1e1`; a pass is
+    /// `pass`).
     ///
     /// ```
     /// use agon_core::Move;
@@ -327,6 +368,7 @@ impl Position {
             MoveText::Step(from, to) => Move::Step { from, to },
             MoveText::Return(from, to) => Move::Return { from, to },
             MoveText::Pair(from, to) => self.move_from_pair(from, to),
+            MoveText::Pass => Move::Pass,
         })
     }
 
@@ -353,6 +395,21 @@ impl Position {
     /// # Ok::<(), agon_core::ParseError>(())
     /// ```
     pub fn from_text(text: &str) -> Result<Position, ParseError> {
+        Position::from_text_with_rules(text, Rules::STANDARD)
+    }
+
+    /// Parses the one-line text form as a position under `rules` (the text does not carry
+    /// a rule set). Only rules that trap pieces accept captured pieces of both sides.
+    ///
+    /// ```
+    /// use agon_core::{Between, Position, Rules};
+    /// let text = "Qf1*,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11*,ga2,gb7,gd1,gh1,gk7,gl2 w";
+    /// assert!(Position::from_text(text).is_err());
+    /// let trapped = Rules::STANDARD.with_between(Between::Trapped);
+    /// assert_eq!(Position::from_text_with_rules(text, trapped)?.captured().len(), 2);
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn from_text_with_rules(text: &str, rules: Rules) -> Result<Position, ParseError> {
         let mut r = Reader::new(text);
         let mut pieces = [(Cell::THRONE, Piece::new(Side::White, Kind::Queen)); 14];
         let mut n = 0;
@@ -396,7 +453,7 @@ impl Position {
             .ok_or_else(|| r.error(ParseErrorKind::Expected("the side to move, 'w' or 'b'")))?;
         r.pos += 1;
         r.finish()?;
-        Position::from_parts(turn, pieces[..n].iter().copied(), captured)
+        Position::from_parts_with_rules(rules, turn, pieces[..n].iter().copied(), captured)
             .map_err(|e| ParseError::new(0, ParseErrorKind::InvalidPosition(e)))
     }
 }

@@ -17,25 +17,60 @@ pub enum EndReason {
     /// side wins.
     Throne,
     /// R10: a side's guards hold all of ring 1 but its queen is not on the throne; that side
-    /// loses.
+    /// loses (a draw under [`crate::EmptyThroneRing::Draw`]).
     RingWithoutQueen,
     /// R12: the side to move has no legal action and loses.
     NoLegalAction,
     /// R11: the same position occurred for the third time; a draw.
     Repetition,
+    /// V7 (`stuck=pass`): both sides passed, one after the other; a draw.
+    TwoPasses,
+    /// V9: the game reached its rule set's move limit; a draw.
+    MoveLimit,
 }
 
 impl EndReason {
-    /// All reasons, in the order above.
-    pub const ALL: [EndReason; 4] = [
+    /// All reasons, in the order above: the one list every table of reasons follows.
+    ///
+    /// ```
+    /// use agon_core::EndReason;
+    /// let names: Vec<&str> = EndReason::ALL.iter().map(|r| r.name()).collect();
+    /// assert_eq!(names, ["throne", "ring-without-queen", "no-legal-action", "repetition", "two-passes", "move-limit"]);
+    /// ```
+    pub const ALL: [EndReason; 6] = [
         EndReason::Throne,
         EndReason::RingWithoutQueen,
         EndReason::NoLegalAction,
         EndReason::Repetition,
+        EndReason::TwoPasses,
+        EndReason::MoveLimit,
     ];
 
+    /// The number of reasons (the length of [`EndReason::ALL`]).
+    pub const COUNT: usize = EndReason::ALL.len();
+
+    /// The position of the reason in [`EndReason::ALL`].
+    ///
+    /// ```
+    /// use agon_core::EndReason;
+    /// assert!(EndReason::ALL.iter().enumerate().all(|(i, r)| r.index() == i));
+    /// ```
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The reason named `name` (see [`EndReason::name`]).
+    ///
+    /// ```
+    /// use agon_core::EndReason;
+    /// assert_eq!(EndReason::from_name("move-limit"), Some(EndReason::MoveLimit));
+    /// ```
+    pub fn from_name(name: &str) -> Option<EndReason> {
+        EndReason::ALL.into_iter().find(|r| r.name() == name)
+    }
+
     /// A short lowercase name: `throne`, `ring-without-queen`, `no-legal-action`,
-    /// `repetition`.
+    /// `repetition`, `two-passes`, `move-limit`.
     ///
     /// ```
     /// use agon_core::EndReason;
@@ -47,6 +82,8 @@ impl EndReason {
             EndReason::RingWithoutQueen => "ring-without-queen",
             EndReason::NoLegalAction => "no-legal-action",
             EndReason::Repetition => "repetition",
+            EndReason::TwoPasses => "two-passes",
+            EndReason::MoveLimit => "move-limit",
         }
     }
 }
@@ -88,16 +125,26 @@ impl Outcome {
         }
     }
 
-    /// A draw by repetition, the only draw of the rules.
+    /// A draw by repetition, the only draw of the standard rules.
     ///
     /// ```
     /// use agon_core::{EndReason, Outcome};
     /// assert_eq!(Outcome::draw().reason, EndReason::Repetition);
     /// ```
     pub const fn draw() -> Outcome {
+        Outcome::drawn(EndReason::Repetition)
+    }
+
+    /// A draw for `reason` (other rule sets draw for other reasons than repetition).
+    ///
+    /// ```
+    /// use agon_core::{EndReason, Outcome};
+    /// assert_eq!(Outcome::drawn(EndReason::MoveLimit).score(), "1/2-1/2");
+    /// ```
+    pub const fn drawn(reason: EndReason) -> Outcome {
         Outcome {
             winner: None,
-            reason: EndReason::Repetition,
+            reason,
         }
     }
 

@@ -1,14 +1,17 @@
 //! [`Position`]: where every piece stands, which are captured, and who is to move.
 
 use crate::zobrist::{self, piece_key};
-use crate::{Cell, CellSet, Kind, Piece, Side};
+use crate::{Between, Cell, CellSet, Kind, Piece, Rules, Side};
 
 /// A position: each piece's cell, side, kind and captured mark, and the side to move.
 ///
-/// A `Position` is a small `Copy` value (four 128-bit cell sets, the side to move and the
-/// Zobrist hash). It is always valid: each side has one queen and six guards, no guard
-/// stands on the throne, and all captured pieces belong to one side. The rules (legal
-/// moves, playing a move, the end of the game) are its methods, all defined in one place (`rules.rs`).
+/// A `Position` is a small `Copy` value (four 128-bit cell sets, the side to move, the
+/// Zobrist hash and the [`Rules`] it is played under). It is always valid: each side has
+/// one queen and six guards, no guard stands on the throne, and all captured pieces belong
+/// to one side (unless its rules trap pieces, [`Between::Trapped`]). The rules (legal
+/// moves, playing a move, the end of the game) are its methods, all defined in one place
+/// (`rules.rs`); they follow the position's rule set, the standard one unless
+/// [`Position::with_rules`] chose another. The text form does not carry the rule set.
 ///
 /// ```
 /// use agon_core::{Cell, Kind, Position, Side};
@@ -30,6 +33,8 @@ pub struct Position {
     /// Captured pieces (all of one side).
     pub(crate) captured: CellSet,
     pub(crate) turn: Side,
+    /// The rule set its moves and outcome follow (not part of the hash).
+    pub(crate) rules: Rules,
     pub(crate) hash: u64,
 }
 
@@ -59,7 +64,7 @@ pub enum PositionError {
     /// A cell marked captured holds no piece.
     #[error("{0} is marked captured but holds no piece")]
     CapturedEmptyCell(Cell),
-    /// Both sides have captured pieces, which no game can reach.
+    /// Both sides have captured pieces, which only rules that trap pieces can reach.
     #[error("both sides have captured pieces")]
     CapturedBothSides,
 }
@@ -107,6 +112,50 @@ impl Position {
         START
     }
 
+    /// The start position under `rules`.
+    ///
+    /// ```
+    /// use agon_core::{Position, Rules};
+    /// let pos = Position::start_with_rules(Rules::LUDII);
+    /// assert_eq!(pos.rules(), Rules::LUDII);
+    /// assert_eq!(pos.to_text().to_string(), Position::start().to_text().to_string());
+    /// ```
+    pub const fn start_with_rules(rules: Rules) -> Position {
+        let mut pos = START;
+        pos.rules = rules;
+        pos
+    }
+
+    /// The rule set this position's moves and outcome follow.
+    ///
+    /// ```
+    /// use agon_core::{Position, Rules};
+    /// assert_eq!(Position::start().rules(), Rules::STANDARD);
+    /// ```
+    pub const fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The same pieces under `rules`. Fails only when both sides have captured pieces and
+    /// `rules` do not trap pieces ([`Between::Trapped`]): no game under them reaches that.
+    ///
+    /// ```
+    /// use agon_core::{Position, Rules};
+    /// let pos = Position::start().with_rules(Rules::LUDII)?;
+    /// assert_eq!(pos.rules(), Rules::LUDII);
+    /// assert_eq!(pos.hash(), Position::start().hash());
+    /// # Ok::<(), agon_core::PositionError>(())
+    /// ```
+    pub fn with_rules(&self, rules: Rules) -> Result<Position, PositionError> {
+        let both = self.captured.intersects(self.sides[0]) && self.captured.intersects(self.sides[1]);
+        if both && rules.between() != Between::Trapped {
+            return Err(PositionError::CapturedBothSides);
+        }
+        let mut pos = *self;
+        pos.rules = rules;
+        Ok(pos)
+    }
+
     /// Builds the position from cell indices (queen first, then six guards) of each side.
     const fn from_placement_const(turn: Side, white: [usize; 7], black: [usize; 7]) -> Position {
         let mut pos = Position {
@@ -114,6 +163,7 @@ impl Position {
             queens: CellSet::EMPTY,
             captured: CellSet::EMPTY,
             turn,
+            rules: Rules::STANDARD,
             hash: 0,
         };
         let lists = [white, black];
@@ -144,7 +194,8 @@ impl Position {
     /// `pieces` lists every piece with its cell; `captured` marks the captured ones.
     /// Rejects, with the reason, what no game can reach: two pieces on a cell, a guard on
     /// the throne, a side without exactly one queen and six guards, a captured mark on an
-    /// empty cell, captured pieces of both sides.
+    /// empty cell, captured pieces of both sides. The position follows the standard rules;
+    /// [`Position::from_parts_with_rules`] takes a rule set.
     ///
     /// ```
     /// use agon_core::{Cell, CellSet, Kind, Piece, Position, PositionError, Side};
@@ -165,6 +216,32 @@ impl Position {
     /// # Ok::<(), PositionError>(())
     /// ```
     pub fn from_parts<I>(
+        turn: Side,
+        pieces: I,
+        captured: CellSet,
+    ) -> Result<Position, PositionError>
+    where
+        I: IntoIterator<Item = (Cell, Piece)>,
+    {
+        Position::from_parts_with_rules(Rules::STANDARD, turn, pieces, captured)
+    }
+
+    /// [`Position::from_parts`] under `rules`: captured pieces of both sides are valid only
+    /// when `rules` trap pieces ([`Between::Trapped`]).
+    ///
+    /// ```
+    /// use agon_core::{Between, CellSet, Position, PositionError, Rules, Side};
+    /// let start = Position::start();
+    /// let both: CellSet = ["f1", "f11"].iter().map(|c| c.parse().unwrap()).collect();
+    /// let err = Position::from_parts(Side::White, start.pieces(), both).unwrap_err();
+    /// assert_eq!(err, PositionError::CapturedBothSides);
+    /// let trapped = Rules::STANDARD.with_between(Between::Trapped);
+    /// let pos = Position::from_parts_with_rules(trapped, Side::White, start.pieces(), both)?;
+    /// assert_eq!(pos.captured(), both);
+    /// # Ok::<(), PositionError>(())
+    /// ```
+    pub fn from_parts_with_rules<I>(
+        rules: Rules,
         turn: Side,
         pieces: I,
         captured: CellSet,
@@ -196,18 +273,16 @@ impl Position {
         if let Some(cell) = (captured - (sides[0] | sides[1])).first() {
             return Err(PositionError::CapturedEmptyCell(cell));
         }
-        if captured.intersects(sides[0]) && captured.intersects(sides[1]) {
-            return Err(PositionError::CapturedBothSides);
-        }
         let mut pos = Position {
             sides,
             queens,
             captured,
             turn,
+            rules: Rules::STANDARD,
             hash: 0,
         };
         pos.hash = pos.hash_from_scratch();
-        Ok(pos)
+        pos.with_rules(rules)
     }
 
     /// The Zobrist hash computed from every piece, ignoring the stored value.
@@ -320,19 +395,18 @@ impl Position {
         self.captured
     }
 
-    /// The side whose pieces are captured, if any is.
+    /// The side whose pieces are captured, if any is. When both are (only under
+    /// [`Between::Trapped`]), the side to move, which returns its own first.
     ///
     /// ```
     /// use agon_core::Position;
     /// assert_eq!(Position::start().captured_side(), None);
     /// ```
     pub fn captured_side(&self) -> Option<Side> {
-        let c = self.captured.first()?;
-        Some(if self.sides[0].contains(c) {
-            Side::White
-        } else {
-            Side::Black
-        })
+        if self.captured.intersects(self.sides[self.turn.index()]) {
+            return Some(self.turn);
+        }
+        self.captured.intersects(self.sides[self.turn.other().index()]).then(|| self.turn.other())
     }
 
     /// Whether the piece on `cell` is captured (false for an empty cell).

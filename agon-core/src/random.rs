@@ -101,6 +101,9 @@ pub fn random_move(position: &Position, rng: &mut Rng) -> Option<Move> {
 /// Plays uniformly random legal moves until the game ends (repetition included) and
 /// returns the outcome. The game keeps the moves, for replay or statistics.
 ///
+/// Under a rule set where a game need not end (no repetition draw and no move limit, see
+/// [`crate::Repetition::Off`]) use [`random_playout_capped`], which stops at a length.
+///
 /// ```
 /// use agon_core::{random::{random_playout, Rng}, Game};
 /// let mut game = Game::new();
@@ -120,4 +123,26 @@ pub fn random_playout(game: &mut Game, rng: &mut Rng) -> Outcome {
             None => unreachable!("a game that is not over has a legal move"),
         }
     }
+}
+
+/// [`random_playout`] that stops after `max_plies` moves of the game (counted from its
+/// start): the outcome, or `None` if the game was still going at that length.
+///
+/// ```
+/// use agon_core::{random::{random_playout_capped, Rng}, Game, Repetition, Rules};
+/// let mut game = Game::with_rules(Rules::STANDARD.with_repetition(Repetition::Off));
+/// let outcome = random_playout_capped(&mut game, &mut Rng::new(3), 10);
+/// assert_eq!(outcome, game.outcome());
+/// assert!(outcome.is_some() || game.moves().len() == 10);
+/// ```
+#[cfg(feature = "alloc")]
+pub fn random_playout_capped(game: &mut Game, rng: &mut Rng, max_plies: usize) -> Option<Outcome> {
+    while game.outcome().is_none() && game.moves().len() < max_plies {
+        let actions = game.actions();
+        match actions.nth(rng.below(actions.len())) {
+            Some(m) => game.push_unchecked(m),
+            None => unreachable!("a game that is not over has a legal move"),
+        }
+    }
+    game.outcome()
 }

@@ -7,7 +7,7 @@ use core::fmt;
 use core::str::FromStr;
 
 use crate::notation::Reader;
-use crate::{Game, ParseError, ParseErrorKind, Position, Score, Side};
+use crate::{Game, ParseError, ParseErrorKind, Position, Rules, Score, Side};
 
 /// A game record, like PGN: tag pairs, then numbered moves, then the result.
 ///
@@ -18,12 +18,14 @@ use crate::{Game, ParseError, ParseErrorKind, Position, Score, Side};
 /// movetext = *(number move [move])            ; "1. f1-e1 f11-g10 2. e1-f1"
 /// number   = digits "."                       ; before each move of White
 ///          / digits "..."                     ; before a move of Black not after White's
-/// move     = step / return / pair             ; see crate::notation
+/// move     = step / return / pair / pass      ; see crate::notation
 /// result   = "1-0" / "0-1" / "1/2-1/2" / "*"
 /// ```
 ///
-/// Two tags have a meaning: `Position` holds the start position's text when it is not the
-/// standard start, and `Result` repeats the result. Any whitespace may separate tokens.
+/// Three tags have a meaning: `Rules` holds the rule set's text (see [`Rules`]) when it is
+/// not the standard one, `Position` the start position's text when it is not the standard
+/// start (read under the `Rules` tag's rules, wherever that tag stands), and `Result`
+/// repeats the result. Any whitespace may separate tokens.
 /// Parsing replays every move and names the first illegal one by its number. A game that
 /// ended by the rules must carry its result; a game still going may carry any result
 /// (a resignation or an agreement) or `*`. Other tags are kept in order.
@@ -34,8 +36,8 @@ use crate::{Game, ParseError, ParseErrorKind, Position, Score, Side};
 /// text that [`from_str`](FromStr::from_str) reads back to an equal record: its fields are
 /// private, the result of a finished game is the game's own ([`set_result`](Self::set_result)
 /// refuses another), and [`set_tag`](Self::set_tag) refuses a name or value the text
-/// format cannot hold. The `Position` and `Result` tags are not kept with the others: they
-/// are written from the game's start and the result.
+/// format cannot hold. The `Rules`, `Position` and `Result` tags are not kept with the
+/// others: they are written from the game's rules, its start and the result.
 ///
 /// ```
 /// use agon_core::{Game, Record, RecordError, Score};
@@ -67,7 +69,7 @@ pub struct Record {
 pub enum RecordError {
     /// A tag name must be one or more ASCII letters, digits or `_`.
     TagName,
-    /// `Position` and `Result` are written from the game and the result, never set.
+    /// `Rules`, `Position` and `Result` are written from the game and the result, never set.
     ReservedTag,
     /// A tag value cannot hold a line break.
     TagValue,
@@ -80,7 +82,7 @@ impl fmt::Display for RecordError {
         f.write_str(match self {
             RecordError::TagName => "a tag name is one or more ASCII letters, digits or '_'",
             RecordError::ReservedTag => {
-                "the Position and Result tags come from the game and its result"
+                "the Rules, Position and Result tags come from the game and its result"
             }
             RecordError::TagValue => "a tag value cannot hold a line break",
             RecordError::ResultContradictsOutcome => {
@@ -195,7 +197,8 @@ impl Record {
     /// # Errors
     ///
     /// [`RecordError::TagName`] for a name that is empty or holds anything but ASCII
-    /// letters, digits and `_`; [`RecordError::ReservedTag`] for `Position` and `Result`;
+    /// letters, digits and `_`; [`RecordError::ReservedTag`] for `Rules`, `Position` and
+    /// `Result`;
     /// [`RecordError::TagValue`] for a value with a line break (`\n`).
     ///
     /// ```
@@ -212,7 +215,7 @@ impl Record {
         if name.is_empty() || !name.bytes().all(is_tag_name_byte) {
             return Err(RecordError::TagName);
         }
-        if name == "Position" || name == "Result" {
+        if RESERVED_TAGS.contains(&name) {
             return Err(RecordError::ReservedTag);
         }
         if value.contains('\n') {
@@ -240,7 +243,7 @@ impl Record {
         Some(self.tags.remove(i).1)
     }
 
-    /// The value of a tag, if present (`Position` and `Result` included).
+    /// The value of a tag, if present (`Rules`, `Position` and `Result` included).
     ///
     /// ```
     /// use agon_core::{Game, Record};
@@ -252,6 +255,7 @@ impl Record {
         match name {
             "Result" => Some(self.result.to_string()),
             "Position" => self.position_tag(),
+            "Rules" => self.rules_tag(),
             _ => self
                 .tags
                 .iter()
@@ -262,9 +266,17 @@ impl Record {
 
     fn position_tag(&self) -> Option<String> {
         let start = self.game.start();
-        (*start != Position::start()).then(|| start.to_text().to_string())
+        (*start != Position::start_with_rules(start.rules())).then(|| start.to_text().to_string())
+    }
+
+    fn rules_tag(&self) -> Option<String> {
+        let rules = self.game.rules();
+        (!rules.is_standard()).then(|| rules.to_string())
     }
 }
+
+/// The tags written from the game and its result, which [`Record::set_tag`] refuses.
+const RESERVED_TAGS: [&str; 3] = ["Rules", "Position", "Result"];
 
 /// The bytes of a tag name, the same for reading and for [`Record::set_tag`].
 fn is_tag_name_byte(c: u8) -> bool {
@@ -294,6 +306,9 @@ impl fmt::Display for Record {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (name, value) in &self.tags {
             write_tag(f, name, value)?;
+        }
+        if let Some(rules) = self.rules_tag() {
+            write_tag(f, "Rules", &rules)?;
         }
         if let Some(position) = self.position_tag() {
             write_tag(f, "Position", &position)?;
@@ -393,7 +408,8 @@ impl FromStr for Record {
         // of n tags is read in O(n log n) even when its names are chosen to collide (a
         // scan of `tags` made it quadratic: 1.5 MB of tags took 16 s).
         let mut names: BTreeSet<&str> = BTreeSet::new();
-        let mut start = Position::start();
+        let mut rules = Rules::STANDARD;
+        let mut position_tag: Option<(String, usize)> = None;
         let mut result_tag: Option<(Score, usize)> = None;
         skip_space(&mut r);
         while r.peek() == Some(b'[') {
@@ -404,9 +420,10 @@ impl FromStr for Record {
             }
             let value_at = at + name.len() + 3;
             match name {
-                "Position" => {
-                    start = Position::from_text(&value).map_err(|e| e.shifted(value_at))?;
+                "Rules" => {
+                    rules = Rules::from_text(&value).map_err(|e| e.shifted(value_at))?;
                 }
+                "Position" => position_tag = Some((value, value_at)),
                 "Result" => {
                     let score = value.parse::<Score>().map_err(|e| e.shifted(value_at))?;
                     result_tag = Some((score, at));
@@ -415,6 +432,12 @@ impl FromStr for Record {
             }
             skip_space(&mut r);
         }
+        let start = match position_tag {
+            Some((text, at)) => {
+                Position::from_text_with_rules(&text, rules).map_err(|e| e.shifted(at))?
+            }
+            None => Position::start_with_rules(rules),
+        };
         let mut game = Game::from_position(start);
         let first = start.turn();
         // Whether the token before this one was a move number.

@@ -6,14 +6,16 @@
 
 use crate::zobrist::{self, piece_key};
 use crate::{
-    Actions, Cell, CellSet, Direction, EndReason, Kind, Move, MoveList, Outcome, Position, Ring,
-    Side, CELL_COUNT,
+    Actions, Between, Capture, Cell, CellSet, Direction, EmptyThroneRing, EndReason, GuardReturn,
+    Kind, Move, MoveList, Outcome, Position, QueenPlacer, QueenReturn, Ring, Side, Stuck,
+    CELL_COUNT,
 };
 
 /// Why a move is illegal in a position.
 ///
 /// [`Position::play`] reports the first rule the move breaks, checked in the order of the
-/// variants below (after [`IllegalMove::GameOver`], the steps' checks, then the returns').
+/// variants below (after [`IllegalMove::GameOver`], the steps' checks, then the returns',
+/// then the passes').
 ///
 /// ```
 /// use agon_core::{IllegalMove, Position};
@@ -63,13 +65,28 @@ pub enum IllegalMove {
     /// A guard is returned to a cell off the outer ring (R8).
     #[error("a guard returns to the outer ring")]
     GuardToOuterRing,
+    /// A guard is returned to a cell off the ring just outside its own, or the nearest
+    /// ring farther out with an empty cell ([`GuardReturn::NextRing`]).
+    #[error("a guard returns to the ring just outside its cell")]
+    GuardToNextRing,
+    /// The queen is returned to the throne where the rules forbid it
+    /// ([`QueenReturn::NotThrone`]).
+    #[error("the queen may not return to the throne")]
+    QueenToThrone,
+    /// A pass in a rule set without passes ([`Stuck::Loses`]).
+    #[error("these rules have no pass")]
+    NoPass,
+    /// A pass while another action exists ([`Stuck::Pass`] allows it only without one).
+    #[error("a side passes only when it has no other action")]
+    PassWithActions,
 }
 
 impl IllegalMove {
     /// A short lowercase name of the reason, stable for programs to match on (the
     /// bindings use it): `game-over`, `no-piece`, `not-your-piece`, `must-return`,
     /// `not-adjacent`, `outward`, `occupied`, `throne-for-queens`, `between-enemies`,
-    /// `not-captured`, `queen-first`, `guard-to-outer-ring`.
+    /// `not-captured`, `queen-first`, `guard-to-outer-ring`, `guard-to-next-ring`,
+    /// `queen-to-throne`, `no-pass`, `pass-with-actions`.
     ///
     /// ```
     /// use agon_core::IllegalMove;
@@ -89,6 +106,10 @@ impl IllegalMove {
             IllegalMove::NotCaptured => "not-captured",
             IllegalMove::QueenFirst => "queen-first",
             IllegalMove::GuardToOuterRing => "guard-to-outer-ring",
+            IllegalMove::GuardToNextRing => "guard-to-next-ring",
+            IllegalMove::QueenToThrone => "queen-to-throne",
+            IllegalMove::NoPass => "no-pass",
+            IllegalMove::PassWithActions => "pass-with-actions",
         }
     }
 }
@@ -158,7 +179,46 @@ const CAPTURE_LINES: [[(u8, u8); 6]; 128] = {
     t
 };
 
+/// [`CAPTURE_LINES`] with only the lines whose three cells lie in one ring
+/// ([`Capture::SameRing`]).
+const SAME_RING_CAPTURE_LINES: [[(u8, u8); 6]; 128] = {
+    let mut t = CAPTURE_LINES;
+    let mut i = 0;
+    while i < CELL_COUNT {
+        if let Some(x) = Cell::from_index(i) {
+            let mut d = 0;
+            while d < 6 {
+                let (n, n2) = t[x.bit() as usize][d];
+                if n != 255 {
+                    let ring = x.ring().distance();
+                    let same = Cell::from_bit(n as u32).ring().distance() == ring
+                        && Cell::from_bit(n2 as u32).ring().distance() == ring;
+                    if !same {
+                        t[x.bit() as usize][d] = (255, 255);
+                    }
+                }
+                d += 1;
+            }
+        }
+        i += 1;
+    }
+    t
+};
+
 const OUTER: CellSet = Ring::OUTER.cells();
+
+/// The cells of each ring, by distance from the throne.
+const RINGS: [CellSet; 6] = {
+    let mut t = [CellSet::EMPTY; 6];
+    let mut d = 0;
+    while d < 6 {
+        if let Some(ring) = Ring::new(d as u8) {
+            t[d] = ring.cells();
+        }
+        d += 1;
+    }
+    t
+};
 
 impl Position {
     /// The side whose guards hold all six cells of ring 1, if one does (R10). The game is
@@ -179,9 +239,11 @@ impl Position {
             .find(|&s| RING1.is_subset(self.sides[s.index()]))
     }
 
-    /// The end of the game in this position, if it is over: the throne ring (R10), then the
-    /// side to move having no legal action (R12). Repetition (R11) needs the game's history:
-    /// see [`crate::Game::outcome`].
+    /// The end of the game in this position, if it is over: the throne ring (R10; a draw
+    /// instead of a loss under [`EmptyThroneRing::Draw`]), then the side to move having no
+    /// legal action (R12; under [`Stuck::Pass`] it passes instead). Repetition (R11), the
+    /// two-pass draw and the move limit need the game's history: see
+    /// [`crate::Game::outcome`].
     ///
     /// ```
     /// use agon_core::Position;
@@ -191,6 +253,8 @@ impl Position {
         if let Some(side) = self.throne_ring_side() {
             return Some(if self.queen(side) == Cell::THRONE {
                 Outcome::win(side, EndReason::Throne)
+            } else if self.rules.empty_throne_ring() == EmptyThroneRing::Draw {
+                Outcome::drawn(EndReason::RingWithoutQueen)
             } else {
                 Outcome::win(side.other(), EndReason::RingWithoutQueen)
             });
@@ -222,8 +286,10 @@ impl Position {
         self.captured.intersects(self.sides[self.turn as usize])
     }
 
-    /// The cells `side` may not step to: those between two opponent pieces on a straight
-    /// line, captured pieces included (R4).
+    /// The cells between two opponent pieces of `side` on a straight line, captured pieces
+    /// included: `side` may not step there (R4), or, under [`Between::Trapped`], its piece
+    /// stepping there is captured unless the step captures; under [`Between::Allowed`] they
+    /// mean nothing.
     ///
     /// ```
     /// use agon_core::{Position, Side};
@@ -241,40 +307,106 @@ impl Position {
 
     /// The one description of what the side to move may do: calls `visit(from, targets,
     /// is_return)` for each of its pieces that may act, with the cells it may go to. Steps
-    /// (R2, R3, R4) unless the side has captured pieces, which it must return (R8); nothing
-    /// once the throne ring is complete (R10). Every legal-move function is built on it.
+    /// (R2, R3, R4 as V2 sets it) unless the side has captured pieces, which it must return
+    /// (R8, V3, V4); nothing once the throne ring is complete (R10). Returns whether the
+    /// side passes instead (V7: no piece may act and the rules pass). Every legal-move
+    /// function is built on it.
     #[inline(always)]
-    fn visit_actions(&self, mut visit: impl FnMut(Cell, CellSet, bool)) {
+    fn visit_actions(&self, mut visit: impl FnMut(Cell, CellSet, bool)) -> bool {
         if self.throne_ring_side().is_some() {
-            return;
+            return false;
         }
         if self.must_return() {
             let (pieces, kind) = self.returnable();
-            let targets = self.return_targets(kind);
-            for from in pieces {
-                visit(from, targets, true);
+            if kind == Kind::Guard && self.rules.guard_return() == GuardReturn::NextRing {
+                for from in pieces {
+                    visit(from, self.next_ring_targets(from), true);
+                }
+            } else {
+                let targets = self.return_targets(kind);
+                for from in pieces {
+                    visit(from, targets, true);
+                }
             }
+            // A return always has an empty cell to go to.
+            false
         } else {
-            let allowed = self.empty() - self.forbidden_cells(self.turn);
+            let mut allowed = self.empty();
+            if self.rules.between() == Between::Forbidden {
+                allowed = allowed - self.forbidden_cells(self.turn);
+            }
             let own = self.sides[self.turn.index()];
             let queen = (own & self.queens).first();
+            let mut any = CellSet::EMPTY;
             for from in own {
                 let reach = if Some(from) == queen {
                     QUEEN_STEP_TARGETS[from.bit() as usize]
                 } else {
                     STEP_TARGETS[from.bit() as usize]
                 };
+                any |= reach & allowed;
                 visit(from, reach & allowed, false);
             }
+            any.is_empty() && self.rules.stuck() == Stuck::Pass
         }
     }
 
-    /// The cells a captured guard may be returned to, or a captured queen.
+    /// The cells a captured queen may be returned to, or a captured guard under the
+    /// standard R8 (see [`Position::next_ring_targets`] for V3's `next-ring`).
     #[inline]
     fn return_targets(&self, kind: Kind) -> CellSet {
         match kind {
+            Kind::Queen if self.rules.queen_return() == QueenReturn::NotThrone => {
+                self.empty().without(Cell::THRONE)
+            }
             Kind::Queen => self.empty(),
             Kind::Guard => self.empty() & OUTER,
+        }
+    }
+
+    /// V3 `next-ring`: the empty cells of the ring just outside the one of `from` (ring 5
+    /// for ring 5), or of the nearest ring farther out that has an empty cell.
+    fn next_ring_targets(&self, from: Cell) -> CellSet {
+        let empty = self.empty();
+        let first = (from.ring().distance() + 1).min(Ring::OUTER.distance());
+        RINGS[usize::from(first)..]
+            .iter()
+            .map(|&ring| ring & empty)
+            .find(|t| !t.is_empty())
+            .unwrap_or(CellSet::EMPTY)
+    }
+
+    /// The cells the captured piece on `from` may be returned to (R8 as V3 and V4 set it).
+    fn piece_return_targets(&self, from: Cell, kind: Kind) -> CellSet {
+        if kind == Kind::Guard && self.rules.guard_return() == GuardReturn::NextRing {
+            self.next_ring_targets(from)
+        } else {
+            self.return_targets(kind)
+        }
+    }
+
+    /// The side that chooses the next action: the side to move, except that under
+    /// [`QueenPlacer::Captor`] its opponent chooses where its captured queen returns (the
+    /// turn is still the owner's). Bots and environments ask it who is to act.
+    ///
+    /// ```
+    /// use agon_core::{Position, QueenPlacer, Rules, Side};
+    /// let text = "Qf1*,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w";
+    /// let captor = Rules::STANDARD.with_queen_placer(QueenPlacer::Captor);
+    /// assert_eq!(Position::from_text(text)?.chooser(), Side::White);
+    /// let pos = Position::from_text_with_rules(text, captor)?;
+    /// assert_eq!((pos.turn(), pos.chooser()), (Side::White, Side::Black));
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    #[inline]
+    pub fn chooser(&self) -> Side {
+        let own = self.sides[self.turn.index()];
+        if self.rules.queen_placer() == QueenPlacer::Captor
+            && self.captured.intersects(own & self.queens)
+        {
+            self.turn.other()
+        } else {
+            self.turn
         }
     }
 
@@ -305,14 +437,17 @@ impl Position {
     #[inline]
     pub fn actions(&self) -> Actions {
         let mut actions = Actions::new();
-        self.visit_actions(|from, targets, is_return| actions.push(from, targets, is_return));
+        if self.visit_actions(|from, targets, is_return| actions.push(from, targets, is_return)) {
+            actions.set_pass();
+        }
         actions
     }
 
     /// Every legal action of the side to move, in a fixed-capacity list (no allocation).
     ///
     /// Steps are listed by the index of the cell moved from, then of the cell moved to;
-    /// returns likewise. The list is empty when the game is over by R10 or R12.
+    /// returns likewise; a pass ([`Stuck::Pass`]) is alone. The list is empty when the game
+    /// is over by R10 or R12.
     ///
     /// ```
     /// use agon_core::Position;
@@ -347,8 +482,8 @@ impl Position {
     #[inline]
     pub fn count_legal_moves(&self) -> usize {
         let mut n = 0;
-        self.visit_actions(|_, targets, _| n += targets.len());
-        n
+        let pass = self.visit_actions(|_, targets, _| n += targets.len());
+        n + usize::from(pass)
     }
 
     /// The `n`-th move of [`Position::legal_moves`] (from 0), found without building the
@@ -386,7 +521,7 @@ impl Position {
     /// ```
     pub fn legal_moves_from(&self, from: Cell) -> MoveList {
         let mut list = self.legal_moves();
-        list.retain(|m| m.from() == from);
+        list.retain(|m| m.from() == Some(from));
         list
     }
 
@@ -421,7 +556,16 @@ impl Position {
         if self.throne_ring_side().is_some() {
             return Err(IllegalMove::GameOver);
         }
-        let (from, to) = (m.from(), m.to());
+        let Some((from, to)) = m.cells() else {
+            if self.rules.stuck() != Stuck::Pass {
+                return Err(IllegalMove::NoPass);
+            }
+            return if self.actions().is_pass() {
+                Ok(())
+            } else {
+                Err(IllegalMove::PassWithActions)
+            };
+        };
         let piece = self.piece_at(from).ok_or(IllegalMove::NoPiece)?;
         if piece.side != self.turn {
             return Err(IllegalMove::NotYourPiece);
@@ -443,7 +587,9 @@ impl Position {
                 if to == Cell::THRONE && piece.kind == Kind::Guard {
                     return Err(IllegalMove::ThroneForQueens);
                 }
-                if self.forbidden_cells(self.turn).contains(to) {
+                if self.rules.between() == Between::Forbidden
+                    && self.forbidden_cells(self.turn).contains(to)
+                {
                     return Err(IllegalMove::BetweenEnemies);
                 }
             }
@@ -457,10 +603,17 @@ impl Position {
                 if self.occupied().contains(to) {
                     return Err(IllegalMove::Occupied);
                 }
-                if !self.return_targets(piece.kind).contains(to) {
-                    return Err(IllegalMove::GuardToOuterRing);
+                if !self.piece_return_targets(from, piece.kind).contains(to) {
+                    return Err(match piece.kind {
+                        Kind::Queen => IllegalMove::QueenToThrone,
+                        Kind::Guard if self.rules.guard_return() == GuardReturn::NextRing => {
+                            IllegalMove::GuardToNextRing
+                        }
+                        Kind::Guard => IllegalMove::GuardToOuterRing,
+                    });
                 }
             }
+            Move::Pass => unreachable!("a pass has no cells"),
         }
         Ok(())
     }
@@ -494,7 +647,8 @@ impl Position {
         Ok(self.play_unchecked(m))
     }
 
-    /// The pieces a legal move `m` captures (R5, R6): always empty for a return (R9).
+    /// The opponent pieces a legal move `m` captures (R5 as V1 sets it, R6): always empty
+    /// for a return (R9) and a pass.
     ///
     /// ```
     /// use agon_core::Position;
@@ -503,7 +657,7 @@ impl Position {
     /// ```
     pub fn captures(&self, m: Move) -> CellSet {
         match m {
-            Move::Return { .. } => CellSet::EMPTY,
+            Move::Return { .. } | Move::Pass => CellSet::EMPTY,
             Move::Step { from, to } => {
                 let own = self.sides[self.turn.index()].without(from).with(to);
                 self.captures_at(to, own)
@@ -511,8 +665,31 @@ impl Position {
         }
     }
 
+    /// Whether the legal move `m` traps the piece that steps ([`Between::Trapped`]: it
+    /// steps between two enemy pieces and captures nothing, so it is itself captured).
+    ///
+    /// ```
+    /// use agon_core::{Between, Position, Rules};
+    /// let text = "Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w";
+    /// let trapped = Rules::STANDARD.with_between(Between::Trapped);
+    /// let pos = Position::from_text_with_rules(text, trapped)?;
+    /// assert!(!pos.traps("f1-e1".parse()?));
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn traps(&self, m: Move) -> bool {
+        match m {
+            Move::Step { to, .. } => {
+                self.rules.between() == Between::Trapped
+                    && self.forbidden_cells(self.turn).contains(to)
+                    && self.captures(m).is_empty()
+            }
+            Move::Return { .. } | Move::Pass => false,
+        }
+    }
+
     /// The opponent pieces captured by a piece of the side to move arriving on `to`, with
-    /// `own` the mover's pieces after the step (R5). Only the arriving piece captures (R6).
+    /// `own` the mover's pieces after the step (R5, V1). Only the arriving piece captures
+    /// (R6).
     #[inline]
     fn captures_at(&self, to: Cell, own: CellSet) -> CellSet {
         let victims = self.sides[self.turn.other().index()] - self.captured;
@@ -520,7 +697,12 @@ impl Position {
         if !to.neighbours().intersects(victims) {
             return captured;
         }
-        for &(n, n2) in &CAPTURE_LINES[to.bit() as usize] {
+        let lines = if self.rules.capture() == Capture::SameRing {
+            &SAME_RING_CAPTURE_LINES
+        } else {
+            &CAPTURE_LINES
+        };
+        for &(n, n2) in &lines[to.bit() as usize] {
             if n != 255 {
                 let (n, n2) = (Cell::from_bit(n.into()), Cell::from_bit(n2.into()));
                 if victims.contains(n) && own.contains(n2) {
@@ -563,7 +745,12 @@ impl Position {
         let mut next = *self;
         let us = self.turn;
         let them = us.other();
-        let (from, to) = (m.from(), m.to());
+        let Some((from, to)) = m.cells() else {
+            // A pass (V7): only the side to move changes.
+            next.turn = them;
+            next.hash ^= zobrist::BLACK_TO_MOVE;
+            return next;
+        };
         let kind = if self.queens.contains(from) {
             Kind::Queen
         } else {
@@ -587,11 +774,21 @@ impl Position {
                     next.hash ^= piece_key(them, k, false, cell) ^ piece_key(them, k, true, cell);
                 }
                 next.captured |= captured;
+                // V2 `trapped`: a step between two enemy pieces that captures nothing
+                // captures the piece that stepped.
+                if captured.is_empty()
+                    && self.rules.between() == Between::Trapped
+                    && self.forbidden_cells(us).contains(to)
+                {
+                    next.captured.insert(to);
+                    next.hash ^= piece_key(us, kind, false, to) ^ piece_key(us, kind, true, to);
+                }
             }
             Move::Return { .. } => {
                 next.hash ^= piece_key(us, kind, true, from) ^ piece_key(us, kind, false, to);
                 next.captured = next.captured.without(from);
             }
+            Move::Pass => unreachable!("a pass has no cells"),
         }
         next.turn = them;
         next.hash ^= zobrist::BLACK_TO_MOVE;

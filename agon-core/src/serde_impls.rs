@@ -9,7 +9,7 @@ use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::ser::{SerializeTuple, Serializer};
 use serde::{Deserialize, Serialize};
 
-use crate::{Cell, Move, Position, Side};
+use crate::{Cell, Move, Position, Rules, Side};
 
 /// Serializes through `Display` in human-readable formats.
 fn collect_display<S: Serializer, T: fmt::Display>(s: S, value: &T) -> Result<S::Ok, S::Error> {
@@ -78,15 +78,17 @@ impl<'de> Deserialize<'de> for Side {
 }
 
 impl Serialize for Move {
-    /// `"f1-e1"` / `"f4>l1"` in human-readable formats, `(is_return, from, to)` otherwise.
+    /// `"f1-e1"` / `"f4>l1"` / `"pass"` in human-readable formats, `(is_return, from, to)`
+    /// otherwise, a pass being the step from the throne to itself (never a legal step).
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         if s.is_human_readable() {
             collect_display(s, self)
         } else {
+            let (from, to) = self.cells().unwrap_or((Cell::THRONE, Cell::THRONE));
             let mut t = s.serialize_tuple(3)?;
             t.serialize_element(&self.is_return())?;
-            t.serialize_element(&self.from())?;
-            t.serialize_element(&self.to())?;
+            t.serialize_element(&from)?;
+            t.serialize_element(&to)?;
             t.end()
         }
     }
@@ -110,6 +112,8 @@ impl<'de> Deserialize<'de> for Move {
                 let to: Cell = seq.next_element()?.ok_or_else(missing)?;
                 Ok(if is_return {
                     Move::Return { from, to }
+                } else if from == Cell::THRONE && to == Cell::THRONE {
+                    Move::Pass
                 } else {
                     Move::Step { from, to }
                 })
@@ -119,8 +123,24 @@ impl<'de> Deserialize<'de> for Move {
     }
 }
 
+impl Serialize for Rules {
+    /// The text form (`standard`, `ludii+capture=same-ring`), in every format: it is short
+    /// and stable, unlike the packed bits.
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        collect_display(s, self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Rules {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Rules, D::Error> {
+        d.deserialize_str(TextVisitor("a rule set like standard or ludii", Rules::from_text))
+    }
+}
+
 impl Serialize for Position {
     /// The one-line position text, in every format (it is short and validates on reading).
+    /// The text does not carry the rule set: a position reads back under the standard
+    /// rules (a [`crate::Game`] carries its rules).
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         collect_display(s, &self.to_text())
     }
@@ -141,13 +161,13 @@ mod game {
     use crate::{Game, Record};
 
     impl Serialize for Game {
-        /// A game record (see [`crate::Record`]) in human-readable formats; the start
-        /// position and the moves otherwise.
+        /// A game record (see [`crate::Record`], which carries the rule set) in
+        /// human-readable formats; the start position, the moves and the rule set otherwise.
         fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
             if s.is_human_readable() {
                 collect_display(s, &Record::new(self.clone()))
             } else {
-                (self.start(), self.moves()).serialize(s)
+                (self.start(), self.moves(), self.rules()).serialize(s)
             }
         }
     }
@@ -160,7 +180,9 @@ mod game {
                 let record: Record = text.parse().map_err(de::Error::custom)?;
                 Ok(record.into_game())
             } else {
-                let (start, moves): (Position, Vec<Move>) = Deserialize::deserialize(d)?;
+                let (start, moves, rules): (Position, Vec<Move>, Rules) =
+                    Deserialize::deserialize(d)?;
+                let start = start.with_rules(rules).map_err(de::Error::custom)?;
                 let mut game = Game::from_position(start);
                 for (i, m) in moves.into_iter().enumerate() {
                     game.play(m).map_err(|e| {

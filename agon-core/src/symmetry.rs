@@ -178,6 +178,7 @@ impl Symmetry {
                 from: self.cell(from),
                 to: self.cell(to),
             },
+            Move::Pass => Move::Pass,
         }
     }
 
@@ -192,7 +193,12 @@ impl Symmetry {
     /// ```
     pub fn position(self, pos: &Position) -> Position {
         let pieces = pos.pieces().map(|(c, p)| (self.cell(c), p));
-        match Position::from_parts(pos.turn(), pieces, self.cells(pos.captured())) {
+        match Position::from_parts_with_rules(
+            pos.rules(),
+            pos.turn(),
+            pieces,
+            self.cells(pos.captured()),
+        ) {
             Ok(p) => p,
             // A symmetry keeps the throne, the rings and the piece counts: the image of a
             // valid position is valid.

@@ -1,10 +1,35 @@
 //! Properties of every position reached by random legal games (proptest chooses the
-//! seed, the length and how much the moves lean towards the throne): the invariants of
-//! RULES.md, the incremental hash, move legality, and the text formats.
+//! rule set, the seed, the length and how much the moves lean towards the throne): the
+//! invariants of RULES.md, the incremental hash, move legality, and the text formats.
 
 use agon_core::random::Rng;
-use agon_core::{Cell, CellSet, Game, Move, Position, Record, RecordError, Score, CELL_COUNT};
+use agon_core::{
+    Between, Capture, Cell, CellSet, EmptyThroneRing, Game, GuardReturn, Move, Position,
+    QueenPlacer, QueenReturn, Record, RecordError, Repetition, Rules, Score, Stuck, CELL_COUNT,
+};
 use proptest::prelude::*;
+
+/// Any rule set: every option at any of its values, and a move limit or none.
+pub fn rules_strategy() -> impl Strategy<Value = Rules> {
+    (
+        (0..Capture::ALL.len(), 0..Between::ALL.len(), 0..GuardReturn::ALL.len()),
+        (0..QueenReturn::ALL.len(), 0..QueenPlacer::ALL.len()),
+        (0..EmptyThroneRing::ALL.len(), 0..Stuck::ALL.len(), 0..Repetition::ALL.len()),
+        prop_oneof![Just(0u32), 1u32..400],
+    )
+        .prop_map(|((c, b, g), (q, p), (e, s, r), limit)| {
+            let rules = Rules::STANDARD
+                .with_capture(Capture::ALL[c])
+                .with_between(Between::ALL[b])
+                .with_guard_return(GuardReturn::ALL[g])
+                .with_queen_return(QueenReturn::ALL[q])
+                .with_queen_placer(QueenPlacer::ALL[p])
+                .with_empty_throne_ring(EmptyThroneRing::ALL[e])
+                .with_stuck(Stuck::ALL[s])
+                .with_repetition(Repetition::ALL[r]);
+            rules.with_limit(limit).unwrap_or(rules)
+        })
+}
 
 /// A game of at most `len` random legal plies from `start`. With `inward` (0-3) the
 /// moves towards the throne are preferred in `inward` of four plies, which brings pieces
@@ -17,7 +42,10 @@ fn random_game(start: Position, seed: u64, len: usize, inward: usize) -> Game {
         let inner: Vec<Move> = moves
             .iter()
             .copied()
-            .filter(|m| !m.is_return() && m.to().ring() < m.from().ring())
+            .filter(|m| match *m {
+                Move::Step { from, to } => to.ring() < from.ring(),
+                _ => false,
+            })
             .collect();
         let m = if !inner.is_empty() && rng.below(4) < inward {
             inner[rng.below(inner.len())]
@@ -29,9 +57,12 @@ fn random_game(start: Position, seed: u64, len: usize, inward: usize) -> Game {
     game
 }
 
+/// Random games, under the standard rules half the time and any rule set otherwise.
 fn game_strategy() -> impl Strategy<Value = Game> {
-    (any::<u64>(), 0usize..300, 0usize..4)
-        .prop_map(|(seed, len, inward)| random_game(Position::start(), seed, len, inward))
+    let rules = prop_oneof![Just(Rules::STANDARD), rules_strategy()];
+    (rules, any::<u64>(), 0usize..300, 0usize..4).prop_map(|(rules, seed, len, inward)| {
+        random_game(Position::start_with_rules(rules), seed, len, inward)
+    })
 }
 
 proptest! {
@@ -50,21 +81,30 @@ proptest! {
         for (i, m) in game.moves().iter().enumerate() {
             let before = &game.positions()[i];
             let after = &game.positions()[i + 1];
+            let Some((from, to)) = m.cells() else {
+                // A pass changes only the side to move.
+                prop_assert_eq!(*after, before.with_turn(before.turn().other()));
+                continue;
+            };
             // The piece is on `to` afterwards, and `from` is empty.
-            prop_assert_eq!(after.piece_at(m.to()), before.piece_at(m.from()));
-            prop_assert_eq!(after.piece_at(m.from()), None);
+            prop_assert_eq!(after.piece_at(to), before.piece_at(from));
+            prop_assert_eq!(after.piece_at(from), None);
             if m.is_return() {
-                prop_assert!(before.is_captured(m.from()));
-                prop_assert!(!after.is_captured(m.to()));
+                prop_assert!(before.is_captured(from));
+                prop_assert!(!after.is_captured(to));
                 // A return captures nothing (R9).
-                prop_assert_eq!(after.captured(), before.captured().without(m.from()));
+                prop_assert_eq!(after.captured(), before.captured().without(from));
             } else {
-                prop_assert!(m.to().ring() <= m.from().ring(), "{m}");
-                prop_assert!(m.from().is_adjacent(m.to()), "{m}");
-                // Captures only add marks, and only to the other side's pieces.
+                prop_assert!(to.ring() <= from.ring(), "{m}");
+                prop_assert!(from.is_adjacent(to), "{m}");
+                // Captures only add marks, and only to the other side's pieces, but for
+                // the piece that stepped when the rules trap it.
                 prop_assert!(before.captured().is_subset(after.captured()));
                 let new = after.captured() - before.captured();
-                prop_assert!(new.is_subset(after.pieces_of(after.turn())));
+                let trapped = before.rules().between() == Between::Trapped && new.contains(to);
+                let enemies = if trapped { new.without(to) } else { new };
+                prop_assert!(enemies.is_subset(after.pieces_of(after.turn())));
+                prop_assert!(!trapped || enemies.is_empty(), "{m} both traps and captures");
             }
         }
     }
@@ -80,24 +120,23 @@ proptest! {
         let legal = p.legal_moves();
         let mut probe = Game::from_position(p);
         let mut accepted = 0;
-        for from in Cell::all() {
-            for to in Cell::all() {
-                let m = p.move_from_pair(from, to);
-                let listed = legal.contains(&m);
-                prop_assert_eq!(p.is_legal(m), listed, "{} in {}", m, p.to_text());
-                match p.play(m) {
-                    Ok(next) => {
-                        prop_assert!(listed);
-                        prop_assert_eq!(next.turn(), p.turn().other());
-                        accepted += 1;
-                    }
-                    Err(_) => {
-                        prop_assert!(!listed);
-                        // A refused move leaves a game as it was.
-                        prop_assert!(probe.play(m).is_err());
-                        prop_assert_eq!(*probe.position(), p);
-                        prop_assert_eq!(probe.moves().len(), 0);
-                    }
+        let pairs = Cell::all().flat_map(|from| Cell::all().map(move |to| (from, to)));
+        let candidates = pairs.map(|(from, to)| p.move_from_pair(from, to)).chain([Move::Pass]);
+        for m in candidates {
+            let listed = legal.contains(&m);
+            prop_assert_eq!(p.is_legal(m), listed, "{} in {}", m, p.to_text());
+            match p.play(m) {
+                Ok(next) => {
+                    prop_assert!(listed);
+                    prop_assert_eq!(next.turn(), p.turn().other());
+                    accepted += 1;
+                }
+                Err(_) => {
+                    prop_assert!(!listed);
+                    // A refused move leaves a game as it was.
+                    prop_assert!(probe.play(m).is_err());
+                    prop_assert_eq!(*probe.position(), p);
+                    prop_assert_eq!(probe.moves().len(), 0);
                 }
             }
         }
@@ -108,8 +147,12 @@ proptest! {
     fn legal_moves_are_listed_in_index_order_and_every_view_agrees(game in game_strategy()) {
         for p in game.positions() {
             let moves = p.legal_moves();
-            let keys: Vec<(usize, usize)> =
-                moves.iter().map(|m| (m.from().index(), m.to().index())).collect();
+            let keys: Vec<(usize, usize)> = moves
+                .iter()
+                .map(|m| m.cells().map_or((CELL_COUNT, 0), |(f, t)| (f.index(), t.index())))
+                .collect();
+            // A pass is alone.
+            prop_assert!(!moves.contains(&Move::Pass) || moves.len() == 1);
             // Strictly increasing: sorted, and no move twice.
             prop_assert!(keys.windows(2).all(|w| w[0] < w[1]), "{}", p.to_text());
             prop_assert_eq!(p.count_legal_moves(), moves.len());
@@ -133,6 +176,7 @@ proptest! {
             let other = match *m {
                 Move::Step { from, to } => Move::Return { from, to },
                 Move::Return { from, to } => Move::Step { from, to },
+                Move::Pass => continue,
             };
             prop_assert!(p.play(other).is_err(), "{} in {}", other, p.to_text());
         }
@@ -142,14 +186,18 @@ proptest! {
     fn moves_and_positions_round_trip_through_text(game in game_strategy()) {
         for p in game.positions() {
             let text = p.to_text().to_string();
-            prop_assert_eq!(&Position::from_text(&text).unwrap(), p);
-            prop_assert_eq!(&text.parse::<Position>().unwrap(), p);
+            prop_assert_eq!(&Position::from_text_with_rules(&text, p.rules()).unwrap(), p);
+            if p.rules().is_standard() {
+                prop_assert_eq!(&text.parse::<Position>().unwrap(), p);
+            }
             for m in p.legal_moves().iter() {
                 let shown = m.to_string();
                 prop_assert_eq!(shown.parse::<Move>().unwrap(), *m);
                 prop_assert_eq!(p.parse_move(&shown).unwrap(), *m);
                 let pair = m.pair().to_string();
-                prop_assert_eq!(pair.len() + 1, shown.len());
+                if !m.is_pass() {
+                    prop_assert_eq!(pair.len() + 1, shown.len());
+                }
                 prop_assert_eq!(p.parse_move(&pair).unwrap(), *m);
             }
         }
@@ -169,7 +217,7 @@ proptest! {
             match record.set_tag(name, value) {
                 Ok(()) => prop_assert_eq!(record.tag(name), Some(value.clone())),
                 Err(RecordError::ReservedTag) => {
-                    prop_assert!(name == "Position" || name == "Result");
+                    prop_assert!(name == "Rules" || name == "Position" || name == "Result");
                     prop_assert_eq!(&record, &before);
                 }
                 Err(_) => prop_assert_eq!(&record, &before),
@@ -204,10 +252,13 @@ proptest! {
             let later = random_game(start, tail.0, tail.1, tail.2);
             let record = Record::new(later);
             let text = record.to_string();
-            if start != Position::start() {
+            if start != Position::start_with_rules(start.rules()) {
                 let tag = format!("[Position \"{}\"]", start.to_text());
                 prop_assert!(text.contains(&tag), "{}", text);
             }
+            // A game under other rules carries them in a Rules tag.
+            let tag = format!("[Rules \"{}\"]", start.rules());
+            prop_assert_eq!(text.contains(&tag), !start.rules().is_standard(), "{}", text);
             prop_assert_eq!(text.parse::<Record>().unwrap(), record);
         }
     }

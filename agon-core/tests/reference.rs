@@ -5,7 +5,7 @@
 mod common;
 
 use agon_core::random::Rng;
-use agon_core::{perft, Cell, EndReason, Game, Position, Side, CELL_COUNT};
+use agon_core::{perft, Cell, EndReason, Game, Move, Position, Side, CELL_COUNT};
 use common::{core_moves, pos, ref_move, reference_moves, to_ref};
 
 /// Compares everything the two generators say about one position; returns the number
@@ -74,7 +74,7 @@ fn biased_game(start: Position, seed: u64, inward: bool, max_plies: usize) -> Ve
         let moves = game.legal_moves();
         let inner: Vec<_> = moves
             .iter()
-            .filter(|m| !m.is_return() && m.to().ring() < m.from().ring())
+            .filter(|m| matches!(**m, Move::Step { from, to } if to.ring() < from.ring()))
             .copied()
             .collect();
         let m = if inward && !inner.is_empty() && rng.below(4) != 0 {

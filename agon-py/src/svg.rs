@@ -32,7 +32,8 @@ pub fn draw(position: &ac::Position, last_move: Option<ac::Move>) -> String {
 /// move.
 fn drawable_move(py: Python<'_>, m: &MoveArg, position: &ac::Position) -> PyResult<ac::Move> {
     let m = m.resolve(py, position)?;
-    if !m.is_return() && !m.from().is_adjacent(m.to()) {
+    let adjacent = m.cells().is_none_or(|(from, to)| from.is_adjacent(to));
+    if !m.is_return() && !adjacent {
         return Err(errors::illegal_move(
             py,
             &m.to_string(),
@@ -218,7 +219,10 @@ pub fn svg(
         let (from, to) = match arrow {
             ArrowArg::Move(m) => {
                 let m = drawable_move(py, &m, &pos)?;
-                (m.from(), m.to())
+                match m.cells() {
+                    Some(cells) => cells,
+                    None => continue, // a pass has no arrow
+                }
             }
             ArrowArg::Cells(from, to) => (from, to),
         };

@@ -529,7 +529,8 @@ impl PiecePy {
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct MovePy(pub ac::Move);
 
-const MOVE_TABLE: usize = 2 * ac::CELL_COUNT * ac::CELL_COUNT;
+/// Every from-to pair of either kind, then the pass.
+const MOVE_TABLE: usize = 2 * ac::CELL_COUNT * ac::CELL_COUNT + 1;
 static MOVE_OBJECTS: PyOnceLock<Vec<Py<MovePy>>> = PyOnceLock::new();
 
 /// The shared Python object of a move: every from-to pair of either kind is made once, so
@@ -549,11 +550,14 @@ pub fn move_obj(py: Python<'_>, m: ac::Move) -> PyResult<Bound<'_, MovePy>> {
                 }
             }
         }
+        v.push(Py::new(py, MovePy(ac::Move::Pass))?);
         Ok(v)
     })?;
-    let i = usize::from(m.is_return()) * ac::CELL_COUNT * ac::CELL_COUNT
-        + m.from().index() * ac::CELL_COUNT
-        + m.to().index();
+    let i = m.cells().map_or(MOVE_TABLE - 1, |(from, to)| {
+        usize::from(m.is_return()) * ac::CELL_COUNT * ac::CELL_COUNT
+            + from.index() * ac::CELL_COUNT
+            + to.index()
+    });
     Ok(table[i].bind(py).clone())
 }
 
@@ -661,16 +665,17 @@ impl MovePy {
             .and_then(|m| move_obj(py, m))
     }
 
-    /// The cell the piece leaves (for a return: where the captured piece stands).
+    /// The cell the piece leaves (for a return: where the captured piece stands; `None`
+    /// for a pass).
     #[getter(from_cell)]
-    fn origin<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, CellPy>> {
-        cell_obj(py, self.0.from())
+    fn origin<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, CellPy>>> {
+        self.0.from().map(|c| cell_obj(py, c)).transpose()
     }
 
-    /// The cell the piece enters.
+    /// The cell the piece enters (`None` for a pass).
     #[getter(to_cell)]
-    fn destination<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, CellPy>> {
-        cell_obj(py, self.0.to())
+    fn destination<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, CellPy>>> {
+        self.0.to().map(|c| cell_obj(py, c)).transpose()
     }
 
     /// Whether this is a return.
@@ -682,7 +687,13 @@ impl MovePy {
     /// Whether this is a step.
     #[getter]
     fn is_step(&self) -> bool {
-        !self.0.is_return()
+        matches!(self.0, ac::Move::Step { .. })
+    }
+
+    /// Whether this is a pass (only rule sets where a stuck side passes have one).
+    #[getter]
+    fn is_pass(&self) -> bool {
+        self.0.is_pass()
     }
 
     /// The from-to pair, like `"f1e1"`.
@@ -708,15 +719,30 @@ impl MovePy {
         format!("Move.parse('{}')", self.0)
     }
 
-    /// Pickles as the move's text, read back by `Move.parse`.
+    /// Pickles as its cells and kind, read back by the constructor; a pass as its text,
+    /// read back by `Move.parse`.
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, (String, String, bool))> {
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
         let m = slf.get().0;
-        Ok((
-            slf.get_type().into_any(),
-            (m.from().to_string(), m.to().to_string(), m.is_return()),
-        ))
+        match m.cells() {
+            Some((from, to)) => Ok((
+                slf.get_type().into_any(),
+                PyTuple::new(
+                    py,
+                    [
+                        from.to_string().into_pyobject(py)?.into_any(),
+                        to.to_string().into_pyobject(py)?.into_any(),
+                        PyBool::new(py, m.is_return()).to_owned().into_any(),
+                    ],
+                )?,
+            )),
+            None => Ok((
+                slf.get_type().getattr("parse")?,
+                PyTuple::new(py, [m.to_string()])?,
+            )),
+        }
     }
 }
 

@@ -205,13 +205,14 @@ fn cell(index: usize) -> Cell {
 }
 
 fn action_of(t: &Tables, m: Move) -> Option<Action> {
-    let (from, to) = (m.from(), m.to());
+    let (from, to) = m.cells()?;
     let index = match m {
         Move::Step { .. } => from.index() * 6 + direction(t, from, to)?.index(),
         Move::Return { .. } if to.ring() == Ring::OUTER => {
             OUTER_RETURN_BASE + from.index() * OUTER_CELLS + usize::from(t.rank[to.index()])
         }
         Move::Return { .. } => INNER_RETURN_BASE + usize::from(t.rank[to.index()]),
+        Move::Pass => return None,
     };
     Some(Action(index as u16))
 }

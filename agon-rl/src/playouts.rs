@@ -38,7 +38,7 @@ pub struct PlayoutStats {
     /// Drawn games (by repetition).
     pub draws: u64,
     /// Games by how they ended, in the order of [`EndReason::ALL`].
-    pub reasons: [u64; 4],
+    pub reasons: [u64; EndReason::COUNT],
     /// The number of games of each length: plies to games, for the lengths that occurred.
     pub lengths: BTreeMap<u64, u64>,
 }

@@ -133,7 +133,7 @@ fn stepping_agrees_with_playing_each_game_by_hand() {
     let mut games = vec![Game::new(); n];
     let mut b = Buffers::new(n, layout);
     let mut actions = vec![0i64; n];
-    let mut reasons = [0usize; 4];
+    let mut reasons = [0usize; EndReason::COUNT];
     let (mut obs, mut mask) = (vec![0.0f32; len], vec![false; ACTION_COUNT]);
     for step in 0..3000 {
         let format = FORMATS[step % 4];

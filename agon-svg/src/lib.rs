@@ -326,7 +326,7 @@ impl<'a> Svg<'a> {
         f.write_str(&fixed.cell)?;
         if self
             .last_move
-            .is_some_and(|m| m.from() == cell || m.to() == cell)
+            .is_some_and(|m| m.from() == Some(cell) || m.to() == Some(cell))
         {
             writeln!(
                 f,

@@ -388,9 +388,9 @@ pub struct Hint {
     #[serde(rename = "move")]
     pub text: String,
     /// The cell of the piece that moves: the stepping piece, or the captured one returned.
-    pub from: String,
-    /// The cell it goes to.
-    pub to: String,
+    pub from: Option<String>,
+    /// The cell it goes to (`null` for a pass).
+    pub to: Option<String>,
     /// The engine's score for the person: `+1.23` (centipoints, see
     /// `agon_bots::Score`), `win in 3` or `loss in 2`.
     pub score: String,
@@ -415,8 +415,8 @@ pub fn hint_for(game: &agon_core::Game) -> Option<Hint> {
     let best = analysis.best_move();
     Some(Hint {
         text: best.to_string(),
-        from: best.from().to_string(),
-        to: best.to().to_string(),
+        from: best.from().map(|c| c.to_string()),
+        to: best.to().map(|c| c.to_string()),
         score: analysis.score().to_string(),
         win_in: match analysis.score() {
             agon_bots::Score::Win(n) => Some(n),

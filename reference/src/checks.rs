@@ -15,7 +15,7 @@
 //! check_against_reference(&after);
 //! ```
 
-use agon_core::{Cell, CellSet, Kind, Move, Position, Side};
+use agon_core::{Between, Cell, CellSet, Kind, Move, Position, Side};
 
 /// Asserts the invariants of a valid position: each side one queen and six guards on
 /// distinct cells, no guard on the throne, captured pieces all of one side, a side that
@@ -50,11 +50,13 @@ pub fn check_position(p: &Position) {
         "a captured mark on an empty cell"
     );
     assert!(
-        captured.is_subset(white) || captured.is_subset(black),
+        captured.is_subset(white)
+            || captured.is_subset(black)
+            || p.rules().between() == Between::Trapped,
         "captured pieces of both sides: {}",
         p.to_text()
     );
-    let rebuilt = Position::from_parts(p.turn(), p.pieces(), p.captured())
+    let rebuilt = Position::from_parts_with_rules(p.rules(), p.turn(), p.pieces(), p.captured())
         .unwrap_or_else(|e| panic!("{} fails validation: {e}", p.to_text()));
     assert_eq!(rebuilt, *p, "from_parts rebuilds another position");
     assert_eq!(
@@ -83,9 +85,10 @@ pub fn check_position(p: &Position) {
                 "{m} is not a return though {} must return",
                 p.turn()
             );
-            assert!(mine.contains(m.from()), "{m} returns a piece not captured");
+            let from = m.from().expect("a return has a from cell");
+            assert!(mine.contains(from), "{m} returns a piece not captured");
             if mine.contains(queen) {
-                assert_eq!(m.from(), queen, "{m}: the queen returns first");
+                assert_eq!(from, queen, "{m}: the queen returns first");
             }
         }
     } else {
@@ -129,8 +132,12 @@ pub fn check_position(p: &Position) {
 /// pieces next to its destination, a return unmarks exactly its piece; the turn passes.
 pub fn check_transition(before: &Position, m: Move, after: &Position) {
     let us = before.turn();
-    let (from, to) = (m.from(), m.to());
     assert_eq!(after.turn(), us.other(), "the turn passes after {m}");
+    let Some((from, to)) = m.cells() else {
+        let expected = before.with_turn(us.other());
+        assert_eq!(*after, expected, "a pass changes only the side to move");
+        return;
+    };
     assert_eq!(
         after.pieces_of(us.other()),
         before.pieces_of(us.other()),
@@ -163,10 +170,13 @@ pub fn check_transition(before: &Position, m: Move, after: &Position) {
             CellSet::EMPTY,
             "a step unmarks"
         );
+        let trapped = before.traps(m);
         assert!(
-            new.is_subset(before.pieces_of(us.other())),
+            (new - CellSet::from(to)).is_subset(before.pieces_of(us.other())),
             "{m} captured its own side"
         );
+        assert_eq!(new.contains(to), trapped, "{m}: Position::traps disagrees");
+        let new = new - CellSet::from(to);
         assert!(new.is_subset(to.neighbours()), "{m} captured at a distance");
         assert_eq!(
             new,
@@ -181,7 +191,7 @@ pub fn core_moves(p: &Position) -> Vec<(usize, usize, bool)> {
     let mut v: Vec<_> = p
         .legal_moves()
         .iter()
-        .map(|m| (m.from().index(), m.to().index(), m.is_return()))
+        .filter_map(|m| m.cells().map(|(f, t)| (f.index(), t.index(), m.is_return())))
         .collect();
     v.sort_unstable();
     v
@@ -216,9 +226,12 @@ pub fn check_against_reference(p: &Position) {
 /// Asserts that the reference generator, playing `m` from `before`, reaches `after`:
 /// the same piece moved, the same pieces captured (R5, R6) or returned (R8, R9).
 pub fn check_play_against_reference(before: &Position, m: Move, after: &Position) {
+    let Some((from, to)) = m.cells() else {
+        return;
+    };
     let action = crate::RefMove {
-        from: m.from().index(),
-        to: m.to().index(),
+        from: from.index(),
+        to: to.index(),
         is_return: m.is_return(),
     };
     let next = crate::play(&crate::from_core(before), action);

@@ -2,7 +2,7 @@
 //! queen, first) and the returns of a captured queen to the throne, then killer moves,
 //! then by history (how often a move caused a cutoff, weighted by depth).
 
-use agon_core::{Cell, Move, Position, Ring};
+use agon_core::{Cell, Move, Position, Ring, CELL_COUNT};
 
 use super::search::MAX_PLY;
 
@@ -34,11 +34,14 @@ const HISTORY_MAX: i32 = 100_000;
 
 impl History {
     pub(crate) fn new() -> History {
-        History(vec![0; 2 * 91 * 91])
+        History(vec![0; 2 * CELL_COUNT * CELL_COUNT])
     }
 
+    /// A pass takes slot 0, which no step or return uses (a1 to a1).
     fn index(m: Move) -> usize {
-        usize::from(m.is_return()) * 91 * 91 + m.from().index() * 91 + m.to().index()
+        m.cells().map_or(0, |(from, to)| {
+            usize::from(m.is_return()) * CELL_COUNT * CELL_COUNT + from.index() * CELL_COUNT + to.index()
+        })
     }
 
     pub(crate) fn get(&self, m: Move) -> i32 {
@@ -71,17 +74,21 @@ pub(crate) fn score_moves(
         && ((position.guards(us) - position.captured()) & Ring::THRONE_RING.cells()).len() == 5;
     let enemy_queen = position.queen(us.other());
     for (key, &m) in keys.iter_mut().zip(moves) {
+        let Some((from, to)) = m.cells() else {
+            *key = 0; // a pass is the only move when it is legal
+            continue;
+        };
         *key = if Some(m) == tt_move {
             10_000_000
         } else if m.is_return() {
-            if m.from() == queen && m.to() == Cell::THRONE {
+            if from == queen && to == Cell::THRONE {
                 5_000_000
             } else {
                 history.get(m)
             }
         } else if completes_ring
-            && Ring::THRONE_RING.cells().contains(m.to())
-            && !Ring::THRONE_RING.cells().contains(m.from())
+            && Ring::THRONE_RING.cells().contains(to)
+            && !Ring::THRONE_RING.cells().contains(from)
         {
             9_000_000
         } else {
@@ -95,7 +102,7 @@ pub(crate) fn score_moves(
             } else if killers[1] == Some(m) {
                 3_900_000
             } else {
-                let inward = m.from().ring().distance() > m.to().ring().distance();
+                let inward = from.ring().distance() > to.ring().distance();
                 history.get(m) + i32::from(inward) * 8
             }
         };

@@ -630,7 +630,7 @@ impl Worker<'_> {
             // capture at the horizon is answered.
             if qply == 0 {
                 for &m in moves.iter() {
-                    keys[candidates.len()] = i32::from(m.to() == Cell::THRONE);
+                    keys[candidates.len()] = i32::from(m.to() == Some(Cell::THRONE));
                     candidates.push(m);
                 }
             }
@@ -639,11 +639,14 @@ impl Worker<'_> {
             let queen_on_throne = position.queen(us) == Cell::THRONE;
             let ring_guards = (position.guards(us) & Ring::THRONE_RING.cells()).len();
             for &m in moves.iter() {
+                let Some((from, to)) = m.cells() else {
+                    continue; // a pass is quiet
+                };
                 let captured = position.captures(m).len() as i32;
                 let completes = queen_on_throne
                     && ring_guards == 5
-                    && Ring::THRONE_RING.cells().contains(m.to())
-                    && !Ring::THRONE_RING.cells().contains(m.from());
+                    && Ring::THRONE_RING.cells().contains(to)
+                    && !Ring::THRONE_RING.cells().contains(from);
                 if captured > 0 || completes {
                     keys[candidates.len()] = captured + 100 * i32::from(completes);
                     candidates.push(m);

@@ -31,13 +31,15 @@ pub(crate) struct Table {
     generation: u8,
 }
 
-/// A move in 16 bits: from (7), to (7), return (1), present (1).
+/// A move in 16 bits: from (7), to (7), return (1), present (1). A pass is the present
+/// step from the throne to itself, which no step is.
 pub(crate) fn encode_move(m: Option<Move>) -> u64 {
     match m {
         None => 0,
         Some(m) => {
-            (m.from().index() as u64)
-                | (m.to().index() as u64) << 7
+            let (from, to) = m.cells().unwrap_or((Cell::THRONE, Cell::THRONE));
+            (from.index() as u64)
+                | (to.index() as u64) << 7
                 | u64::from(m.is_return()) << 14
                 | 1 << 15
         }
@@ -52,6 +54,8 @@ pub(crate) fn decode_move(bits: u64) -> Option<Move> {
     let to = Cell::from_index((bits >> 7 & 127) as usize)?;
     Some(if bits & (1 << 14) != 0 {
         Move::Return { from, to }
+    } else if from == Cell::THRONE && to == Cell::THRONE {
+        Move::Pass
     } else {
         Move::Step { from, to }
     })

@@ -22,9 +22,10 @@ pub fn to_ref(p: &Position) -> State {
 
 /// A move as the reference writes it.
 pub fn ref_move(m: Move) -> RefMove {
+    let (from, to) = m.cells().expect("a step or a return");
     RefMove {
-        from: m.from().index(),
-        to: m.to().index(),
+        from: from.index(),
+        to: to.index(),
         is_return: m.is_return(),
     }
 }
