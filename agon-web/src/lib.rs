@@ -37,7 +37,7 @@ mod workers;
 pub use error::ApiError;
 pub use i18n::Language;
 pub use level::Level;
-pub use state::{side_name, GameState, OutcomeState};
+pub use state::{side_name, GameState, LegalMove, OutcomeState, PieceState};
 pub use store::Store;
 pub use workers::{Workers, QUEUE_MS_PER_WORKER};
 
