@@ -43,7 +43,7 @@ export async function api(method, path, body) {
   } catch {
     throw new ApiError(0, 'network');
   }
-  let data = null;
+  let data;
   try {
     data = await res.json();
   } catch {

@@ -137,7 +137,7 @@ export function readToken(/** @type {string} */ id) {
 
 /** The last game this browser played (and still holds the token of), or null. */
 export function lastGame() {
-  let last = null;
+  let last;
   try {
     last = localStorage.getItem(LAST_GAME);
   } catch {
