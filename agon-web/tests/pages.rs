@@ -99,6 +99,35 @@ fn every_key_the_page_uses_is_in_the_catalogue() {
     assert!(used > 20, "only {used} catalogue keys used by the page");
 }
 
+#[tokio::test]
+async fn every_key_the_script_names_is_in_the_catalogue() {
+    let english = Language::En.catalogue();
+    let mut used = 0;
+    for name in asset_names().filter(|name| name.ends_with(".js")) {
+        let (_, _, source) = get(&format!("/assets/{name}"), &[]).await;
+        // t('key'), and the keys of messages kept for later: {key: 'key', ...}.
+        for marker in ["t('", "key: '", "? '"] {
+            for rest in source.split(marker).skip(1) {
+                let key = rest.split('\'').next().unwrap();
+                let is_key = key.contains('.')
+                    && key.starts_with(|c: char| c.is_ascii_lowercase())
+                    && key
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || ".-".contains(c));
+                if !is_key {
+                    continue; // a module's path, a selector, ...
+                }
+                assert!(
+                    english.contains_key(key),
+                    "{name}: {key:?} is not in en.json"
+                );
+                used += 1;
+            }
+        }
+    }
+    assert!(used > 30, "only {used} catalogue keys named by the script");
+}
+
 /// The `<a class="skip-link">` and `<header>` of a page, as served.
 fn header_of(html: &str) -> &str {
     let start = html.find("<a class=\"skip-link\"").expect("a skip link");
