@@ -15,6 +15,8 @@ command -v cargo >/dev/null || missing "no cargo: install Rust with rustup (http
 cargo +nightly --version >/dev/null 2>&1 ||
   missing "the fuzz smoke run needs the nightly toolchain: rustup toolchain install nightly"
 command -v python3 >/dev/null || missing "no python3: install Python 3.9 or newer"
+command -v npm >/dev/null ||
+  missing "no npm: the web page's script is checked with ESLint and TypeScript: install Node.js 20 or newer with npm"
 python3 -c 'import sys; sys.exit(sys.version_info < (3, 9))' ||
   missing "Python $(python3 -V 2>&1) is too old: install Python 3.9 or newer"
 python3 -c 'import venv, ensurepip' 2>/dev/null ||
@@ -22,10 +24,14 @@ python3 -c 'import venv, ensurepip' 2>/dev/null ||
 if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" != 0 ]; then
   missing "the browser test needs Debian's Chromium: apt-get install chromium (as root)"
 fi
-echo "cargo, nightly, Python 3.9+, venv and Chromium (or root to install it): present"
+echo "cargo, nightly, npm, Python 3.9+, venv and Chromium (or root to install it): present"
 
 step "format"
 cargo fmt --all -- --check
+
+step "web page script: ESLint and TypeScript's checkJs (agon-web/package-lock.json)"
+npm ci --prefix agon-web --no-audit --no-fund --loglevel=error
+npm run --prefix agon-web --silent lint
 
 step "clippy"
 cargo clippy --workspace --all-targets -- -D warnings

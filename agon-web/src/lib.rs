@@ -1,7 +1,7 @@
 //! **agon-web**: play Agon against the computer in a browser, no sign-up.
 //!
-//! An axum server that keeps every game in SQLite ([`Store`]) and serves one embedded page
-//! and a JSON API (documented in the crate's `README.md`). The rules come from
+//! An axum server that keeps every game in SQLite ([`Store`]) and serves two embedded pages
+//! ([`pages`]) and a JSON API (documented in the crate's `README.md`). The rules come from
 //! `agon-core`, the computer's moves from `agon-bots` ([`Level`]), the board picture from
 //! `agon-svg`.
 //!
@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use axum::extract::rejection::QueryRejection;
-use axum::extract::{DefaultBodyLimit, Path, Query, Request};
+use axum::extract::{DefaultBodyLimit, Query, Request};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
@@ -30,6 +30,7 @@ pub mod api;
 mod error;
 pub mod i18n;
 mod level;
+pub mod pages;
 mod state;
 pub mod store;
 mod workers;
@@ -37,7 +38,8 @@ mod workers;
 pub use error::ApiError;
 pub use i18n::Language;
 pub use level::Level;
-pub use state::{side_name, GameState, OutcomeState};
+use pages::Page;
+pub use state::{side_name, GameState, LegalMove, OutcomeState, PieceState};
 pub use store::Store;
 pub use workers::{Workers, QUEUE_MS_PER_WORKER};
 
@@ -119,13 +121,13 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/record", get(api::record))
         .route("/api/board.svg", get(api::board_svg))
         .route("/healthz", get(api::health));
-    let pages = Router::new()
+    let site = Router::new()
         .route("/", get(game_page))
         .route("/g/{id}", get(game_page))
         .route("/rules", get(rules_page))
-        .route("/assets/{file}", get(asset))
-        .route("/i18n/{file}", get(catalogue));
-    api.merge(pages)
+        .route("/assets/{*file}", get(pages::asset))
+        .route("/i18n/{file}", get(pages::catalogue));
+    api.merge(site)
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(api::MAX_BODY))
@@ -222,73 +224,9 @@ fn html(body: String) -> Response {
 }
 
 async fn game_page(query: PageQuery, headers: HeaderMap) -> Response {
-    html(i18n::render(
-        include_str!("../assets/index.html"),
-        page_language(&query, &headers),
-    ))
+    html(Page::Game.render(page_language(&query, &headers)))
 }
 
 async fn rules_page(query: PageQuery, headers: HeaderMap) -> Response {
-    html(i18n::render(
-        include_str!("../assets/rules.html"),
-        page_language(&query, &headers),
-    ))
-}
-
-/// The embedded files under `/assets/`: name, content type, bytes.
-const ASSETS: [(&str, &str, &str); 3] = [
-    (
-        "app.js",
-        "text/javascript; charset=utf-8",
-        include_str!("../assets/app.js"),
-    ),
-    (
-        "style.css",
-        "text/css; charset=utf-8",
-        include_str!("../assets/style.css"),
-    ),
-    (
-        "favicon.svg",
-        "image/svg+xml",
-        include_str!("../assets/favicon.svg"),
-    ),
-];
-
-async fn asset(Path(file): Path<String>) -> Result<Response, ApiError> {
-    let (_, content_type, body) =
-        ASSETS
-            .iter()
-            .find(|(name, _, _)| *name == file)
-            .ok_or(ApiError::new(
-                StatusCode::NOT_FOUND,
-                "not-found",
-                "no such file",
-            ))?;
-    Ok((
-        [
-            (header::CONTENT_TYPE, *content_type),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        *body,
-    )
-        .into_response())
-}
-
-async fn catalogue(Path(file): Path<String>) -> Result<Response, ApiError> {
-    let language = file
-        .strip_suffix(".json")
-        .and_then(Language::from_code)
-        .ok_or(ApiError::new(
-            StatusCode::NOT_FOUND,
-            "not-found",
-            "no such language",
-        ))?;
-    Ok((
-        [
-            (header::CONTENT_TYPE, "application/json"),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        language.catalogue_json(),
-    )
-        .into_response())
+    html(Page::Rules.render(page_language(&query, &headers)))
 }

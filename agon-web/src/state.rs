@@ -1,6 +1,6 @@
 //! [`GameState`]: what every game endpoint answers.
 
-use agon_core::{CellSet, Side};
+use agon_core::{CellSet, Kind, Move, Side};
 use agon_svg::Svg;
 use serde::Serialize;
 
@@ -29,6 +29,51 @@ pub struct OutcomeState {
     pub score: &'static str,
 }
 
+/// A legal move with its parts, so the page need not parse the notation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LegalMove {
+    /// The move in the notation: `f1-e1`, `f4>l1`.
+    #[serde(rename = "move")]
+    pub text: String,
+    /// The cell of the piece that moves (a step) or of the captured piece (a return).
+    pub from: String,
+    /// The cell it goes to.
+    pub to: String,
+    /// `step` or `return`.
+    pub kind: &'static str,
+}
+
+impl LegalMove {
+    /// The parts of `m`.
+    ///
+    /// ```
+    /// let m = agon_web::LegalMove::of("f4>l1".parse()?);
+    /// assert_eq!((m.text.as_str(), m.from.as_str(), m.to.as_str(), m.kind), ("f4>l1", "f4", "l1", "return"));
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn of(m: Move) -> LegalMove {
+        LegalMove {
+            text: m.to_string(),
+            from: m.from().to_string(),
+            to: m.to().to_string(),
+            kind: if m.is_return() { "return" } else { "step" },
+        }
+    }
+}
+
+/// A piece on the board, as the page needs it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PieceState {
+    /// Its cell.
+    pub cell: String,
+    /// `white` or `black`.
+    pub side: &'static str,
+    /// `queen` or `guard`.
+    pub kind: &'static str,
+    /// Whether it is captured (it must be returned before it moves again).
+    pub captured: bool,
+}
+
 /// The state of a game, as JSON (documented in the crate README).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GameState {
@@ -46,6 +91,10 @@ pub struct GameState {
     pub must_return: bool,
     /// The legal moves of the side to move (none once the game is over).
     pub legal_moves: Vec<String>,
+    /// The same moves with their cells and kind, in the same order.
+    pub legal: Vec<LegalMove>,
+    /// Every piece on the board, in cell order.
+    pub pieces: Vec<PieceState>,
     /// Every move from the start.
     pub moves: Vec<String>,
     /// The last move, if any.
@@ -77,6 +126,8 @@ impl GameState {
     /// let game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
     /// let state = GameState::of(&game);
     /// assert_eq!(state.legal_moves.len(), 27);
+    /// assert_eq!(state.legal[0].text, state.legal_moves[0]);
+    /// assert_eq!(state.pieces.len(), 14);
     /// assert_eq!(state.to_move, "white");
     /// assert!(!state.computer_to_move);
     /// ```
@@ -97,11 +148,23 @@ impl GameState {
                 score: o.score(),
             })
         };
-        let legal_moves = if game.is_over() {
+        let legal: Vec<LegalMove> = if game.is_over() {
             Vec::new()
         } else {
-            g.legal_moves().iter().map(|m| m.to_string()).collect()
+            g.legal_moves().iter().map(|&m| LegalMove::of(m)).collect()
         };
+        let pieces = position
+            .pieces()
+            .map(|(cell, piece)| PieceState {
+                cell: cell.to_string(),
+                side: side_name(piece.side),
+                kind: match piece.kind {
+                    Kind::Queen => "queen",
+                    Kind::Guard => "guard",
+                },
+                captured: position.is_captured(cell),
+            })
+            .collect();
         let last_move = g.moves().last().copied();
         GameState {
             id: game.id.clone(),
@@ -110,7 +173,9 @@ impl GameState {
             position: position.to_text().to_string(),
             to_move: side_name(position.turn()),
             must_return: position.captured_side() == Some(position.turn()),
-            legal_moves,
+            legal_moves: legal.iter().map(|m| m.text.clone()).collect(),
+            legal,
+            pieces,
             moves: g.moves().iter().map(|m| m.to_string()).collect(),
             last_move: last_move.map(|m| m.to_string()),
             last_captures: names(game.last_captures),

@@ -159,11 +159,34 @@ fn check_against_core(state: &Value, start: Position) {
         game.play(m.parse::<Move>().unwrap()).unwrap();
     }
     assert_eq!(state["position"], game.position().to_text().to_string());
+    check_parts(state, game.position());
     if game.is_over() {
         assert!(strings(&state["legal_moves"]).is_empty());
     } else if state["outcome"].is_null() {
         let core: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
         assert_eq!(strings(&state["legal_moves"]), core);
+    }
+}
+
+/// The state's `legal` and `pieces`: the same moves as `legal_moves` with their parts, and
+/// the pieces of the position, so that the page parses no notation.
+fn check_parts(state: &Value, position: &Position) {
+    let legal = state["legal"].as_array().unwrap();
+    assert_eq!(legal.len(), state["legal_moves"].as_array().unwrap().len());
+    for (entry, text) in legal.iter().zip(strings(&state["legal_moves"])) {
+        let m: Move = text.parse().unwrap();
+        assert_eq!(entry["move"], text);
+        assert_eq!(entry["from"], m.from().to_string());
+        assert_eq!(entry["to"], m.to().to_string());
+        assert_eq!(entry["kind"], if m.is_return() { "return" } else { "step" });
+    }
+    let pieces = state["pieces"].as_array().unwrap();
+    assert_eq!(pieces.len(), position.pieces().count());
+    for (entry, (cell, piece)) in pieces.iter().zip(position.pieces()) {
+        assert_eq!(entry["cell"], cell.to_string());
+        assert_eq!(entry["side"], agon_web::side_name(piece.side));
+        assert_eq!(entry["kind"], piece.kind.to_string());
+        assert_eq!(entry["captured"], position.is_captured(cell));
     }
 }
 
@@ -709,7 +732,7 @@ async fn security_headers_everywhere_and_no_cors() {
         .unwrap();
     let answers = [
         s.get("/").await,
-        s.get("/assets/app.js").await,
+        s.get("/assets/js/main.js").await,
         s.get("/api/board.svg").await,
         s.get("/api/games/0123456789abcdef").await,
         s.post("/api/games", json!({"side": "white", "level": "easy"}))

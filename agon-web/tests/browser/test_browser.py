@@ -363,6 +363,10 @@ def test_arabic_right_to_left(server, new_context, shots, catalogues):
     expect(page.locator("#game h1")).to_have_text(ar["game.title"])
     assert ar["game.title"] != en["game.title"]
     expect(page.locator("#status")).to_contain_text(ar["status.computer-moved"].split("{")[0].strip())
+    # A move in right-to-left text is a left-to-right island (LRI ... PDI), so that f4>l1
+    # is neither reordered nor mirrored.
+    reply = move_texts(page)[1]
+    assert f"\u2066{reply}\u2069" in page.locator("#status").text_content()
     assert any(c["name"] == "agon_lang" and c["value"] == "ar" for c in ctx.cookies())
     # The panel is mirrored: in right-to-left it sits left of the board.
     board = page.locator("#board").bounding_box()
@@ -463,6 +467,13 @@ def test_rules_page(server, new_context, shots, catalogues):
     expect(page.locator("#back-link")).to_have_attribute("href", re.compile(r"^/"))
     page.wait_for_selector("#rules-board svg", timeout=TIMEOUT)
     page.screenshot(path=str(shots / "rules.png"), full_page=True)
+    # The header is the game page's: its skip link is the keyboard's first stop and jumps
+    # past the header to the rules.
+    page.keyboard.press("Tab")
+    expect(page.locator("a.skip-link")).to_be_focused()
+    expect(page.locator("a.skip-link")).to_have_text(en["a11y.skip-rules"])
+    page.keyboard.press("Enter")
+    expect(page.locator("#rules-text")).to_be_focused()
     # The language switch works here too, without a reload.
     page.locator("#lang-select").select_option("pl")
     expect(page.locator("html")).to_have_attribute("lang", "pl")

@@ -1,0 +1,198 @@
+// The board: the server's SVG drawing (agon-svg) put into the page, and the marks the
+// page draws over it (selection, destinations, returns, the hint, the focus ring).
+
+import { app, interactive, legalFrom } from './state.js';
+import { t } from './i18n.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const DECOR = ['selected', 'target', 'movable', 'returnable', 'own'];
+
+/** The board's container. */
+export const board = () => /** @type {HTMLElement} */ (document.getElementById('board'));
+
+/** Lets a drawing fill its container: the size comes from the style sheet. */
+export function fitSvg(/** @type {Element | null} */ svg) {
+  if (!svg) return;
+  svg.removeAttribute('width');
+  svg.removeAttribute('height');
+}
+
+/**
+ * Shows a drawing on the board, unless it already shows `key`.
+ * @param {string} svgText
+ * @param {string} [key]
+ */
+export function setBoard(svgText, key) {
+  const el = board();
+  if (!el) return;
+  if (key && key === app.boardKey) return;
+  const hadFocus = el.contains(document.activeElement);
+  if (hadFocus && !app.refocus) app.refocus = 'board';
+  el.innerHTML = svgText;
+  app.boardKey = key || null;
+  const svg = el.querySelector('svg');
+  if (svg) {
+    fitSvg(svg);
+    // The drawing's own title and label are the position text: the board container
+    // carries a translated label instead, and the focusable pieces and cells their names.
+    const title = svg.querySelector(':scope > title');
+    if (title) title.remove();
+    svg.removeAttribute('role');
+    svg.removeAttribute('aria-label');
+    for (const text of svg.querySelectorAll('text')) text.setAttribute('aria-hidden', 'true');
+  }
+  decorate();
+}
+
+/** @returns {SVGPolygonElement | null} */
+function cellPolygon(/** @type {string} */ cell) {
+  return board().querySelector(`polygon.cell[data-cell="${cell}"]`);
+}
+
+/** @param {Element} poly */
+function cellCentre(poly) {
+  const nums = (poly.getAttribute('points') || '').trim().split(/[\s,]+/).map(Number);
+  let x = 0;
+  let y = 0;
+  const n = nums.length / 2;
+  for (let i = 0; i < nums.length; i += 2) {
+    x += nums[i];
+    y += nums[i + 1];
+  }
+  return { x: x / n, y: y / n };
+}
+
+/** The group of the page's own marks, drawn over the pieces. */
+function marksGroup(/** @type {SVGSVGElement} */ svg) {
+  let g = svg.querySelector('g.ui-marks');
+  if (!g) {
+    g = document.createElementNS(SVG_NS, 'g');
+    g.setAttribute('class', 'ui-marks');
+    svg.appendChild(g);
+  }
+  return g;
+}
+
+/** @param {Element} g @param {Element} poly @param {string} cls */
+function addOutline(g, poly, cls) {
+  const p = document.createElementNS(SVG_NS, 'polygon');
+  p.setAttribute('points', poly.getAttribute('points') || '');
+  p.setAttribute('class', cls);
+  g.appendChild(p);
+  return p;
+}
+
+/**
+ * Adds an element to the marks: a destination's dot or the hint's arrow.
+ * @param {Element} g
+ * @param {string} tag 'circle' or 'line'
+ * @param {Record<string, string>} attrs
+ */
+function addMark(g, tag, attrs) {
+  const mark = document.createElementNS(SVG_NS, tag);
+  for (const [name, value] of Object.entries(attrs)) mark.setAttribute(name, value);
+  g.appendChild(mark);
+}
+
+/** @param {Element} el @param {string} cell */
+function makeFocusable(el, cell) {
+  el.setAttribute('tabindex', '0');
+  el.setAttribute('role', 'button');
+  el.setAttribute('aria-label', t('a11y.cell', { cell }));
+}
+
+/** Marks what the person can do on the board now. */
+export function decorate() {
+  const el = board();
+  const svg = el && el.querySelector('svg');
+  if (!svg) return;
+  for (const node of svg.querySelectorAll('[data-cell]')) {
+    node.classList.remove(...DECOR);
+    if (node.hasAttribute('tabindex')) {
+      node.removeAttribute('tabindex');
+      node.removeAttribute('role');
+      node.removeAttribute('aria-label');
+    }
+  }
+  const marks = marksGroup(svg);
+  marks.textContent = '';
+  el.classList.toggle('interactive', interactive());
+  el.classList.toggle('readonly', !!(app.state && !app.token));
+  if (!interactive() || !app.state) return;
+
+  const map = legalFrom();
+  const mustReturn = !!app.state.must_return;
+  const moveClass = mustReturn ? 'returnable' : 'movable';
+  const human = app.state.human;
+
+  if (!mustReturn) {
+    for (const g of svg.querySelectorAll(`g.piece.${human}[data-cell]`)) {
+      if (!g.classList.contains('captured')) g.classList.add('own');
+    }
+  }
+  for (const from of map.keys()) {
+    for (const node of svg.querySelectorAll(`[data-cell="${from}"]`)) node.classList.add(moveClass);
+    const piece = svg.querySelector(`g.piece[data-cell="${from}"]`) || cellPolygon(from);
+    if (piece) makeFocusable(piece, from);
+  }
+  if (mustReturn) {
+    for (const from of map.keys()) {
+      const poly = cellPolygon(from);
+      if (poly) addOutline(marks, poly, 'mark-returnable');
+    }
+  }
+  if (app.hint) {
+    const from = cellPolygon(app.hint.from);
+    const to = cellPolygon(app.hint.to);
+    if (from) addOutline(marks, from, 'mark-hint');
+    if (to) addOutline(marks, to, 'mark-hint mark-hint-to');
+    if (from && to && app.hint.from !== app.hint.to) {
+      const a = cellCentre(from);
+      const b = cellCentre(to);
+      addMark(marks, 'line', {
+        x1: a.x.toFixed(2),
+        y1: a.y.toFixed(2),
+        x2: b.x.toFixed(2),
+        y2: b.y.toFixed(2),
+        class: 'mark-hint-arrow',
+      });
+    }
+  }
+  if (app.selected) {
+    for (const node of svg.querySelectorAll(`[data-cell="${app.selected}"]`)) node.classList.add('selected');
+    const spoly = cellPolygon(app.selected);
+    if (spoly) addOutline(marks, spoly, 'mark-selected');
+    for (const mv of map.get(app.selected) || []) {
+      const poly = cellPolygon(mv.to);
+      if (!poly) continue;
+      for (const node of svg.querySelectorAll(`[data-cell="${mv.to}"]`)) node.classList.add('target');
+      addOutline(marks, poly, 'mark-target');
+      const c = cellCentre(poly);
+      addMark(marks, 'circle', { cx: c.x.toFixed(2), cy: c.y.toFixed(2), r: '5.5', class: 'mark-dot' });
+      makeFocusable(poly, mv.to);
+    }
+  }
+  const focused = /** @type {HTMLElement | SVGElement | null} */ (document.activeElement);
+  if (focused && el.contains(focused) && focused.dataset && focused.dataset.cell && isFocusVisible(focused)) {
+    showFocusRing(focused.dataset.cell);
+  }
+}
+
+/** Whether the browser shows the focus of `node` (keyboard, not mouse). */
+export function isFocusVisible(/** @type {Element} */ node) {
+  try {
+    return node.matches(':focus-visible');
+  } catch {
+    return true;
+  }
+}
+
+/** Rings the focused cell (the drawing's own outline does not show on SVG shapes). */
+export function showFocusRing(/** @type {string | null | undefined} */ cell) {
+  const svg = board().querySelector('svg');
+  if (!svg) return;
+  for (const old of svg.querySelectorAll('.mark-focus')) old.remove();
+  if (!cell) return;
+  const poly = cellPolygon(cell);
+  if (poly) addOutline(marksGroup(svg), poly, 'mark-focus');
+}

@@ -1,0 +1,122 @@
+// Input: clicks and keys on the board, and the panel's forms and buttons, turned into
+// selections and the game's requests.
+
+import { app, interactive, legalFrom, ownPieceAt, redraw } from './state.js';
+import { board, isFocusVisible, showFocusRing } from './board.js';
+import {
+  askHint, copyPosition, createGame, disarmResign, playMove, resign, route, showStart, undo,
+} from './game.js';
+
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+/** A click (or Enter) on a cell: select a piece, choose its destination, or try a move. */
+function onCell(/** @type {string} */ cell) {
+  if (!interactive() || !app.state) return;
+  const map = legalFrom();
+  app.error = null;
+  if (map.has(cell)) {
+    app.selected = app.selected === cell ? null : cell;
+    redraw();
+    return;
+  }
+  const hit = app.selected ? (map.get(app.selected) || []).find((mv) => mv.to === cell) : undefined;
+  if (app.state.must_return) {
+    // Only the returnable pieces and their destinations can be clicked.
+    if (hit) playMove(hit.move);
+    return;
+  }
+  if (app.selected) {
+    const own = ownPieceAt(cell);
+    if (hit) {
+      playMove(hit.move);
+    } else if (own && !own.captured) {
+      app.selected = cell;
+      redraw();
+    } else {
+      // Not a marked cell: send it anyway, the server says why it is illegal.
+      playMove(`${app.selected}-${cell}`);
+    }
+    return;
+  }
+  if (ownPieceAt(cell)) {
+    app.selected = cell;
+    redraw();
+  }
+}
+
+/** The cell of the element an event happened on, if it is on the board. */
+function cellOf(/** @type {Event} */ ev) {
+  const el = board();
+  const target = /** @type {Element} */ (ev.target);
+  const node = target.closest ? /** @type {HTMLElement | null} */ (target.closest('[data-cell]')) : null;
+  return node && el.contains(node) ? node.dataset.cell : undefined;
+}
+
+function initBoardEvents() {
+  const el = board();
+  if (!el) return;
+  el.addEventListener('click', (ev) => {
+    const cell = cellOf(ev);
+    if (cell) onCell(cell);
+  });
+  el.addEventListener('keydown', (ev) => {
+    if (ev.key !== 'Enter' && ev.key !== ' ') return;
+    const cell = cellOf(ev);
+    if (!cell) return;
+    ev.preventDefault();
+    onCell(cell);
+    // After choosing a piece, go on to its first destination; otherwise keep the
+    // keyboard user where they were after the redraw.
+    const next = /** @type {HTMLElement | null} */ (
+      (app.selected === cell && el.querySelector('polygon.cell.target[tabindex="0"]')) ||
+      el.querySelector(`[data-cell="${cell}"][tabindex="0"]`));
+    if (next) next.focus();
+  });
+  el.addEventListener('focusin', (ev) => {
+    const cell = cellOf(ev);
+    showFocusRing(cell && isFocusVisible(/** @type {Element} */ (ev.target)) ? cell : null);
+  });
+  el.addEventListener('focusout', () => showFocusRing(null));
+}
+
+/** Wires the game page: the board, the panel's controls and the browser's history. */
+export function initGameEvents() {
+  initBoardEvents();
+  $('new-game').addEventListener('submit', (ev) => createGame(/** @type {SubmitEvent} */ (ev)));
+  $('entry-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const input = /** @type {HTMLInputElement} */ ($('move-input'));
+    const text = input.value.trim().toLowerCase().replace(/\s+/g, '');
+    if (!interactive()) return;
+    if (!text) {
+      app.error = { name: 'empty-entry' };
+      redraw();
+      return;
+    }
+    input.value = '';
+    playMove(text);
+  });
+  $('hint-btn').addEventListener('click', askHint);
+  $('undo-btn').addEventListener('click', undo);
+  $('resign-btn').addEventListener('click', resign);
+  $('resign-cancel').addEventListener('click', () => {
+    disarmResign();
+    redraw();
+    $('resign-btn').focus();
+  });
+  $('copy-btn').addEventListener('click', copyPosition);
+  $('new-game-btn').addEventListener('click', () => {
+    history.pushState({}, '', '/');
+    app.newGameError = null;
+    showStart();
+    const first = /** @type {HTMLElement | null} */ (document.querySelector('#new-game input:checked'));
+    if (first) first.focus();
+  });
+  $('continue-link').addEventListener('click', (ev) => {
+    ev.preventDefault();
+    history.pushState({}, '', $('continue-link').getAttribute('href'));
+    route();
+  });
+  window.addEventListener('popstate', route);
+}

@@ -1,0 +1,35 @@
+// agon-web: the game page and the rules page, as ES modules served as they are (no build
+// step, no framework). The server fills the page in its language; this script loads the
+// catalogue for switching languages and runs the page named by <body data-page>.
+//
+//   state.js   the page's state and the questions asked about it
+//   api.js     the JSON API client and the start board
+//   i18n.js    the catalogues, t(), the language switch
+//   board.js   the SVG board and the marks drawn over it
+//   focus.js   the keyboard focus across requests
+//   panel.js   render(): the game panel and the board from the state
+//   game.js    the game's requests and which game is shown
+//   events.js  clicks, keys and controls
+//   rules.js   the rules page
+
+import { app, onRedraw } from './state.js';
+import { initStrings } from './i18n.js';
+import { render } from './panel.js';
+import { initGameEvents } from './events.js';
+import { route } from './game.js';
+import { initRulesPage } from './rules.js';
+
+async function init() {
+  app.page = document.body.dataset.page || 'game';
+  await initStrings();
+  if (app.page === 'game') {
+    onRedraw(render);
+    initGameEvents();
+    route();
+  } else {
+    initRulesPage();
+  }
+}
+
+// A module runs once the document is parsed.
+init();

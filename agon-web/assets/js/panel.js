@@ -1,0 +1,257 @@
+// The game panel: shows the state (the board, whose turn, the outcome, the move list,
+// the controls) after every change. It reads the state and changes only the page.
+
+import { app, interactive, lastGame, legalFrom, other, pieceAt } from './state.js';
+import { has, t } from './i18n.js';
+import { board, decorate, setBoard } from './board.js';
+import { restoreFocus } from './focus.js';
+
+/** @typedef {import('./state.js').GameState} GameState */
+
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+
+/** @param {HTMLElement | null} el @param {boolean} on */
+function show(el, on) {
+  if (el) el.hidden = !on;
+}
+
+/** @param {Element | null} el @param {string} text */
+function setText(el, text) {
+  if (el && el.textContent !== text) el.textContent = text;
+}
+
+/** @param {HTMLElement} el @param {boolean} off */
+function disable(el, off) {
+  /** @type {HTMLButtonElement} */ (el).disabled = off;
+}
+
+/** What an error means to the person. */
+function errorText(/** @type {import('./state.js').ErrorLike} */ err) {
+  const name = err && err.name ? err.name : 'unknown';
+  if (name === 'empty-entry') return t('entry.empty');
+  if (has(`illegal.${name}`) && (err.status === 422 || !has(`error.${name}`))) return t(`illegal.${name}`);
+  if (has(`error.${name}`)) return t(`error.${name}`);
+  return t('error.unknown', { name });
+}
+
+/** @param {import('./state.js').Hint} hint */
+function hintText(hint) {
+  if (hint.win_in === 1) return t('status.hint-wins', { move: hint.move });
+  if (hint.win_in) return t('status.hint-forced', { move: hint.move, n: hint.win_in });
+  return t('status.hint', { move: hint.move });
+}
+
+/** A piece named for the person: "queen f4". */
+function pieceName(/** @type {string} */ cell) {
+  return `${t(`piece.${(pieceAt(cell) || { kind: 'guard' }).kind}`)} ${cell}`;
+}
+
+/** Shows the state: the game page's redraw. */
+export function render() {
+  if (app.page !== 'game') return;
+  const s = app.state;
+  const inGame = !!app.id;
+  show($('new-game'), !inGame);
+  show($('game'), inGame && !!s);
+  show($('loading'), inGame && !s && !app.error);
+
+  // New game panel
+  const startBtn = $('start-btn');
+  if (startBtn) disable(startBtn, app.busy);
+  const ngErr = $('new-game-error');
+  if (ngErr) {
+    show(ngErr, !inGame && !!app.newGameError);
+    if (app.newGameError) {
+      setText(ngErr, app.newGameError.name === 'unknown-game' ? t('game.not-found') : errorText(app.newGameError));
+    }
+  }
+  const last = lastGame();
+  const contRow = $('continue-row');
+  if (contRow) {
+    const ok = !inGame && last && !(app.newGameError && app.newGameError.name === 'unknown-game');
+    show(contRow, !!ok);
+    if (ok) $('continue-link').setAttribute('href', `/g/${last}`);
+  }
+
+  // Thinking indicator (under the board)
+  show($('thinking'), app.thinking);
+  board().classList.toggle('is-thinking', app.thinking);
+
+  if (!inGame) {
+    if (app.startSvg) setBoard(app.startSvg, 'start');
+    return;
+  }
+  if (!s) {
+    if (app.error) {
+      // The game could not be loaded (network): say so in the loading card.
+      show($('loading'), true);
+      setText($('loading').firstElementChild, errorText(app.error));
+    }
+    return;
+  }
+
+  setBoard(s.svg, `${app.id}:${s.moves.length}:${s.position}:${s.last_move}`);
+  decorate();
+
+  const watching = !app.token;
+  const human = s.human;
+  setText($('game-info'), watching
+    ? t('game.players', { side: t(`side.${human}`), level: t(`level.${s.level}`) })
+    : t('game.you-play', { side: t(`side.${human}`), level: t(`level.${s.level}`) }));
+  show($('watch-note'), watching);
+  document.body.classList.toggle('watching', watching);
+
+  // Outcome
+  const outcome = s.outcome;
+  show($('outcome'), !!outcome);
+  if (outcome) {
+    let result;
+    let tone;
+    if (!outcome.winner) {
+      result = t('outcome.draw');
+      tone = 'draw';
+    } else if (watching) {
+      result = t(outcome.winner === 'white' ? 'outcome.white-wins' : 'outcome.black-wins');
+      tone = 'draw';
+    } else if (outcome.winner === human) {
+      result = t('outcome.win');
+      tone = 'win';
+    } else {
+      result = t('outcome.lose');
+      tone = 'lose';
+    }
+    $('outcome').dataset.tone = tone;
+    setText($('outcome-result'), `${result} (${outcome.score})`);
+    const reasonKey = outcome.reason === 'resignation' && !watching ? 'reason.you-resigned' : `reason.${outcome.reason}`;
+    setText($('outcome-reason'), t(reasonKey));
+  }
+
+  // Status line
+  const map = legalFrom();
+  const lines = [];
+  const info = () => {
+    for (const i of app.info) lines.push(t(i.key, i.params));
+  };
+  if (app.notice) {
+    lines.push(t(app.notice.key, app.notice.params));
+  } else if (outcome) {
+    // The outcome box says how it ended; say what the computer's last move was.
+    if (!watching) info();
+  } else if (app.thinking) {
+    info();
+    lines.push(t('status.thinking'));
+  } else if (watching) {
+    lines.push(t(s.to_move === 'white' ? 'status.white-to-move' : 'status.black-to-move'));
+    if (s.must_return && s.to_move !== human) lines.push(t('return.computer'));
+  } else if (s.computer_to_move) {
+    lines.push(t('status.computer-turn'));
+  } else if (app.hintPending) {
+    lines.push(t('status.hint-thinking'));
+  } else if (app.busy) {
+    lines.push(t('status.sending'));
+  } else if (s.must_return) {
+    info();
+    lines.push(app.selected ? t('return.selected', { piece: pieceName(app.selected) }) : t('return.choose'));
+  } else {
+    info();
+    if (app.hint) lines.push(hintText(app.hint));
+    if (app.selected) {
+      lines.push(t(map.has(app.selected) ? 'status.selected' : 'status.no-moves', { cell: app.selected }));
+    } else {
+      lines.push(t('status.your-turn'));
+    }
+  }
+  setText($('status'), lines.join(' '));
+  show($('status'), lines.length > 0);
+
+  // Return box: the person must return a piece
+  const mustReturnNow = !watching && !outcome && s.must_return && s.to_move === human;
+  show($('return-box'), mustReturnNow);
+  if (mustReturnNow) {
+    const froms = [...map.keys()];
+    const queenFirst = froms.some((c) => (pieceAt(c) || {}).kind === 'queen');
+    setText($('return-explain'), queenFirst ? `${t('return.explain')} ${t('return.queen-first')}` : t('return.explain'));
+    setText($('return-pieces'), t('return.pieces', { pieces: froms.map(pieceName).join(', ') }));
+    setText($('return-where'), t(queenFirst ? 'return.where-queen' : 'return.where-guard'));
+  }
+
+  // Error line
+  show($('error'), !!app.error);
+  if (app.error) setText($('error'), errorText(app.error));
+
+  // Move entry and actions
+  const canPlay = interactive();
+  show($('entry-form'), !watching && !outcome);
+  disable($('move-input'), !canPlay);
+  disable($('entry-btn'), !canPlay);
+  show($('actions'), !watching);
+  disable($('undo-btn'), app.busy || !s.can_undo);
+  show($('hint-btn'), !outcome);
+  disable($('hint-btn'), !canPlay || !!app.hint);
+  const resignBtn = $('resign-btn');
+  show(resignBtn, !outcome);
+  disable(resignBtn, app.busy || !!outcome);
+  setText(resignBtn, t(app.resignArmed ? 'actions.resign-confirm' : 'actions.resign'));
+  resignBtn.classList.toggle('armed', app.resignArmed);
+  show($('resign-cancel'), app.resignArmed && !outcome);
+
+  renderMoves(s);
+  const captured = s.captured || [];
+  show($('captured-list'), captured.length > 0);
+  if (captured.length) setText($('captured-list'), t('status.captured-list', { cells: captured.join(', ') }));
+
+  // Tools
+  $('record-link').setAttribute('href', `/api/games/${app.id}/record`);
+  /** @type {HTMLInputElement} */ ($('position-text')).value = s.position;
+  const note = $('copy-note');
+  if (note && note.dataset.key) setText(note, t(note.dataset.key));
+  restoreFocus();
+}
+
+/** The move list: numbered pairs, White's move first. */
+function renderMoves(/** @type {GameState} */ s) {
+  const list = $('moves');
+  const moves = s.moves || [];
+  show($('moves-empty'), moves.length === 0);
+  const key = `${moves.join(' ')}|${s.to_move}`;
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.textContent = '';
+  // Who made the first move: moves alternate, so count back from the side to move.
+  const first = moves.length % 2 === 0 ? s.to_move : other(s.to_move);
+  /** @type {[number, number | null, number | null][]} */
+  const rows = [];
+  let i = 0;
+  let num = 1;
+  if (first === 'black' && moves.length) {
+    rows.push([num++, null, 0]);
+    i = 1;
+  }
+  for (; i < moves.length; i += 2) rows.push([num++, i, i + 1 < moves.length ? i + 1 : null]);
+  /** @param {number | null} index @param {'white' | 'black'} side */
+  const cell = (index, side) => {
+    const span = document.createElement('span');
+    span.className = `mv mv-${side}`;
+    span.setAttribute('dir', 'ltr');
+    if (index === null || index >= moves.length) {
+      span.classList.add('mv-none');
+      span.textContent = rows.length && side === 'white' ? '…' : '';
+      return span;
+    }
+    span.textContent = moves[index];
+    if (index === moves.length - 1) span.classList.add('last');
+    span.classList.add(side === s.human ? 'by-human' : 'by-computer');
+    return span;
+  };
+  for (const [n, w, b] of rows) {
+    const li = document.createElement('li');
+    const numEl = document.createElement('span');
+    numEl.className = 'num';
+    numEl.setAttribute('dir', 'ltr');
+    numEl.textContent = `${n}.`;
+    li.append(numEl, cell(w, 'white'), cell(b, 'black'));
+    list.appendChild(li);
+  }
+  list.scrollTop = list.scrollHeight;
+}

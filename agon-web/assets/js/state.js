@@ -1,0 +1,162 @@
+// The page's state: one object, what the server last said and what the person is doing,
+// with the questions the other modules ask about it. Nothing here touches the page.
+
+/**
+ * @typedef {{move: string, from: string, to: string, kind: 'step' | 'return'}} LegalMove
+ * @typedef {{cell: string, side: 'white' | 'black', kind: 'queen' | 'guard', captured: boolean}} Piece
+ * @typedef {{winner: 'white' | 'black' | null, reason: string, score: string}} Outcome
+ * @typedef {{
+ *   id: string, human: 'white' | 'black', level: string, position: string,
+ *   to_move: 'white' | 'black', must_return: boolean, legal_moves: string[],
+ *   legal: LegalMove[], pieces: Piece[], moves: string[], last_move: string | null,
+ *   last_captures: string[], captured: string[], outcome: Outcome | null,
+ *   computer_to_move: boolean, can_undo: boolean, svg: string
+ * }} GameState
+ * @typedef {{move: string, from: string, to: string, score: string, win_in: number | null, pv: string[]}} Hint
+ * @typedef {{key: string, params?: Record<string, string | number>}} Message
+ * @typedef {{name: string, status?: number}} ErrorLike
+ */
+
+export const app = {
+  page: 'game',
+  /** @type {string | null} the game shown, or null on the start page */
+  id: null,
+  /** @type {string | null} this browser's token for the game, or null (watching) */
+  token: null,
+  /** @type {GameState | null} the last game state from the server */
+  state: null,
+  /** @type {string | null} the selected cell */
+  selected: null,
+  /** @type {Hint | null} the engine's suggestion for this position */
+  hint: null,
+  hintPending: false, // a hint is being searched
+  busy: false, // a request is running: controls are disabled
+  thinking: false, // the computer is searching
+  /** @type {Message | null} a transient message (server busy) */
+  notice: null,
+  /** @type {ErrorLike | null} the last error */
+  error: null,
+  /** @type {Message[]} what just happened (computer's move, captures) */
+  info: [],
+  resignArmed: false,
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  resignTimer: null,
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  copyTimer: null,
+  /** @type {ReturnType<typeof setTimeout> | null} */
+  pollTimer: null,
+  /** @type {string | null} the start position's board, once fetched */
+  startSvg: null,
+  /** @type {string | null} what the board currently shows (to avoid redrawing) */
+  boardKey: null,
+  generation: 0, // bumped when the shown game changes; stale answers are dropped
+  /** @type {string | null} where the keyboard focus goes back once idle ('board' or an id) */
+  refocus: null,
+  /** @type {ErrorLike | null} the error shown in the "New game" panel */
+  newGameError: null,
+};
+
+// ---------------------------------------------------------------- redrawing
+
+/** @type {() => void} */
+let redrawHook = () => {};
+
+/** Sets what redraw() does (the game page's render; nothing on the rules page). */
+export function onRedraw(/** @type {() => void} */ hook) {
+  redrawHook = hook;
+}
+
+/** Shows the state: called after every change. */
+export function redraw() {
+  redrawHook();
+}
+
+// ---------------------------------------------------------------- questions
+
+/** @param {'white' | 'black'} side */
+export const other = (side) => (side === 'white' ? 'black' : 'white');
+
+export function humanToMove() {
+  const s = app.state;
+  return !!(s && !s.outcome && !s.computer_to_move && s.to_move === s.human);
+}
+
+/** Whether the person may move now from this browser. */
+export function interactive() {
+  return !!(app.token && !app.busy && humanToMove());
+}
+
+/**
+ * The legal moves by the cell they start from, as the server lists them.
+ * @returns {Map<string, LegalMove[]>}
+ */
+export function legalFrom() {
+  /** @type {Map<string, LegalMove[]>} */
+  const map = new Map();
+  for (const mv of (app.state && app.state.legal) || []) {
+    const list = map.get(mv.from);
+    if (list) list.push(mv);
+    else map.set(mv.from, [mv]);
+  }
+  return map;
+}
+
+/**
+ * The piece on `cell`, if any.
+ * @param {string} cell
+ * @returns {Piece | undefined}
+ */
+export function pieceAt(cell) {
+  return ((app.state && app.state.pieces) || []).find((p) => p.cell === cell);
+}
+
+/**
+ * The person's piece on `cell` (captured or not), if any.
+ * @param {string} cell
+ * @returns {Piece | undefined}
+ */
+export function ownPieceAt(cell) {
+  const p = pieceAt(cell);
+  return p && app.state && p.side === app.state.human ? p : undefined;
+}
+
+// ---------------------------------------------------------------- this browser's games
+
+/** @param {string} id */
+const tokenKey = (id) => `agon-token:${id}`;
+const LAST_GAME = 'agon-last-game';
+
+/** The token this browser holds for game `id`, or null. */
+export function readToken(/** @type {string} */ id) {
+  try {
+    return localStorage.getItem(tokenKey(id));
+  } catch {
+    return null;
+  }
+}
+
+/** The last game this browser played (and still holds the token of), or null. */
+export function lastGame() {
+  let last;
+  try {
+    last = localStorage.getItem(LAST_GAME);
+  } catch {
+    return null;
+  }
+  return last && readToken(last) ? last : null;
+}
+
+/**
+ * Keeps a game's token and makes it the last game. Without storage (private mode) the
+ * game still works until the page is left.
+ * @param {string} id
+ * @param {string | null} token the token to keep, or null to keep the one held
+ */
+export function rememberGame(id, token) {
+  try {
+    if (token) localStorage.setItem(tokenKey(id), token);
+    localStorage.setItem(LAST_GAME, id);
+  } catch {
+    // no storage
+  }
+}

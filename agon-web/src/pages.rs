@@ -1,0 +1,214 @@
+//! The two pages, built from their templates and the shared header, and the embedded
+//! files they load (`/assets/...`, `/i18n/...`).
+
+use std::sync::OnceLock;
+
+use axum::extract::Path;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use sha2::{Digest, Sha256};
+
+use crate::i18n::{escape_html, Language};
+use crate::ApiError;
+
+/// A page of the site.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Page {
+    /// `/` and `/g/{id}`: the board and the game panel.
+    Game,
+    /// `/rules`.
+    Rules,
+}
+
+/// What a page puts into the shared header (`assets/header.html`).
+struct HeaderSlots {
+    /// The id the skip link jumps to.
+    skip_target: &'static str,
+    /// The catalogue key of the skip link's text.
+    skip_key: &'static str,
+    /// Where the header's link goes.
+    nav_href: &'static str,
+    /// The catalogue key of its text.
+    nav_key: &'static str,
+}
+
+impl Page {
+    /// Both pages.
+    pub const ALL: [Page; 2] = [Page::Game, Page::Rules];
+
+    const fn body(self) -> &'static str {
+        match self {
+            Page::Game => include_str!("../assets/index.html"),
+            Page::Rules => include_str!("../assets/rules.html"),
+        }
+    }
+
+    const fn slots(self) -> HeaderSlots {
+        match self {
+            Page::Game => HeaderSlots {
+                skip_target: "panel",
+                skip_key: "a11y.skip",
+                nav_href: "/rules",
+                nav_key: "header.rules",
+            },
+            Page::Rules => HeaderSlots {
+                skip_target: "rules-text",
+                skip_key: "a11y.skip-rules",
+                nav_href: "/",
+                nav_key: "header.play",
+            },
+        }
+    }
+
+    /// The page's template with the header inserted at `{{header}}`: still to be filled
+    /// for a language by [`crate::i18n::render`]. Built once.
+    ///
+    /// ```
+    /// use agon_web::pages::Page;
+    /// for page in Page::ALL {
+    ///     let html = page.template();
+    ///     assert!(html.contains(r#"<a class="skip-link""#));
+    ///     assert_eq!(html.matches(r#"<option value="#).count(), agon_web::Language::ALL.len());
+    /// }
+    /// ```
+    pub fn template(self) -> &'static str {
+        static TEMPLATES: OnceLock<[String; 2]> = OnceLock::new();
+        let all = TEMPLATES.get_or_init(|| Page::ALL.map(|page| page.assemble()));
+        &all[self as usize]
+    }
+
+    fn assemble(self) -> String {
+        let slots = self.slots();
+        let header = include_str!("../assets/header.html")
+            .replace("{{skip-target}}", slots.skip_target)
+            .replace("{{skip-key}}", slots.skip_key)
+            .replace("{{skip-text}}", &format!("{{{{t:{}}}}}", slots.skip_key))
+            .replace("{{nav-href}}", slots.nav_href)
+            .replace("{{nav-key}}", slots.nav_key)
+            .replace("{{nav-text}}", &format!("{{{{t:{}}}}}", slots.nav_key))
+            .replace("{{languages}}", &language_options());
+        self.body().replacen("{{header}}\n", &header, 1)
+    }
+
+    /// The page in `language`.
+    pub fn render(self, language: Language) -> String {
+        crate::i18n::render(self.template(), language)
+    }
+}
+
+/// The language switch's options: every language, named in itself. The page's script
+/// takes its list of languages from them.
+fn language_options() -> String {
+    let mut out = String::new();
+    for language in Language::ALL {
+        let code = language.code();
+        let dir = if language.is_rtl() {
+            r#" dir="rtl""#
+        } else {
+            ""
+        };
+        let name = escape_html(language.text("meta.name"));
+        out.push_str(&format!(
+            "        <option value=\"{code}\" lang=\"{code}\"{dir}>{name}</option>\n"
+        ));
+    }
+    out
+}
+
+/// The embedded files under `/assets/`: name, content type, bytes. The script is a set of
+/// ES modules (`js/main.js` imports the others), served as they are.
+const ASSETS: [(&str, &str, &str); 12] = [
+    ("js/main.js", JS, include_str!("../assets/js/main.js")),
+    ("js/state.js", JS, include_str!("../assets/js/state.js")),
+    ("js/api.js", JS, include_str!("../assets/js/api.js")),
+    ("js/i18n.js", JS, include_str!("../assets/js/i18n.js")),
+    ("js/board.js", JS, include_str!("../assets/js/board.js")),
+    ("js/focus.js", JS, include_str!("../assets/js/focus.js")),
+    ("js/panel.js", JS, include_str!("../assets/js/panel.js")),
+    ("js/game.js", JS, include_str!("../assets/js/game.js")),
+    ("js/events.js", JS, include_str!("../assets/js/events.js")),
+    ("js/rules.js", JS, include_str!("../assets/js/rules.js")),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("../assets/style.css"),
+    ),
+    (
+        "favicon.svg",
+        "image/svg+xml",
+        include_str!("../assets/favicon.svg"),
+    ),
+];
+
+/// The content type of a module script (a module with any other type does not run).
+const JS: &str = "text/javascript; charset=utf-8";
+
+/// The names of the embedded files under `/assets/`.
+///
+/// ```
+/// assert!(agon_web::pages::asset_names().any(|name| name == "js/main.js"));
+/// ```
+pub fn asset_names() -> impl Iterator<Item = &'static str> {
+    ASSETS.iter().map(|(name, _, _)| *name)
+}
+
+/// An entity tag of embedded bytes: the start of their SHA-256.
+fn etag(body: &str) -> String {
+    let digest = Sha256::digest(body.as_bytes());
+    let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    format!("\"{hex}\"")
+}
+
+/// `GET /assets/{*file}`. `no-cache` with an `ETag`: the browser asks again each time and
+/// gets `304 Not Modified` while the binary is the same.
+pub(crate) async fn asset(
+    Path(file): Path<String>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    static TAGS: OnceLock<Vec<String>> = OnceLock::new();
+    let tags = TAGS.get_or_init(|| ASSETS.iter().map(|(_, _, body)| etag(body)).collect());
+    let index = ASSETS
+        .iter()
+        .position(|(name, _, _)| *name == file)
+        .ok_or(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not-found",
+            "no such file",
+        ))?;
+    let (_, content_type, body) = ASSETS[index];
+    let tag = tags[index].as_str();
+    let fresh = headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.split(',').any(|t| t.trim() == tag || t.trim() == "*"));
+    let fixed = [
+        (header::CONTENT_TYPE, content_type),
+        (header::CACHE_CONTROL, "no-cache"),
+        (header::ETAG, tag),
+    ];
+    Ok(if fresh {
+        (StatusCode::NOT_MODIFIED, fixed).into_response()
+    } else {
+        (fixed, body).into_response()
+    })
+}
+
+/// `GET /i18n/{lang}.json`.
+pub(crate) async fn catalogue(Path(file): Path<String>) -> Result<Response, ApiError> {
+    let language = file
+        .strip_suffix(".json")
+        .and_then(Language::from_code)
+        .ok_or(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not-found",
+            "no such language",
+        ))?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        language.catalogue_json(),
+    )
+        .into_response())
+}
