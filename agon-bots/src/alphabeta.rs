@@ -350,7 +350,8 @@ impl Search<'_> {
             if alpha >= beta {
                 if let Some((from, to)) = m.cells() {
                     let i = from.index() * CELL_COUNT + to.index();
-                    self.bot.history[i] = self.bot.history[i].saturating_add((depth * depth) as u32);
+                    self.bot.history[i] =
+                        self.bot.history[i].saturating_add((depth * depth) as u32);
                 }
                 break;
             }

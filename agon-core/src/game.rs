@@ -261,10 +261,22 @@ impl Game {
             let actions = next.actions();
             if actions.is_empty() {
                 (next.outcome(), actions)
-            } else if m.is_pass() && self.moves.len() >= 2 && self.moves[self.moves.len() - 2].is_pass() {
-                (Some(Outcome::drawn(EndReason::TwoPasses)), Actions::default())
-            } else if rules.limit().is_some_and(|n| self.moves.len() >= n as usize) {
-                (Some(Outcome::drawn(EndReason::MoveLimit)), Actions::default())
+            } else if m.is_pass()
+                && self.moves.len() >= 2
+                && self.moves[self.moves.len() - 2].is_pass()
+            {
+                (
+                    Some(Outcome::drawn(EndReason::TwoPasses)),
+                    Actions::default(),
+                )
+            } else if rules
+                .limit()
+                .is_some_and(|n| self.moves.len() >= n as usize)
+            {
+                (
+                    Some(Outcome::drawn(EndReason::MoveLimit)),
+                    Actions::default(),
+                )
             } else {
                 (None, actions)
             }

@@ -49,9 +49,7 @@
 use core::fmt;
 use core::str::FromStr;
 
-use crate::{
-    Cell, CellSet, IllegalMove, Kind, Move, Piece, Position, PositionError, Rules, Side,
-};
+use crate::{Cell, CellSet, IllegalMove, Kind, Move, Piece, Position, PositionError, Rules, Side};
 
 /// A text that does not parse: where the fault is (a byte offset) and what it is.
 ///

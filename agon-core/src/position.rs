@@ -147,7 +147,8 @@ impl Position {
     /// # Ok::<(), agon_core::PositionError>(())
     /// ```
     pub fn with_rules(&self, rules: Rules) -> Result<Position, PositionError> {
-        let both = self.captured.intersects(self.sides[0]) && self.captured.intersects(self.sides[1]);
+        let both =
+            self.captured.intersects(self.sides[0]) && self.captured.intersects(self.sides[1]);
         if both && rules.between() != Between::Trapped {
             return Err(PositionError::CapturedBothSides);
         }
@@ -406,7 +407,9 @@ impl Position {
         if self.captured.intersects(self.sides[self.turn.index()]) {
             return Some(self.turn);
         }
-        self.captured.intersects(self.sides[self.turn.other().index()]).then(|| self.turn.other())
+        self.captured
+            .intersects(self.sides[self.turn.other().index()])
+            .then(|| self.turn.other())
     }
 
     /// Whether the piece on `cell` is captured (false for an empty cell).

@@ -499,7 +499,9 @@ impl Rules {
         if plies == 0 || plies > Rules::MAX_LIMIT {
             return None;
         }
-        Some(Rules((self.0 & ((1 << LIMIT_SHIFT) - 1)) | (plies << LIMIT_SHIFT)))
+        Some(Rules(
+            (self.0 & ((1 << LIMIT_SHIFT) - 1)) | (plies << LIMIT_SHIFT),
+        ))
     }
 
     /// The same rules without a move limit.
@@ -593,11 +595,13 @@ impl Rules {
                     && value.bytes().all(|b| b.is_ascii_digit())
                     && !value.starts_with('0');
                 if !digits {
-                    return Err(if value.bytes().all(|b| b.is_ascii_digit()) && !value.is_empty() {
-                        ParseErrorKind::LimitOutOfRange
-                    } else {
-                        unknown
-                    });
+                    return Err(
+                        if value.bytes().all(|b| b.is_ascii_digit()) && !value.is_empty() {
+                            ParseErrorKind::LimitOutOfRange
+                        } else {
+                            unknown
+                        },
+                    );
                 }
                 let n: u32 = value.parse().map_err(|_| unknown)?;
                 self.with_limit(n).ok_or(ParseErrorKind::LimitOutOfRange)?
@@ -720,7 +724,11 @@ mod tests {
             list.extend(GuardReturn::ALL.iter().map(|&v| rules.with_guard_return(v)));
             list.extend(QueenReturn::ALL.iter().map(|&v| rules.with_queen_return(v)));
             list.extend(QueenPlacer::ALL.iter().map(|&v| rules.with_queen_placer(v)));
-            list.extend(EmptyThroneRing::ALL.iter().map(|&v| rules.with_empty_throne_ring(v)));
+            list.extend(
+                EmptyThroneRing::ALL
+                    .iter()
+                    .map(|&v| rules.with_empty_throne_ring(v)),
+            );
             list.extend(Stuck::ALL.iter().map(|&v| rules.with_stuck(v)));
             list.extend(Repetition::ALL.iter().map(|&v| rules.with_repetition(v)));
             for n in [1, 7, 2500, Rules::MAX_LIMIT] {
@@ -742,8 +750,14 @@ mod tests {
     #[test]
     fn the_canonical_form_starts_from_the_nearest_preset() {
         let cases = [
-            (Rules::LUDII.with_capture(Capture::SameRing), "ludii+capture=same-ring"),
-            (Rules::STANDARD.with_stuck(Stuck::Pass), "standard+stuck=pass"),
+            (
+                Rules::LUDII.with_capture(Capture::SameRing),
+                "ludii+capture=same-ring",
+            ),
+            (
+                Rules::STANDARD.with_stuck(Stuck::Pass),
+                "standard+stuck=pass",
+            ),
             (Rules::STANDARD.with_limit(7).unwrap(), "standard+limit=7"),
             (Rules::LUDII.without_limit(), "ludii+limit=none"),
             (Rules::STANDARD, "standard"),
@@ -761,13 +775,25 @@ mod tests {
             ("Standard", 0, ParseErrorKind::UnknownPreset),
             ("standard+", 9, ParseErrorKind::UnknownRuleOption),
             ("standard+color=red", 9, ParseErrorKind::UnknownRuleOption),
-            ("standard+capture", 16, ParseErrorKind::Expected("'=' after the option name")),
+            (
+                "standard+capture",
+                16,
+                ParseErrorKind::Expected("'=' after the option name"),
+            ),
             ("standard+capture=", 17, ParseErrorKind::UnknownRuleValue),
             ("standard+limit=0", 15, ParseErrorKind::LimitOutOfRange),
             ("standard+limit=100001", 15, ParseErrorKind::LimitOutOfRange),
-            ("standard+limit=99999999999999", 15, ParseErrorKind::LimitOutOfRange),
+            (
+                "standard+limit=99999999999999",
+                15,
+                ParseErrorKind::LimitOutOfRange,
+            ),
             ("standard+limit=-3", 15, ParseErrorKind::UnknownRuleValue),
-            ("ludii+stuck=pass+stuck=loses", 17, ParseErrorKind::DuplicateRuleOption),
+            (
+                "ludii+stuck=pass+stuck=loses",
+                17,
+                ParseErrorKind::DuplicateRuleOption,
+            ),
         ];
         for (text, offset, kind) in cases {
             let err = Rules::from_text(text).unwrap_err();
@@ -798,7 +824,10 @@ mod tests {
         assert_eq!(r.repetition(), Repetition::Off);
         assert_eq!(r.limit(), Some(Rules::MAX_LIMIT));
         assert_eq!(r.with_between(Between::Allowed).between(), Between::Allowed);
-        assert_eq!(r.with_between(Between::Allowed).guard_return(), GuardReturn::NextRing);
+        assert_eq!(
+            r.with_between(Between::Allowed).guard_return(),
+            GuardReturn::NextRing
+        );
         assert_eq!(r.to_string().parse::<Rules>(), Ok(r));
     }
 }

@@ -133,7 +133,10 @@ impl Serialize for Rules {
 
 impl<'de> Deserialize<'de> for Rules {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Rules, D::Error> {
-        d.deserialize_str(TextVisitor("a rule set like standard or ludii", Rules::from_text))
+        d.deserialize_str(TextVisitor(
+            "a rule set like standard or ludii",
+            Rules::from_text,
+        ))
     }
 }
 

@@ -12,9 +12,17 @@ use proptest::prelude::*;
 /// Any rule set: every option at any of its values, and a move limit or none.
 pub fn rules_strategy() -> impl Strategy<Value = Rules> {
     (
-        (0..Capture::ALL.len(), 0..Between::ALL.len(), 0..GuardReturn::ALL.len()),
+        (
+            0..Capture::ALL.len(),
+            0..Between::ALL.len(),
+            0..GuardReturn::ALL.len(),
+        ),
         (0..QueenReturn::ALL.len(), 0..QueenPlacer::ALL.len()),
-        (0..EmptyThroneRing::ALL.len(), 0..Stuck::ALL.len(), 0..Repetition::ALL.len()),
+        (
+            0..EmptyThroneRing::ALL.len(),
+            0..Stuck::ALL.len(),
+            0..Repetition::ALL.len(),
+        ),
         prop_oneof![Just(0u32), 1u32..400],
     )
         .prop_map(|((c, b, g), (q, p), (e, s, r), limit)| {

@@ -438,8 +438,20 @@ fn r08_the_side_chooses_which_captured_guard_returns_to_the_outer_ring() {
     let p = pos("Qf6,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2*,gb7*,gd1,gh1,gk7,gl2 b");
     let moves = p.legal_moves();
     assert_eq!(moves.len(), 34);
-    assert_eq!(moves.iter().filter(|m| m.from() == Some(cell("a2"))).count(), 17);
-    assert_eq!(moves.iter().filter(|m| m.from() == Some(cell("b7"))).count(), 17);
+    assert_eq!(
+        moves
+            .iter()
+            .filter(|m| m.from() == Some(cell("a2")))
+            .count(),
+        17
+    );
+    assert_eq!(
+        moves
+            .iter()
+            .filter(|m| m.from() == Some(cell("b7")))
+            .count(),
+        17
+    );
     assert!(moves
         .iter()
         .all(|m| m.is_return() && m.to().is_some_and(|c| c.ring().distance() == 5)));

@@ -35,11 +35,12 @@ pub struct LegalMove {
     /// The move in the notation: `f1-e1`, `f4>l1`.
     #[serde(rename = "move")]
     pub text: String,
-    /// The cell of the piece that moves (a step) or of the captured piece (a return).
-    pub from: String,
-    /// The cell it goes to.
-    pub to: String,
-    /// `step` or `return`.
+    /// The cell of the piece that moves (a step) or of the captured piece (a return);
+    /// `null` for a pass.
+    pub from: Option<String>,
+    /// The cell it goes to (`null` for a pass).
+    pub to: Option<String>,
+    /// `step`, `return` or `pass`.
     pub kind: &'static str,
 }
 
@@ -48,15 +49,19 @@ impl LegalMove {
     ///
     /// ```
     /// let m = agon_web::LegalMove::of("f4>l1".parse()?);
-    /// assert_eq!((m.text.as_str(), m.from.as_str(), m.to.as_str(), m.kind), ("f4>l1", "f4", "l1", "return"));
+    /// assert_eq!((m.text.as_str(), m.from.as_deref(), m.to.as_deref(), m.kind), ("f4>l1", Some("f4"), Some("l1"), "return"));
     /// # Ok::<(), agon_core::ParseError>(())
     /// ```
     pub fn of(m: Move) -> LegalMove {
         LegalMove {
             text: m.to_string(),
-            from: m.from().to_string(),
-            to: m.to().to_string(),
-            kind: if m.is_return() { "return" } else { "step" },
+            from: m.from().map(|c| c.to_string()),
+            to: m.to().map(|c| c.to_string()),
+            kind: match m {
+                Move::Step { .. } => "step",
+                Move::Return { .. } => "return",
+                Move::Pass => "pass",
+            },
         }
     }
 }

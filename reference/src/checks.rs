@@ -191,7 +191,10 @@ pub fn core_moves(p: &Position) -> Vec<(usize, usize, bool)> {
     let mut v: Vec<_> = p
         .legal_moves()
         .iter()
-        .filter_map(|m| m.cells().map(|(f, t)| (f.index(), t.index(), m.is_return())))
+        .filter_map(|m| {
+            m.cells()
+                .map(|(f, t)| (f.index(), t.index(), m.is_return()))
+        })
         .collect();
     v.sort_unstable();
     v

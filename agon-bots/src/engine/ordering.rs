@@ -40,7 +40,9 @@ impl History {
     /// A pass takes slot 0, which no step or return uses (a1 to a1).
     fn index(m: Move) -> usize {
         m.cells().map_or(0, |(from, to)| {
-            usize::from(m.is_return()) * CELL_COUNT * CELL_COUNT + from.index() * CELL_COUNT + to.index()
+            usize::from(m.is_return()) * CELL_COUNT * CELL_COUNT
+                + from.index() * CELL_COUNT
+                + to.index()
         })
     }
 
