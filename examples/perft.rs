@@ -1,31 +1,41 @@
 //! Counts perft leaves from a position and prints the speed of move generation.
 //!
 //! ```text
-//! cargo run --release --example perft -- [--position TEXT] DEPTH
+//! cargo run --release --example perft -- [--rules RULES] [--position TEXT] DEPTH
 //! ```
 //!
 //! Prints, for each depth 1..=DEPTH: `depth=D leaves=N seconds=S leaves_per_second=R`.
+//! `--rules` takes a rule set's text (`ludii`, `standard+capture=same-ring`); the
+//! position is read under it.
 
 use std::io::Write;
 use std::time::Instant;
 
-use agon_core::{perft, Position};
+use agon_core::{perft, Position, Rules};
 use agon_examples::{fail, parse_arg};
 
-const USAGE: &str = "perft [--position TEXT] DEPTH";
+const USAGE: &str = "perft [--rules RULES] [--position TEXT] DEPTH";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let mut position = Position::start();
+    let mut rules = Rules::STANDARD;
+    let mut text = None;
     let mut depth = None;
     let mut i = 0;
     while i < args.len() {
         match args[i].as_str() {
             "--position" => {
-                let text = args
+                text = Some(
+                    args.get(i + 1)
+                        .unwrap_or_else(|| fail("--position needs a value", USAGE)),
+                );
+                i += 1;
+            }
+            "--rules" => {
+                let value = args
                     .get(i + 1)
-                    .unwrap_or_else(|| fail("--position needs a value", USAGE));
-                position = parse_arg(text, "position", USAGE);
+                    .unwrap_or_else(|| fail("--rules needs a value", USAGE));
+                rules = parse_arg(value, "rules", USAGE);
                 i += 1;
             }
             arg if depth.is_none() => depth = Some(parse_arg::<u32>(arg, "depth", USAGE)),
@@ -34,6 +44,11 @@ fn main() {
         i += 1;
     }
     let depth = depth.unwrap_or_else(|| fail("missing DEPTH", USAGE));
+    let position = match text {
+        Some(text) => Position::from_text_with_rules(text, rules)
+            .unwrap_or_else(|e| fail(format_args!("bad position: {e}"), USAGE)),
+        None => Position::start_with_rules(rules),
+    };
     let mut out = std::io::stdout().lock();
     for d in 1..=depth {
         let start = Instant::now();

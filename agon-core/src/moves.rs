@@ -492,13 +492,10 @@ impl Iterator for ActionsIter {
 
     #[inline]
     fn next(&mut self) -> Option<Move> {
-        if self.actions.pass {
-            self.actions.pass = false;
-            return Some(Move::Pass);
-        }
         loop {
             if self.piece >= usize::from(self.actions.pieces) {
-                return None;
+                // A pass has no piece: it comes out here, once.
+                return core::mem::take(&mut self.actions.pass).then_some(Move::Pass);
             }
             if let Some(to) = self.rest.first() {
                 self.rest = self.rest.without(to);

@@ -60,16 +60,15 @@ macro_rules! rule_option {
                 $name::ALL.iter().copied().find(|v| v.name() == text)
             }
 
+            #[inline(always)]
             const fn from_bits(bits: u32) -> $name {
-                let i = (bits >> $shift) & ((1 << $bits) - 1);
-                let mut k = 0;
-                while k < $name::ALL.len() {
-                    if $name::ALL[k] as u32 == i {
-                        return $name::ALL[k];
-                    }
-                    k += 1;
+                // The values are numbered 0.. in `ALL` order; the builders store no other.
+                let i = ((bits >> $shift) & ((1 << $bits) - 1)) as usize;
+                if i < $name::ALL.len() {
+                    $name::ALL[i]
+                } else {
+                    $name::ALL[0]
                 }
-                $name::ALL[0]
             }
 
             const fn into_bits(self, bits: u32) -> u32 {
@@ -539,6 +538,12 @@ impl Rules {
     #[inline]
     pub const fn position_rules_are_standard(self) -> bool {
         self.0 & 0xff == 0
+    }
+
+    /// Whether V2 is `trapped`, tested on the bits (the move generator's hot path).
+    #[inline(always)]
+    pub(crate) const fn traps(self) -> bool {
+        (self.0 >> 1) & 3 == Between::Trapped as u32
     }
 
     /// The name of the preset these rules are, if they are one.
