@@ -72,6 +72,30 @@ impl Side {
             _ => None,
         }
     }
+    /// The side's lower-case name, the one every layer writes (datasets, the web API,
+    /// the conformance data): `white` or `black`.
+    ///
+    /// ```
+    /// use agon_core::Side;
+    /// assert_eq!(Side::Black.name(), "black");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            Side::White => "white",
+            Side::Black => "black",
+        }
+    }
+
+    /// The side named `name` ([`Side::name`]).
+    ///
+    /// ```
+    /// use agon_core::Side;
+    /// assert_eq!(Side::from_name("white"), Some(Side::White));
+    /// assert_eq!(Side::from_name("White"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<Side> {
+        Side::ALL.into_iter().find(|s| s.name() == name)
+    }
 }
 
 impl Not for Side {
