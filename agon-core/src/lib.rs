@@ -20,6 +20,9 @@
 //!
 //! # What is where
 //!
+//! How this crate fits with the rest of the workspace, and where each fact lives, is in
+//! `ARCHITECTURE.md` at the repository root.
+//!
 //! The types are at the crate root; the two modules group families you browse: the text
 //! formats ([`notation`]) and seeded randomness ([`random`]). In the source, each rule of
 //! RULES.md lives in one file, named in the third column.
