@@ -84,6 +84,8 @@ pub struct RulesParts {
     /// The options that differ from that preset, in the text form's order (empty when the
     /// rules are the preset).
     pub options: Vec<RuleOption>,
+    /// Every option's value, in the text form's order (`limit`: the plies or `none`).
+    pub values: Vec<RuleOption>,
 }
 
 impl RulesParts {
@@ -116,8 +118,63 @@ impl RulesParts {
                 })
             })
             .collect();
-        RulesParts { preset, options }
+        RulesParts {
+            preset,
+            options,
+            values: rule_values(rules),
+        }
     }
+}
+
+/// The value of each option of `rules`, in [`Rules::OPTIONS`] order.
+///
+/// ```
+/// let values = agon_web::rule_values(agon_core::Rules::LUDII);
+/// assert_eq!(values.len(), 9);
+/// assert_eq!((values[8].option, values[8].value.as_str()), ("limit", "2500"));
+/// ```
+pub fn rule_values(rules: Rules) -> Vec<RuleOption> {
+    let names = [
+        rules.capture().name(),
+        rules.between().name(),
+        rules.guard_return().name(),
+        rules.queen_return().name(),
+        rules.queen_placer().name(),
+        rules.empty_throne_ring().name(),
+        rules.stuck().name(),
+        rules.repetition().name(),
+    ];
+    let limit = rules.limit().map_or("none".to_string(), |n| n.to_string());
+    Rules::OPTIONS
+        .iter()
+        .zip(names.iter().map(|n| n.to_string()).chain([limit]))
+        .map(|(&option, value)| RuleOption { option, value })
+        .collect()
+}
+
+/// The values each option of the rule set can take, in [`Rules::OPTIONS`] order, the
+/// standard one first (`limit` takes a number of plies: only `none` is listed).
+///
+/// ```
+/// let all = agon_web::rule_option_values();
+/// assert_eq!(all[1], ("between", vec!["forbidden", "allowed", "trapped"]));
+/// ```
+pub fn rule_option_values() -> Vec<(&'static str, Vec<&'static str>)> {
+    use agon_core::{
+        Between, Capture, EmptyThroneRing, GuardReturn, QueenPlacer, QueenReturn, Repetition, Stuck,
+    };
+    let lists: [Vec<&'static str>; 9] = [
+        Capture::ALL.iter().map(|v| v.name()).collect(),
+        Between::ALL.iter().map(|v| v.name()).collect(),
+        GuardReturn::ALL.iter().map(|v| v.name()).collect(),
+        QueenReturn::ALL.iter().map(|v| v.name()).collect(),
+        QueenPlacer::ALL.iter().map(|v| v.name()).collect(),
+        EmptyThroneRing::ALL.iter().map(|v| v.name()).collect(),
+        Stuck::ALL.iter().map(|v| v.name()).collect(),
+        Repetition::ALL.iter().map(|v| v.name()).collect(),
+        vec!["none"],
+    ];
+    Rules::OPTIONS.into_iter().zip(lists).collect()
 }
 
 /// A piece on the board, as the page needs it.
