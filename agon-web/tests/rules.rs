@@ -183,9 +183,11 @@ async fn a_game_under_each_preset_and_a_composed_rule_set() {
     let s = server();
     let (id, _, state) = s.create(json!({"side": "white", "level": "easy"})).await;
     assert_eq!(state["rules"], "standard", "the default is standard");
+    assert_eq!(state["rules_parts"]["preset"], "standard");
+    assert_eq!(state["rules_parts"]["options"], json!([]));
     assert_eq!(
-        state["rules_parts"],
-        json!({"preset": "standard", "options": []})
+        state["rules_parts"]["values"][0],
+        json!({"option": "capture", "value": "any"})
     );
     assert_eq!(state["chooser"], "white");
     assert_eq!(s.state(&id).await, state);
@@ -194,10 +196,21 @@ async fn a_game_under_each_preset_and_a_composed_rule_set() {
         .create(json!({"side": "white", "level": "easy", "rules": "ludii"}))
         .await;
     assert_eq!(state["rules"], "ludii");
-    assert_eq!(
-        state["rules_parts"],
-        json!({"preset": "ludii", "options": []})
-    );
+    assert_eq!(state["rules_parts"]["preset"], "ludii");
+    assert_eq!(state["rules_parts"]["options"], json!([]));
+    let values: Vec<(String, String)> = state["rules_parts"]["values"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| (v["option"].to_string(), v["value"].to_string()))
+        .collect();
+    assert_eq!(values.len(), 9);
+    for (option, value) in [("stuck", "pass"), ("repetition", "off"), ("limit", "2500")] {
+        assert!(
+            values.contains(&(format!("{option:?}"), format!("{value:?}"))),
+            "{values:?}"
+        );
+    }
     assert_eq!(strings(&state["legal_moves"]).len(), 27);
     assert_eq!(s.state(&id).await["rules"], "ludii", "stored and read back");
 
