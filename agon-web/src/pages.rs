@@ -68,7 +68,10 @@ impl Page {
     /// for page in Page::ALL {
     ///     let html = page.template();
     ///     assert!(html.contains(r#"<a class="skip-link""#));
-    ///     assert_eq!(html.matches(r#"<option value="#).count(), agon_web::Language::ALL.len());
+    ///     let codes = agon_web::Language::ALL.map(|l| l.code());
+    ///     let switch = |code| format!(r#"<option value="{code}" lang="{code}""#);
+    ///     assert!(codes.iter().all(|code| html.matches(&switch(code)).count() == 1));
+    ///     assert_eq!(html.matches(r#"" lang=""#).count(), codes.len());
     /// }
     /// ```
     pub fn template(self) -> &'static str {
