@@ -6,7 +6,9 @@
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use agon_core::{IllegalMove, Move, Position, Record, Score, Side};
+use agon_core::{
+    IllegalMove, Move, ParseError, ParseErrorKind, Position, Record, Rules, Score, Side,
+};
 use axum::extract::{FromRequest, Path, Request, State};
 use axum::http::{header, HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
@@ -85,9 +87,44 @@ pub struct NewGameRequest {
     pub side: String,
     /// `easy`, `medium` or `hard`.
     pub level: String,
-    /// A start position other than the standard one.
+    /// A start position other than the standard one (read under `rules`).
     #[serde(default)]
     pub position: Option<String>,
+    /// The rule set, in its text form (`standard`, `ludii`,
+    /// `standard+capture=same-ring+limit=300`); the standard rules when absent.
+    #[serde(default)]
+    pub rules: Option<String>,
+}
+
+/// The 400 of a rule set's text that does not parse, named by what is wrong:
+/// `unknown-preset`, `unknown-rule-option`, `unknown-rule-value`,
+/// `duplicate-rule-option`, `limit-out-of-range` (agon-core's names), or
+/// `malformed-rules` for any other fault of the text (a missing `=`, an empty option).
+///
+/// ```
+/// let e = agon_web::api::rules_error("chess".parse::<agon_core::Rules>().unwrap_err());
+/// assert_eq!((e.status.as_u16(), e.name), (400, "unknown-preset"));
+/// let e = agon_web::api::rules_error("standard+limit".parse::<agon_core::Rules>().unwrap_err());
+/// assert_eq!(e.name, "malformed-rules");
+/// ```
+pub fn rules_error(e: ParseError) -> ApiError {
+    let name = match e.kind() {
+        kind @ (ParseErrorKind::UnknownPreset
+        | ParseErrorKind::UnknownRuleOption
+        | ParseErrorKind::UnknownRuleValue
+        | ParseErrorKind::DuplicateRuleOption
+        | ParseErrorKind::LimitOutOfRange) => kind.name(),
+        _ => "malformed-rules",
+    };
+    ApiError::new(StatusCode::BAD_REQUEST, name, format!("rules: {e}"))
+}
+
+/// The rule set of a request: its text parsed, or the standard rules.
+fn parse_rules(text: Option<&str>) -> Result<Rules, ApiError> {
+    match text {
+        None => Ok(Rules::STANDARD),
+        Some(text) => text.parse().map_err(rules_error),
+    }
 }
 
 /// The answer of `POST /api/games`.
@@ -115,7 +152,7 @@ pub struct TokenRequest {
 pub struct MoveRequest {
     /// The game's secret token.
     pub token: String,
-    /// The move in the notation: `f1-e1`, `f4>l1` or `f1e1`.
+    /// The move in the notation: `f1-e1`, `f4>l1`, `f1e1` or `pass`.
     #[serde(rename = "move")]
     pub text: String,
     /// Whether the computer answers in the same request (default true).
@@ -279,10 +316,10 @@ pub async fn create(
         }
     };
     let level: Level = request.level.parse().map_err(ApiError::invalid_field)?;
+    let rules = parse_rules(request.rules.as_deref())?;
     let start = match &request.position {
-        None => Position::start(),
-        Some(text) => text
-            .parse()
+        None => Position::start_with_rules(rules),
+        Some(text) => Position::from_text_with_rules(text, rules)
             .map_err(|e| ApiError::invalid_field(format!("position: {e}")))?,
     };
     let token = random_hex::<16>()?;
@@ -565,7 +602,7 @@ pub async fn record(
         .into_response())
 }
 
-/// `GET /api/board.svg?position=TEXT&flipped=1&last=MOVE`.
+/// `GET /api/board.svg?position=TEXT&flipped=1&last=MOVE&rules=RULES`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BoardQuery {
@@ -575,6 +612,9 @@ pub struct BoardQuery {
     pub flipped: Option<String>,
     /// A move to highlight.
     pub last: Option<String>,
+    /// The rule set the position is read under (default standard): under
+    /// `between=trapped` both sides may hold captured pieces.
+    pub rules: Option<String>,
 }
 
 /// `GET /api/board.svg`: any position drawn.
@@ -582,10 +622,10 @@ pub async fn board_svg(uri: Uri) -> Result<Response, ApiError> {
     let query: BoardQuery = axum::extract::Query::try_from_uri(&uri)
         .map_err(|e| ApiError::invalid_field(e.body_text()))?
         .0;
+    let rules = parse_rules(query.rules.as_deref())?;
     let position: Position = match &query.position {
-        None => Position::start(),
-        Some(text) => text
-            .parse()
+        None => Position::start_with_rules(rules),
+        Some(text) => Position::from_text_with_rules(text, rules)
             .map_err(|e| ApiError::invalid_field(format!("position: {e}")))?,
     };
     let flipped = match query.flipped.as_deref() {

@@ -39,7 +39,10 @@ pub use error::ApiError;
 pub use i18n::Language;
 pub use level::Level;
 use pages::Page;
-pub use state::{side_name, GameState, LegalMove, OutcomeState, PieceState};
+pub use state::{
+    rule_option_values, rule_values, side_name, GameState, LegalMove, OutcomeState, PieceState,
+    RuleOption, RulesParts,
+};
 pub use store::Store;
 pub use workers::{Workers, QUEUE_MS_PER_WORKER};
 

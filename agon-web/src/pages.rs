@@ -68,7 +68,10 @@ impl Page {
     /// for page in Page::ALL {
     ///     let html = page.template();
     ///     assert!(html.contains(r#"<a class="skip-link""#));
-    ///     assert_eq!(html.matches(r#"<option value="#).count(), agon_web::Language::ALL.len());
+    ///     let codes = agon_web::Language::ALL.map(|l| l.code());
+    ///     let switch = |code| format!(r#"<option value="{code}" lang="{code}""#);
+    ///     assert!(codes.iter().all(|code| html.matches(&switch(code)).count() == 1));
+    ///     assert_eq!(html.matches(r#"" lang=""#).count(), codes.len());
     /// }
     /// ```
     pub fn template(self) -> &'static str {
@@ -87,7 +90,10 @@ impl Page {
             .replace("{{nav-key}}", slots.nav_key)
             .replace("{{nav-text}}", &format!("{{{{t:{}}}}}", slots.nav_key))
             .replace("{{languages}}", &language_options());
-        self.body().replacen("{{header}}\n", &header, 1)
+        self.body()
+            .replacen("{{header}}\n", &header, 1)
+            .replace("{{rule-options}}\n", &rule_option_controls())
+            .replace("{{rule-list}}\n", &rule_list())
     }
 
     /// The page in `language`.
@@ -115,9 +121,82 @@ fn language_options() -> String {
     out
 }
 
+/// The "New game" panel's controls for each option of the rule set, from agon-core's
+/// list of options and values: a select for each option (a number input for the move
+/// limit), each carrying its value in every preset (`data-preset-standard`, ...), so that
+/// the script can set them from a preset and compose the text form.
+///
+/// ```
+/// let html = agon_web::pages::Page::Game.template();
+/// assert!(html.contains(r#"<select id="rule-capture" name="capture" data-rule="capture""#));
+/// assert!(html.contains(r#"data-preset-ludii="2500""#));
+/// ```
+fn rule_option_controls() -> String {
+    use agon_core::Rules;
+    let mut out = String::new();
+    for (option, values) in crate::rule_option_values() {
+        let presets: String = Rules::PRESETS
+            .iter()
+            .map(|(name, rules)| {
+                let value = crate::rule_values(*rules)
+                    .into_iter()
+                    .find(|v| v.option == option)
+                    .map(|v| v.value)
+                    .unwrap_or_default();
+                // The number input is empty for no limit.
+                let value = if option == "limit" && value == "none" {
+                    String::new()
+                } else {
+                    value
+                };
+                format!(" data-preset-{name}=\"{value}\"")
+            })
+            .collect();
+        out.push_str("          <div class=\"rule-row\">\n");
+        out.push_str(&format!(
+            "            <label for=\"rule-{option}\" data-i18n=\"rule.{option}\">{{{{t:rule.{option}}}}}</label>\n"
+        ));
+        if option == "limit" {
+            out.push_str(&format!(
+                "            <input id=\"rule-limit\" name=\"limit\" data-rule=\"limit\"{presets} type=\"number\" min=\"1\" max=\"{}\" step=\"1\" inputmode=\"numeric\" dir=\"ltr\" data-i18n-attr=\"placeholder:rule.limit.none\" placeholder=\"{{{{t:rule.limit.none}}}}\" aria-describedby=\"rule-limit-help\">\n",
+                Rules::MAX_LIMIT
+            ));
+        } else {
+            out.push_str(&format!(
+                "            <select id=\"rule-{option}\" name=\"{option}\" data-rule=\"{option}\"{presets}>\n"
+            ));
+            for value in values {
+                out.push_str(&format!(
+                    "              <option value=\"{value}\" data-i18n=\"rule.{option}.{value}\">{{{{t:rule.{option}.{value}}}}}</option>\n"
+                ));
+            }
+            out.push_str("            </select>\n");
+        }
+        out.push_str("          </div>\n");
+    }
+    out
+}
+
+/// The rules page's list of the rule set's options: each option's name (translated, then
+/// as the text form writes it) and what its values do.
+///
+/// ```
+/// let html = agon_web::pages::Page::Rules.template();
+/// assert!(html.contains(r#"<dd data-i18n="rules.variant.queen-placer">"#));
+/// ```
+fn rule_list() -> String {
+    let mut out = String::new();
+    for option in agon_core::Rules::OPTIONS {
+        out.push_str(&format!(
+            "      <dt><span data-i18n=\"rule.{option}\">{{{{t:rule.{option}}}}}</span> <code dir=\"ltr\">{option}</code></dt>\n      <dd data-i18n=\"rules.variant.{option}\">{{{{t:rules.variant.{option}}}}}</dd>\n"
+        ));
+    }
+    out
+}
+
 /// The embedded files under `/assets/`: name, content type, bytes. The script is a set of
 /// ES modules (`js/main.js` imports the others), served as they are.
-const ASSETS: [(&str, &str, &str); 12] = [
+const ASSETS: [(&str, &str, &str); 13] = [
     ("js/main.js", JS, include_str!("../assets/js/main.js")),
     ("js/state.js", JS, include_str!("../assets/js/state.js")),
     ("js/api.js", JS, include_str!("../assets/js/api.js")),
@@ -128,6 +207,7 @@ const ASSETS: [(&str, &str, &str); 12] = [
     ("js/game.js", JS, include_str!("../assets/js/game.js")),
     ("js/events.js", JS, include_str!("../assets/js/events.js")),
     ("js/rules.js", JS, include_str!("../assets/js/rules.js")),
+    ("js/ruleset.js", JS, include_str!("../assets/js/ruleset.js")),
     (
         "style.css",
         "text/css; charset=utf-8",

@@ -1,6 +1,6 @@
 //! [`GameState`]: what every game endpoint answers.
 
-use agon_core::{CellSet, Kind, Move, Side};
+use agon_core::{CellSet, Kind, Move, Rules, Side};
 use agon_svg::Svg;
 use serde::Serialize;
 
@@ -23,7 +23,8 @@ pub const fn side_name(side: Side) -> &'static str {
 pub struct OutcomeState {
     /// `white`, `black`, or `None` for a draw.
     pub winner: Option<&'static str>,
-    /// `throne`, `ring-without-queen`, `no-legal-action`, `repetition` or `resignation`.
+    /// `throne`, `ring-without-queen`, `no-legal-action`, `repetition`, `two-passes`,
+    /// `move-limit` or `resignation`.
     pub reason: &'static str,
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub score: &'static str,
@@ -66,6 +67,116 @@ impl LegalMove {
     }
 }
 
+/// One option of a rule set that differs from its preset.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RuleOption {
+    /// The option's name in the text form (`capture`, `limit`, ...).
+    pub option: &'static str,
+    /// Its value's name (`same-ring`), or for `limit` the number of plies or `none`.
+    pub value: String,
+}
+
+/// A rule set in parts, so that a client need not parse its text form.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RulesParts {
+    /// The preset the canonical text starts with: `standard` or `ludii`.
+    pub preset: &'static str,
+    /// The options that differ from that preset, in the text form's order (empty when the
+    /// rules are the preset).
+    pub options: Vec<RuleOption>,
+    /// Every option's value, in the text form's order (`limit`: the plies or `none`).
+    pub values: Vec<RuleOption>,
+}
+
+impl RulesParts {
+    /// The parts of the canonical text form of `rules`.
+    ///
+    /// ```
+    /// use agon_core::Rules;
+    /// let parts = agon_web::RulesParts::of("ludii+capture=same-ring".parse()?);
+    /// assert_eq!(parts.preset, "ludii");
+    /// assert_eq!((parts.options[0].option, parts.options[0].value.as_str()), ("capture", "same-ring"));
+    /// assert!(agon_web::RulesParts::of(Rules::STANDARD).options.is_empty());
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn of(rules: Rules) -> RulesParts {
+        let text = rules.to_string();
+        let mut parts = text.split('+');
+        let first = parts.next().unwrap_or("standard");
+        let preset = Rules::PRESETS
+            .iter()
+            .map(|(name, _)| *name)
+            .find(|name| *name == first)
+            .unwrap_or("standard");
+        let options = parts
+            .filter_map(|part| {
+                let (name, value) = part.split_once('=')?;
+                let option = Rules::OPTIONS.iter().copied().find(|o| *o == name)?;
+                Some(RuleOption {
+                    option,
+                    value: value.to_string(),
+                })
+            })
+            .collect();
+        RulesParts {
+            preset,
+            options,
+            values: rule_values(rules),
+        }
+    }
+}
+
+/// The value of each option of `rules`, in [`Rules::OPTIONS`] order.
+///
+/// ```
+/// let values = agon_web::rule_values(agon_core::Rules::LUDII);
+/// assert_eq!(values.len(), 9);
+/// assert_eq!((values[8].option, values[8].value.as_str()), ("limit", "2500"));
+/// ```
+pub fn rule_values(rules: Rules) -> Vec<RuleOption> {
+    let names = [
+        rules.capture().name(),
+        rules.between().name(),
+        rules.guard_return().name(),
+        rules.queen_return().name(),
+        rules.queen_placer().name(),
+        rules.empty_throne_ring().name(),
+        rules.stuck().name(),
+        rules.repetition().name(),
+    ];
+    let limit = rules.limit().map_or("none".to_string(), |n| n.to_string());
+    Rules::OPTIONS
+        .iter()
+        .zip(names.iter().map(|n| n.to_string()).chain([limit]))
+        .map(|(&option, value)| RuleOption { option, value })
+        .collect()
+}
+
+/// The values each option of the rule set can take, in [`Rules::OPTIONS`] order, the
+/// standard one first (`limit` takes a number of plies: only `none` is listed).
+///
+/// ```
+/// let all = agon_web::rule_option_values();
+/// assert_eq!(all[1], ("between", vec!["forbidden", "allowed", "trapped"]));
+/// ```
+pub fn rule_option_values() -> Vec<(&'static str, Vec<&'static str>)> {
+    use agon_core::{
+        Between, Capture, EmptyThroneRing, GuardReturn, QueenPlacer, QueenReturn, Repetition, Stuck,
+    };
+    let lists: [Vec<&'static str>; 9] = [
+        Capture::ALL.iter().map(|v| v.name()).collect(),
+        Between::ALL.iter().map(|v| v.name()).collect(),
+        GuardReturn::ALL.iter().map(|v| v.name()).collect(),
+        QueenReturn::ALL.iter().map(|v| v.name()).collect(),
+        QueenPlacer::ALL.iter().map(|v| v.name()).collect(),
+        EmptyThroneRing::ALL.iter().map(|v| v.name()).collect(),
+        Stuck::ALL.iter().map(|v| v.name()).collect(),
+        Repetition::ALL.iter().map(|v| v.name()).collect(),
+        vec!["none"],
+    ];
+    Rules::OPTIONS.into_iter().zip(lists).collect()
+}
+
 /// A piece on the board, as the page needs it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct PieceState {
@@ -88,12 +199,20 @@ pub struct GameState {
     pub human: &'static str,
     /// The computer's level.
     pub level: &'static str,
+    /// The rule set in force, in its canonical text form (`standard`, `ludii`,
+    /// `standard+capture=same-ring`).
+    pub rules: String,
+    /// The same rule set in parts: its preset and the options that differ from it.
+    pub rules_parts: RulesParts,
     /// The current position's text.
     pub position: String,
     /// The side to move.
     pub to_move: &'static str,
     /// Whether the side to move must return a captured piece.
     pub must_return: bool,
+    /// The side that chooses the next action (`Position::chooser()`): the side to move,
+    /// except under `queen-placer=captor` when the side to move must return its queen.
+    pub chooser: &'static str,
     /// The legal moves of the side to move (none once the game is over).
     pub legal_moves: Vec<String>,
     /// The same moves with their cells and kind, in the same order.
@@ -175,9 +294,12 @@ impl GameState {
             id: game.id.clone(),
             human: side_name(game.human),
             level: game.level.name(),
+            rules: g.rules().to_string(),
+            rules_parts: RulesParts::of(g.rules()),
             position: position.to_text().to_string(),
             to_move: side_name(position.turn()),
             must_return: position.captured_side() == Some(position.turn()),
+            chooser: side_name(position.chooser()),
             legal_moves: legal.iter().map(|m| m.text.clone()).collect(),
             legal,
             pieces,
@@ -198,10 +320,12 @@ impl GameState {
 }
 
 /// The ply of the person's last move, if they have made one: what undo goes back to.
+/// A move is the person's when they chose it (`Position::chooser()`), so under
+/// `queen-placer=captor` the return of the computer's queen is theirs.
 pub(crate) fn last_human_ply(game: &WebGame) -> Option<usize> {
     let positions = game.game.positions();
     // positions[i] is the position before move i.
     (0..game.plies())
         .rev()
-        .find(|&i| positions[i].turn() == game.human)
+        .find(|&i| positions[i].chooser() == game.human)
 }

@@ -1,19 +1,20 @@
 //! [`Store`]: the games in SQLite, the only place a game lives.
 //!
-//! A game is its row (who plays what, the start position, the bot's seed, the digest of
-//! its token) and its moves, one row a move. Everything else (the position, the legal
+//! A game is its row (who plays what, the rule set, the start position, the bot's seed,
+//! the digest of its token) and its moves, one row a move. Everything else (the position, the legal
 //! moves, the outcome) is rebuilt by replaying the moves through agon-core, so the
 //! database cannot hold a state that the rules would not reach.
 
 use std::path::Path;
 use std::sync::{Mutex, MutexGuard};
 
-use agon_core::{CellSet, Game, Move, Position, Side};
+use agon_core::{CellSet, Game, Move, Position, Rules, Side};
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 
 use crate::{ApiError, Level};
 
-/// The schema, applied to a new database (`PRAGMA user_version` 0 to 1).
+/// The schema, applied to a new database (`PRAGMA user_version` 0 to 1); [`MIGRATIONS`]
+/// then bring it to [`VERSION`].
 const SCHEMA: &str = "
 CREATE TABLE games (
     id            TEXT PRIMARY KEY,
@@ -33,6 +34,18 @@ CREATE TABLE moves (
 ) WITHOUT ROWID;
 PRAGMA user_version = 1;
 ";
+
+/// The schema version this server writes.
+pub const VERSION: i64 = 2;
+
+/// The migrations from each version to the next: `MIGRATIONS[i]` takes version `i + 1` to
+/// `i + 2`. Each runs in one transaction with its version bump.
+const MIGRATIONS: [&str; 1] = [
+    // 1 to 2: the rule set of each game (the text form of agon_core::Rules). Games stored
+    // before it were played under the standard rules.
+    "ALTER TABLE games ADD COLUMN rules TEXT NOT NULL DEFAULT 'standard';
+     PRAGMA user_version = 2;",
+];
 
 /// A game as the web game knows it: the agon-core [`Game`] and who plays it.
 #[derive(Clone, Debug)]
@@ -56,7 +69,7 @@ pub struct WebGame {
 }
 
 impl WebGame {
-    /// A new game with no moves.
+    /// A new game with no moves, under the rules of its start position.
     pub fn new(
         id: String,
         token_sha256: [u8; 32],
@@ -82,9 +95,11 @@ impl WebGame {
         self.resigned || self.game.is_over()
     }
 
-    /// Whether the computer has to move now.
+    /// Whether the computer has to move now: it is the chooser of the next action
+    /// (`Position::chooser()`: under `queen-placer=captor` the opponent of a side that
+    /// must return its queen chooses where she goes).
     pub fn computer_to_move(&self) -> bool {
-        !self.is_over() && self.game.position().turn() != self.human
+        !self.is_over() && self.game.position().chooser() != self.human
     }
 
     /// Plays a move, keeping what it captured.
@@ -124,15 +139,20 @@ impl Store {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        let version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
-        match version {
-            0 => conn.execute_batch(SCHEMA)?,
-            1 => {}
-            v => {
-                return Err(ApiError::internal(format!(
-                    "database schema version {v} is newer than this server's (1)"
-                )))
-            }
+        let mut version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
+        if version > VERSION {
+            return Err(ApiError::internal(format!(
+                "database schema version {version} is newer than this server's ({VERSION})"
+            )));
+        }
+        if version == 0 {
+            conn.execute_batch(&format!("BEGIN; {SCHEMA} COMMIT;"))?;
+            version = 1;
+        }
+        while version < VERSION {
+            let migration = MIGRATIONS[(version - 1) as usize];
+            conn.execute_batch(&format!("BEGIN; {migration} COMMIT;"))?;
+            version += 1;
         }
         Ok(Store {
             conn: Mutex::new(conn),
@@ -183,8 +203,8 @@ impl Store {
 /// Inserts a new game and its moves.
 pub fn insert(tx: &Transaction<'_>, game: &WebGame, created_unix: i64) -> Result<(), ApiError> {
     tx.execute(
-        "INSERT INTO games (id, token_sha256, human, level, start, seed, resigned, created_unix)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO games (id, token_sha256, human, level, start, seed, resigned, created_unix, rules)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         params![
             game.id,
             &game.token_sha256[..],
@@ -195,6 +215,7 @@ pub fn insert(tx: &Transaction<'_>, game: &WebGame, created_unix: i64) -> Result
             game.seed as i64,
             game.resigned,
             created_unix,
+            game.game.rules().to_string(),
         ],
     )?;
     append(tx, game, 0)
@@ -229,7 +250,7 @@ pub fn resign(tx: &Transaction<'_>, id: &str) -> Result<(), ApiError> {
 pub fn load(tx: &Transaction<'_>, id: &str) -> Result<Option<WebGame>, ApiError> {
     let row = tx
         .prepare_cached(
-            "SELECT token_sha256, human, level, start, seed, resigned FROM games WHERE id = ?1",
+            "SELECT token_sha256, human, level, start, seed, resigned, rules FROM games WHERE id = ?1",
         )?
         .query_row(params![id], |row| {
             Ok((
@@ -239,10 +260,11 @@ pub fn load(tx: &Transaction<'_>, id: &str) -> Result<Option<WebGame>, ApiError>
                 row.get::<_, String>(3)?,
                 row.get::<_, i64>(4)?,
                 row.get::<_, bool>(5)?,
+                row.get::<_, String>(6)?,
             ))
         })
         .optional()?;
-    let Some((digest, human, level, start, seed, resigned)) = row else {
+    let Some((digest, human, level, start, seed, resigned, rules)) = row else {
         return Ok(None);
     };
     let corrupt = |what: &str| ApiError::internal(format!("game {id} in the database: {what}"));
@@ -253,7 +275,10 @@ pub fn load(tx: &Transaction<'_>, id: &str) -> Result<Option<WebGame>, ApiError>
         _ => return Err(corrupt("side")),
     };
     let level = level.parse().map_err(|_| corrupt("level"))?;
-    let start: Position = start.parse().map_err(|_| corrupt("start position"))?;
+    let rules: Rules = rules.parse().map_err(|_| corrupt("rules"))?;
+    // The position's text holds no rules: it is read under the game's.
+    let start =
+        Position::from_text_with_rules(&start, rules).map_err(|_| corrupt("start position"))?;
     let mut game = WebGame::new(
         id.to_string(),
         token_sha256,

@@ -178,7 +178,14 @@ fn check_parts(state: &Value, position: &Position) {
         assert_eq!(entry["move"], text);
         assert_eq!(entry["from"], json!(m.from().map(|c| c.to_string())));
         assert_eq!(entry["to"], json!(m.to().map(|c| c.to_string())));
-        assert_eq!(entry["kind"], if m.is_return() { "return" } else { "step" });
+        let kind = if m.is_pass() {
+            "pass"
+        } else if m.is_return() {
+            "return"
+        } else {
+            "step"
+        };
+        assert_eq!(entry["kind"], kind);
     }
     let pieces = state["pieces"].as_array().unwrap();
     assert_eq!(pieces.len(), position.pieces().count());

@@ -141,7 +141,7 @@ export function decorate() {
       if (poly) addOutline(marks, poly, 'mark-returnable');
     }
   }
-  if (app.hint) {
+  if (app.hint && app.hint.from && app.hint.to) {
     const from = cellPolygon(app.hint.from);
     const to = cellPolygon(app.hint.to);
     if (from) addOutline(marks, from, 'mark-hint');
@@ -163,6 +163,7 @@ export function decorate() {
     const spoly = cellPolygon(app.selected);
     if (spoly) addOutline(marks, spoly, 'mark-selected');
     for (const mv of map.get(app.selected) || []) {
+      if (!mv.to) continue;
       const poly = cellPolygon(mv.to);
       if (!poly) continue;
       for (const node of svg.querySelectorAll(`[data-cell="${mv.to}"]`)) node.classList.add('target');

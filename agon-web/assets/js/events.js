@@ -1,7 +1,8 @@
 // Input: clicks and keys on the board, and the panel's forms and buttons, turned into
 // selections and the game's requests.
 
-import { app, interactive, legalFrom, ownPieceAt, redraw } from './state.js';
+import { app, canPass, interactive, legalFrom, ownPieceAt, redraw } from './state.js';
+import { initRulesChoice } from './ruleset.js';
 import { board, isFocusVisible, showFocusRing } from './board.js';
 import {
   askHint, copyPosition, createGame, disarmResign, playMove, resign, route, showStart, undo,
@@ -83,6 +84,7 @@ function initBoardEvents() {
 /** Wires the game page: the board, the panel's controls and the browser's history. */
 export function initGameEvents() {
   initBoardEvents();
+  initRulesChoice();
   $('new-game').addEventListener('submit', (ev) => createGame(/** @type {SubmitEvent} */ (ev)));
   $('entry-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
@@ -96,6 +98,9 @@ export function initGameEvents() {
     }
     input.value = '';
     playMove(text);
+  });
+  $('pass-btn').addEventListener('click', () => {
+    if (interactive() && canPass()) playMove('pass');
   });
   $('hint-btn').addEventListener('click', askHint);
   $('undo-btn').addEventListener('click', undo);

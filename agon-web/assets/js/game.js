@@ -7,6 +7,7 @@ import { api, fetchStartBoard, post } from './api.js';
 import { setBoard } from './board.js';
 import { rememberFocus } from './focus.js';
 import { t } from './i18n.js';
+import { rulesText } from './ruleset.js';
 
 const WATCH_POLL_MS = 5000;
 
@@ -231,7 +232,7 @@ export async function createGame(/** @type {SubmitEvent} */ ev) {
   setBusy(true);
   let answer;
   try {
-    answer = await post('/api/games', { side, level });
+    answer = await post('/api/games', { side, level, rules: rulesText() });
   } catch (e) {
     app.busy = false;
     app.thinking = false;

@@ -10,6 +10,7 @@
 //   panel.js   render(): the game panel and the board from the state
 //   game.js    the game's requests and which game is shown
 //   events.js  clicks, keys and controls
+//   ruleset.js the "New game" panel's rule set, and rule sets described for people
 //   rules.js   the rules page
 
 import { app, onRedraw } from './state.js';

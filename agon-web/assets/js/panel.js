@@ -1,10 +1,11 @@
 // The game panel: shows the state (the board, whose turn, the outcome, the move list,
 // the controls) after every change. It reads the state and changes only the page.
 
-import { app, interactive, lastGame, legalFrom, other, pieceAt } from './state.js';
+import { app, canPass, interactive, lastGame, legalFrom, other, pieceAt } from './state.js';
 import { has, t } from './i18n.js';
 import { board, decorate, setBoard } from './board.js';
 import { restoreFocus } from './focus.js';
+import { renderRulesChoice, ruleValue, rulesPhrase } from './ruleset.js';
 
 /** @typedef {import('./state.js').GameState} GameState */
 
@@ -74,6 +75,8 @@ export function render() {
     if (ok) $('continue-link').setAttribute('href', `/g/${last}`);
   }
 
+  if (!inGame) renderRulesChoice();
+
   // Thinking indicator (under the board)
   show($('thinking'), app.thinking);
   board().classList.toggle('is-thinking', app.thinking);
@@ -99,6 +102,8 @@ export function render() {
   setText($('game-info'), watching
     ? t('game.players', { side: t(`side.${human}`), level: t(`level.${s.level}`) })
     : t('game.you-play', { side: t(`side.${human}`), level: t(`level.${s.level}`) }));
+  setText($('game-rules-text'), t('game.rules', { rules: rulesPhrase(s.rules_parts) }));
+  $('game-rules').dataset.rules = s.rules;
   show($('watch-note'), watching);
   document.body.classList.toggle('watching', watching);
 
@@ -123,7 +128,10 @@ export function render() {
     }
     $('outcome').dataset.tone = tone;
     setText($('outcome-result'), `${result} (${outcome.score})`);
-    const reasonKey = outcome.reason === 'resignation' && !watching ? 'reason.you-resigned' : `reason.${outcome.reason}`;
+    let reasonKey = `reason.${outcome.reason}`;
+    if (outcome.reason === 'resignation' && !watching) reasonKey = 'reason.you-resigned';
+    // Under empty-throne-ring=draw the closed ring draws instead of losing.
+    if (outcome.reason === 'ring-without-queen' && !outcome.winner) reasonKey = 'reason.ring-without-queen-draw';
     setText($('outcome-reason'), t(reasonKey));
   }
 
@@ -143,9 +151,12 @@ export function render() {
     lines.push(t('status.thinking'));
   } else if (watching) {
     lines.push(t(s.to_move === 'white' ? 'status.white-to-move' : 'status.black-to-move'));
-    if (s.must_return && s.to_move !== human) lines.push(t('return.computer'));
+    if (s.must_return && s.chooser !== s.to_move) lines.push(t('return.captor-chooses-watching'));
+    else if (s.must_return && s.to_move !== human) lines.push(t('return.computer'));
   } else if (s.computer_to_move) {
     lines.push(t('status.computer-turn'));
+    // Under queen-placer=captor the computer places the person's captured queen.
+    if (s.must_return && s.to_move === human) lines.push(t('return.computer-places-yours'));
   } else if (app.hintPending) {
     lines.push(t('status.hint-thinking'));
   } else if (app.busy) {
@@ -153,6 +164,9 @@ export function render() {
   } else if (s.must_return) {
     info();
     lines.push(app.selected ? t('return.selected', { piece: pieceName(app.selected) }) : t('return.choose'));
+  } else if (canPass()) {
+    info();
+    lines.push(t('status.must-pass'));
   } else {
     info();
     if (app.hint) lines.push(hintText(app.hint));
@@ -166,14 +180,26 @@ export function render() {
   show($('status'), lines.length > 0);
 
   // Return box: the person must return a piece
-  const mustReturnNow = !watching && !outcome && s.must_return && s.to_move === human;
+  // (or, under queen-placer=captor, place the computer's captured queen)
+  const mustReturnNow = !watching && !outcome && s.must_return && s.chooser === human;
   show($('return-box'), mustReturnNow);
   if (mustReturnNow) {
     const froms = [...map.keys()];
     const queenFirst = froms.some((c) => (pieceAt(c) || {}).kind === 'queen');
-    setText($('return-explain'), queenFirst ? `${t('return.explain')} ${t('return.queen-first')}` : t('return.explain'));
+    const forComputer = s.to_move !== human;
+    setText($('return-box').querySelector('h2'), t(forComputer ? 'return.captor-title' : 'return.title'));
+    let explain = t('return.explain');
+    if (forComputer) explain = t('return.captor-explain');
+    else if (queenFirst) explain = `${explain} ${t('return.queen-first')}`;
+    setText($('return-explain'), explain);
     setText($('return-pieces'), t('return.pieces', { pieces: froms.map(pieceName).join(', ') }));
-    setText($('return-where'), t(queenFirst ? 'return.where-queen' : 'return.where-guard'));
+    let where;
+    if (queenFirst) {
+      where = ruleValue(s.rules_parts, 'queen-return') === 'not-throne' ? 'return.where-queen-not-throne' : 'return.where-queen';
+    } else {
+      where = ruleValue(s.rules_parts, 'guard-return') === 'next-ring' ? 'return.where-guard-next-ring' : 'return.where-guard';
+    }
+    setText($('return-where'), t(where));
   }
 
   // Error line
@@ -187,6 +213,9 @@ export function render() {
   disable($('entry-btn'), !canPlay);
   show($('actions'), !watching);
   disable($('undo-btn'), app.busy || !s.can_undo);
+  const passBtn = $('pass-btn');
+  show(passBtn, !watching && !outcome && canPass());
+  disable(passBtn, !canPlay);
   show($('hint-btn'), !outcome);
   disable($('hint-btn'), !canPlay || !!app.hint);
   const resignBtn = $('resign-btn');

@@ -2,17 +2,18 @@
 // with the questions the other modules ask about it. Nothing here touches the page.
 
 /**
- * @typedef {{move: string, from: string, to: string, kind: 'step' | 'return'}} LegalMove
+ * @typedef {{move: string, from: string | null, to: string | null, kind: 'step' | 'return' | 'pass'}} LegalMove
  * @typedef {{cell: string, side: 'white' | 'black', kind: 'queen' | 'guard', captured: boolean}} Piece
  * @typedef {{winner: 'white' | 'black' | null, reason: string, score: string}} Outcome
  * @typedef {{
  *   id: string, human: 'white' | 'black', level: string, position: string,
+ *   rules: string, rules_parts: import('./ruleset.js').RulesParts, chooser: 'white' | 'black',
  *   to_move: 'white' | 'black', must_return: boolean, legal_moves: string[],
  *   legal: LegalMove[], pieces: Piece[], moves: string[], last_move: string | null,
  *   last_captures: string[], captured: string[], outcome: Outcome | null,
  *   computer_to_move: boolean, can_undo: boolean, svg: string
  * }} GameState
- * @typedef {{move: string, from: string, to: string, score: string, win_in: number | null, pv: string[]}} Hint
+ * @typedef {{move: string, from: string | null, to: string | null, score: string, win_in: number | null, pv: string[]}} Hint
  * @typedef {{key: string, params?: Record<string, string | number>}} Message
  * @typedef {{name: string, status?: number}} ErrorLike
  */
@@ -76,9 +77,16 @@ export function redraw() {
 /** @param {'white' | 'black'} side */
 export const other = (side) => (side === 'white' ? 'black' : 'white');
 
+/** Whether the person chooses the next action: the chooser (under queen-placer=captor,
+ * the person chooses where the computer's captured queen returns). */
 export function humanToMove() {
   const s = app.state;
-  return !!(s && !s.outcome && !s.computer_to_move && s.to_move === s.human);
+  return !!(s && !s.outcome && !s.computer_to_move && s.chooser === s.human);
+}
+
+/** Whether the pass is the legal move (a rule set with stuck=pass, nothing else to do). */
+export function canPass() {
+  return !!(app.state && (app.state.legal || []).some((mv) => mv.kind === 'pass'));
 }
 
 /** Whether the person may move now from this browser. */
@@ -87,13 +95,15 @@ export function interactive() {
 }
 
 /**
- * The legal moves by the cell they start from, as the server lists them.
+ * The legal moves by the cell they start from, as the server lists them (a pass starts
+ * from no cell: it is not here).
  * @returns {Map<string, LegalMove[]>}
  */
 export function legalFrom() {
   /** @type {Map<string, LegalMove[]>} */
   const map = new Map();
   for (const mv of (app.state && app.state.legal) || []) {
+    if (!mv.from) continue;
     const list = map.get(mv.from);
     if (list) list.push(mv);
     else map.set(mv.from, [mv]);
