@@ -808,10 +808,12 @@ fn guard_return_cells(state: &State, rules: &RefRules, cell: usize) -> Vec<usize
 ///
 /// ```
 /// use agon_reference::{cell_index, traps, RefBetween, RefMove, RefRules, State};
-/// let s = State::from_text("Qa1,Gd5/qf11,gc5,ge5 w").unwrap();
+/// // e3 lies between the black guards d3 and f3; the step captures nothing.
+/// let s = State::from_text("Qa1,Ge2,Ge5/ql6,gd3,gf3 w").unwrap();
 /// let trapped = RefRules { between: RefBetween::Trapped, ..RefRules::STANDARD };
-/// let step = RefMove { from: cell_index("d5").unwrap(), to: cell_index("d4").unwrap(), is_return: false };
-/// assert!(!traps(&s, &trapped, step));
+/// let step = RefMove { from: cell_index("e2").unwrap(), to: cell_index("e3").unwrap(), is_return: false };
+/// assert!(traps(&s, &trapped, step));
+/// assert!(!traps(&s, &RefRules::STANDARD, step));
 /// ```
 pub fn traps(state: &State, rules: &RefRules, mv: RefMove) -> bool {
     rules.between == RefBetween::Trapped
