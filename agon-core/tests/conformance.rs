@@ -228,3 +228,162 @@ fn games_replay_and_cover_every_end_and_capture_kind() {
         );
     }
 }
+
+/// `perft-rules.json`: the same schema as `perft.json` with a `rules` field.
+#[test]
+fn perft_figures_under_other_rule_sets() {
+    let data = load("perft-rules.json");
+    let entries = data["positions"].as_array().expect("a positions array");
+    let mut rule_sets = BTreeSet::new();
+    for entry in entries {
+        let rules: agon_core::Rules = str_of(entry, "rules").parse().expect("a rule set");
+        rule_sets.insert(rules.to_string());
+        let text = str_of(entry, "position");
+        let pos = Position::from_text_with_rules(text, rules).expect("a position");
+        assert_eq!(pos.to_text().to_string(), text);
+        for (depth, expected) in (1..).zip(entry["perft"].as_array().expect("counts")) {
+            let expected = expected.as_u64().expect("a count");
+            if cfg!(debug_assertions) && expected > DEBUG_LEAVES {
+                continue;
+            }
+            assert_eq!(
+                perft(&pos, depth),
+                expected,
+                "perft({}, {depth}) under {rules}",
+                str_of(entry, "name")
+            );
+        }
+    }
+    assert_eq!(rule_sets.len(), 11, "{rule_sets:?}");
+}
+
+/// What each rule set's games must show, recomputed by the replay (not read from the
+/// file): the events the option is about.
+const RULES_TARGETS: [(&str, &[&str]); 11] = [
+    ("standard+capture=same-ring", &["single capture"]),
+    ("standard+between=allowed", &["step between enemies"]),
+    ("standard+between=trapped", &["trap", "both sides captured"]),
+    (
+        "standard+guard-return=next-ring",
+        &["guard returned inside the outer ring"],
+    ),
+    ("standard+queen-return=not-throne", &["queen returned"]),
+    (
+        "standard+queen-placer=captor",
+        &["queen placed by the captor"],
+    ),
+    (
+        "standard+empty-throne-ring=draw",
+        &["draw:ring-without-queen"],
+    ),
+    ("standard+stuck=pass", &["pass"]),
+    ("standard+repetition=off", &["third occurrence played on"]),
+    ("standard+limit=60", &["end:move-limit"]),
+    ("ludii", &["pass"]),
+];
+
+/// `games-rules.json`: each game replayed under its `rules`, with its `trapped` and
+/// `chooser` fields; each rule set's games reach what its option changes.
+#[test]
+fn games_under_other_rule_sets_replay() {
+    let data = load("games-rules.json");
+    let games = data["games"].as_array().expect("a games array");
+    let mut seen: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for g in games {
+        let id = &g["id"];
+        let rules: agon_core::Rules = str_of(g, "rules").parse().expect("a rule set");
+        let found = seen.entry(rules.to_string()).or_default();
+        let start = Position::from_text_with_rules(str_of(g, "start"), rules).expect("a start");
+        let mut game = Game::from_position(start);
+        for (n, ply) in g["plies"].as_array().expect("plies").iter().enumerate() {
+            let at = format!("game {id} ({rules}), ply {n}");
+            assert_eq!(game.outcome(), None, "{at}: over");
+            let pos = *game.position();
+            assert_eq!(pos.to_text().to_string(), str_of(ply, "position"), "{at}");
+            let listed: BTreeSet<String> = str_of(ply, "legal")
+                .split_whitespace()
+                .map(String::from)
+                .collect();
+            assert_eq!(
+                move_set(game.legal_moves().iter().copied()),
+                listed,
+                "{at}: legal"
+            );
+            let m: Move = str_of(ply, "move").parse().expect("a move");
+            assert_eq!(
+                ply["trapped"].as_bool().unwrap_or(false),
+                pos.traps(m),
+                "{at}: trapped"
+            );
+            let chooser = (pos.chooser() != pos.turn()).then(|| match pos.chooser() {
+                Side::White => "white",
+                Side::Black => "black",
+            });
+            assert_eq!(ply["chooser"].as_str(), chooser, "{at}: chooser");
+            let mut add = |c: &str| found.insert(c.to_string());
+            if m.is_pass() {
+                add("pass");
+            }
+            if pos.traps(m) {
+                add("trap");
+            }
+            if chooser.is_some() {
+                add("queen placed by the captor");
+            }
+            if let Move::Step { to, .. } = m {
+                if pos.forbidden_cells(pos.turn()).contains(to) {
+                    add("step between enemies");
+                }
+            }
+            if let Move::Return { from, to } = m {
+                if pos.queens().contains(from) {
+                    add("queen returned");
+                } else if to.ring().distance() < 5 {
+                    add("guard returned inside the outer ring");
+                }
+            }
+            let captured = game.play(m).unwrap_or_else(|e| panic!("{at}: {m}: {e}"));
+            let enemies = captured & pos.pieces_of(pos.turn().other());
+            assert_eq!(enemies, cells(str_of(ply, "captures")), "{at}: captures");
+            if enemies.len() == 1 {
+                add("single capture");
+            }
+            let c = game.position().captured();
+            if c.intersects(game.position().pieces_of(Side::White))
+                && c.intersects(game.position().pieces_of(Side::Black))
+            {
+                add("both sides captured");
+            }
+            if !game.is_over() && game.repetitions() >= 3 {
+                add("third occurrence played on");
+            }
+        }
+        assert_eq!(
+            game.position().to_text().to_string(),
+            str_of(g, "final"),
+            "game {id}"
+        );
+        let outcome = game
+            .outcome()
+            .unwrap_or_else(|| panic!("game {id} is not over"));
+        let result = &g["result"];
+        assert_eq!(str_of(result, "reason"), outcome.reason.name(), "game {id}");
+        assert_eq!(str_of(result, "score"), outcome.score(), "game {id}");
+        found.insert(format!("end:{}", outcome.reason.name()));
+        if outcome.winner.is_none() {
+            found.insert(format!("draw:{}", outcome.reason.name()));
+        }
+    }
+    for (rules, targets) in RULES_TARGETS {
+        let found = seen
+            .get(rules)
+            .unwrap_or_else(|| panic!("no games under {rules}"));
+        for t in targets {
+            assert!(
+                found.contains(*t),
+                "no game under {rules} has {t}: {found:?}"
+            );
+        }
+    }
+    assert_eq!(seen.len(), RULES_TARGETS.len());
+}

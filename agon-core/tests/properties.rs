@@ -2,42 +2,14 @@
 //! rule set, the seed, the length and how much the moves lean towards the throne): the
 //! invariants of RULES.md, the incremental hash, move legality, and the text formats.
 
+mod common;
+
 use agon_core::random::Rng;
 use agon_core::{
-    Between, Capture, Cell, CellSet, EmptyThroneRing, Game, GuardReturn, Move, Position,
-    QueenPlacer, QueenReturn, Record, RecordError, Repetition, Rules, Score, Stuck, CELL_COUNT,
+    Between, Cell, CellSet, Game, Move, Position, Record, RecordError, Rules, Score, CELL_COUNT,
 };
+use common::rules_strategy;
 use proptest::prelude::*;
-
-/// Any rule set: every option at any of its values, and a move limit or none.
-pub fn rules_strategy() -> impl Strategy<Value = Rules> {
-    (
-        (
-            0..Capture::ALL.len(),
-            0..Between::ALL.len(),
-            0..GuardReturn::ALL.len(),
-        ),
-        (0..QueenReturn::ALL.len(), 0..QueenPlacer::ALL.len()),
-        (
-            0..EmptyThroneRing::ALL.len(),
-            0..Stuck::ALL.len(),
-            0..Repetition::ALL.len(),
-        ),
-        prop_oneof![Just(0u32), 1u32..400],
-    )
-        .prop_map(|((c, b, g), (q, p), (e, s, r), limit)| {
-            let rules = Rules::STANDARD
-                .with_capture(Capture::ALL[c])
-                .with_between(Between::ALL[b])
-                .with_guard_return(GuardReturn::ALL[g])
-                .with_queen_return(QueenReturn::ALL[q])
-                .with_queen_placer(QueenPlacer::ALL[p])
-                .with_empty_throne_ring(EmptyThroneRing::ALL[e])
-                .with_stuck(Stuck::ALL[s])
-                .with_repetition(Repetition::ALL[r]);
-            rules.with_limit(limit).unwrap_or(rules)
-        })
-}
 
 /// A game of at most `len` random legal plies from `start`. With `inward` (0-3) the
 /// moves towards the throne are preferred in `inward` of four plies, which brings pieces

@@ -5,8 +5,16 @@
 mod common;
 
 use agon_core::random::Rng;
-use agon_core::{perft, Cell, EndReason, Game, Move, Position, Side, CELL_COUNT};
-use common::{core_moves, pos, ref_move, reference_moves, to_ref};
+use agon_core::{perft, Cell, EndReason, Game, Move, Position, Rules, Side, Stuck, CELL_COUNT};
+use agon_reference::checks::{
+    check_against_reference, check_game_against_reference, check_play_against_reference,
+    check_position, check_transition,
+};
+use agon_reference::{rules_from_core, RefGame};
+use common::{
+    core_moves, pos, ref_move, reference_moves, rules_strategy, single_option_rule_sets, to_ref,
+};
+use proptest::prelude::*;
 
 /// Compares everything the two generators say about one position; returns the number
 /// of moves compared.
@@ -37,7 +45,8 @@ fn compare(p: &Position) -> usize {
             continue;
         }
         let next = p.play(*m).expect("a listed move is legal");
-        let expected = agon_reference::play(&state, ref_move(*m));
+        let rules = rules_from_core(p.rules());
+        let expected = agon_reference::play_under(&state, &rules, ref_move(*m));
         assert_eq!(
             to_ref(&next),
             expected,
@@ -49,9 +58,7 @@ fn compare(p: &Position) -> usize {
     }
     // The end of the game: R10 first, then R12 (the winner only; the reference has no
     // reasons).
-    let core_winner = p.outcome().map(|o| o.winner.map(|s| s as u8));
-    let ref_winner = agon_reference::outcome(&state).map(Some);
-    assert_eq!(core_winner, ref_winner, "outcome in {}", p.to_text());
+    check_against_reference(p);
     let ring_winner = agon_reference::throne_ring_outcome(&state);
     let core_ring = p.throne_ring_side().map(|s| {
         if p.queen(s) == Cell::THRONE {
@@ -279,4 +286,153 @@ fn random_set_positions_agree_with_the_reference() {
     // The sample reaches what it is meant to.
     assert!(rings >= 50, "{rings}");
     assert!(returns >= 300, "{returns}");
+}
+
+/// Plays a game under `start`'s rules, checking at every ply against the reference: the
+/// position (legal moves, outcome, chooser, traps), the move's result, and the game's end
+/// as the reference's own game reads its history. No piece ever steps outward. Returns
+/// the game.
+fn checked_game(start: Position, seed: u64, inward: usize, max_plies: usize) -> Game {
+    let mut rng = Rng::new(seed);
+    let mut game = Game::from_position(start);
+    let mut reference = RefGame::new(to_ref(&start), rules_from_core(start.rules()));
+    loop {
+        let p = *game.position();
+        check_position(&p);
+        check_against_reference(&p);
+        assert_eq!(
+            game.outcome().map(agon_reference::checks::ref_end),
+            reference.end(),
+            "game end after {} plies under {}",
+            game.moves().len(),
+            p.rules()
+        );
+        if game.is_over() || game.moves().len() >= max_plies {
+            break;
+        }
+        let moves = game.legal_moves();
+        let inner: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| matches!(*m, Move::Step { from, to } if to.ring() < from.ring()))
+            .collect();
+        let m = if !inner.is_empty() && rng.below(4) < inward {
+            inner[rng.below(inner.len())]
+        } else {
+            moves[rng.below(moves.len())]
+        };
+        game.play(m).expect("a listed move is legal");
+        let after = *game.position();
+        if let Move::Step { from, to } = m {
+            assert!(
+                to.ring() <= from.ring(),
+                "{m} steps outward under {}",
+                p.rules()
+            );
+        }
+        check_transition(&p, m, &after);
+        check_play_against_reference(&p, m, &after);
+        reference.play(ref_move(m));
+    }
+    check_game_against_reference(&game);
+    game
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Any rule set, any seed, uniform or inward-biased play: every position, move and
+    /// end agrees with the reference.
+    #[test]
+    fn random_rule_sets_and_games_agree_with_the_reference(
+        rules in rules_strategy(),
+        seed in any::<u64>(),
+        inward in 0usize..4,
+    ) {
+        checked_game(Position::start_with_rules(rules), seed, inward, 400);
+    }
+
+    /// Set positions (crowded, captured marks, nearly complete rings) under any rule set.
+    #[test]
+    fn random_set_positions_under_random_rules_agree_with_the_reference(
+        rules in rules_strategy(),
+        seed in any::<u64>(),
+    ) {
+        let mut rng = Rng::new(seed);
+        let p = random_position(&mut rng);
+        let p = p.with_rules(rules).unwrap_or(p);
+        compare(&p);
+        checked_game(p, seed, 2, 60);
+    }
+}
+
+/// What games under the one-option rule sets went through, so that the comparison above
+/// is known to reach what each option is about.
+#[test]
+fn single_option_games_reach_what_each_option_changes() {
+    let (mut passes, mut traps, mut trapped_queens, mut returns_off_outer) = (0, 0, 0, 0);
+    let mut ends = [0usize; EndReason::COUNT];
+    for rules in single_option_rule_sets(60) {
+        for seed in 0..6 {
+            let game = checked_game(
+                Position::start_with_rules(rules),
+                seed,
+                (seed % 4) as usize,
+                600,
+            );
+            if let Some(o) = game.outcome() {
+                ends[o.reason.index()] += 1;
+            }
+            for (p, m) in game.positions().iter().zip(game.moves()) {
+                passes += usize::from(m.is_pass());
+                if p.traps(*m) {
+                    traps += 1;
+                    trapped_queens += usize::from(p.queens().contains(m.to().unwrap()));
+                }
+                if let Move::Return { from, to } = *m {
+                    returns_off_outer +=
+                        usize::from(!p.queens().contains(from) && to.ring().distance() < 5);
+                }
+            }
+        }
+    }
+    assert!(traps >= 5, "traps {traps}");
+    assert!(
+        returns_off_outer >= 5,
+        "next-ring returns {returns_off_outer}"
+    );
+    assert!(ends[EndReason::MoveLimit.index()] >= 6, "{ends:?}");
+    eprintln!("passes {passes}, traps {traps} ({trapped_queens} queens), next-ring {returns_off_outer}, ends {ends:?}");
+}
+
+/// White hemmed in (no step), Black with two or three: found by a local search.
+pub const WHITE_STUCK: [&str; 5] = [
+    "Qf7,Ge4,Ge5,Ge6,Gf4,Gg4,Gg5/qf6,gd4,gd5,gf5,gg6,gh4,gh5 w",
+    "Qf6,Ge4,Ge6,Gf4,Gf5,Gg5,Gh4/qf7,gd4,gd5,ge5,gg4,gg6,gh5 w",
+    "Qh4,Gd4,Gd5,Gd6,Gf5,Gf7,Gh5/qe7,ge4,ge5,gf4,gg4,gg6,gh6 w",
+    "Qe5,Gd4,Gd6,Ge4,Ge7,Gg5,Gg7/qf7,gd5,gf4,gf5,gf8,gh5,gh6 w",
+    "Qh5,Gd4,Gd5,Ge6,Gf5,Gf7,Gh4/qh6,gd6,ge4,ge5,gf4,gg4,gg6 w",
+];
+
+/// Stuck positions under stuck=pass (and the ludii preset), and the games from them:
+/// the pass, the replies and what follows agree with the reference; under the standard
+/// rules the same positions are lost (R12).
+#[test]
+fn passes_agree_with_the_reference() {
+    let mut passes = 0;
+    for text in WHITE_STUCK {
+        let standard = pos(text);
+        assert!(standard.legal_moves().is_empty(), "{text}");
+        compare(&standard);
+        for rules in [Rules::STANDARD.with_stuck(Stuck::Pass), Rules::LUDII] {
+            let p = standard.with_rules(rules).unwrap();
+            assert_eq!(p.legal_moves().to_vec(), [Move::Pass], "{text}");
+            compare(&p);
+            for seed in 0..8 {
+                let game = checked_game(p, seed, seed as usize % 4, 80);
+                passes += game.moves().iter().filter(|m| m.is_pass()).count();
+            }
+        }
+    }
+    assert!(passes >= 80, "{passes}");
 }

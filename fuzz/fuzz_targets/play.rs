@@ -1,4 +1,6 @@
-//! Games from the start driven by the input bytes. Each byte is an action:
+//! Games from the start driven by the input bytes. The first byte chooses the rule set
+//! (`rules_from_byte`: bits for V1, V2 (two), V3, V4, V5, V6, V7; V8 and a limit of 40
+//! follow from bits 1 and 2 mixed); each later byte is an action:
 //!
 //! - `0x00..=0xDF`: play legal move number `byte % count` (nothing once the game is over);
 //! - `0xE0..=0xFE`: try the from-to pair given by the next two bytes (cell indices mod 91)
@@ -10,14 +12,64 @@
 //! rejected and changes nothing.
 #![no_main]
 
-use agon_core::{Cell, EndReason, Game, Move};
+use agon_core::{
+    Between, Capture, Cell, EmptyThroneRing, Game, GuardReturn, Move, Position, QueenPlacer,
+    QueenReturn, Repetition, Rules, Stuck,
+};
 use agon_fuzz::{
-    check_against_reference, check_play_against_reference, check_position, check_transition,
+    check_against_reference, check_game_against_reference, check_play_against_reference,
+    check_position, check_transition,
 };
 use libfuzzer_sys::fuzz_target;
 
+/// A rule set from one byte: every option at each of its values.
+fn rules_from_byte(b: u8) -> Rules {
+    let bit = |i: u8| b >> i & 1 == 1;
+    let rules = Rules::STANDARD
+        .with_capture(if bit(0) {
+            Capture::SameRing
+        } else {
+            Capture::Any
+        })
+        .with_between(Between::ALL[usize::from(b >> 1 & 3) % 3])
+        .with_guard_return(if bit(3) {
+            GuardReturn::NextRing
+        } else {
+            GuardReturn::Outer
+        })
+        .with_queen_return(if bit(4) {
+            QueenReturn::NotThrone
+        } else {
+            QueenReturn::Any
+        })
+        .with_queen_placer(if bit(5) {
+            QueenPlacer::Captor
+        } else {
+            QueenPlacer::Owner
+        })
+        .with_empty_throne_ring(if bit(6) {
+            EmptyThroneRing::Draw
+        } else {
+            EmptyThroneRing::Loses
+        })
+        .with_stuck(if bit(7) { Stuck::Pass } else { Stuck::Loses })
+        .with_repetition(if bit(1) && bit(2) {
+            Repetition::Off
+        } else {
+            Repetition::Third
+        });
+    if bit(2) && !bit(1) {
+        rules.with_limit(40).unwrap_or(rules)
+    } else {
+        rules
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
-    let mut game = Game::new();
+    let Some((&first, data)) = data.split_first() else {
+        return;
+    };
+    let mut game = Game::from_position(Position::start_with_rules(rules_from_byte(first)));
     check_game(&game);
     let mut bytes = data.iter().copied();
     while let Some(b) = bytes.next() {
@@ -96,7 +148,8 @@ fn try_move(game: &mut Game, m: Move, legal: bool) {
     }
 }
 
-/// The invariants of the current position and the outcome rules of the game.
+/// The invariants of the current position and the outcome rules of the game (as the
+/// reference reads the game's history under its rules).
 fn check_game(game: &Game) {
     let pos = game.position();
     check_position(pos);
@@ -104,19 +157,5 @@ fn check_game(game: &Game) {
     assert_eq!(game.positions().len(), game.moves().len() + 1);
     let seen = game.positions().iter().filter(|p| *p == pos).count();
     assert_eq!(game.repetitions(), seen, "repetition count");
-    let expected = if pos.throne_ring_side().is_some() {
-        pos.outcome()
-    } else if seen >= 3 {
-        Some(agon_core::Outcome::draw())
-    } else {
-        pos.outcome()
-    };
-    assert_eq!(game.outcome(), expected, "outcome of {}", pos.to_text());
-    match game.outcome() {
-        Some(o) => {
-            assert!(game.legal_moves().is_empty(), "moves after the end");
-            assert_eq!(o.winner.is_none(), o.reason == EndReason::Repetition);
-        }
-        None => assert_eq!(game.legal_moves(), pos.legal_moves()),
-    }
+    check_game_against_reference(game);
 }

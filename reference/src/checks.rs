@@ -13,9 +13,14 @@
 //! check_position(&after);
 //! check_transition(&before, m, &after);
 //! check_against_reference(&after);
+//! let mut game = Game::new();
+//! game.play(m).unwrap();
+//! agon_reference::checks::check_game_against_reference(&game);
 //! ```
 
-use agon_core::{Between, Cell, CellSet, Kind, Move, Position, Side};
+use agon_core::{
+    Between, Cell, CellSet, Game, IllegalMove, Kind, Move, Outcome, Position, Side, Stuck,
+};
 
 /// Asserts the invariants of a valid position: each side one queen and six guards on
 /// distinct cells, no guard on the throne, captured pieces all of one side, a side that
@@ -99,6 +104,30 @@ pub fn check_position(p: &Position) {
     }
     for &m in moves.iter() {
         assert_eq!(p.check_move(m), Ok(()), "listed move {m} fails check_move");
+    }
+    // A pass (V7) is alone, and only where the rules pass; otherwise check_move says why not.
+    if moves.contains(&Move::Pass) {
+        assert_eq!(moves.len(), 1, "a pass beside other actions");
+        assert_eq!(p.rules().stuck(), Stuck::Pass);
+        assert!(!p.must_return(), "a pass for a side that must return");
+    } else {
+        let expected = if p.throne_ring_side().is_some() {
+            IllegalMove::GameOver
+        } else if p.rules().stuck() == Stuck::Pass {
+            IllegalMove::PassWithActions
+        } else {
+            IllegalMove::NoPass
+        };
+        assert_eq!(
+            p.check_move(Move::Pass),
+            Err(expected),
+            "a pass in {}",
+            p.to_text()
+        );
+    }
+    // Under V7 `pass` only R10 ends a position: a stuck side passes instead of losing.
+    if p.rules().stuck() == Stuck::Pass && p.throne_ring_side().is_none() {
+        assert!(!moves.is_empty(), "no action, not even a pass");
     }
     // The compact form lists the same moves in the same order.
     let actions = p.actions();
@@ -186,27 +215,58 @@ pub fn check_transition(before: &Position, m: Move, after: &Position) {
     }
 }
 
-/// The legal moves of agon-core as `(from index, to index, is_return)`, sorted.
+/// A move of agon-core as the reference writes it ([`crate::RefMove::PASS`] for a pass).
+pub fn ref_move(m: Move) -> crate::RefMove {
+    match m.cells() {
+        Some((from, to)) => crate::RefMove {
+            from: from.index(),
+            to: to.index(),
+            is_return: m.is_return(),
+        },
+        None => crate::RefMove::PASS,
+    }
+}
+
+/// The legal moves of agon-core as `(from index, to index, is_return)`, sorted; a pass
+/// is `(91, 91, false)`, as [`crate::RefMove::PASS`] writes it.
 pub fn core_moves(p: &Position) -> Vec<(usize, usize, bool)> {
     let mut v: Vec<_> = p
         .legal_moves()
         .iter()
-        .filter_map(|m| {
-            m.cells()
-                .map(|(f, t)| (f.index(), t.index(), m.is_return()))
+        .map(|&m| {
+            let r = ref_move(m);
+            (r.from, r.to, r.is_return)
         })
         .collect();
     v.sort_unstable();
     v
 }
 
-/// Asserts that agon-core and the reference generator agree on the position: the same
-/// legal moves, the same winner by R10/R12, the same canonical text.
+/// The side as the reference numbers it.
+fn side_index(s: Side) -> u8 {
+    match s {
+        Side::White => crate::WHITE,
+        Side::Black => crate::BLACK,
+    }
+}
+
+/// An agon-core outcome as the reference writes it.
+pub fn ref_end(o: Outcome) -> crate::RefEnd {
+    crate::RefEnd {
+        winner: o.winner.map(side_index),
+        reason: o.reason.name(),
+    }
+}
+
+/// Asserts that agon-core and the reference generator agree on the position under its
+/// rule set: the same legal moves (a pass included), the same end by R10 (as V6 sets it)
+/// and R12 (as V7 sets it), the same chooser (V5), the same canonical text.
 pub fn check_against_reference(p: &Position) {
     let state = crate::from_core(p);
+    let rules = crate::rules_from_core(p.rules());
     let text = p.to_text().to_string();
     assert_eq!(state.to_text(), text, "the reference prints another text");
-    let mut reference: Vec<_> = crate::legal_moves(&state)
+    let mut reference: Vec<_> = crate::legal_moves_under(&state, &rules)
         .into_iter()
         .map(|m| (m.from, m.to, m.is_return))
         .collect();
@@ -214,34 +274,67 @@ pub fn check_against_reference(p: &Position) {
     assert_eq!(
         core_moves(p),
         reference,
-        "legal moves differ from the reference in {text}"
+        "legal moves differ from the reference in {text} under {}",
+        p.rules()
     );
-    let winner = p.outcome().and_then(|o| o.winner).map(|s| match s {
-        Side::White => crate::WHITE,
-        Side::Black => crate::BLACK,
-    });
-    // The reference's `outcome` (R10, then R12), from the moves already listed.
-    let reference_winner = crate::throne_ring_outcome(&state)
-        .or_else(|| reference.is_empty().then(|| state.turn() ^ 1));
-    assert_eq!(winner, reference_winner, "winner differs in {text}");
+    assert_eq!(
+        p.outcome().map(ref_end),
+        crate::outcome_under(&state, &rules),
+        "outcome differs in {text} under {}",
+        p.rules()
+    );
+    if !reference.is_empty() {
+        assert_eq!(
+            side_index(p.chooser()),
+            crate::chooser(&state, &rules),
+            "chooser differs in {text} under {}",
+            p.rules()
+        );
+    }
+    for &m in p.legal_moves().iter() {
+        assert_eq!(
+            p.traps(m),
+            crate::traps(&state, &rules, ref_move(m)),
+            "traps({m}) differs in {text} under {}",
+            p.rules()
+        );
+    }
 }
 
-/// Asserts that the reference generator, playing `m` from `before`, reaches `after`:
-/// the same piece moved, the same pieces captured (R5, R6) or returned (R8, R9).
+/// Asserts that the reference generator, playing `m` from `before` under its rules,
+/// reaches `after`: the same piece moved, the same pieces captured (R5, R6, V1) or
+/// trapped (V2) or returned (R8, R9), the same side to move after a pass.
 pub fn check_play_against_reference(before: &Position, m: Move, after: &Position) {
-    let Some((from, to)) = m.cells() else {
-        return;
-    };
-    let action = crate::RefMove {
-        from: from.index(),
-        to: to.index(),
-        is_return: m.is_return(),
-    };
-    let next = crate::play(&crate::from_core(before), action);
+    let rules = crate::rules_from_core(before.rules());
+    let next = crate::play_under(&crate::from_core(before), &rules, ref_move(m));
     assert_eq!(
         next.to_text(),
         after.to_text().to_string(),
-        "{m} from {} reaches another position in the reference",
-        before.to_text()
+        "{m} from {} reaches another position in the reference under {}",
+        before.to_text(),
+        before.rules()
     );
+}
+
+/// Asserts that the game ended (or goes on) as the reference's reading of its history
+/// says: R10, R11 (V8), R12 (V7), the two-pass draw and the move limit (V9); and that
+/// its legal moves are those of its position while it goes on, none after.
+pub fn check_game_against_reference(game: &Game) {
+    let rules = crate::rules_from_core(game.rules());
+    let states: Vec<crate::State> = game.positions().iter().map(crate::from_core).collect();
+    let moves: Vec<crate::RefMove> = game.moves().iter().map(|&m| ref_move(m)).collect();
+    let expected = crate::game_end(&rules, &states, &moves);
+    assert_eq!(
+        game.outcome().map(ref_end),
+        expected,
+        "game outcome after {} moves from {} under {}",
+        moves.len(),
+        game.start().to_text(),
+        game.rules()
+    );
+    if game.is_over() {
+        assert!(game.legal_moves().is_empty(), "moves after the end");
+    } else {
+        assert_eq!(game.legal_moves(), game.position().legal_moves());
+    }
 }

@@ -243,9 +243,38 @@ pub struct RefMove {
     pub is_return: bool,
 }
 
+impl RefMove {
+    /// A pass (RULES.md V7 `stuck=pass`): written with both cells equal to [`CELLS`], a
+    /// cell index no cell has, so that it sorts after every step and return.
+    ///
+    /// ```
+    /// use agon_reference::RefMove;
+    /// assert!(RefMove::PASS.is_pass());
+    /// assert_eq!(RefMove::PASS.to_string(), "pass");
+    /// ```
+    pub const PASS: RefMove = RefMove {
+        from: CELLS,
+        to: CELLS,
+        is_return: false,
+    };
+
+    /// Whether this is [`RefMove::PASS`].
+    ///
+    /// ```
+    /// use agon_reference::RefMove;
+    /// assert!(!RefMove { from: 40, to: 30, is_return: false }.is_pass());
+    /// ```
+    pub fn is_pass(&self) -> bool {
+        *self == RefMove::PASS
+    }
+}
+
 impl fmt::Display for RefMove {
-    /// `f1-e1` for a step, `f1>f6` for a return (only for diagnostics).
+    /// `f1-e1` for a step, `f1>f6` for a return, `pass` (only for diagnostics).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_pass() {
+            return f.write_str("pass");
+        }
         let sep = if self.is_return { '>' } else { '-' };
         write!(f, "{}{}{}", cell_name(self.from), sep, cell_name(self.to))
     }
@@ -465,6 +494,119 @@ pub fn throne_ring_outcome(state: &State) -> Option<u8> {
     None
 }
 
+/// A rule set (RULES.md section 8), written as plain flags: each is `false` (or `None`)
+/// for the standard value of its option. The reference reads these flags itself; it
+/// never asks agon-core what a rule means.
+///
+/// ```
+/// use agon_reference::RefRules;
+/// assert_eq!(RefRules::default(), RefRules::STANDARD);
+/// assert!(RefRules::LUDII.stuck_passes && RefRules::LUDII.repetition_off);
+/// assert_eq!(RefRules::LUDII.limit, Some(2500));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct RefRules {
+    /// V1 `capture=same-ring`: a step captures only along a line of three cells of one ring.
+    pub same_ring_capture: bool,
+    /// V2 `between`: what a step between two enemy pieces does.
+    pub between: RefBetween,
+    /// V3 `guard-return=next-ring`: a guard returns to the ring just outside its own.
+    pub guard_next_ring: bool,
+    /// V4 `queen-return=not-throne`: a returned queen may not go to the throne.
+    pub queen_not_throne: bool,
+    /// V5 `queen-placer=captor`: the opponent chooses where a captured queen returns.
+    pub captor_places_queen: bool,
+    /// V6 `empty-throne-ring=draw`: a throne ring without its queen is a draw.
+    pub empty_ring_draws: bool,
+    /// V7 `stuck=pass`: a side with no action passes; two passes in a row draw.
+    pub stuck_passes: bool,
+    /// V8 `repetition=off`: no draw by the third occurrence.
+    pub repetition_off: bool,
+    /// V9: the game is drawn after this many actions.
+    pub limit: Option<u32>,
+}
+
+/// The three values of V2 (`between`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum RefBetween {
+    /// R4: a step between two enemy pieces is illegal.
+    #[default]
+    Forbidden,
+    /// Such a step is legal and nothing special happens.
+    Allowed,
+    /// Such a step is legal, and the piece that stepped is captured unless the step captures.
+    Trapped,
+}
+
+impl RefRules {
+    /// R1-R12 as written.
+    pub const STANDARD: RefRules = RefRules {
+        same_ring_capture: false,
+        between: RefBetween::Forbidden,
+        guard_next_ring: false,
+        queen_not_throne: false,
+        captor_places_queen: false,
+        empty_ring_draws: false,
+        stuck_passes: false,
+        repetition_off: false,
+        limit: None,
+    };
+
+    /// The `ludii` preset: stuck=pass, repetition=off, limit=2500.
+    pub const LUDII: RefRules = RefRules {
+        stuck_passes: true,
+        repetition_off: true,
+        limit: Some(2500),
+        ..RefRules::STANDARD
+    };
+}
+
+/// How a game or position ended: the winner (`None` for a draw) and the reason, named as
+/// RULES.md's end rules are in the project (`throne`, `ring-without-queen`,
+/// `no-legal-action`, `repetition`, `two-passes`, `move-limit`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RefEnd {
+    /// `Some(WHITE)`, `Some(BLACK)` or `None` for a draw.
+    pub winner: Option<u8>,
+    /// The end rule's name.
+    pub reason: &'static str,
+}
+
+/// R10 under `rules`: when the six ring-1 cells hold guards of one side S, S wins with
+/// its queen on the throne, and otherwise loses (V6 standard) or draws (V6 `draw`).
+///
+/// ```
+/// use agon_reference::{throne_ring_end, RefRules, State};
+/// let lost = State::from_text("Qa1,Ge5,Ge6,Gf5,Gf7,Gg5,Gg6/qf6 b").unwrap();
+/// let draw = RefRules { empty_ring_draws: true, ..RefRules::STANDARD };
+/// assert_eq!(throne_ring_end(&lost, &RefRules::STANDARD).unwrap().winner, Some(1));
+/// assert_eq!(throne_ring_end(&lost, &draw).unwrap().winner, None);
+/// ```
+pub fn throne_ring_end(state: &State, rules: &RefRules) -> Option<RefEnd> {
+    let winner = throne_ring_outcome(state)?;
+    let ring_side = (0..CELLS)
+        .find(|&c| cell_ring(c) == 1)
+        .and_then(|c| state.at(c))
+        .map(|p| p.side)
+        .expect("a complete ring has guards");
+    Some(if winner == ring_side {
+        RefEnd {
+            winner: Some(winner),
+            reason: "throne",
+        }
+    } else if rules.empty_ring_draws {
+        RefEnd {
+            winner: None,
+            reason: "ring-without-queen",
+        }
+    } else {
+        RefEnd {
+            winner: Some(winner),
+            reason: "ring-without-queen",
+        }
+    })
+}
+
 /// The winner of a finished position, if any: R10 first, then R12 (the side to
 /// move loses when it has no legal action). Repetition (R11) needs a game
 /// history, so it is not considered here.
@@ -487,8 +629,30 @@ pub fn outcome(state: &State) -> Option<u8> {
     None
 }
 
-/// All legal actions of the side to move, sorted. Empty when R10 has decided the
-/// position.
+/// The end of a position under `rules`, without a game's history: R10 (as V6 sets it),
+/// then R12 (never under V7 `pass`, where a stuck side passes instead).
+///
+/// ```
+/// use agon_reference::{outcome_under, RefRules, State};
+/// let stuck = State::from_text("Ga6/qa5,gb6,gb7 w").unwrap();
+/// assert_eq!(outcome_under(&stuck, &RefRules::STANDARD).unwrap().reason, "no-legal-action");
+/// assert_eq!(outcome_under(&stuck, &RefRules::LUDII), None);
+/// ```
+pub fn outcome_under(state: &State, rules: &RefRules) -> Option<RefEnd> {
+    if let Some(end) = throne_ring_end(state, rules) {
+        return Some(end);
+    }
+    if legal_moves_under(state, rules).is_empty() {
+        return Some(RefEnd {
+            winner: Some(state.turn ^ 1),
+            reason: "no-legal-action",
+        });
+    }
+    None
+}
+
+/// All legal actions of the side to move under the standard rules, sorted. Empty when R10
+/// has decided the position.
 ///
 /// ```
 /// use agon_reference::{cell_index, legal_moves, RefMove, State};
@@ -502,6 +666,48 @@ pub fn outcome(state: &State) -> Option<u8> {
 /// assert!(moves.contains(&RefMove { from: c1, to: 45, is_return: true }));
 /// ```
 pub fn legal_moves(state: &State) -> Vec<RefMove> {
+    legal_moves_under(state, &RefRules::STANDARD)
+}
+
+/// Whether a step of the side to move to `to` would make a capture: some direction has
+/// an uncaptured enemy piece next to `to` and a piece of the mover beyond it (R5), all
+/// three cells in one ring under V1 `same-ring`. `from` is the cell the piece leaves
+/// (empty after the step).
+fn step_captures(state: &State, rules: &RefRules, from: usize, to: usize) -> Vec<usize> {
+    let me = state.turn;
+    let mut victims = Vec::new();
+    for &d in &DIRECTIONS {
+        let Some(x1) = neighbour(to, d) else {
+            continue;
+        };
+        let Some(x2) = neighbour(x1, d) else { continue };
+        if rules.same_ring_capture
+            && !(cell_ring(x1) == cell_ring(to) && cell_ring(x2) == cell_ring(to))
+        {
+            continue;
+        }
+        let victim = state.at(x1).is_some_and(|p| p.side != me && !p.captured);
+        // x2 is two cells from `to`, so it is never `from` (one cell away): the board
+        // before the step serves.
+        let partner = x2 != from && state.at(x2).is_some_and(|p| p.side == me);
+        if victim && partner {
+            victims.push(x1);
+        }
+    }
+    victims
+}
+
+/// All legal actions of the side to move under `rules`, sorted. Empty when R10 has
+/// decided the position, or (standard V7) when the side is stuck; a lone
+/// [`RefMove::PASS`] under V7 `pass` when it is stuck.
+///
+/// ```
+/// use agon_reference::{legal_moves_under, RefMove, RefRules, State};
+/// let stuck = State::from_text("Ga6/qa5,gb6,gb7 w").unwrap();
+/// assert!(legal_moves_under(&stuck, &RefRules::STANDARD).is_empty());
+/// assert_eq!(legal_moves_under(&stuck, &RefRules::LUDII), [RefMove::PASS]);
+/// ```
+pub fn legal_moves_under(state: &State, rules: &RefRules) -> Vec<RefMove> {
     let mut moves = Vec::new();
     if throne_ring_outcome(state).is_some() {
         return moves;
@@ -519,7 +725,7 @@ pub fn legal_moves(state: &State) -> Vec<RefMove> {
         let queens: Vec<&&Piece> = mine_captured.iter().filter(|p| p.kind == QUEEN).collect();
         if queens.is_empty() {
             for p in &mine_captured {
-                for to in (0..CELLS).filter(|&c| cell_ring(c) == 5 && empty(c)) {
+                for to in guard_return_cells(state, rules, p.cell) {
                     moves.push(RefMove {
                         from: p.cell,
                         to,
@@ -530,6 +736,10 @@ pub fn legal_moves(state: &State) -> Vec<RefMove> {
         } else {
             for p in queens {
                 for to in (0..CELLS).filter(|&c| empty(c)) {
+                    // V4 `not-throne`: anywhere but the throne.
+                    if rules.queen_not_throne && to == THRONE {
+                        continue;
+                    }
                     moves.push(RefMove {
                         from: p.cell,
                         to,
@@ -539,7 +749,8 @@ pub fn legal_moves(state: &State) -> Vec<RefMove> {
             }
         }
     } else {
-        // R2-R4: a step sideways or inward to an empty adjacent cell.
+        // R2-R4: a step sideways or inward to an empty adjacent cell; V2 decides
+        // whether a cell between two enemy pieces may be entered.
         for p in state.pieces.iter().filter(|p| p.side == me) {
             for &d in &DIRECTIONS {
                 let Some(to) = neighbour(p.cell, d) else {
@@ -551,7 +762,7 @@ pub fn legal_moves(state: &State) -> Vec<RefMove> {
                 if to == THRONE && p.kind != QUEEN {
                     continue;
                 }
-                if state.is_forbidden_for(to, me ^ 1) {
+                if rules.between == RefBetween::Forbidden && state.is_forbidden_for(to, me ^ 1) {
                     continue;
                 }
                 moves.push(RefMove {
@@ -561,15 +772,75 @@ pub fn legal_moves(state: &State) -> Vec<RefMove> {
                 });
             }
         }
+        // V7 `pass`: a stuck side passes, and that is its only action.
+        if moves.is_empty() && rules.stuck_passes {
+            moves.push(RefMove::PASS);
+        }
     }
     moves.sort();
     moves
 }
 
-/// Plays `mv` without checking it (the caller knows it is legal).
-fn apply(state: &State, mv: RefMove) -> State {
+/// The cells a captured guard standing on `cell` may be returned to: the empty cells of
+/// the outer ring (R8), or under V3 `next-ring` those of the ring just outside its own
+/// (ring 5 for ring 5), else of the nearest ring farther out that has an empty cell.
+fn guard_return_cells(state: &State, rules: &RefRules, cell: usize) -> Vec<usize> {
+    let empty_in = |ring: i32| -> Vec<usize> {
+        (0..CELLS)
+            .filter(|&c| cell_ring(c) == ring && state.at(c).is_none())
+            .collect()
+    };
+    if !rules.guard_next_ring {
+        return empty_in(5);
+    }
+    let mut ring = (cell_ring(cell) + 1).min(5);
+    loop {
+        let cells = empty_in(ring);
+        if !cells.is_empty() || ring == 5 {
+            return cells;
+        }
+        ring += 1;
+    }
+}
+
+/// Whether the step `mv` traps its own piece under V2 `trapped`: its destination lies
+/// between two enemy pieces (captured ones included) and the step captures nothing.
+///
+/// ```
+/// use agon_reference::{cell_index, traps, RefBetween, RefMove, RefRules, State};
+/// // e3 lies between the black guards d3 and f3; the step captures nothing.
+/// let s = State::from_text("Qa1,Ge2,Ge5/ql6,gd3,gf3 w").unwrap();
+/// let trapped = RefRules { between: RefBetween::Trapped, ..RefRules::STANDARD };
+/// let step = RefMove { from: cell_index("e2").unwrap(), to: cell_index("e3").unwrap(), is_return: false };
+/// assert!(traps(&s, &trapped, step));
+/// assert!(!traps(&s, &RefRules::STANDARD, step));
+/// ```
+pub fn traps(state: &State, rules: &RefRules, mv: RefMove) -> bool {
+    rules.between == RefBetween::Trapped
+        && !mv.is_return
+        && !mv.is_pass()
+        && state.is_forbidden_for(mv.to, state.turn ^ 1)
+        && step_captures(state, rules, mv.from, mv.to).is_empty()
+}
+
+/// Plays `mv` without checking it (the caller knows it is legal): captures and traps are
+/// decided on the board before the step.
+fn apply(state: &State, rules: &RefRules, mv: RefMove) -> State {
     let me = state.turn;
     let mut next = state.clone();
+    next.turn = me ^ 1;
+    if mv.is_pass() {
+        // V7: a pass changes only the side to move.
+        return next;
+    }
+    let (victims, trapped) = if mv.is_return {
+        (Vec::new(), false)
+    } else {
+        (
+            step_captures(state, rules, mv.from, mv.to),
+            traps(state, rules, mv),
+        )
+    };
     let piece = next
         .pieces
         .iter_mut()
@@ -579,30 +850,19 @@ fn apply(state: &State, mv: RefMove) -> State {
     if mv.is_return {
         // R8/R9: a placement; it captures nothing.
         piece.captured = false;
-    } else {
-        // R5/R6: only the stepping piece captures, in each of the six directions.
-        let mut victims = Vec::new();
-        for &d in &DIRECTIONS {
-            let Some(x1) = neighbour(mv.to, d) else {
-                continue;
-            };
-            let Some(x2) = neighbour(x1, d) else { continue };
-            let victim = next.at(x1).is_some_and(|p| p.side != me && !p.captured);
-            let partner = next.at(x2).is_some_and(|p| p.side == me);
-            if victim && partner {
-                victims.push(x1);
-            }
-        }
-        for p in next.pieces.iter_mut().filter(|p| victims.contains(&p.cell)) {
-            p.captured = true;
-        }
+    } else if trapped {
+        // V2 `trapped`: the piece that stepped is captured by its own step.
+        piece.captured = true;
+    }
+    // R5/R6: only the stepping piece captures, in each of the six directions.
+    for p in next.pieces.iter_mut().filter(|p| victims.contains(&p.cell)) {
+        p.captured = true;
     }
     next.pieces.sort();
-    next.turn = me ^ 1;
     next
 }
 
-/// The position after the legal action `mv`.
+/// The position after the legal action `mv` under the standard rules.
 ///
 /// # Panics
 /// If `mv` is not one of [`legal_moves`]`(state)`.
@@ -616,12 +876,47 @@ fn apply(state: &State, mv: RefMove) -> State {
 /// assert_eq!(play(&s, mv).to_text(), "Qa1,Gg6,Gi6/qf11,gh6* b");
 /// ```
 pub fn play(state: &State, mv: RefMove) -> State {
+    play_under(state, &RefRules::STANDARD, mv)
+}
+
+/// The position after the legal action `mv` under `rules`.
+///
+/// # Panics
+/// If `mv` is not one of [`legal_moves_under`]`(state, rules)`.
+///
+/// ```
+/// use agon_reference::{play_under, RefMove, RefRules, State};
+/// let stuck = State::from_text("Ga6/qa5,gb6,gb7 w").unwrap();
+/// assert_eq!(play_under(&stuck, &RefRules::LUDII, RefMove::PASS).to_text(), "Ga6/qa5,gb6,gb7 b");
+/// ```
+pub fn play_under(state: &State, rules: &RefRules, mv: RefMove) -> State {
     assert!(
-        legal_moves(state).contains(&mv),
+        legal_moves_under(state, rules).contains(&mv),
         "illegal move {mv} in {}",
         state.to_text()
     );
-    apply(state, mv)
+    apply(state, rules, mv)
+}
+
+/// The side that chooses the next action: the side to move, except under V5 `captor`
+/// when it must return its captured queen, which its opponent places.
+///
+/// ```
+/// use agon_reference::{chooser, RefRules, State, BLACK, WHITE};
+/// let s = State::from_text("Qf6*,Ga1/qf11,gb1 w").unwrap();
+/// let captor = RefRules { captor_places_queen: true, ..RefRules::STANDARD };
+/// assert_eq!(chooser(&s, &RefRules::STANDARD), WHITE);
+/// assert_eq!(chooser(&s, &captor), BLACK);
+/// ```
+pub fn chooser(state: &State, rules: &RefRules) -> u8 {
+    let queen_return = legal_moves_under(state, rules)
+        .iter()
+        .any(|m| m.is_return && state.at(m.from).is_some_and(|p| p.kind == QUEEN));
+    if rules.captor_places_queen && queen_return {
+        state.turn ^ 1
+    } else {
+        state.turn
+    }
 }
 
 /// The number of leaves of the tree of legal actions `depth` plies deep
@@ -633,17 +928,169 @@ pub fn play(state: &State, mv: RefMove) -> State {
 /// assert_eq!(perft(&State::start(), 1), 27);
 /// ```
 pub fn perft(state: &State, depth: u32) -> u64 {
+    perft_under(state, &RefRules::STANDARD, depth)
+}
+
+/// [`perft`] under `rules`: passes count as actions; repetition, the two-pass draw and
+/// the move limit belong to games and are ignored.
+///
+/// ```
+/// use agon_reference::{perft_under, RefRules, State};
+/// assert_eq!(perft_under(&State::start(), &RefRules::LUDII, 2), 713);
+/// ```
+pub fn perft_under(state: &State, rules: &RefRules, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = legal_moves(state);
+    let moves = legal_moves_under(state, rules);
     if depth == 1 {
         return moves.len() as u64;
     }
     moves
         .iter()
-        .map(|&m| perft(&apply(state, m), depth - 1))
+        .map(|&m| perft_under(&apply(state, rules, m), rules, depth - 1))
         .sum()
+}
+
+/// The end of a game, from its history: `states[0]` is its start and `states[i + 1]`
+/// the position after `moves[i]`. Checked on the last position in the order of RULES.md
+/// section 6 and 8: R10 (V6), R11 the third occurrence, the start counting (not under V8
+/// `off`), R12 (not under V7 `pass`), two passes in a row (V7), and the move limit (V9,
+/// `moves.len()` actions since the start).
+///
+/// ```
+/// use agon_reference::{game_end, RefMove, RefRules, State};
+/// let stuck = State::from_text("Ga6/qa5,gb6,gb7,gf11 w").unwrap();
+/// let rules = RefRules::LUDII;
+/// let a = agon_reference::play_under(&stuck, &rules, RefMove::PASS);
+/// assert_eq!(game_end(&rules, &[stuck.clone(), a.clone()], &[RefMove::PASS]), None);
+/// ```
+pub fn game_end(rules: &RefRules, states: &[State], moves: &[RefMove]) -> Option<RefEnd> {
+    assert_eq!(
+        states.len(),
+        moves.len() + 1,
+        "one more position than moves"
+    );
+    let last = states.last().expect("a game has a start");
+    if let Some(end) = throne_ring_end(last, rules) {
+        return Some(end);
+    }
+    if !rules.repetition_off && states.iter().filter(|s| *s == last).count() >= 3 {
+        return Some(RefEnd {
+            winner: None,
+            reason: "repetition",
+        });
+    }
+    if let Some(end) = outcome_under(last, rules) {
+        return Some(end);
+    }
+    let n = moves.len();
+    if n >= 2 && moves[n - 1].is_pass() && moves[n - 2].is_pass() {
+        return Some(RefEnd {
+            winner: None,
+            reason: "two-passes",
+        });
+    }
+    if rules.limit.is_some_and(|limit| n >= limit as usize) {
+        return Some(RefEnd {
+            winner: None,
+            reason: "move-limit",
+        });
+    }
+    None
+}
+
+/// A game under a rule set: its positions and moves, and its end by [`game_end`].
+///
+/// ```
+/// use agon_reference::{legal_moves, RefGame, RefRules, State};
+/// let mut game = RefGame::new(State::start(), RefRules::STANDARD.with_limit(1));
+/// game.play(legal_moves(&State::start())[0]);
+/// assert_eq!(game.end().unwrap().reason, "move-limit");
+/// ```
+#[derive(Clone, Debug)]
+pub struct RefGame {
+    rules: RefRules,
+    states: Vec<State>,
+    moves: Vec<RefMove>,
+}
+
+impl RefRules {
+    /// These rules with the move limit `n` (V9).
+    pub fn with_limit(self, n: u32) -> RefRules {
+        RefRules {
+            limit: Some(n),
+            ..self
+        }
+    }
+}
+
+impl RefGame {
+    /// A game from `start` under `rules`.
+    pub fn new(start: State, rules: RefRules) -> RefGame {
+        RefGame {
+            rules,
+            states: vec![start],
+            moves: Vec::new(),
+        }
+    }
+
+    /// The current position.
+    pub fn state(&self) -> &State {
+        self.states.last().expect("a game has a start")
+    }
+
+    /// How the game ended, or `None` while it goes on.
+    pub fn end(&self) -> Option<RefEnd> {
+        game_end(&self.rules, &self.states, &self.moves)
+    }
+
+    /// The legal actions now: none once the game is over.
+    pub fn legal_moves(&self) -> Vec<RefMove> {
+        if self.end().is_some() {
+            return Vec::new();
+        }
+        legal_moves_under(self.state(), &self.rules)
+    }
+
+    /// Plays the legal action `mv`.
+    ///
+    /// # Panics
+    /// If the game is over or `mv` is not legal.
+    pub fn play(&mut self, mv: RefMove) {
+        assert!(self.end().is_none(), "{mv} after the end of the game");
+        let next = play_under(self.state(), &self.rules, mv);
+        self.states.push(next);
+        self.moves.push(mv);
+    }
+}
+
+/// The reference's reading of an agon-core rule set, option by option (it only reads
+/// agon-core's values, never its logic). Needs the feature `agon-core`.
+///
+/// ```
+/// assert_eq!(agon_reference::rules_from_core(agon_core::Rules::LUDII), agon_reference::RefRules::LUDII);
+/// ```
+#[cfg(feature = "agon-core")]
+pub fn rules_from_core(r: agon_core::Rules) -> RefRules {
+    use agon_core::{
+        Between, Capture, EmptyThroneRing, GuardReturn, QueenPlacer, QueenReturn, Repetition, Stuck,
+    };
+    RefRules {
+        same_ring_capture: r.capture() == Capture::SameRing,
+        between: match r.between() {
+            Between::Forbidden => RefBetween::Forbidden,
+            Between::Allowed => RefBetween::Allowed,
+            Between::Trapped => RefBetween::Trapped,
+        },
+        guard_next_ring: r.guard_return() == GuardReturn::NextRing,
+        queen_not_throne: r.queen_return() == QueenReturn::NotThrone,
+        captor_places_queen: r.queen_placer() == QueenPlacer::Captor,
+        empty_ring_draws: r.empty_throne_ring() == EmptyThroneRing::Draw,
+        stuck_passes: r.stuck() == Stuck::Pass,
+        repetition_off: r.repetition() == Repetition::Off,
+        limit: r.limit(),
+    }
 }
 
 /// The same position as a reference state: the one bridge from agon-core that the

@@ -6,8 +6,66 @@
 use std::collections::BTreeSet;
 
 use agon_core::random::{random_move, Rng};
-use agon_core::{Game, Move, Position};
+use agon_core::{
+    Between, Capture, EmptyThroneRing, Game, GuardReturn, Move, Position, QueenPlacer, QueenReturn,
+    Repetition, Rules, Stuck,
+};
 use agon_reference::{RefMove, State};
+use proptest::prelude::*;
+
+/// Any rule set: every option at any of its values, and a move limit or none.
+pub fn rules_strategy() -> impl Strategy<Value = Rules> {
+    (
+        (
+            0..Capture::ALL.len(),
+            0..Between::ALL.len(),
+            0..GuardReturn::ALL.len(),
+        ),
+        (0..QueenReturn::ALL.len(), 0..QueenPlacer::ALL.len()),
+        (
+            0..EmptyThroneRing::ALL.len(),
+            0..Stuck::ALL.len(),
+            0..Repetition::ALL.len(),
+        ),
+        prop_oneof![Just(0u32), 1u32..400],
+    )
+        .prop_map(|((c, b, g), (q, p), (e, s, r), limit)| {
+            let rules = Rules::STANDARD
+                .with_capture(Capture::ALL[c])
+                .with_between(Between::ALL[b])
+                .with_guard_return(GuardReturn::ALL[g])
+                .with_queen_return(QueenReturn::ALL[q])
+                .with_queen_placer(QueenPlacer::ALL[p])
+                .with_empty_throne_ring(EmptyThroneRing::ALL[e])
+                .with_stuck(Stuck::ALL[s])
+                .with_repetition(Repetition::ALL[r]);
+            rules.with_limit(limit).unwrap_or(rules)
+        })
+}
+
+/// The rule sets that differ from the standard one by one option, each at each of its
+/// other values, with `limit` for V9; then the ludii preset.
+pub fn single_option_rule_sets(limit: u32) -> Vec<Rules> {
+    let s = Rules::STANDARD;
+    vec![
+        s.with_capture(Capture::SameRing),
+        s.with_between(Between::Allowed),
+        s.with_between(Between::Trapped),
+        s.with_guard_return(GuardReturn::NextRing),
+        s.with_queen_return(QueenReturn::NotThrone),
+        s.with_queen_placer(QueenPlacer::Captor),
+        s.with_empty_throne_ring(EmptyThroneRing::Draw),
+        s.with_stuck(Stuck::Pass),
+        s.with_repetition(Repetition::Off),
+        s.with_limit(limit).expect("a limit in range"),
+        Rules::LUDII,
+    ]
+}
+
+/// A position under `rules` from its one-line text, panicking with the text on error.
+pub fn pos_with(text: &str, rules: Rules) -> Position {
+    Position::from_text_with_rules(text, rules).unwrap_or_else(|e| panic!("{text:?}: {e}"))
+}
 
 /// A position from its one-line text, panicking with the text on error.
 pub fn pos(text: &str) -> Position {
@@ -20,14 +78,9 @@ pub fn to_ref(p: &Position) -> State {
     agon_reference::from_core(p)
 }
 
-/// A move as the reference writes it.
+/// A move as the reference writes it (a pass as `RefMove::PASS`).
 pub fn ref_move(m: Move) -> RefMove {
-    let (from, to) = m.cells().expect("a step or a return");
-    RefMove {
-        from: from.index(),
-        to: to.index(),
-        is_return: m.is_return(),
-    }
+    agon_reference::checks::ref_move(m)
 }
 
 /// agon-core's legal moves as a set of `(from, to, is_return)` reference moves.
@@ -35,9 +88,10 @@ pub fn core_moves(p: &Position) -> BTreeSet<RefMove> {
     p.legal_moves().iter().map(|&m| ref_move(m)).collect()
 }
 
-/// The reference's legal moves as a set.
+/// The reference's legal moves as a set, under the position's rules.
 pub fn reference_moves(p: &Position) -> BTreeSet<RefMove> {
-    agon_reference::legal_moves(&to_ref(p))
+    let rules = agon_reference::rules_from_core(p.rules());
+    agon_reference::legal_moves_under(&to_ref(p), &rules)
         .into_iter()
         .collect()
 }

@@ -16,6 +16,8 @@ use agon_core::random::Rng;
 use agon_core::{perft, Cell, CellSet, EndReason, Game, Move, Position, Side};
 use serde_json::{json, Value};
 
+mod variants;
+
 /// The categories of RULES.md events a game covers (the README's coverage table).
 const CATEGORIES: [&str; 11] = [
     "end:throne",
@@ -51,10 +53,10 @@ fn play(seed: u64) -> Played {
         let moves = game.legal_moves();
         let m = moves[rng.below(moves.len())];
         if m.is_return() {
-            let guards: CellSet = moves.iter().map(|m| m.from()).collect();
-            if pos.queens().contains(m.from()) {
+            let guards: CellSet = moves.iter().filter_map(|m| m.from()).collect();
+            if m.from().is_some_and(|c| pos.queens().contains(c)) {
                 found.insert("queen returned", ());
-                if m.to() == Cell::THRONE {
+                if m.to() == Some(Cell::THRONE) {
                     found.insert("queen returned onto the throne", ());
                 }
             } else {
@@ -207,11 +209,15 @@ fn game_json(id: usize, p: &Played) -> Value {
 fn cross_check(pos: &Position, moves: &[Move]) {
     let state = agon_reference::from_core(pos);
     assert_eq!(state.to_text(), pos.to_text().to_string());
+    let rules = agon_reference::rules_from_core(pos.rules());
     let mut core: Vec<_> = moves
         .iter()
-        .map(|m| (m.from().index(), m.to().index(), m.is_return()))
+        .map(|&m| {
+            let r = agon_reference::checks::ref_move(m);
+            (r.from, r.to, r.is_return)
+        })
         .collect();
-    let mut reference: Vec<_> = agon_reference::legal_moves(&state)
+    let mut reference: Vec<_> = agon_reference::legal_moves_under(&state, &rules)
         .iter()
         .map(|m| (m.from, m.to, m.is_return))
         .collect();
@@ -394,6 +400,11 @@ fn write_lines(path: &std::path::Path, head: &str, key: &str, items: &[Value]) {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--variants") {
+        let out = std::path::PathBuf::from(args.get(1).map_or("..", String::as_str));
+        variants::write(&out);
+        return;
+    }
     if args.first().map(String::as_str) == Some("--stats") {
         stats(args.get(1).and_then(|n| n.parse().ok()).unwrap_or(200));
         return;
