@@ -75,7 +75,7 @@ impl Batch {
             // Most games of a dataset share their start: parse each text once in a row.
             let position = match (i.checked_sub(1), parsed.last()) {
                 (Some(prev), Some(&p)) if starts[prev] == *text => p,
-                _ => parse_position(py, text)
+                _ => parse_position(py, text, ac::Rules::STANDARD)
                     .map_err(|e| PyValueError::new_err(format!("game {i}: start: {e}")))?,
             };
             parsed.push(position);
@@ -381,7 +381,7 @@ pub fn _play_games<'py>(
             seeds.len(),
         ));
     }
-    let start = start.map_or_else(ac::Position::start, |p| p.0);
+    let start = crate::position::standard_start(py, start.as_ref())?;
     if start.outcome().is_some() {
         return Err(PyValueError::new_err(
             "the start position is already decided: no game can be played from it",

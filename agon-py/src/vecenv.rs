@@ -20,10 +20,19 @@ use crate::position::{PositionArg, PositionPy};
 use crate::types::Int;
 
 /// The number of leaves of the tree of legal moves from `position`, `depth` plies deep
-/// (0 to `MAX_PERFT_DEPTH`), computed without holding the GIL.
+/// (0 to `MAX_PERFT_DEPTH`), computed without holding the GIL, under `rules` (a `Rules`
+/// or its text) if given, else the position's (standard for a text). Passes count;
+/// repetition, two passes and the move limit belong to games and do not apply.
 #[pyfunction]
-pub fn perft(py: Python<'_>, position: PositionArg, depth: Int<i64>) -> PyResult<u64> {
-    crate::position::perft(py, position.0, depth)
+#[pyo3(signature = (position, depth, rules = None))]
+pub fn perft(
+    py: Python<'_>,
+    position: PositionArg,
+    depth: Int<i64>,
+    rules: Option<crate::rules::RulesArg>,
+) -> PyResult<u64> {
+    let position = position.resolve(py, rules.map(|r| r.0))?;
+    crate::position::perft(py, position, depth)
 }
 
 /// Plays `n` games (0 to `MAX_RANDOM_PLAYOUTS`) of uniformly random legal moves from
@@ -58,7 +67,7 @@ pub fn random_playouts<'py>(
         })?;
     let threads = threads_arg(threads)?;
     let seed = seed.0;
-    let start = start.map_or_else(ac::Position::start, |p| p.0);
+    let start = crate::position::standard_start(py, start.as_ref())?;
     let s = py.detach(move || agon_rl::random_playouts(start, n, seed, threads));
     let d = PyDict::new(py);
     d.set_item("games", s.games)?;
@@ -709,7 +718,7 @@ impl VecEnv {
             })?;
         let threads = threads_arg(threads)?;
         let obs_u8 = obs_dtype_is_u8(py, obs_dtype.as_ref())?;
-        let start = start.map_or_else(ac::Position::start, |p| p.0);
+        let start = crate::position::standard_start(py, start.as_ref())?;
         let mut env = agon_rl::VecEnv::new(n, seed.0, actions::layout(axial), Some(start))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         env.set_threads(threads)
