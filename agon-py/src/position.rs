@@ -87,10 +87,15 @@ pub fn position_or_start(
     }
 }
 
-/// A start position for the tools that play under the standard rules only (until the
-/// learning encoding knows the pass): raises `ValueError` for other rules.
-pub fn standard_start(py: Python<'_>, position: Option<&PositionArg>) -> PyResult<ac::Position> {
-    let p = position_or_start(py, position, None)?;
+/// A start position (under `rules` if given) for the tools that play under the standard
+/// rules only (until the learning encoding and the bots know every rule set): raises
+/// `ValueError` for other rules.
+pub fn standard_start(
+    py: Python<'_>,
+    position: Option<&PositionArg>,
+    rules: Option<ac::Rules>,
+) -> PyResult<ac::Position> {
+    let p = position_or_start(py, position, rules)?;
     if p.rules().is_standard() {
         Ok(p)
     } else {

@@ -43,10 +43,11 @@ pub fn perft(
 /// `k` draws its moves from its own generator, seeded from `seed` and `k` (Rust's
 /// `agon_rl::game_rng`), so the same seed gives the same games on any number of threads,
 /// in Python and in Rust (`agon_rl::random_playouts`, which computes these statistics).
+/// `rules` (a `Rules` or its text) must be the standard rules for now.
 #[pyfunction]
 #[pyo3(
-    signature = (n, seed = Int(0), start = None, threads = None),
-    text_signature = "(n, seed=0, start=None, threads=None)"
+    signature = (n, seed = Int(0), start = None, threads = None, *, rules = None),
+    text_signature = "(n, seed=0, start=None, threads=None, *, rules=None)"
 )]
 pub fn random_playouts<'py>(
     py: Python<'py>,
@@ -54,6 +55,7 @@ pub fn random_playouts<'py>(
     seed: Int<u64>,
     start: Option<PositionArg>,
     threads: Option<Int<i64>>,
+    rules: Option<crate::rules::RulesArg>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let n = u64::try_from(n.0)
         .ok()
@@ -67,7 +69,7 @@ pub fn random_playouts<'py>(
         })?;
     let threads = threads_arg(threads)?;
     let seed = seed.0;
-    let start = crate::position::standard_start(py, start.as_ref())?;
+    let start = crate::position::standard_start(py, start.as_ref(), rules.map(|r| r.0))?;
     let s = py.detach(move || agon_rl::random_playouts(start, n, seed, threads));
     let d = PyDict::new(py);
     d.set_item("games", s.games)?;
@@ -718,7 +720,7 @@ impl VecEnv {
             })?;
         let threads = threads_arg(threads)?;
         let obs_u8 = obs_dtype_is_u8(py, obs_dtype.as_ref())?;
-        let start = crate::position::standard_start(py, start.as_ref())?;
+        let start = crate::position::standard_start(py, start.as_ref(), None)?;
         let mut env = agon_rl::VecEnv::new(n, seed.0, actions::layout(axial), Some(start))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         env.set_threads(threads)

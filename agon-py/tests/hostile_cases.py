@@ -1479,6 +1479,14 @@ def _alphabeta(data: Data) -> None:
         try_bot(data, bot)
 
 
+@entry("bots", "bots.opening_book")
+def _opening_book(data: Data) -> None:
+    rules = data.draw(st.one_of(st.none(), rules_like()))
+    ok, book = attempt(lambda: agon.bots.opening_book(rules, **kwargs_maybe(data)))
+    if ok:
+        assert len(book) == 300 and all(not p.is_over() for p in book)
+
+
 @entry("bots", "bots.Bot.from_name")
 def _from_name(data: Data) -> None:
     number = st.one_of(st.integers(-3, 70), any_int).map(str)

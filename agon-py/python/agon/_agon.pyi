@@ -70,6 +70,7 @@ __all__ = [
     "Greedy",
     "MCTS",
     "AlphaBeta",
+    "opening_book",
     "_replay_games",
     "_game_actions",
     "_training_arrays",
@@ -1058,7 +1059,12 @@ def perft(position: _PositionLike, depth: int, rules: Optional[_RulesLike] = Non
     or its text) if given, else the position's (standard for a text). Passes count;
     repetition, two passes and the move limit belong to games and do not apply."""
 def random_playouts(
-    n: int, seed: int = 0, start: Optional[_PositionLike] = None, threads: Optional[int] = None
+    n: int,
+    seed: int = 0,
+    start: Optional[_PositionLike] = None,
+    threads: Optional[int] = None,
+    *,
+    rules: Optional[_RulesLike] = None,
 ) -> _PlayoutStats:
     """Plays `n` games (0 to `MAX_RANDOM_PLAYOUTS`) of uniformly random legal moves from
     `start` (the start position by default), on `threads` threads (1 to 256; all cores by
@@ -1067,7 +1073,8 @@ def random_playouts(
     `black_wins`, `draws`, and `reasons` (a dict from each end reason to its count). Game
     `k` draws its moves from its own generator, seeded from `seed` and `k` (Rust's
     `agon_rl::game_rng`), so the same seed gives the same games on any number of threads,
-    in Python and in Rust (`agon_rl::random_playouts`, which computes these statistics)."""
+    in Python and in Rust (`agon_rl::random_playouts`, which computes these statistics).
+    `rules` (a `Rules` or its text) must be the standard rules for now."""
 def unpack_masks(packed: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:
     """Unpacks bit-packed masks (`VecEnv(..., packed_masks=True)`): a uint8 numpy array of
     shape `(..., PACKED_MASK_BYTES)` into a bool array of shape `(..., ACTION_COUNT)`, the
@@ -1117,6 +1124,12 @@ def svg(
     ``IllegalMoveError`` for a step between cells that are not adjacent. Moves are not
     otherwise checked against the position. The drawing is the Rust crate agon-svg's, the
     same as the web game's."""
+
+def opening_book(rules: Optional[_RulesLike] = None) -> List[Position]:
+    """The opening book of agon-bots (`agon_bots::book::standard`): 300 varied, balanced
+    start positions (a few plies in, nothing captured, not over), in file order, under
+    `rules` (a `Rules` or its text; the standard rules if omitted). Arena matches play
+    each twice, colours swapped."""
 
 @disjoint_base
 class Bot:
@@ -1400,6 +1413,7 @@ def _play_games(
     max_plies: int = 2000,
     *,
     stats: bool = False,
+    rules: Optional[_RulesLike] = None,
 ) -> _PlayedGames:
     """Plays one game per pair of `seeds` (white's seed, black's seed) between the reference
     bots of the specs `white` and `black` (as `Bot.from_name`), from `start` (the start
@@ -1411,4 +1425,4 @@ def _play_games(
     dict also holds, for each ply of `actions`: `has_stats` (bool: whether its player gave
     statistics), `values` (float32, NaN where none) and `visit_offsets` (int64, one more
     than the plies) into `visit_actions` (uint16) and `visit_counts` (uint32). At most
-    65536 games a call."""
+    65536 games a call. `rules` (a `Rules` or its text) must be the standard rules for now."""
