@@ -347,6 +347,27 @@ impl AlphaBetaPy {
     }
 }
 
+/// The opening book of agon-bots (`agon_bots::book::standard`): 300 varied, balanced
+/// start positions (a few plies in, nothing captured, not over), in file order, under
+/// `rules` (a `Rules` or its text; the standard rules if omitted). Arena matches play
+/// each twice, colours swapped.
+#[pyfunction]
+#[pyo3(signature = (rules = None))]
+fn opening_book(
+    rules: Option<crate::rules::RulesArg>,
+) -> PyResult<Vec<crate::position::PositionPy>> {
+    let rules = crate::rules::rules_or(rules, agon_core::Rules::STANDARD);
+    agon_bots::book::standard()
+        .into_iter()
+        .map(|p| {
+            // Book positions hold no captured piece: any rule set takes them.
+            p.with_rules(rules)
+                .map(crate::position::PositionPy)
+                .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))
+        })
+        .collect()
+}
+
 /// Adds the bot classes to the native module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<BotPy>()?;
@@ -354,5 +375,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<GreedyPy>()?;
     m.add_class::<MctsPy>()?;
     m.add_class::<AlphaBetaPy>()?;
+    m.add_function(wrap_pyfunction!(opening_book, m)?)?;
     Ok(())
 }

@@ -75,7 +75,7 @@ impl Batch {
             // Most games of a dataset share their start: parse each text once in a row.
             let position = match (i.checked_sub(1), parsed.last()) {
                 (Some(prev), Some(&p)) if starts[prev] == *text => p,
-                _ => parse_position(py, text)
+                _ => parse_position(py, text, ac::Rules::STANDARD)
                     .map_err(|e| PyValueError::new_err(format!("game {i}: start: {e}")))?,
             };
             parsed.push(position);
@@ -350,12 +350,13 @@ pub fn _training_arrays<'py>(
 /// dict also holds, for each ply of `actions`: `has_stats` (bool: whether its player gave
 /// statistics), `values` (float32, NaN where none) and `visit_offsets` (int64, one more
 /// than the plies) into `visit_actions` (uint16) and `visit_counts` (uint32). At most
-/// 65536 games a call.
+/// 65536 games a call. `rules` (a `Rules` or its text) must be the standard rules for now.
 #[cfg(feature = "bots")]
 #[pyfunction]
+#[allow(clippy::too_many_arguments)]
 #[pyo3(
-    signature = (white, black, seeds, start = None, max_plies = Int(2000), *, stats = false),
-    text_signature = "(white, black, seeds, start=None, max_plies=2000, *, stats=False)"
+    signature = (white, black, seeds, start = None, max_plies = Int(2000), *, stats = false, rules = None),
+    text_signature = "(white, black, seeds, start=None, max_plies=2000, *, stats=False, rules=None)"
 )]
 pub fn _play_games<'py>(
     py: Python<'py>,
@@ -365,6 +366,7 @@ pub fn _play_games<'py>(
     start: Option<PositionArg>,
     max_plies: Int<i64>,
     stats: bool,
+    rules: Option<crate::rules::RulesArg>,
 ) -> PyResult<Bound<'py, PyDict>> {
     use agon_bots::{Bot, SearchStats};
 
@@ -381,7 +383,7 @@ pub fn _play_games<'py>(
             seeds.len(),
         ));
     }
-    let start = start.map_or_else(ac::Position::start, |p| p.0);
+    let start = crate::position::standard_start(py, start.as_ref(), rules.map(|r| r.0))?;
     if start.outcome().is_some() {
         return Err(PyValueError::new_err(
             "the start position is already decided: no game can be played from it",

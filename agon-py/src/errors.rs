@@ -24,7 +24,7 @@ create_exception!(
     agon,
     ParseError,
     PyValueError,
-    "A text that does not parse: a cell, move, position or game record.\n\n\
+    "A text that does not parse: a cell, move, position, rule set or game record.\n\n\
      Attributes (always present): `reason` (a name such as \"no-such-cell\"), `offset`\n\
      (the byte offset of the fault in `text`), `text` (the whole text), and `move_reason`\n\
      and `position_reason` (the reason of an illegal move or an invalid position in the\n\

@@ -9,8 +9,10 @@ use pyo3::types::{PyDict, PyDictMethods, PyList, PyString};
 use crate::errors;
 use crate::lock::{Lock, LockGuard};
 use crate::position::{
-    actions_array, decode_action, mask_array, observation_array, PositionArg, PositionPy,
+    actions_array, decode_action, mask_array, observation_array, position_or_start, PositionArg,
+    PositionPy,
 };
+use crate::rules::{RulesArg, RulesPy};
 use crate::types::{
     cell_list, move_list, move_obj, CellPy, Int, MoveArg, MovePy, OutcomePy, SidePy,
 };
@@ -18,8 +20,10 @@ use crate::types::{
 /// A game: the positions from a start, the moves between them, and how it ended.
 ///
 /// `Game()` starts from the start position; `Game(start, moves)` from any position (or its
-/// text), playing the moves given (`Move`s or texts). A game knows what a lone position
-/// cannot: the draw by repetition (the third occurrence of a position). `push`/`play`
+/// text), playing the moves given (`Move`s or texts); `Game(rules="ludii")` under a rule
+/// set (a `Rules` or its text; else the start position's, standard for a text). A game
+/// knows what a lone position cannot: the draw by repetition (the third occurrence of a
+/// position), by two passes in a row and by the move limit, as its rules say. `push`/`play`
 /// plays a move, `pop`/`undo` takes one back; a failed call leaves the game unchanged.
 /// `tags` holds a record's tag pairs and `result` its written result.
 ///
@@ -116,15 +120,18 @@ fn parse_score(text: &str) -> PyResult<ac::Score> {
 #[pymethods]
 impl GamePy {
     /// A game from `start` (a `Position`, its text, or the start position if omitted),
-    /// playing `moves` (an iterable of `Move`s or texts, read one at a time; not one str).
+    /// playing `moves` (an iterable of `Move`s or texts, read one at a time; not one str),
+    /// under `rules` (a `Rules` or its text; if omitted, those of a `Position` start, else
+    /// the standard rules).
     #[new]
-    #[pyo3(signature = (start = None, moves = None))]
+    #[pyo3(signature = (start = None, moves = None, rules = None))]
     fn new(
         py: Python<'_>,
         start: Option<PositionArg>,
         moves: Option<&Bound<'_, PyAny>>,
+        rules: Option<RulesArg>,
     ) -> PyResult<GamePy> {
-        let start = start.map_or_else(ac::Position::start, |p| p.0);
+        let start = position_or_start(py, start.as_ref(), rules.map(|r| r.0))?;
         let mut game = GameState {
             game: ac::Game::from_position(start),
             tags: PyDict::new(py).unbind(),
@@ -170,7 +177,8 @@ impl GamePy {
         }))
     }
 
-    /// The game record: tags, `Position` (if not the standard start), `Result`, moves.
+    /// The game record: tags, `Rules` (if not standard), `Position` (if not the standard
+    /// start), `Result`, moves.
     fn to_record(&self, py: Python<'_>) -> PyResult<String> {
         let record = self.lock(py)?.record(py)?;
         Ok(record.to_string())
@@ -222,6 +230,18 @@ impl GamePy {
     #[getter]
     fn position(&self, py: Python<'_>) -> PyResult<PositionPy> {
         Ok(PositionPy(*self.lock(py)?.game.position()))
+    }
+
+    /// The rule set the game follows.
+    #[getter]
+    fn rules(&self, py: Python<'_>) -> PyResult<RulesPy> {
+        Ok(RulesPy(self.lock(py)?.game.rules()))
+    }
+
+    /// The side that chooses the next action (see `Position.chooser`).
+    #[getter]
+    fn chooser(&self, py: Python<'_>) -> PyResult<SidePy> {
+        Ok(self.lock(py)?.game.position().chooser().into())
     }
 
     /// The position the game started from.
@@ -331,12 +351,25 @@ impl GamePy {
         undone.map(|m| move_obj(py, m)).transpose()
     }
 
-    /// Starts again from `start` (the start position if omitted), keeping the tags.
-    #[pyo3(signature = (start = None))]
-    fn restart(&self, py: Python<'_>, start: Option<PositionArg>) -> PyResult<()> {
+    /// Starts again from `start` (the start position if omitted), keeping the tags, under
+    /// `rules` if given (else those of a `Position` start, or the game's own for a text or
+    /// no start).
+    #[pyo3(signature = (start = None, rules = None))]
+    fn restart(
+        &self,
+        py: Python<'_>,
+        start: Option<PositionArg>,
+        rules: Option<RulesArg>,
+    ) -> PyResult<()> {
+        // The start is read while the game is not locked: a failure changes nothing.
+        let current = self.lock(py)?.game.rules();
+        let rules = rules.map(|r| r.0);
+        let start = match &start {
+            Some(p) => p.resolve_or(py, rules, current)?,
+            None => ac::Position::start_with_rules(rules.unwrap_or(current)),
+        };
         let mut st = self.lock(py)?;
-        st.game
-            .restart(start.map_or_else(ac::Position::start, |p| p.0));
+        st.game.restart(start);
         st.declared = ac::Score::Unfinished;
         Ok(())
     }
@@ -391,27 +424,29 @@ impl GamePy {
         self.copy(py)
     }
 
-    /// Pickles as the start position's text, the moves' texts, and the tags and result.
+    /// Pickles as the start position's text, the moves' texts, the rules' text, and the
+    /// tags and result.
     #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(
         Bound<'py, PyAny>,
-        (String, Vec<String>),
+        (String, Vec<String>, String),
         (Bound<'py, PyDict>, &'static str),
     )> {
         let py = slf.py();
-        let (start, moves, state) = {
+        let (start, moves, rules, state) = {
             let st = slf.get().lock(py)?;
             let start = st.game.start().to_text().to_string();
             let moves = st.game.moves().iter().map(|m| m.to_string()).collect();
             (
                 start,
                 moves,
+                st.game.rules().to_string(),
                 (st.tags.bind(py).copy()?, st.declared.as_str()),
             )
         };
-        Ok((slf.get_type().into_any(), (start, moves), state))
+        Ok((slf.get_type().into_any(), (start, moves, rules), state))
     }
 
     /// Restores the tags and the result of a pickled game (see `__reduce__`).
@@ -430,7 +465,8 @@ impl GamePy {
         Ok(())
     }
 
-    /// Games are equal when they start from the same position and play the same moves.
+    /// Games are equal when they start from the same position under the same rules and
+    /// play the same moves.
     fn __eq__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<bool> {
         let py = slf.py();
         let Ok(other) = other.cast::<GamePy>() else {
@@ -451,15 +487,23 @@ impl GamePy {
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        let (start, moves) = {
+        let (start, moves, rules) = {
             let st = self.lock(py)?;
             let moves: Vec<String> = st.game.moves().iter().map(|m| m.to_string()).collect();
-            (st.game.start().to_text().to_string(), moves)
+            (
+                st.game.start().to_text().to_string(),
+                moves,
+                st.game.rules(),
+            )
         };
         let moves = PyList::new(py, moves)
             .and_then(|l| l.repr().map(|r| r.to_string()))
             .unwrap_or_default();
-        Ok(format!("Game('{start}', {moves})"))
+        if rules.is_standard() {
+            Ok(format!("Game('{start}', {moves})"))
+        } else {
+            Ok(format!("Game('{start}', {moves}, rules='{rules}')"))
+        }
     }
 
     fn __str__(&self, py: Python<'_>) -> PyResult<String> {

@@ -19,6 +19,7 @@ mod game;
 mod limits;
 mod lock;
 mod position;
+mod rules;
 mod svg;
 mod types;
 mod vecenv;
@@ -49,7 +50,8 @@ fn action_to_move<'py>(
     position: PositionArg,
     action: Int<i64>,
 ) -> PyResult<Bound<'py, MovePy>> {
-    position::decode_action(py, &position.0, action.0).and_then(|m| move_obj(py, m))
+    position::decode_action(py, &position.resolve(py, None)?, action.0)
+        .and_then(|m| move_obj(py, m))
 }
 
 /// The action maps of the twelve symmetries: an int64 array of shape
@@ -102,6 +104,7 @@ fn _agon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<types::MovePy>()?;
     m.add_class::<types::OutcomePy>()?;
     m.add_class::<types::SymmetryPy>()?;
+    m.add_class::<rules::RulesPy>()?;
     m.add_class::<position::PositionPy>()?;
     m.add_class::<game::GamePy>()?;
     m.add_class::<vecenv::VecEnv>()?;

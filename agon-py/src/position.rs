@@ -9,6 +9,7 @@ use pyo3::types::{PyDict, PyDictMethods, PyMapping, PyMappingMethods, PyString};
 use crate::actions;
 use crate::errors;
 use crate::limits::{self, MAX_PERFT_DEPTH};
+use crate::rules::{rules_or, RulesArg, RulesPy};
 use crate::types::{
     cell_list, cell_obj, move_list, move_obj, CellArg, CellPy, Int, MoveArg, MovePy, OutcomePy,
     PieceArg, PiecePy, SidePy, SymmetryPy,
@@ -17,31 +18,109 @@ use crate::types::{
 /// A position: where every piece stands, which are captured, and who is to move.
 ///
 /// `Position()` is the start; `Position(text)` parses the one-line text form
-/// (`"Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w"`). Positions are
-/// immutable: `play(move)` returns the next position. They compare and hash by value;
-/// `str()` draws the board and `repr()` gives the text.
+/// (`"Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w"`). Every position
+/// carries its rule set (`rules`, the standard rules unless `rules=` says otherwise; the
+/// text does not hold it), which its moves, captures, returns and end follow. Positions are
+/// immutable: `play(move)` returns the next position. They compare by value (the rules
+/// included) and hash by their pieces; `str()` draws the board and `repr()` gives the text
+/// (and the rules, when not standard).
 #[pyclass(frozen, module = "agon._agon", name = "Position")]
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct PositionPy(pub ac::Position);
 
-/// A position given as a `Position` or its text.
-pub struct PositionArg(pub ac::Position);
+/// A position given as a `Position` or its text; the text is read under the rules that
+/// go with it (see `PositionArg::resolve`).
+pub enum PositionArg {
+    /// A `Position` object, with its rules.
+    Position(ac::Position),
+    /// A position's text.
+    Text(String),
+}
 
 impl<'a, 'py> FromPyObject<'a, 'py> for PositionArg {
     type Error = PyErr;
 
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
         if let Ok(p) = obj.cast::<PositionPy>() {
-            return Ok(PositionArg(p.get().0));
+            return Ok(PositionArg::Position(p.get().0));
         }
-        let text: String = obj.extract()?;
-        parse_position(obj.py(), &text).map(PositionArg)
+        Ok(PositionArg::Text(obj.extract()?))
     }
 }
 
-/// Parses a position's text, raising `ParseError`.
-pub fn parse_position(py: Python<'_>, text: &str) -> PyResult<ac::Position> {
-    ac::Position::from_text(text).map_err(|e| errors::parse_error(py, "position", text, e))
+impl PositionArg {
+    /// The position under `rules`: a text read under them (the standard rules if `None`),
+    /// a `Position` given them (its own if `None`); raises `ParseError` or
+    /// `InvalidPositionError` (pieces captured on both sides outside `between=trapped`).
+    pub fn resolve(&self, py: Python<'_>, rules: Option<ac::Rules>) -> PyResult<ac::Position> {
+        self.resolve_or(py, rules, ac::Rules::STANDARD)
+    }
+
+    /// As `resolve`, with `default` for a text when `rules` is `None`.
+    pub fn resolve_or(
+        &self,
+        py: Python<'_>,
+        rules: Option<ac::Rules>,
+        default: ac::Rules,
+    ) -> PyResult<ac::Position> {
+        match self {
+            PositionArg::Position(p) => match rules {
+                Some(r) => with_rules(py, p, r),
+                None => Ok(*p),
+            },
+            PositionArg::Text(t) => parse_position(py, t, rules.unwrap_or(default)),
+        }
+    }
+}
+
+/// A position, or the start, under `rules` (see `PositionArg::resolve`).
+pub fn position_or_start(
+    py: Python<'_>,
+    position: Option<&PositionArg>,
+    rules: Option<ac::Rules>,
+) -> PyResult<ac::Position> {
+    match position {
+        Some(p) => p.resolve(py, rules),
+        None => Ok(ac::Position::start_with_rules(
+            rules.unwrap_or(ac::Rules::STANDARD),
+        )),
+    }
+}
+
+/// A start position (under `rules` if given) for the tools that play under the standard
+/// rules only (until the learning encoding and the bots know every rule set): raises
+/// `ValueError` for other rules.
+pub fn standard_start(
+    py: Python<'_>,
+    position: Option<&PositionArg>,
+    rules: Option<ac::Rules>,
+) -> PyResult<ac::Position> {
+    let p = position_or_start(py, position, rules)?;
+    if p.rules().is_standard() {
+        Ok(p)
+    } else {
+        Err(PyValueError::new_err(format!(
+            "this call plays under the standard rules only, not {}",
+            p.rules()
+        )))
+    }
+}
+
+/// `position` under `rules`, raising `InvalidPositionError`.
+pub fn with_rules(
+    py: Python<'_>,
+    position: &ac::Position,
+    rules: ac::Rules,
+) -> PyResult<ac::Position> {
+    position
+        .with_rules(rules)
+        .map_err(|e| errors::invalid_position(py, e))
+}
+
+/// Parses a position's text under `rules`, raising `ParseError`.
+pub fn parse_position(py: Python<'_>, text: &str, rules: ac::Rules) -> PyResult<ac::Position> {
+    ac::Position::from_text_with_rules(text, rules)
+        .map_err(|e| errors::parse_error(py, "position", text, e))
 }
 
 /// Plays `m` in `position`, raising `IllegalMoveError` with the core's reason.
@@ -133,8 +212,8 @@ pub fn perft_depth(depth: Int<i64>, min: u32) -> PyResult<u32> {
         })
 }
 
-/// perft of `position`, `depth` checked (0 to `MAX_PERFT_DEPTH`), without the GIL: the
-/// one implementation behind `Position.perft` and `agon.perft`.
+/// perft of `position` (under its rules), `depth` checked (0 to `MAX_PERFT_DEPTH`), without
+/// the GIL: the one implementation behind `Position.perft` and `agon.perft`.
 pub fn perft(py: Python<'_>, position: ac::Position, depth: Int<i64>) -> PyResult<u64> {
     let depth = perft_depth(depth, 0)?;
     Ok(py.detach(move || ac::perft(&position, depth)))
@@ -163,39 +242,70 @@ fn cells_of(obj: &Bound<'_, PyAny>, name: &str) -> PyResult<ac::CellSet> {
 
 #[pymethods]
 impl PositionPy {
-    /// The start position, or the position of a text.
+    /// The start position, or the position of a text, under `rules` (a `Rules` or its
+    /// text; the standard rules if omitted).
     #[new]
-    #[pyo3(signature = (text = None))]
-    fn new(py: Python<'_>, text: Option<&str>) -> PyResult<PositionPy> {
+    #[pyo3(signature = (text = None, rules = None))]
+    fn new(py: Python<'_>, text: Option<&str>, rules: Option<RulesArg>) -> PyResult<PositionPy> {
+        let rules = rules_or(rules, ac::Rules::STANDARD);
         match text {
-            None => Ok(PositionPy(ac::Position::start())),
-            Some(t) => parse_position(py, t).map(PositionPy),
+            None => Ok(PositionPy(ac::Position::start_with_rules(rules))),
+            Some(t) => parse_position(py, t, rules).map(PositionPy),
         }
     }
 
-    /// The start position (White to move).
+    /// The start position (White to move) under `rules` (the standard rules if omitted).
     #[staticmethod]
-    fn start() -> PositionPy {
-        PositionPy(ac::Position::start())
+    #[pyo3(signature = (rules = None))]
+    fn start(rules: Option<RulesArg>) -> PositionPy {
+        PositionPy(ac::Position::start_with_rules(rules_or(
+            rules,
+            ac::Rules::STANDARD,
+        )))
     }
 
-    /// Parses the one-line text form, raising `ParseError`.
+    /// Parses the one-line text form under `rules` (the text does not carry them; the
+    /// standard rules if omitted), raising `ParseError`.
     #[staticmethod]
-    fn from_text(py: Python<'_>, text: &str) -> PyResult<PositionPy> {
-        parse_position(py, text).map(PositionPy)
+    #[pyo3(signature = (text, rules = None))]
+    fn from_text(py: Python<'_>, text: &str, rules: Option<RulesArg>) -> PyResult<PositionPy> {
+        parse_position(py, text, rules_or(rules, ac::Rules::STANDARD)).map(PositionPy)
+    }
+
+    /// The rule set the position follows (its moves, captures, returns and end).
+    #[getter]
+    fn rules(&self) -> RulesPy {
+        RulesPy(self.0.rules())
+    }
+
+    /// The same pieces and side to move under other rules (a `Rules` or its text); raises
+    /// `InvalidPositionError` (reason `"captured-both-sides"`) when both sides hold
+    /// captured pieces and the new rules do not trap (`between` other than `"trapped"`).
+    fn with_rules(&self, py: Python<'_>, rules: RulesArg) -> PyResult<PositionPy> {
+        with_rules(py, &self.0, rules.0).map(PositionPy)
+    }
+
+    /// The side that chooses the next action: the side to move, except under
+    /// `queen_placer="captor"` when it must return its captured queen: its opponent then
+    /// chooses where she goes (the turn is still the owner's). Bots and environments name
+    /// it "the player to act".
+    #[getter]
+    fn chooser(&self) -> SidePy {
+        self.0.chooser().into()
     }
 
     /// Builds a position from a mapping of cells to pieces (`{"f1": "Q", ...}` or `Cell`
     /// and `Piece` objects; at most 91 entries), the side to move and the captured cells
     /// (an iterable of at most 91); raises `InvalidPositionError` for what no game can
-    /// reach.
+    /// reach under `rules` (the standard rules if omitted).
     #[staticmethod]
-    #[pyo3(signature = (pieces, turn = SidePy::White, captured = None))]
+    #[pyo3(signature = (pieces, turn = SidePy::White, captured = None, rules = None))]
     fn from_pieces(
         py: Python<'_>,
         pieces: &Bound<'_, PyAny>,
         turn: SidePy,
         captured: Option<&Bound<'_, PyAny>>,
+        rules: Option<RulesArg>,
     ) -> PyResult<PositionPy> {
         let too_many =
             || PyValueError::new_err(format!("pieces holds at most {} entries", ac::CELL_COUNT));
@@ -231,7 +341,8 @@ impl PositionPy {
             Some(c) => cells_of(c, "captured")?,
             None => ac::CellSet::EMPTY,
         };
-        ac::Position::from_parts(turn.into(), list, captured)
+        let rules = rules_or(rules, ac::Rules::STANDARD);
+        ac::Position::from_parts_with_rules(rules, turn.into(), list, captured)
             .map(PositionPy)
             .map_err(|e| errors::invalid_position(py, e))
     }
@@ -300,12 +411,14 @@ impl PositionPy {
         cell_list(py, self.0.empty())
     }
 
-    /// The cells of the captured pieces (all of one side).
+    /// The cells of the captured pieces (all of one side, except under
+    /// `between="trapped"`).
     fn captured<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, CellPy>>> {
         cell_list(py, self.0.captured())
     }
 
-    /// The side whose pieces are captured, if any.
+    /// The side whose pieces are captured, if any (under `between="trapped"`, where both
+    /// may be, the side to move if it has some).
     #[getter]
     fn captured_side(&self) -> Option<SidePy> {
         self.0.captured_side().map(SidePy::from)
@@ -316,7 +429,9 @@ impl PositionPy {
         self.0.is_captured(cell.0)
     }
 
-    /// The cells `side` may not step to: between two opponent pieces on a line (R4).
+    /// The cells between two opponent pieces on a line (R4): those `side` may not step to
+    /// under the standard `between="forbidden"` (under `"trapped"`, a step there traps the
+    /// stepping piece unless it captures; under `"allowed"` they are no different).
     fn forbidden_cells<'py>(
         &self,
         py: Python<'py>,
@@ -396,10 +511,20 @@ impl PositionPy {
         cell_list(py, self.0.captures(m))
     }
 
+    /// Whether the legal `move` traps the piece that steps (under `between="trapped"`: a
+    /// step between two enemy pieces that captures nothing); raises `IllegalMoveError` if
+    /// it is illegal.
+    fn traps(&self, py: Python<'_>, r#move: MoveArg) -> PyResult<bool> {
+        let m = r#move.resolve(py, &self.0)?;
+        play_checked(py, &self.0, m)?;
+        Ok(self.0.traps(m))
+    }
+
     // ---- the end
 
     /// The end of the game in this position (throne ring, then no legal action), or
-    /// `None`. Repetition needs a game's history: see `Game.outcome()`.
+    /// `None`. Repetition, two passes and the move limit need a game's history: see
+    /// `Game.outcome()`.
     fn outcome(&self) -> Option<OutcomePy> {
         self.0.outcome().map(OutcomePy)
     }
@@ -417,9 +542,16 @@ impl PositionPy {
     // ---- perft and symmetries
 
     /// The number of leaves of the tree of legal moves `depth` plies deep (0 to
-    /// `agon.MAX_PERFT_DEPTH`; computed without holding the GIL).
-    fn perft(&self, py: Python<'_>, depth: Int<i64>) -> PyResult<u64> {
-        perft(py, self.0, depth)
+    /// `agon.MAX_PERFT_DEPTH`; computed without holding the GIL), under the position's
+    /// rules or `rules` if given (passes count; repetition, two passes and the move limit
+    /// do not apply).
+    #[pyo3(signature = (depth, rules = None))]
+    fn perft(&self, py: Python<'_>, depth: Int<i64>, rules: Option<RulesArg>) -> PyResult<u64> {
+        let position = match rules {
+            Some(r) => with_rules(py, &self.0, r.0)?,
+            None => self.0,
+        };
+        perft(py, position, depth)
     }
 
     /// perft split by the first move: a dict from each legal move to its leaves, which
@@ -515,14 +647,21 @@ impl PositionPy {
     }
 
     fn __repr__(&self) -> String {
-        format!("Position('{}')", self.0.to_text())
+        let rules = self.0.rules();
+        if rules.is_standard() {
+            format!("Position('{}')", self.0.to_text())
+        } else {
+            format!("Position('{}', rules='{rules}')", self.0.to_text())
+        }
     }
 
-    /// Pickles as the position's text, parsed (and so checked) again on load.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+    /// Pickles as the position's text and its rules' text, parsed (and so checked) again
+    /// on load.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String, String))> {
+        let p = slf.get().0;
         Ok((
             slf.get_type().into_any(),
-            (slf.get().0.to_text().to_string(),),
+            (p.to_text().to_string(), p.rules().to_string()),
         ))
     }
 

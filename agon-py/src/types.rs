@@ -519,11 +519,12 @@ impl PiecePy {
 // ---------------------------------------------------------------------------------------
 // Move
 
-/// One action: a step (`f1-e1`) or the return of a captured piece (`f4>l1`).
+/// One action: a step (`f1-e1`), the return of a captured piece (`f4>l1`), or a pass
+/// (`pass`, `Move.PASS`: only under `stuck="pass"`, for a side with no other action).
 ///
 /// `Move(from_cell, to_cell, is_return=False)`, `Move.step(a, b)`, `Move.returning(a, b)`
 /// or `Move.parse("f1-e1")`. For a return, `from_cell` is the cell where the captured piece
-/// stands. Moves are immutable, compare, sort and hash by value; `str()` gives the
+/// stands; a pass has no cells (`None`). Moves are immutable, compare, sort and hash by value; `str()` gives the
 /// notation and `pair` the from-to pair engines exchange (`f1e1`).
 #[pyclass(frozen, eq, ord, hash, module = "agon._agon", name = "Move")]
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -656,8 +657,15 @@ impl MovePy {
         )
     }
 
-    /// Parses a step (`"f1-e1"`) or a return (`"f4>l1"`). A bare pair (`"f1e1"`) needs a
-    /// position to tell its kind: use `Position.parse_move`.
+    /// The pass (`"pass"`): the only action of a side with no other under `stuck="pass"`.
+    #[classattr]
+    #[pyo3(name = "PASS")]
+    fn pass_const() -> MovePy {
+        MovePy(ac::Move::Pass)
+    }
+
+    /// Parses a step (`"f1-e1"`), a return (`"f4>l1"`) or a pass (`"pass"`). A bare pair
+    /// (`"f1e1"`) needs a position to tell its kind: use `Position.parse_move`.
     #[staticmethod]
     fn parse<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, MovePy>> {
         text.parse::<ac::Move>()
@@ -696,7 +704,7 @@ impl MovePy {
         self.0.is_pass()
     }
 
-    /// The from-to pair, like `"f1e1"`.
+    /// The from-to pair, like `"f1e1"` (`"pass"` for a pass).
     #[getter]
     fn pair(&self) -> String {
         self.0.pair().to_string()
@@ -750,37 +758,62 @@ impl MovePy {
 // Outcome
 
 /// How a game ended: the `winner` (`None` for a draw) and the `reason`: `"throne"`,
-/// `"ring-without-queen"`, `"no-legal-action"` or `"repetition"`.
+/// `"ring-without-queen"` (a draw under `empty_throne_ring="draw"`), `"no-legal-action"`,
+/// `"repetition"`, `"two-passes"` or `"move-limit"` (always draws).
 #[pyclass(frozen, eq, hash, module = "agon._agon", name = "Outcome")]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct OutcomePy(pub ac::Outcome);
 
 fn end_reason(name: &str) -> PyResult<ac::EndReason> {
-    ac::EndReason::ALL
-        .into_iter()
-        .find(|r| r.name() == name)
-        .ok_or_else(|| {
-            PyValueError::new_err(format!(
-                "an end reason is throne, ring-without-queen, no-legal-action or repetition, \
-                 not {name:?}"
-            ))
-        })
+    ac::EndReason::from_name(name).ok_or_else(|| {
+        let names: Vec<&str> = ac::EndReason::ALL.iter().map(|r| r.name()).collect();
+        PyValueError::new_err(format!(
+            "an end reason is one of {}, not {}",
+            names.join(", "),
+            errors::quoted(name)
+        ))
+    })
+}
+
+/// Whether a game may end drawn for `reason` (under some rule set).
+fn draws(reason: ac::EndReason) -> bool {
+    matches!(
+        reason,
+        ac::EndReason::Repetition
+            | ac::EndReason::TwoPasses
+            | ac::EndReason::MoveLimit
+            | ac::EndReason::RingWithoutQueen
+    )
+}
+
+/// Whether a game may end won for `reason`.
+fn wins(reason: ac::EndReason) -> bool {
+    matches!(
+        reason,
+        ac::EndReason::Throne | ac::EndReason::RingWithoutQueen | ac::EndReason::NoLegalAction
+    )
 }
 
 #[pymethods]
 impl OutcomePy {
     /// An outcome: `Outcome(Side.WHITE, "throne")`, or `Outcome(None, "repetition")`.
+    /// Repetition, two passes and the move limit are draws (winner `None`); the throne and
+    /// no legal action have a winner; the ring without the queen either (a draw under
+    /// `empty_throne_ring="draw"`).
     #[new]
     fn new(winner: Option<SidePy>, reason: &str) -> PyResult<OutcomePy> {
         let reason = end_reason(reason)?;
-        match (winner, reason) {
-            (None, ac::EndReason::Repetition) => Ok(OutcomePy(ac::Outcome::draw())),
-            (Some(w), r) if r != ac::EndReason::Repetition => {
-                Ok(OutcomePy(ac::Outcome::win(w.into(), r)))
-            }
-            _ => Err(PyValueError::new_err(
-                "a repetition is a draw (winner None) and every other end has a winner",
-            )),
+        match winner {
+            None if draws(reason) => Ok(OutcomePy(ac::Outcome::drawn(reason))),
+            Some(w) if wins(reason) => Ok(OutcomePy(ac::Outcome::win(w.into(), reason))),
+            None => Err(PyValueError::new_err(format!(
+                "{} has a winner: it is never a draw",
+                reason.name()
+            ))),
+            Some(_) => Err(PyValueError::new_err(format!(
+                "{} is a draw: its winner is None",
+                reason.name()
+            ))),
         }
     }
 
@@ -790,8 +823,8 @@ impl OutcomePy {
         self.0.winner.map(SidePy::from)
     }
 
-    /// Why the game ended: `"throne"`, `"ring-without-queen"`, `"no-legal-action"` or
-    /// `"repetition"`.
+    /// Why the game ended: `"throne"`, `"ring-without-queen"`, `"no-legal-action"`,
+    /// `"repetition"`, `"two-passes"` or `"move-limit"`.
     #[getter]
     fn reason(&self) -> &'static str {
         self.0.reason.name()

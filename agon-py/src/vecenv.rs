@@ -20,10 +20,19 @@ use crate::position::{PositionArg, PositionPy};
 use crate::types::Int;
 
 /// The number of leaves of the tree of legal moves from `position`, `depth` plies deep
-/// (0 to `MAX_PERFT_DEPTH`), computed without holding the GIL.
+/// (0 to `MAX_PERFT_DEPTH`), computed without holding the GIL, under `rules` (a `Rules`
+/// or its text) if given, else the position's (standard for a text). Passes count;
+/// repetition, two passes and the move limit belong to games and do not apply.
 #[pyfunction]
-pub fn perft(py: Python<'_>, position: PositionArg, depth: Int<i64>) -> PyResult<u64> {
-    crate::position::perft(py, position.0, depth)
+#[pyo3(signature = (position, depth, rules = None))]
+pub fn perft(
+    py: Python<'_>,
+    position: PositionArg,
+    depth: Int<i64>,
+    rules: Option<crate::rules::RulesArg>,
+) -> PyResult<u64> {
+    let position = position.resolve(py, rules.map(|r| r.0))?;
+    crate::position::perft(py, position, depth)
 }
 
 /// Plays `n` games (0 to `MAX_RANDOM_PLAYOUTS`) of uniformly random legal moves from
@@ -34,10 +43,11 @@ pub fn perft(py: Python<'_>, position: PositionArg, depth: Int<i64>) -> PyResult
 /// `k` draws its moves from its own generator, seeded from `seed` and `k` (Rust's
 /// `agon_rl::game_rng`), so the same seed gives the same games on any number of threads,
 /// in Python and in Rust (`agon_rl::random_playouts`, which computes these statistics).
+/// `rules` (a `Rules` or its text) must be the standard rules for now.
 #[pyfunction]
 #[pyo3(
-    signature = (n, seed = Int(0), start = None, threads = None),
-    text_signature = "(n, seed=0, start=None, threads=None)"
+    signature = (n, seed = Int(0), start = None, threads = None, *, rules = None),
+    text_signature = "(n, seed=0, start=None, threads=None, *, rules=None)"
 )]
 pub fn random_playouts<'py>(
     py: Python<'py>,
@@ -45,6 +55,7 @@ pub fn random_playouts<'py>(
     seed: Int<u64>,
     start: Option<PositionArg>,
     threads: Option<Int<i64>>,
+    rules: Option<crate::rules::RulesArg>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let n = u64::try_from(n.0)
         .ok()
@@ -58,7 +69,7 @@ pub fn random_playouts<'py>(
         })?;
     let threads = threads_arg(threads)?;
     let seed = seed.0;
-    let start = start.map_or_else(ac::Position::start, |p| p.0);
+    let start = crate::position::standard_start(py, start.as_ref(), rules.map(|r| r.0))?;
     let s = py.detach(move || agon_rl::random_playouts(start, n, seed, threads));
     let d = PyDict::new(py);
     d.set_item("games", s.games)?;
@@ -709,7 +720,7 @@ impl VecEnv {
             })?;
         let threads = threads_arg(threads)?;
         let obs_u8 = obs_dtype_is_u8(py, obs_dtype.as_ref())?;
-        let start = start.map_or_else(ac::Position::start, |p| p.0);
+        let start = crate::position::standard_start(py, start.as_ref(), None)?;
         let mut env = agon_rl::VecEnv::new(n, seed.0, actions::layout(axial), Some(start))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         env.set_threads(threads)

@@ -848,7 +848,7 @@ def _piece(data: Data) -> None:
 
 
 move_values = st.builds(agon.Move, cells, cells, st.booleans())
-properties("values", "Move", move_values, ["is_step", "is_return", "to_cell", "pair", "from_cell"])
+properties("values", "Move", move_values, ["is_step", "is_return", "is_pass", "to_cell", "pair", "from_cell"])
 immutable_methods("values", "Move", move_values, {
     "step": lambda m: arguments(cell_like(), cell_like()),
     "returning": lambda m: arguments(cell_like(), cell_like()),
@@ -872,10 +872,64 @@ protocol("values", "Outcome", outcomes)
 
 @entry("values", "Outcome")
 def _outcome(data: Data) -> None:
-    reasons = st.one_of(st.sampled_from(["throne", "ring-without-queen", "no-legal-action", "repetition", "x"]),
+    reasons = st.one_of(st.sampled_from(["throne", "ring-without-queen", "no-legal-action", "repetition",
+                                         "two-passes", "move-limit", "x"]),
                         hostile)
     args = data.draw(arguments(st.one_of(st.none(), sides, hostile), reasons))
     attempt(lambda: agon.Outcome(*args))
+
+
+RULE_TEXTS = ["standard", "ludii", "standard+between=trapped", "standard+capture=same-ring+limit=300",
+              "ludii+limit=none", "standard+queen-placer=captor+guard-return=next-ring+stuck=pass"]
+rule_sets = st.sampled_from([agon.Rules(t) for t in RULE_TEXTS])
+
+
+def rules_like() -> st.SearchStrategy[Any]:
+    """A ``rules=`` argument: a Rules, its text, a mutated text, or anything."""
+    return st.one_of(rule_sets, st.sampled_from(RULE_TEXTS), st.text(max_size=12), hostile)
+
+
+def rule_keywords() -> st.SearchStrategy[Dict[str, Any]]:
+    """Keyword overrides of ``Rules``: valid names and values, wrong ones, hostile ones."""
+    names = st.sampled_from(["capture", "between", "guard_return", "queen_return", "queen_placer",
+                             "empty_throne_ring", "stuck", "repetition", "limit", "bogus"])
+    values = st.one_of(st.sampled_from(["any", "same-ring", "trapped", "pass", "off", "none", "300",
+                                        "captor", "draw", "next-ring", "not-throne", "x+y"]),
+                       st.none(), st.integers(-2, 100002), any_int, hostile)
+    return st.dictionaries(names, values, max_size=3)
+
+
+properties("values", "Rules", rule_sets, ["capture", "between", "guard_return", "queen_return",
+                                          "queen_placer", "empty_throne_ring", "stuck", "repetition",
+                                          "limit", "preset", "is_standard"])
+immutable_methods("values", "Rules", rule_sets, {
+    "standard": no_args,
+    "ludii": no_args,
+    "parse": lambda r: arguments(st.one_of(st.sampled_from(RULE_TEXTS), st.text(max_size=20),
+                                           text_with_surrogates, hostile)),
+    "values": no_args,
+    "to_text": no_args,
+    "to_dict": no_args,
+})
+protocol("values", "Rules", rule_sets)
+
+
+@entry("values", "Rules")
+def _rules(data: Data) -> None:
+    text = data.draw(st.one_of(st.none(), rules_like()))
+    keywords = data.draw(rule_keywords())
+    ok, rules = attempt(lambda: agon.Rules(text, **keywords))
+    if ok:
+        assert agon.Rules(str(rules)) == rules
+
+
+@entry("values", "Rules.replace")
+def _rules_replace(data: Data) -> None:
+    rules = data.draw(rule_sets)
+    keywords = data.draw(rule_keywords())
+    ok, replaced = attempt(lambda: rules.replace(**keywords))
+    if ok:
+        assert agon.Rules(str(replaced)) == replaced
 
 
 symmetries = st.sampled_from(agon.Symmetry.all())
@@ -915,7 +969,7 @@ def _errors(data: Data) -> None:
 # ---------------------------------------------------------------------------------------
 # Position
 
-properties("position", "Position", positions(), ["captured_side", "turn", "zobrist_hash"])
+properties("position", "Position", positions(), ["captured_side", "turn", "zobrist_hash", "rules", "chooser"])
 immutable_methods("position", "Position", positions(), {
     "start": no_args,
     "to_text": no_args,
@@ -941,6 +995,8 @@ immutable_methods("position", "Position", positions(), {
     "check_move": lambda p: arguments(move_like(p)),
     "play": lambda p: arguments(move_like(p)),
     "captures": lambda p: arguments(move_like(p)),
+    "traps": lambda p: arguments(move_like(p)),
+    "with_rules": lambda p: arguments(rules_like()),
     "outcome": no_args,
     "is_over": no_args,
     "throne_ring_side": no_args,
@@ -1051,7 +1107,8 @@ for _method, _args_of in GAME_METHODS.items():
 
     entry("game", f"Game.{_method}")(_exercise)
 
-properties("game", "Game", games(), ["position", "moves", "ply", "turn", "last_move", "positions", "start"])
+properties("game", "Game", games(), ["position", "moves", "ply", "turn", "last_move", "positions", "start",
+                                     "rules", "chooser"])
 protocol("game", "Game", games())
 
 
@@ -1420,6 +1477,14 @@ def _alphabeta(data: Data) -> None:
     if ok:
         assert 1 <= depth <= agon.MAX_DEPTH
         try_bot(data, bot)
+
+
+@entry("bots", "bots.opening_book")
+def _opening_book(data: Data) -> None:
+    rules = data.draw(st.one_of(st.none(), rules_like()))
+    ok, book = attempt(lambda: agon.bots.opening_book(rules, **kwargs_maybe(data)))
+    if ok:
+        assert len(book) == 300 and all(not p.is_over() for p in book)
 
 
 @entry("bots", "bots.Bot.from_name")

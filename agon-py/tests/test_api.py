@@ -125,7 +125,7 @@ def test_capture_and_return() -> None:
     returns = after.legal_moves()
     assert all(m.is_return and m.from_cell == agon.Cell("d1") for m in returns)
     assert len(returns) == 16  # the empty cells of the outer ring
-    assert all(m.to_cell.ring == 5 for m in returns)
+    assert all(m.to_cell is not None and m.to_cell.ring == 5 for m in returns)
     # A pair names a return when its first cell holds a captured piece.
     assert after.parse_move("d1a1") == agon.Move.parse("d1>a1")
     back = after.play("d1>a1")
@@ -304,7 +304,8 @@ def test_random_playouts() -> None:
     assert stats["white_wins"] + stats["black_wins"] + stats["draws"] == 50
     reasons = stats["reasons"]
     assert isinstance(reasons, dict)
-    assert set(reasons) == {"throne", "ring-without-queen", "no-legal-action", "repetition"}
+    assert set(reasons) == {"throne", "ring-without-queen", "no-legal-action", "repetition",
+                            "two-passes", "move-limit"}
     assert sum(reasons.values()) == 50 and reasons["repetition"] == stats["draws"]
     assert stats["plies_min"] <= stats["plies_mean"] <= stats["plies_max"]
     assert stats["plies_min"] <= stats["plies_median"] <= stats["plies_max"]

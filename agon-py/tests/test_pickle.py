@@ -43,7 +43,11 @@ def test_values_pickle_and_copy(value: Any) -> None:
 
 def test_positions_pickle_as_text() -> None:
     pos = agon.Position(CAPTURE)
-    assert pos.__reduce__() == (agon.Position, (CAPTURE,))
+    assert pos.__reduce__() == (agon.Position, (CAPTURE, "standard"))
+    ludii = agon.Position(CAPTURE, rules="ludii")
+    assert ludii.__reduce__() == (agon.Position, (CAPTURE, "ludii"))
+    # A pickle of before the rule sets (the text alone) still loads, as standard.
+    assert agon.Position(*(CAPTURE,)) == pos
     assert copy.copy(pos) is pos  # immutable: copies share the object
 
 

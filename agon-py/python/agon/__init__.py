@@ -14,7 +14,20 @@ all come from the core.
 Position('Qe1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 b')
 
 Classes: ``Cell``, ``Side`` (``WHITE``, ``BLACK``), ``Kind`` (``QUEEN``, ``GUARD``),
-``Piece``, ``Move``, ``Position``, ``Game``, ``Outcome``, ``Symmetry``, ``VecEnv``.
+``Piece``, ``Move``, ``Position``, ``Game``, ``Outcome``, ``Symmetry``, ``Rules``, ``VecEnv``.
+
+Rule sets: ``Rules`` is one choice for each option of RULES.md section 8 (V1-V9), with
+the presets ``Rules.STANDARD`` (the default everywhere) and ``Rules.LUDII``; its text form
+is ``"ludii"``, ``"standard+capture=same-ring+limit=300"``. Positions and games carry their
+rules (``rules=`` a ``Rules`` or its text wherever a position or game is made, and in
+``perft``), and ``Move.PASS`` is the move of a stuck side under ``stuck="pass"``.
+
+>>> game = agon.Game(rules="ludii")
+>>> game.rules, game.rules.limit
+(Rules('ludii'), 2500)
+>>> agon.Rules.STANDARD.replace(capture="same-ring", limit=300)
+Rules('standard+capture=same-ring+limit=300')
+
 Errors: ``IllegalMoveError``, ``ParseError``, ``InvalidPositionError`` (all ``ValueError``)
 with the core's reason in ``.reason`` (see "Contract" below for every exception a call can
 raise). Pictures: ``svg(position, ...)``, and positions and
@@ -195,6 +208,7 @@ from ._agon import (
     ParseError,
     Piece,
     Position,
+    Rules,
     Score,
     Side,
     Symmetry,
@@ -276,6 +290,7 @@ __all__ = [
     "Piece",
     "Position",
     "QUEEN",
+    "Rules",
     "SOUTH",
     "SOUTH_EAST",
     "SOUTH_WEST",

@@ -32,6 +32,7 @@ __all__ = [
     "Move",
     "Outcome",
     "Symmetry",
+    "Rules",
     "Position",
     "Game",
     "VecEnv",
@@ -69,6 +70,7 @@ __all__ = [
     "Greedy",
     "MCTS",
     "AlphaBeta",
+    "opening_book",
     "_replay_games",
     "_game_actions",
     "_training_arrays",
@@ -85,7 +87,12 @@ _MoveLike = Union["Move", str]
 _PieceLike = Union["Piece", str]
 _PositionLike = Union["Position", str]
 _ArrowLike = Union["Move", str, Tuple[_CellLike, _CellLike]]
-_EndReason = Literal["throne", "ring-without-queen", "no-legal-action", "repetition"]
+_RulesLike = Union["Rules", str]
+_EndReason = Literal[
+    "throne", "ring-without-queen", "no-legal-action", "repetition", "two-passes", "move-limit"
+]
+# A keyword value of an option of `Rules` (`limit`: a number of plies, `None` or its text).
+_LimitLike = Union[int, str, None]
 
 CELL_COUNT: int
 """The number of cells: 91."""
@@ -141,7 +148,7 @@ class IllegalMoveError(ValueError):
     """For `VecEnv.step`: the refused action, else `None`."""
 
 class ParseError(ValueError):
-    """A text that does not parse: a cell, move, position or game record.
+    """A text that does not parse: a cell, move, position, rule set or game record.
 
     Attributes (always present): `reason` (a name such as "no-such-cell"), `offset`
     (the byte offset of the fault in `text`), `text` (the whole text), and `move_reason`
@@ -339,11 +346,12 @@ class Piece:
 
 @final
 class Move:
-    """One action: a step (`f1-e1`) or the return of a captured piece (`f4>l1`).
+    """One action: a step (`f1-e1`), the return of a captured piece (`f4>l1`), or a pass
+    (`pass`, `Move.PASS`: only under `stuck="pass"`, for a side with no other action).
 
     `Move(from_cell, to_cell, is_return=False)`, `Move.step(a, b)`, `Move.returning(a, b)`
     or `Move.parse("f1-e1")`. For a return, `from_cell` is the cell where the captured piece
-    stands. Moves are immutable, compare, sort and hash by value; `str()` gives the
+    stands; a pass has no cells (`None`). Moves are immutable, compare, sort and hash by value; `str()` gives the
     notation and `pair` the from-to pair engines exchange (`f1e1`)."""
 
     def __new__(cls, from_cell: _CellLike, to_cell: _CellLike, is_return: bool = False) -> Move:
@@ -354,16 +362,19 @@ class Move:
     @staticmethod
     def returning(from_cell: _CellLike, to_cell: _CellLike) -> Move:
         """The return of the captured piece on `from_cell` to `to_cell`."""
+    PASS: ClassVar[Move]
+    """The pass (`"pass"`): the only action of a side with no other under `stuck="pass"`."""
     @staticmethod
     def parse(text: str) -> Move:
-        """Parses a step (`"f1-e1"`) or a return (`"f4>l1"`). A bare pair (`"f1e1"`) needs a
-        position to tell its kind: use `Position.parse_move`."""
+        """Parses a step (`"f1-e1"`), a return (`"f4>l1"`) or a pass (`"pass"`). A bare pair
+        (`"f1e1"`) needs a position to tell its kind: use `Position.parse_move`."""
     @property
-    def from_cell(self) -> Cell:
-        """The cell the piece leaves (for a return: where the captured piece stands)."""
+    def from_cell(self) -> Optional[Cell]:
+        """The cell the piece leaves (for a return: where the captured piece stands; `None`
+        for a pass)."""
     @property
-    def to_cell(self) -> Cell:
-        """The cell the piece enters."""
+    def to_cell(self) -> Optional[Cell]:
+        """The cell the piece enters (`None` for a pass)."""
     @property
     def is_return(self) -> bool:
         """Whether this is a return."""
@@ -371,8 +382,11 @@ class Move:
     def is_step(self) -> bool:
         """Whether this is a step."""
     @property
+    def is_pass(self) -> bool:
+        """Whether this is a pass (only rule sets where a stuck side passes have one)."""
+    @property
     def pair(self) -> str:
-        """The from-to pair, like `"f1e1"`."""
+        """The from-to pair, like `"f1e1"` (`"pass"` for a pass)."""
     def transform(self, symmetry: Symmetry) -> Move:
         """The image of the move under a symmetry."""
     def __eq__(self, other: object, /) -> bool:
@@ -389,27 +403,159 @@ class Move:
         """Compares steps before returns, then by the cells' indices."""
     def __hash__(self) -> int:
         """A hash of the move."""
-    def __reduce__(self) -> Tuple[Any, Tuple[str]]:
-        """Pickles as the move's text, read back by `Move.parse`."""
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:
+        """Pickles as its cells and kind, read back by the constructor; a pass as its text,
+        read back by `Move.parse`."""
     def __copy__(self) -> Move:
         """Itself: the value is immutable."""
     def __deepcopy__(self, _memo: Any) -> Move:
         """Itself: the value is immutable."""
 
 @final
+class Rules:
+    """A rule set: one value for each option of RULES.md section 8 (V1-V9).
+
+    `Rules()` is the standard rule set (R1-R12); `Rules("ludii")` or
+    `Rules("standard+capture=same-ring+limit=300")` parses the text form (a preset, then
+    `+option=value` for each option that differs from it); keywords override options:
+    `Rules("ludii", limit=None)`, `Rules.STANDARD.replace(between="trapped")`. The presets
+    are `Rules.STANDARD` and `Rules.LUDII`. `str()` gives the canonical text (the nearest
+    preset, then the options that differ from it, in `Rules.OPTIONS` order). Rules are
+    immutable, compare and hash by value, and pickle as their text. A bad text or value
+    raises `ParseError` (a `ValueError`) with the reason (`"unknown-preset"`,
+    `"unknown-rule-option"`, `"unknown-rule-value"`, `"duplicate-rule-option"`,
+    `"limit-out-of-range"`) and the byte offset of the fault."""
+
+    STANDARD: ClassVar[Rules]
+    """The standard rules (R1-R12)."""
+    LUDII: ClassVar[Rules]
+    """The rules of Ludii 1.3's Agon.lud."""
+    OPTIONS: ClassVar[List[str]]
+    """The option names of the text form, in its order."""
+    PRESET_NAMES: ClassVar[List[str]]
+    """The preset names of the text form."""
+    MAX_LIMIT: ClassVar[int]
+    """The largest move limit (V9): 100000 plies."""
+
+    def __new__(
+        cls,
+        text: Optional[_RulesLike] = None,
+        *,
+        capture: Optional[str] = ...,
+        between: Optional[str] = ...,
+        guard_return: Optional[str] = ...,
+        queen_return: Optional[str] = ...,
+        queen_placer: Optional[str] = ...,
+        empty_throne_ring: Optional[str] = ...,
+        stuck: Optional[str] = ...,
+        repetition: Optional[str] = ...,
+        limit: _LimitLike = ...,
+    ) -> Rules:
+        """The rules of `text` (a preset with options, or a `Rules`; the standard rules if
+        omitted), with the options given as keywords replaced (see `replace`)."""
+    @staticmethod
+    def standard() -> Rules:
+        """The standard rules (R1-R12), as `Rules()` and `Rules.STANDARD`."""
+    @staticmethod
+    def ludii() -> Rules:
+        """The rules of Ludii 1.3's Agon.lud, as `Rules("ludii")` and `Rules.LUDII`: a stuck
+        side passes and two passes draw, no draw by repetition, a draw after 2500 plies."""
+    @staticmethod
+    def parse(text: str) -> Rules:
+        """Parses the text form (`"ludii"`, `"standard+capture=same-ring"`), raising
+        `ParseError`."""
+    @staticmethod
+    def values() -> Dict[str, List[str]]:
+        """The values each option may take (the limit: `"none"` or a number of plies), by
+        option name of the text form, the standard value first."""
+    def replace(
+        self,
+        *,
+        capture: Optional[str] = ...,
+        between: Optional[str] = ...,
+        guard_return: Optional[str] = ...,
+        queen_return: Optional[str] = ...,
+        queen_placer: Optional[str] = ...,
+        empty_throne_ring: Optional[str] = ...,
+        stuck: Optional[str] = ...,
+        repetition: Optional[str] = ...,
+        limit: _LimitLike = ...,
+    ) -> Rules:
+        """The same rules with the options given as keywords replaced: a value's name as a str
+        (`capture="same-ring"`), and for `limit` a number of plies (1 to `MAX_LIMIT`), or
+        `None` for no limit. Raises `ParseError` for an unknown value or a limit out of
+        range, `TypeError` for a value of the wrong type."""
+    @property
+    def capture(self) -> Literal["any", "same-ring"]:
+        """V1, which lines capture: `"any"` (standard) or `"same-ring"`."""
+    @property
+    def between(self) -> Literal["forbidden", "allowed", "trapped"]:
+        """V2, a step between two enemy pieces: `"forbidden"` (standard), `"allowed"` or
+        `"trapped"`."""
+    @property
+    def guard_return(self) -> Literal["outer", "next-ring"]:
+        """V3, where a captured guard returns: `"outer"` (standard) or `"next-ring"`."""
+    @property
+    def queen_return(self) -> Literal["any", "not-throne"]:
+        """V4, where a captured queen returns: `"any"` (standard) or `"not-throne"`."""
+    @property
+    def queen_placer(self) -> Literal["owner", "captor"]:
+        """V5, who places a returning queen: `"owner"` (standard) or `"captor"`."""
+    @property
+    def empty_throne_ring(self) -> Literal["loses", "draw"]:
+        """V6, guards on the throne ring without their queen on the throne: `"loses"`
+        (standard) or `"draw"`."""
+    @property
+    def stuck(self) -> Literal["loses", "pass"]:
+        """V7, a side with no legal action: `"loses"` (standard) or `"pass"`."""
+    @property
+    def repetition(self) -> Literal["third", "off"]:
+        """V8, the draw by repetition: `"third"` (standard) or `"off"`."""
+    @property
+    def limit(self) -> Optional[int]:
+        """V9, the move limit in plies (a draw after that many actions), or `None`."""
+    @property
+    def preset(self) -> Optional[str]:
+        """The name of the preset these rules are (`"standard"`, `"ludii"`), or `None`."""
+    @property
+    def is_standard(self) -> bool:
+        """Whether these are the standard rules."""
+    def to_text(self) -> str:
+        """The canonical text form."""
+    def to_dict(self) -> Dict[str, Union[str, int, None]]:
+        """Every option's value by its name in the text form (`"guard-return"`...), in
+        `OPTIONS` order; the limit as an int or `None`."""
+    def __eq__(self, other: object, /) -> bool:
+        """Whether `other` is the same rule set."""
+    def __ne__(self, other: object, /) -> bool:
+        """Whether `other` is another rule set."""
+    def __hash__(self) -> int:
+        """A hash of the rule set."""
+    def __reduce__(self) -> Tuple[Type[Rules], Tuple[str]]:
+        """Pickles as the canonical text."""
+    def __copy__(self) -> Rules:
+        """Itself: the value is immutable."""
+    def __deepcopy__(self, _memo: Any) -> Rules:
+        """Itself: the value is immutable."""
+
+@final
 class Outcome:
     """How a game ended: the `winner` (`None` for a draw) and the `reason`: `"throne"`,
-    `"ring-without-queen"`, `"no-legal-action"` or `"repetition"`."""
+    `"ring-without-queen"` (a draw under `empty_throne_ring="draw"`), `"no-legal-action"`,
+    `"repetition"`, `"two-passes"` or `"move-limit"` (always draws)."""
 
     def __new__(cls, winner: Optional[Side], reason: str) -> Outcome:
-        """An outcome: `Outcome(Side.WHITE, "throne")`, or `Outcome(None, "repetition")`."""
+        """An outcome: `Outcome(Side.WHITE, "throne")`, or `Outcome(None, "repetition")`.
+        Repetition, two passes and the move limit are draws (winner `None`); the throne and
+        no legal action have a winner; the ring without the queen either (a draw under
+        `empty_throne_ring="draw"`)."""
     @property
     def winner(self) -> Optional[Side]:
         """The side that won, or `None` for a draw."""
     @property
     def reason(self) -> _EndReason:
-        """Why the game ended: `"throne"`, `"ring-without-queen"`, `"no-legal-action"` or
-        `"repetition"`."""
+        """Why the game ended: `"throne"`, `"ring-without-queen"`, `"no-legal-action"`,
+        `"repetition"`, `"two-passes"` or `"move-limit"`."""
     @property
     def score(self) -> str:
         """The result as records write it: `"1-0"`, `"0-1"` or `"1/2-1/2"`."""
@@ -492,28 +638,47 @@ class Position:
     """A position: where every piece stands, which are captured, and who is to move.
 
     `Position()` is the start; `Position(text)` parses the one-line text form
-    (`"Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w"`). Positions are
-    immutable: `play(move)` returns the next position. They compare and hash by value;
-    `str()` draws the board and `repr()` gives the text."""
+    (`"Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w"`). Every position
+    carries its rule set (`rules`, the standard rules unless `rules=` says otherwise; the
+    text does not hold it), which its moves, captures, returns and end follow. Positions are
+    immutable: `play(move)` returns the next position. They compare by value (the rules
+    included) and hash by their pieces; `str()` draws the board and `repr()` gives the text
+    (and the rules, when not standard)."""
 
-    def __new__(cls, text: Optional[str] = None) -> Position:
-        """The start position, or the position of a text."""
+    def __new__(cls, text: Optional[str] = None, rules: Optional[_RulesLike] = None) -> Position:
+        """The start position, or the position of a text, under `rules` (a `Rules` or its
+        text; the standard rules if omitted)."""
     @staticmethod
-    def start() -> Position:
-        """The start position (White to move)."""
+    def start(rules: Optional[_RulesLike] = None) -> Position:
+        """The start position (White to move) under `rules` (the standard rules if omitted)."""
     @staticmethod
-    def from_text(text: str) -> Position:
-        """Parses the one-line text form, raising `ParseError`."""
+    def from_text(text: str, rules: Optional[_RulesLike] = None) -> Position:
+        """Parses the one-line text form under `rules` (the text does not carry them; the
+        standard rules if omitted), raising `ParseError`."""
+    @property
+    def rules(self) -> Rules:
+        """The rule set the position follows (its moves, captures, returns and end)."""
+    def with_rules(self, rules: _RulesLike) -> Position:
+        """The same pieces and side to move under other rules (a `Rules` or its text); raises
+        `InvalidPositionError` (reason `"captured-both-sides"`) when both sides hold
+        captured pieces and the new rules do not trap (`between` other than `"trapped"`)."""
+    @property
+    def chooser(self) -> Side:
+        """The side that chooses the next action: the side to move, except under
+        `queen_placer="captor"` when it must return its captured queen: its opponent then
+        chooses where she goes (the turn is still the owner's). Bots and environments name
+        it "the player to act"."""
     @staticmethod
     def from_pieces(
         pieces: Mapping[Any, _PieceLike],
         turn: Side = ...,
         captured: Optional[Iterable[_CellLike]] = None,
+        rules: Optional[_RulesLike] = None,
     ) -> Position:
         """Builds a position from a mapping of cells to pieces (`{"f1": "Q", ...}` or `Cell`
         and `Piece` objects; at most 91 entries), the side to move and the captured cells
         (an iterable of at most 91); raises `InvalidPositionError` for what no game can
-        reach."""
+        reach under `rules` (the standard rules if omitted)."""
     def to_text(self) -> str:
         """The one-line text form."""
     @property
@@ -539,14 +704,18 @@ class Position:
     def empty(self) -> List[Cell]:
         """The empty cells."""
     def captured(self) -> List[Cell]:
-        """The cells of the captured pieces (all of one side)."""
+        """The cells of the captured pieces (all of one side, except under
+        `between="trapped"`)."""
     @property
     def captured_side(self) -> Optional[Side]:
-        """The side whose pieces are captured, if any."""
+        """The side whose pieces are captured, if any (under `between="trapped"`, where both
+        may be, the side to move if it has some)."""
     def is_captured(self, cell: _CellLike) -> bool:
         """Whether the piece on `cell` is captured."""
     def forbidden_cells(self, side: Side) -> List[Cell]:
-        """The cells `side` may not step to: between two opponent pieces on a line (R4)."""
+        """The cells between two opponent pieces on a line (R4): those `side` may not step to
+        under the standard `between="forbidden"` (under `"trapped"`, a step there traps the
+        stepping piece unless it captures; under `"allowed"` they are no different)."""
     def must_return(self) -> bool:
         """Whether the side to move must return a captured piece instead of stepping."""
     def legal_moves(self) -> List[Move]:
@@ -571,16 +740,23 @@ class Position:
     def captures(self, move: _MoveLike) -> List[Cell]:
         """The cells of the pieces that the legal `move` captures (empty for a return); raises
         `IllegalMoveError` if it is illegal."""
+    def traps(self, move: _MoveLike) -> bool:
+        """Whether the legal `move` traps the piece that steps (under `between="trapped"`: a
+        step between two enemy pieces that captures nothing); raises `IllegalMoveError` if
+        it is illegal."""
     def outcome(self) -> Optional[Outcome]:
         """The end of the game in this position (throne ring, then no legal action), or
-        `None`. Repetition needs a game's history: see `Game.outcome()`."""
+        `None`. Repetition, two passes and the move limit need a game's history: see
+        `Game.outcome()`."""
     def is_over(self) -> bool:
         """Whether the game is over in this position."""
     def throne_ring_side(self) -> Optional[Side]:
         """The side whose guards hold all six ring-1 cells, if one does."""
-    def perft(self, depth: int) -> int:
+    def perft(self, depth: int, rules: Optional[_RulesLike] = None) -> int:
         """The number of leaves of the tree of legal moves `depth` plies deep (0 to
-        `agon.MAX_PERFT_DEPTH`; computed without holding the GIL)."""
+        `agon.MAX_PERFT_DEPTH`; computed without holding the GIL), under the position's
+        rules or `rules` if given (passes count; repetition, two passes and the move limit
+        do not apply)."""
     def perft_divide(self, depth: int) -> Dict[Move, int]:
         """perft split by the first move: a dict from each legal move to its leaves, which
         sum to `perft(depth)`. `depth` is 1 to `agon.MAX_PERFT_DEPTH`: perft(0) = 1 counts
@@ -605,13 +781,14 @@ class Position:
     def play_action(self, action: int) -> Position:
         """The next position after an action; raises `IllegalMoveError`."""
     def __eq__(self, other: object, /) -> bool:
-        """Whether `other` is the same position (pieces, captures and side to move)."""
+        """Whether `other` is the same position (pieces, captures, side to move and rules)."""
     def __ne__(self, other: object, /) -> bool:
         """Whether `other` is not the same position."""
     def __hash__(self) -> int:
         """A hash of the position."""
-    def __reduce__(self) -> Tuple[Type[Position], Tuple[str]]:
-        """Pickles as the position's text, parsed (and so checked) again on load."""
+    def __reduce__(self) -> Tuple[Type[Position], Tuple[str, str]]:
+        """Pickles as the position's text and its rules' text, parsed (and so checked) again
+        on load."""
     def __copy__(self) -> Position:
         """Itself: the value is immutable."""
     def __deepcopy__(self, _memo: Any) -> Position:
@@ -624,8 +801,10 @@ class Game:
     """A game: the positions from a start, the moves between them, and how it ended.
 
     `Game()` starts from the start position; `Game(start, moves)` from any position (or its
-    text), playing the moves given (`Move`s or texts). A game knows what a lone position
-    cannot: the draw by repetition (the third occurrence of a position). `push`/`play`
+    text), playing the moves given (`Move`s or texts); `Game(rules="ludii")` under a rule
+    set (a `Rules` or its text; else the start position's, standard for a text). A game
+    knows what a lone position cannot: the draw by repetition (the third occurrence of a
+    position), by two passes in a row and by the move limit, as its rules say. `push`/`play`
     plays a move, `pop`/`undo` takes one back; a failed call leaves the game unchanged.
     `tags` holds a record's tag pairs and `result` its written result.
 
@@ -633,16 +812,22 @@ class Game:
     call on that game runs in the same thread gets `RuntimeError`, and changes nothing."""
 
     def __new__(
-        cls, start: Optional[_PositionLike] = None, moves: Optional[Iterable[_MoveLike]] = None
+        cls,
+        start: Optional[_PositionLike] = None,
+        moves: Optional[Iterable[_MoveLike]] = None,
+        rules: Optional[_RulesLike] = None,
     ) -> Game:
         """A game from `start` (a `Position`, its text, or the start position if omitted),
-        playing `moves` (an iterable of `Move`s or texts, read one at a time; not one str)."""
+        playing `moves` (an iterable of `Move`s or texts, read one at a time; not one str),
+        under `rules` (a `Rules` or its text; if omitted, those of a `Position` start, else
+        the standard rules)."""
     @staticmethod
     def from_record(text: str) -> Game:
         """Parses and replays a game record (tags, numbered moves, result); raises
         `ParseError` (reason `"illegal-move"` for an illegal move, with `move_reason`)."""
     def to_record(self) -> str:
-        """The game record: tags, `Position` (if not the standard start), `Result`, moves."""
+        """The game record: tags, `Rules` (if not standard), `Position` (if not the standard
+        start), `Result`, moves."""
     @property
     def tags(self) -> Dict[str, str]:
         """The tag pairs of the record (a dict of str to str, kept in order)."""
@@ -659,6 +844,12 @@ class Game:
     @property
     def position(self) -> Position:
         """The current position."""
+    @property
+    def rules(self) -> Rules:
+        """The rule set the game follows."""
+    @property
+    def chooser(self) -> Side:
+        """The side that chooses the next action (see `Position.chooser`)."""
     @property
     def start(self) -> Position:
         """The position the game started from."""
@@ -695,8 +886,12 @@ class Game:
         """Takes back the last move and returns it; raises `IndexError` at the start."""
     def undo(self) -> Optional[Move]:
         """Takes back the last move and returns it, or returns `None` at the start."""
-    def restart(self, start: Optional[_PositionLike] = None) -> None:
-        """Starts again from `start` (the start position if omitted), keeping the tags."""
+    def restart(
+        self, start: Optional[_PositionLike] = None, rules: Optional[_RulesLike] = None
+    ) -> None:
+        """Starts again from `start` (the start position if omitted), keeping the tags, under
+        `rules` if given (else those of a `Position` start, or the game's own for a text or
+        no start)."""
     def outcome(self) -> Optional[Outcome]:
         """How the game ended, or `None` while it goes on."""
     def is_over(self) -> bool:
@@ -717,12 +912,14 @@ class Game:
         """A copy of the game, as `copy()` (moves, positions and tags are values)."""
     def __reduce__(
         self,
-    ) -> Tuple[Type[Game], Tuple[str, List[str]], Tuple[Dict[str, str], str]]:
-        """Pickles as the start position's text, the moves' texts, and the tags and result."""
+    ) -> Tuple[Type[Game], Tuple[str, List[str], str], Tuple[Dict[str, str], str]]:
+        """Pickles as the start position's text, the moves' texts, the rules' text, and the
+        tags and result."""
     def __setstate__(self, state: Tuple[Dict[str, str], str]) -> None:
         """Restores the tags and the result of a pickled game (see `__reduce__`)."""
     def __eq__(self, other: object, /) -> bool:
-        """Games are equal when they start from the same position and play the same moves."""
+        """Games are equal when they start from the same position under the same rules and
+        play the same moves."""
     def __ne__(self, other: object, /) -> bool:
         """Whether `other` differs in its start or its moves."""
     __hash__: ClassVar[None]  # type: ignore[assignment]
@@ -856,11 +1053,18 @@ class _PlayoutStats(TypedDict):
     draws: int
     reasons: Dict[str, int]
 
-def perft(position: _PositionLike, depth: int) -> int:
+def perft(position: _PositionLike, depth: int, rules: Optional[_RulesLike] = None) -> int:
     """The number of leaves of the tree of legal moves from `position`, `depth` plies deep
-    (0 to `MAX_PERFT_DEPTH`), computed without holding the GIL."""
+    (0 to `MAX_PERFT_DEPTH`), computed without holding the GIL, under `rules` (a `Rules`
+    or its text) if given, else the position's (standard for a text). Passes count;
+    repetition, two passes and the move limit belong to games and do not apply."""
 def random_playouts(
-    n: int, seed: int = 0, start: Optional[_PositionLike] = None, threads: Optional[int] = None
+    n: int,
+    seed: int = 0,
+    start: Optional[_PositionLike] = None,
+    threads: Optional[int] = None,
+    *,
+    rules: Optional[_RulesLike] = None,
 ) -> _PlayoutStats:
     """Plays `n` games (0 to `MAX_RANDOM_PLAYOUTS`) of uniformly random legal moves from
     `start` (the start position by default), on `threads` threads (1 to 256; all cores by
@@ -869,7 +1073,8 @@ def random_playouts(
     `black_wins`, `draws`, and `reasons` (a dict from each end reason to its count). Game
     `k` draws its moves from its own generator, seeded from `seed` and `k` (Rust's
     `agon_rl::game_rng`), so the same seed gives the same games on any number of threads,
-    in Python and in Rust (`agon_rl::random_playouts`, which computes these statistics)."""
+    in Python and in Rust (`agon_rl::random_playouts`, which computes these statistics).
+    `rules` (a `Rules` or its text) must be the standard rules for now."""
 def unpack_masks(packed: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:
     """Unpacks bit-packed masks (`VecEnv(..., packed_masks=True)`): a uint8 numpy array of
     shape `(..., PACKED_MASK_BYTES)` into a bool array of shape `(..., ACTION_COUNT)`, the
@@ -919,6 +1124,12 @@ def svg(
     ``IllegalMoveError`` for a step between cells that are not adjacent. Moves are not
     otherwise checked against the position. The drawing is the Rust crate agon-svg's, the
     same as the web game's."""
+
+def opening_book(rules: Optional[_RulesLike] = None) -> List[Position]:
+    """The opening book of agon-bots (`agon_bots::book::standard`): 300 varied, balanced
+    start positions (a few plies in, nothing captured, not over), in file order, under
+    `rules` (a `Rules` or its text; the standard rules if omitted). Arena matches play
+    each twice, colours swapped."""
 
 @disjoint_base
 class Bot:
@@ -1202,6 +1413,7 @@ def _play_games(
     max_plies: int = 2000,
     *,
     stats: bool = False,
+    rules: Optional[_RulesLike] = None,
 ) -> _PlayedGames:
     """Plays one game per pair of `seeds` (white's seed, black's seed) between the reference
     bots of the specs `white` and `black` (as `Bot.from_name`), from `start` (the start
@@ -1213,4 +1425,4 @@ def _play_games(
     dict also holds, for each ply of `actions`: `has_stats` (bool: whether its player gave
     statistics), `values` (float32, NaN where none) and `visit_offsets` (int64, one more
     than the plies) into `visit_actions` (uint16) and `visit_counts` (uint32). At most
-    65536 games a call."""
+    65536 games a call. `rules` (a `Rules` or its text) must be the standard rules for now."""

@@ -102,11 +102,15 @@ def play_games(
     max_plies: int,
     *,
     stats: bool = False,
+    rules: Optional[Any] = None,
 ) -> Chunk:
     """Plays one game per (white seed, black seed) pair between the bots of two specs, in
     Rust without the GIL; with ``stats``, the bots' search statistics too (MCTS gives its
     root's visit counts and value)."""
-    out = _agon._play_games(white, black, list(seeds), start, max_plies, stats=stats)
+    out = _agon._play_games(
+        white, black, list(seeds), start, max_plies, stats=stats,
+        rules=None if rules is None else str(rules),
+    )
     played = None
     if stats:
         played = Stats(

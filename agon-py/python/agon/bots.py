@@ -13,6 +13,8 @@ True
 - ``AlphaBeta(depth=5, seed=0, time_limit=None)``: iterative-deepening alpha-beta (depth
   1 to ``MAX_DEPTH`` = 64).
 - ``Bot.from_name("mcts:500", seed=0)``: a bot from its spec.
+- ``opening_book(rules=None)``: agon-bots' book of 300 balanced openings (positions a few
+  plies in, nothing captured), under ``rules``.
 
 ``bot.choose(position_or_game)`` returns a legal ``Move``, or ``None`` when there is
 none. Given a ``Game``, a bot also sees the history (and so repetition). Each bot is
@@ -38,7 +40,17 @@ Bot.from_name('mcts:50:500ms', seed=7)
 True
 """
 
-from ._agon import MAX_DEPTH, MAX_PLAYOUTS, MAX_TIME_LIMIT, AlphaBeta, Bot, Greedy, MCTS, Random
+from ._agon import (
+    MAX_DEPTH,
+    MAX_PLAYOUTS,
+    MAX_TIME_LIMIT,
+    AlphaBeta,
+    Bot,
+    Greedy,
+    MCTS,
+    Random,
+    opening_book,
+)
 
 __all__ = [
     "AlphaBeta",
@@ -49,4 +61,5 @@ __all__ = [
     "MAX_TIME_LIMIT",
     "MCTS",
     "Random",
+    "opening_book",
 ]

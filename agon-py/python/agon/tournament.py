@@ -29,7 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _agon, _games
-from ._agon import Position
+from ._agon import Position, Rules
 
 DEFAULT_MAX_PLIES = 2000
 Floats = npt.NDArray[np.float64]
@@ -47,6 +47,7 @@ class Tournament:
     seed: int = 0
     max_plies: int = DEFAULT_MAX_PLIES
     start: str = Position().to_text()
+    rules: str = "standard"
 
     @property
     def pairs(self) -> List[Tuple[int, int]]:
@@ -95,7 +96,8 @@ def play_unit(t: Tournament, payload: Tuple[int, Sequence[int]]) -> List[GameRes
             continue
         games = [t.game(pair, k) for k in part]
         chunk = _games.play_games(
-            games[0][0], games[0][1], [(g[3], g[4]) for g in games], t.start, t.max_plies
+            games[0][0], games[0][1], [(g[3], g[4]) for g in games], t.start, t.max_plies,
+            rules=t.rules,
         )
         plies = chunk.plies
         for n, k in enumerate(part):
@@ -182,7 +184,8 @@ class TournamentResult:
         width = max(8, *(len(p) for p in t.players))
         lines = [
             f"Round robin: {len(t.players)} players, {t.games_per_pair} games per pair, "
-            f"{len(self.games)} games" + (f", {self.seconds:.1f} s" if self.seconds else ""),
+            + (f"rules {t.rules}, " if t.rules != "standard" else "")
+            + f"{len(self.games)} games" + (f", {self.seconds:.1f} s" if self.seconds else ""),
             "",
             f"{'rank':>4}  {'player':<{width}}  {'games':>5}  {'W-D-L':>11}  {'score':>5}  "
             f"{'95% interval':>14}  {'Elo':>6}  {'±95%':>5}",
@@ -252,10 +255,11 @@ def check_tournament(t: Tournament) -> Tournament:
         raise ValueError(f"seed must be an int from 0 to 2**64 - 1, not {t.seed!r}")
     if not isinstance(t.max_plies, int) or isinstance(t.max_plies, bool) or not 1 <= t.max_plies <= 1_000_000:
         raise ValueError(f"max_plies must be 1 to 1000000, not {t.max_plies!r}")
-    start = Position(t.start)
+    rules = Rules(t.rules)
+    start = Position(t.start, rules=rules)
     if start.is_over():
         raise ValueError("the start position is already decided")
-    return Tournament(players, t.games_per_pair, t.seed, t.max_plies, start.to_text())
+    return Tournament(players, t.games_per_pair, t.seed, t.max_plies, start.to_text(), str(rules))
 
 
 def tournament(
@@ -266,6 +270,7 @@ def tournament(
     workers: int = 1,
     max_plies: int = DEFAULT_MAX_PLIES,
     start: Optional[str] = None,
+    rules: Any = "standard",
     ray: bool = False,
     ray_address: Optional[str] = None,
     progress: bool = False,
@@ -275,7 +280,7 @@ def tournament(
     tasks with ``ray`` (``ray.init(ray_address)`` unless Ray is already initialised)."""
     t = check_tournament(
         Tournament(tuple(players), games_per_pair, seed, max_plies,
-                   start if start is not None else Position().to_text())
+                   start if start is not None else Position().to_text(), str(Rules(rules)))
     )
     if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
         raise ValueError(f"workers must be a positive int, not {workers!r}")
@@ -315,6 +320,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--players", nargs="+", required=True, metavar="SPEC",
                    help=_games.PLAYERS_HELP)
     p.add_argument("--games-per-pair", type=int, required=True, help="games each pair plays")
+    p.add_argument("--rules", default="standard", metavar="TEXT",
+                   help="the rule set (a preset and options, e.g. ludii or standard+capture=same-ring)")
     _games.add_run_options(p, "tournament", DEFAULT_MAX_PLIES, "a game still going after this many plies is a draw")
     return p
 
@@ -325,6 +332,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     return _games.run_command(lambda: tournament(
         args.players,
         args.games_per_pair,
+        rules=args.rules,
         **_games.run_options(args),
     ).table())
 
