@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use agon_core::random::random_playout;
+use agon_core::random::random_playout_capped;
 use agon_core::{EndReason, Game, Position, Side};
 
 use crate::game_rng;
@@ -35,8 +35,13 @@ pub struct PlayoutStats {
     pub white_wins: u64,
     /// Games won by Black.
     pub black_wins: u64,
-    /// Drawn games (by repetition).
+    /// Drawn games (by repetition, two passes, the move limit or, under
+    /// `empty-throne-ring=draw`, the throne ring).
     pub draws: u64,
+    /// Games stopped at the ply cap of [`random_playouts_capped`] before they ended: they
+    /// count in `games`, `plies` and `lengths`, not as wins, draws or reasons, so
+    /// `white_wins + black_wins + draws + capped == games`.
+    pub capped: u64,
     /// Games by how they ended, in the order of [`EndReason::ALL`].
     pub reasons: [u64; EndReason::COUNT],
     /// The number of games of each length: plies to games, for the lengths that occurred.
@@ -89,7 +94,7 @@ impl PlayoutStats {
         self.max_plies as f64
     }
 
-    fn add_game(&mut self, plies: u64, winner: Option<Side>, reason: EndReason) {
+    fn add_game(&mut self, plies: u64, outcome: Option<(Option<Side>, EndReason)>) {
         self.min_plies = if self.games == 0 {
             plies
         } else {
@@ -98,14 +103,17 @@ impl PlayoutStats {
         self.games += 1;
         self.plies += plies;
         self.max_plies = self.max_plies.max(plies);
+        let Some((winner, reason)) = outcome else {
+            self.capped += 1;
+            *self.lengths.entry(plies).or_insert(0) += 1;
+            return;
+        };
         match winner {
             Some(Side::White) => self.white_wins += 1,
             Some(Side::Black) => self.black_wins += 1,
             None => self.draws += 1,
         }
-        if let Some(i) = EndReason::ALL.iter().position(|&r| r == reason) {
-            self.reasons[i] += 1;
-        }
+        self.reasons[reason.index()] += 1;
         *self.lengths.entry(plies).or_insert(0) += 1;
     }
 
@@ -124,6 +132,7 @@ impl PlayoutStats {
         self.white_wins += other.white_wins;
         self.black_wins += other.black_wins;
         self.draws += other.draws;
+        self.capped += other.capped;
         for (a, b) in self.reasons.iter_mut().zip(other.reasons) {
             *a += b;
         }
@@ -142,6 +151,11 @@ const BLOCK: u64 = 16;
 /// [`agon_core::random::random_playout`], so the statistics depend on the seed only, not
 /// on the number of threads.
 ///
+/// The games are played under the rules of `start` ([`Position::rules`]) to their end.
+/// Under a rule set whose games need not end (`repetition=off` without a `limit`, see
+/// [`agon_core::Repetition::Off`]) use [`random_playouts_capped`]: this function would
+/// then play on for as long as a game lasts.
+///
 /// ```
 /// use agon_core::Position;
 /// use agon_rl::random_playouts;
@@ -151,6 +165,34 @@ const BLOCK: u64 = 16;
 /// assert_eq!(random_playouts(Position::start(), 40, 7, 2), one);
 /// ```
 pub fn random_playouts(start: Position, games: u64, seed: u64, threads: usize) -> PlayoutStats {
+    random_playouts_capped(start, games, seed, threads, usize::MAX)
+}
+
+/// [`random_playouts`] stopping each game after `max_plies` moves (counted from `start`)
+/// if it has not ended by then: such a game counts in [`PlayoutStats::capped`]. The same
+/// games as [`random_playouts`] (game `k` from [`game_rng`]`(seed, k)`, with
+/// [`agon_core::random::random_playout_capped`]), cut at the cap.
+///
+/// ```
+/// use agon_core::{Position, Repetition, Rules};
+/// use agon_rl::{random_playouts, random_playouts_capped};
+/// // Without repetition or a limit, a random game need not end: cap it.
+/// let rules = Rules::STANDARD.with_repetition(Repetition::Off);
+/// let stats = random_playouts_capped(Position::start_with_rules(rules), 20, 3, 2, 50);
+/// assert_eq!(stats.white_wins + stats.black_wins + stats.draws + stats.capped, 20);
+/// assert!(stats.max_plies <= 50 && stats.capped > 0);
+/// // Under the ludii preset (pass, no repetition, 2500 plies) every game ends.
+/// let ludii = random_playouts(Position::start_with_rules(Rules::LUDII), 4, 1, 1);
+/// assert_eq!((ludii.games, ludii.capped), (4, 0));
+/// assert!(ludii.max_plies <= 2500);
+/// ```
+pub fn random_playouts_capped(
+    start: Position,
+    games: u64,
+    seed: u64,
+    threads: usize,
+    max_plies: usize,
+) -> PlayoutStats {
     let next = AtomicU64::new(0);
     let play = || {
         let mut stats = PlayoutStats::default();
@@ -162,8 +204,11 @@ pub fn random_playouts(start: Position, games: u64, seed: u64, threads: usize) -
             }
             for k in first..games.min(first + BLOCK) {
                 game.restart(start);
-                let outcome = random_playout(&mut game, &mut game_rng(seed, k));
-                stats.add_game(game.moves().len() as u64, outcome.winner, outcome.reason);
+                let outcome = random_playout_capped(&mut game, &mut game_rng(seed, k), max_plies);
+                stats.add_game(
+                    game.moves().len() as u64,
+                    outcome.map(|o| (o.winner, o.reason)),
+                );
             }
         }
     };
@@ -186,11 +231,12 @@ pub fn random_playouts(start: Position, games: u64, seed: u64, threads: usize) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use agon_core::random::random_playout;
 
     fn stats_of(lengths: &[u64]) -> PlayoutStats {
         let mut stats = PlayoutStats::default();
         for &plies in lengths {
-            stats.add_game(plies, None, EndReason::Repetition);
+            stats.add_game(plies, Some((None, EndReason::Repetition)));
         }
         stats
     }

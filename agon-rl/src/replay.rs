@@ -6,7 +6,12 @@
 //! the actions again through a [`Game`] (so every move is checked, and repetition ends the
 //! game as it did), and [`TrainingArrays`] writes, for each position before a move, its
 //! observation, its legal-action mask, the action played and the final result from the
-//! mover's view, optionally under each of the twelve symmetries.
+//! view of the player that chose the move, optionally under each of the twelve
+//! symmetries.
+//!
+//! Games are played and replayed under the rules of their start position
+//! ([`agon_core::Rules`]): the pass is an action ([`crate::PASS_ACTION`]) where the rules
+//! have it, and masks and policies are [`crate::action_count`] of the rules wide.
 //!
 //! ```
 //! use agon_core::Position;
@@ -32,14 +37,15 @@ use core::ops::Range;
 
 use agon_core::{Game, IllegalMove, Move, Position, Side, Symmetry};
 
-use crate::{write_mask, write_observation, Action, Layout, ACTION_COUNT};
+use crate::{action_count, write_observation, write_position_mask, Action, Layout};
 
 /// Why a game could not be replayed or played, or its statistics not read. Plies count
 /// from 0, the first move of the game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ReplayError {
-    /// An action number is [`ACTION_COUNT`] or more, or stands for a step off the board.
+    /// An action number is [`ACTION_COUNT`](crate::ACTION_COUNT) or more (but for the pass, where the rules have
+    /// it), or stands for a step off the board.
     NoSuchAction {
         /// The ply of the action.
         ply: usize,
@@ -77,6 +83,13 @@ pub enum ReplayError {
         /// What is wrong.
         problem: &'static str,
     },
+    /// A game played under other rules than the arrays it is pushed to.
+    Rules {
+        /// The rules of the arrays.
+        expected: agon_core::Rules,
+        /// The rules of the game.
+        got: agon_core::Rules,
+    },
 }
 
 impl fmt::Display for ReplayError {
@@ -108,14 +121,20 @@ impl fmt::Display for ReplayError {
             ReplayError::Statistics { ply, problem } => {
                 write!(f, "search statistics of ply {ply}: {problem}")
             }
+            ReplayError::Rules { expected, got } => {
+                write!(
+                    f,
+                    "a game under the rules {got} pushed to arrays of the rules {expected}"
+                )
+            }
         }
     }
 }
 
 impl std::error::Error for ReplayError {}
 
-/// Replays `actions` from `start` through a [`Game`], checking each move: the game as it
-/// was played, with its repetition count and outcome.
+/// Replays `actions` from `start` through a [`Game`] under the rules of `start`, checking
+/// each move: the game as it was played, with its repetition count and outcome.
 ///
 /// # Errors
 ///
@@ -137,8 +156,9 @@ pub fn replay(
     actions: impl IntoIterator<Item = usize>,
 ) -> Result<Game, ReplayError> {
     let mut game = Game::from_position(*start);
+    let rules = start.rules();
     for (ply, action) in actions.into_iter().enumerate() {
-        let m = Action::new(action)
+        let m = Action::new_in(action, rules)
             .and_then(|a| a.to_move(game.position()))
             .ok_or(ReplayError::NoSuchAction { ply, action })?;
         game.play(m).map_err(|reason| ReplayError::IllegalAction {
@@ -150,7 +170,8 @@ pub fn replay(
     Ok(game)
 }
 
-/// The action numbers of a game's moves, in order (what a dataset stores).
+/// The action numbers of a game's moves, in order (what a dataset stores), in the action
+/// space of the game's rules ([`Action::from_move_in`]).
 ///
 /// ```
 /// use agon_core::Game;
@@ -162,14 +183,16 @@ pub fn replay(
 pub fn game_actions(game: &Game) -> Vec<u16> {
     game.moves()
         .iter()
+        .zip(game.positions())
         // Every legal move has an action, and a game holds only legal moves.
-        .filter_map(|&m| Action::from_move(m).map(|a| a.index() as u16))
+        .filter_map(|(&m, p)| Action::from_move_in(m, p).map(|a| a.index() as u16))
         .collect()
 }
 
-/// Plays a game from `start`: `choose` gives the move of the side to move in the game so
-/// far (a bot's `choose_in_game`, picking the bot by the side to move), until the game
-/// ends or `max_plies` moves are played.
+/// Plays a game from `start`, under its rules: `choose` gives the move of the player to
+/// act in the game so far (a bot's `choose_in_game`, picking the bot by
+/// [`Position::chooser`], which is the side to move but where a queen's captor places
+/// her), until the game ends or `max_plies` moves are played.
 ///
 /// # Errors
 ///
@@ -203,8 +226,8 @@ pub fn play_out(
     Ok(game)
 }
 
-/// The final result of `game` for the side `mover`: +1 if it won, -1 if it lost, 0 for a
-/// draw or a game that did not end.
+/// The final result of `game` for the side `mover` (say, the chooser of a position): +1 if
+/// it won, -1 if it lost, 0 for a draw or a game that did not end.
 ///
 /// ```
 /// use agon_core::{Game, Side};
@@ -226,11 +249,13 @@ pub type PlyVisits = Option<Vec<(Action, u32)>>;
 /// twelve with the symmetries), in flat, C-ordered buffers.
 ///
 /// For sample `i`: `observations[i * L..(i + 1) * L]` (`L` = the layout's
-/// [`Layout::observation_len`]) and `masks[i * ACTION_COUNT..]` are those of the position
-/// (or of its image under `symmetries[i]`), `actions[i]` the action played there (its
-/// image), `results[i]` the final result of the game for the side that played it (see
-/// [`result_for`]), `games[i]` the number of the game among those pushed (from 0) and
-/// `plies[i]` the ply. With policies, `policies[i * ACTION_COUNT..]` is the search's visit
+/// [`Layout::observation_len`]) and `masks[i * W..]` (`W` = [`TrainingArrays::width`],
+/// [`ACTION_COUNT`](crate::ACTION_COUNT) but under `stuck=pass`) are those of the position (or of its image
+/// under `symmetries[i]`), `actions[i]` the action played there (its image),
+/// `results[i]` the final result of the game for the player that chose it (the
+/// position's [`Position::chooser`], see [`result_for`]), `games[i]` the number of the
+/// game among those pushed (from 0) and `plies[i]` the ply. With policies,
+/// `policies[i * W..]` is the search's visit
 /// distribution (the visit counts over their sum, under the same symmetry) and
 /// `has_policy[i]` says whether the player gave statistics for that ply (else the row is
 /// all zeros).
@@ -261,11 +286,13 @@ pub type PlyVisits = Option<Vec<(Action, u32)>>;
 #[derive(Clone, Debug)]
 pub struct TrainingArrays {
     layout: Layout,
+    rules: agon_core::Rules,
+    width: usize,
     symmetries: bool,
     policy: bool,
     /// The observations, [`Layout::observation_len`] values each.
     pub observations: Vec<f32>,
-    /// The legal-action masks, [`ACTION_COUNT`] values each.
+    /// The legal-action masks, [`TrainingArrays::width`] values each.
     pub masks: Vec<bool>,
     /// The action played.
     pub actions: Vec<u16>,
@@ -277,7 +304,8 @@ pub struct TrainingArrays {
     pub plies: Vec<u32>,
     /// The index of the symmetry applied ([`Symmetry::index`]; 0 is the identity).
     pub symmetries_applied: Vec<u8>,
-    /// With policies: the visit distributions, [`ACTION_COUNT`] values each (else empty).
+    /// With policies: the visit distributions, [`TrainingArrays::width`] values each (else
+    /// empty).
     pub policies: Vec<f32>,
     /// With policies: whether the ply had statistics (else empty).
     pub has_policy: Vec<bool>,
@@ -287,10 +315,37 @@ pub struct TrainingArrays {
 impl TrainingArrays {
     /// Empty arrays for observations laid out by `layout`, with each position under the
     /// twelve symmetries if `symmetries` (else as it is), and with visit distributions if
-    /// `policy`.
+    /// `policy`, for games of the standard rules.
     pub fn new(layout: Layout, symmetries: bool, policy: bool) -> TrainingArrays {
+        TrainingArrays::with_rules(layout, symmetries, policy, agon_core::Rules::STANDARD)
+    }
+
+    /// [`TrainingArrays::new`] for games played under `rules`: masks and policies are
+    /// [`action_count`]`(rules)` wide, and only games of those rules are taken.
+    ///
+    /// ```
+    /// use agon_core::{Game, Rules};
+    /// use agon_rl::replay::{ReplayError, TrainingArrays};
+    /// use agon_rl::Layout;
+    /// let mut arrays = TrainingArrays::with_rules(Layout::Flat, false, false, Rules::LUDII);
+    /// assert_eq!((arrays.rules(), arrays.width()), (Rules::LUDII, 3338));
+    /// let mut game = Game::with_rules(Rules::LUDII);
+    /// game.play("f1-e1".parse()?)?;
+    /// arrays.push_game(&game, 0..1, &[])?;
+    /// assert_eq!(arrays.masks.len(), 3338);
+    /// assert!(matches!(arrays.push_game(&Game::new(), 0..0, &[]), Err(ReplayError::Rules { .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_rules(
+        layout: Layout,
+        symmetries: bool,
+        policy: bool,
+        rules: agon_core::Rules,
+    ) -> TrainingArrays {
         TrainingArrays {
             layout,
+            rules,
+            width: action_count(rules),
             symmetries,
             policy,
             observations: Vec::new(),
@@ -335,12 +390,23 @@ impl TrainingArrays {
         self.layout
     }
 
+    /// The rules of the games the arrays take.
+    pub fn rules(&self) -> agon_core::Rules {
+        self.rules
+    }
+
+    /// The values of a mask or a policy: [`action_count`] of the rules.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
     /// Adds the samples of the positions before the moves `plies` of `game` (a played or
     /// replayed game). `visits` is empty (no statistics) or holds one entry per move of the
     /// game; it is read only with policies. A failed call adds nothing.
     ///
     /// # Errors
     ///
+    /// [`ReplayError::Rules`] for a game of other rules than the arrays',
     /// [`ReplayError::PlyRange`] for plies beyond the game's moves, and
     /// [`ReplayError::Statistics`] (with policies) for `visits` of the wrong length or
     /// naming an action that is not legal in its position, or one action twice.
@@ -351,6 +417,12 @@ impl TrainingArrays {
         visits: &[PlyVisits],
     ) -> Result<(), ReplayError> {
         let moves = game.moves();
+        if game.rules() != self.rules {
+            return Err(ReplayError::Rules {
+                expected: self.rules,
+                got: game.rules(),
+            });
+        }
         if plies.start > plies.end || plies.end > moves.len() {
             return Err(ReplayError::PlyRange {
                 range: plies,
@@ -358,7 +430,7 @@ impl TrainingArrays {
             });
         }
         if self.policy {
-            check_visits(game, plies.clone(), visits)?;
+            check_visits(game, plies.clone(), visits, self.width)?;
         }
         let symmetries: &[Symmetry] = if self.symmetries {
             &Symmetry::ALL
@@ -368,17 +440,18 @@ impl TrainingArrays {
         let added = plies.len() * symmetries.len();
         let obs_len = self.layout.observation_len();
         let first = self.len();
+        let width = self.width;
         self.observations.resize((first + added) * obs_len, 0.0);
-        self.masks.resize((first + added) * ACTION_COUNT, false);
+        self.masks.resize((first + added) * width, false);
         if self.policy {
-            self.policies.resize((first + added) * ACTION_COUNT, 0.0);
+            self.policies.resize((first + added) * width, 0.0);
         }
         let mut sample = first;
         for ply in plies {
             let position = &game.positions()[ply];
-            let mover = position.turn();
+            let mover = position.chooser();
             let result = result_for(game, mover);
-            let played = Action::from_move(moves[ply]);
+            let played = Action::from_move_in(moves[ply], position);
             let ply_visits = visits.get(ply).and_then(Option::as_ref);
             let total: f64 = ply_visits.map_or(0.0, |v| v.iter().map(|&(_, n)| f64::from(n)).sum());
             for &s in symmetries {
@@ -388,9 +461,9 @@ impl TrainingArrays {
                     self.layout,
                     &mut self.observations[sample * obs_len..(sample + 1) * obs_len],
                 );
-                write_mask(
-                    image.legal_moves().iter().copied(),
-                    &mut self.masks[sample * ACTION_COUNT..(sample + 1) * ACTION_COUNT],
+                write_position_mask(
+                    &image,
+                    &mut self.masks[sample * width..(sample + 1) * width],
                 );
                 self.actions
                     .push(played.map_or(0, |a| a.apply(s).index() as u16));
@@ -401,7 +474,7 @@ impl TrainingArrays {
                 if self.policy {
                     self.has_policy.push(ply_visits.is_some());
                     if total > 0.0 {
-                        let row = &mut self.policies[sample * ACTION_COUNT..][..ACTION_COUNT];
+                        let row = &mut self.policies[sample * width..][..width];
                         for &(a, n) in ply_visits.into_iter().flatten() {
                             row[a.apply(s).index()] = (f64::from(n) / total) as f32;
                         }
@@ -417,7 +490,12 @@ impl TrainingArrays {
 
 /// Checks the statistics of the plies in `plies`: one entry per move, each naming legal
 /// actions of its position, at most once.
-fn check_visits(game: &Game, plies: Range<usize>, visits: &[PlyVisits]) -> Result<(), ReplayError> {
+fn check_visits(
+    game: &Game,
+    plies: Range<usize>,
+    visits: &[PlyVisits],
+    width: usize,
+) -> Result<(), ReplayError> {
     if visits.is_empty() {
         return Ok(());
     }
@@ -427,16 +505,13 @@ fn check_visits(game: &Game, plies: Range<usize>, visits: &[PlyVisits]) -> Resul
             problem: "not one entry per move",
         });
     }
-    let mut seen = vec![false; ACTION_COUNT];
+    let mut seen = vec![false; width];
     for ply in plies {
         let Some(entries) = &visits[ply] else {
             continue;
         };
-        let mut legal = vec![false; ACTION_COUNT];
-        write_mask(
-            game.positions()[ply].legal_moves().iter().copied(),
-            &mut legal,
-        );
+        let mut legal = vec![false; width];
+        write_position_mask(&game.positions()[ply], &mut legal);
         seen.fill(false);
         for &(a, _) in entries {
             if !legal[a.index()] {
@@ -459,6 +534,7 @@ fn check_visits(game: &Game, plies: Range<usize>, visits: &[PlyVisits]) -> Resul
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{write_mask, ACTION_COUNT};
     use agon_core::random::{random_move, Rng};
 
     fn random_game(seed: u64, max_plies: usize) -> Game {

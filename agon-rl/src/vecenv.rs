@@ -43,12 +43,12 @@ use core::fmt;
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use agon_core::{Actions, Cell, Game, Move, Outcome, Position};
+use agon_core::{Actions, Cell, EndReason, Game, Move, Outcome, Position, Repetition, Rules, Side};
 use rayon_core::{ThreadPool, ThreadPoolBuilder};
 
 use crate::{
-    game_rng, write_bit_mask, write_bool_mask, write_observation, Action, Layout, ACTION_COUNT,
-    PACKED_MASK_LEN,
+    action_count, game_rng, packed_mask_len, write_bit_mask, write_bool_mask, write_observation,
+    Action, Layout,
 };
 
 /// Why a [`VecEnv`] call was refused. A refused call changes nothing.
@@ -136,8 +136,11 @@ impl<'a> From<&'a mut [u8]> for Observations<'a> {
 }
 
 /// Where [`VecEnv`] writes legal-action masks: `n` masks, as one `bool` per action
-/// ([`ACTION_COUNT`] per game), or bit-packed ([`PACKED_MASK_LEN`] bytes per game, in
-/// the bit order of [`crate::write_packed_mask`]; [`crate::unpack_mask`] unpacks one).
+/// ([`VecEnv::action_count`] per game: [`crate::ACTION_COUNT`], or more for the pass and
+/// the `next-ring` returns, see [`crate::action_count`]), or bit-packed
+/// ([`crate::packed_mask_len`] bytes per game: [`crate::PACKED_MASK_LEN`] but under
+/// `guard-return=next-ring`, in the bit order of [`crate::write_packed_mask`];
+/// [`crate::unpack_mask`] unpacks one).
 #[derive(Debug)]
 pub enum Masks<'a> {
     /// One `bool` per action.
@@ -147,11 +150,12 @@ pub enum Masks<'a> {
 }
 
 impl Masks<'_> {
-    /// The buffer's length and the length it must have for `n` games.
-    fn lengths(&self, n: usize) -> (usize, usize) {
+    /// The buffer's length and the length it must have for `n` games of bool masks
+    /// `width` wide.
+    fn lengths(&self, n: usize, width: usize) -> (usize, usize) {
         match self {
-            Masks::Bool(m) => (m.len(), n * ACTION_COUNT),
-            Masks::Packed(m) => (m.len(), n * PACKED_MASK_LEN),
+            Masks::Bool(m) => (m.len(), n * width),
+            Masks::Packed(m) => (m.len(), n * width.div_ceil(8)),
         }
     }
 }
@@ -166,10 +170,12 @@ impl<'a> From<&'a mut [bool]> for Masks<'a> {
 /// rewards, `n` terminations and `n` masks.
 #[derive(Debug)]
 pub struct StepBuffers<'a> {
-    /// Each game's next observation, from its side to move's view.
+    /// Each game's next observation, from the view of its player to act (the chooser,
+    /// see [`crate::write_observation`]).
     pub observations: Observations<'a>,
-    /// +1 if the action won the game for the side that played it, -1 if it lost it, 0
-    /// otherwise (draws included).
+    /// +1 if the action won the game for the player that chose it (the chooser of the
+    /// position it was played in, [`Position::chooser`]), -1 if it lost it, 0 otherwise
+    /// (draws included).
     pub rewards: &'a mut [f32],
     /// Whether the action ended the game (which then starts again).
     pub terminations: &'a mut [bool],
@@ -181,10 +187,37 @@ pub struct StepBuffers<'a> {
 /// threads.
 ///
 /// A game that ends is started again at once from the start position: the observation
-/// and mask written for it are those of the new game. The results are the same for any
-/// number of threads (see [`VecEnv::set_threads`]): each game has its own random
-/// generator. Observations come as `f32` or `u8`, masks as bools or bit-packed: see
-/// [`Observations`] and [`Masks`].
+/// and mask written for it are those of the new game.
+///
+/// # Rule sets
+///
+/// The games are played under the rules of the start position ([`VecEnv::with_rules`],
+/// or a start position of [`VecEnv::new`] that carries them; standard by default), and
+/// end exactly when [`Game`] ends them: the throne ring (R10, a draw under
+/// `empty-throne-ring=draw`), repetition (R11, unless `repetition=off`), no action (R12,
+/// unless `stuck=pass`), two passes in a row and the move limit (`limit=N`). Bool masks
+/// are [`VecEnv::action_count`] wide (3338 with the pass under `stuck=pass`, 8889 under
+/// `guard-return=next-ring`, see [`crate::action_count`]), packed ones
+/// [`VecEnv::packed_mask_len`] bytes; actions are numbers of that space
+/// ([`crate::PASS_ACTION`] is the pass). Rewards and observations
+/// are those of the player to act, [`VecEnv::player_to_act`]. Under `repetition=off`
+/// without a limit a game need not end: the caller stops the ones that go on too long
+/// ([`VecEnv::reset`]).
+///
+/// ```
+/// use agon_core::Rules;
+/// use agon_rl::{Layout, VecEnv};
+/// let env = VecEnv::with_rules(2, 1, Layout::Flat, Rules::LUDII)?;
+/// assert_eq!((env.rules(), env.action_count()), (Rules::LUDII, 3338));
+/// assert_eq!(VecEnv::new(2, 1, Layout::Flat, None)?.action_count(), 3337);
+/// # Ok::<(), agon_rl::VecEnvError>(())
+/// ```
+///
+/// # Threads and formats
+///
+/// The results are the same for any number of threads (see [`VecEnv::set_threads`]):
+/// each game has its own random generator. Observations come as `f32` or `u8`, masks as
+/// bools or bit-packed: see [`Observations`] and [`Masks`].
 ///
 /// ```
 /// use agon_rl::{Layout, Masks, Observations, StepBuffers, VecEnv, PACKED_MASK_LEN};
@@ -226,6 +259,8 @@ pub struct VecEnv {
     games: Vec<Slot>,
     start: Start,
     layout: Layout,
+    /// The width of a bool mask: `action_count(start.position.rules())`.
+    width: usize,
     threads: usize,
     /// The moves of a step, checked (kept to reuse its memory).
     moves: Vec<Move>,
@@ -397,6 +432,21 @@ impl History {
         count
     }
 
+    /// The number of moves since the start.
+    #[inline]
+    fn len(&self) -> usize {
+        self.moves.len() + usize::from(self.recent_len)
+    }
+
+    /// The last move, if any.
+    #[inline]
+    fn last_move(&self) -> Option<Move> {
+        match self.recent_len {
+            0 => self.moves.last().copied(),
+            n => Some(self.recent[usize::from(n) - 1]),
+        }
+    }
+
     /// The moves since the start.
     fn all_moves(&self) -> impl Iterator<Item = Move> + '_ {
         self.moves
@@ -443,9 +493,10 @@ impl Slot {
     /// The move `action` names, if it is legal here.
     #[inline]
     fn legal(&self, action: i64) -> Option<Move> {
+        let rules = self.position.rules();
         usize::try_from(action)
             .ok()
-            .and_then(Action::new)
+            .and_then(|a| Action::new_in(a, rules))
             .and_then(|a| a.to_move(&self.position))
             .filter(|&m| self.actions.contains(m))
     }
@@ -464,19 +515,34 @@ impl Slot {
     /// several games at once, and the misses overlap.
     #[inline]
     fn finish(&mut self, m: Move, next: Position, first: u32, start: &Start) -> (f32, bool) {
-        let mover = self.position.turn();
+        let mover = self.position.chooser();
+        // Read before the move is recorded: whether the move before this one was a pass.
+        let passed_before = m.is_pass() && self.history.last_move().is_some_and(Move::is_pass);
         let seen = self.history.record(&start.position, m, next.hash(), first);
-        // Checked in the order of RULES.md section 6: throne ring, repetition, no action.
+        let rules = next.rules();
+        // Checked in the order of RULES.md section 6 and of `Game`: throne ring,
+        // repetition, no action, then two passes and the move limit.
         let (outcome, actions) = if next.throne_ring_side().is_some() {
             (next.outcome(), Actions::default())
-        } else if seen >= 3 && self.history.occurrences(&start.position, &next) >= 3 {
+        } else if seen >= 3
+            && rules.repetition() == Repetition::Third
+            && self.history.occurrences(&start.position, &next) >= 3
+        {
             (Some(Outcome::draw()), Actions::default())
         } else {
             let actions = next.actions();
-            (
-                actions.is_empty().then(|| next.outcome()).flatten(),
-                actions,
-            )
+            if actions.is_empty() {
+                (next.outcome(), actions)
+            } else if passed_before {
+                (Some(Outcome::drawn(EndReason::TwoPasses)), actions)
+            } else if rules
+                .limit()
+                .is_some_and(|n| self.history.len() >= n as usize)
+            {
+                (Some(Outcome::drawn(EndReason::MoveLimit)), actions)
+            } else {
+                (None, actions)
+            }
         };
         match outcome {
             Some(outcome) => {
@@ -500,7 +566,7 @@ impl Slot {
     #[inline]
     fn random_action(&mut self) -> i64 {
         let m = self.actions.nth(self.rng.below(self.actions.len()));
-        match m.and_then(Action::from_move) {
+        match m.and_then(|m| Action::from_move_in(m, &self.position)) {
             Some(action) => action.index() as i64,
             // A game of the batch is never over (it starts again when it ends).
             None => unreachable!("a game of the batch has no legal action"),
@@ -511,9 +577,10 @@ impl Slot {
 /// How masks are written: one bool per action, or bit-packed.
 trait MaskFormat {
     type Elem: Send;
-    /// Elements per game.
-    const LEN: usize;
-    fn write(actions: &Actions, out: &mut [Self::Elem]);
+    /// Elements per game, for bool masks `width` wide.
+    fn len(width: usize) -> usize;
+    /// `queen` is the cell of the queen of the side to move.
+    fn write(actions: &Actions, queen: Cell, out: &mut [Self::Elem]);
 }
 
 struct BoolMask;
@@ -521,19 +588,25 @@ struct PackedMask;
 
 impl MaskFormat for BoolMask {
     type Elem = bool;
-    const LEN: usize = ACTION_COUNT;
     #[inline]
-    fn write(actions: &Actions, out: &mut [bool]) {
-        write_bool_mask(actions, out);
+    fn len(width: usize) -> usize {
+        width
+    }
+    #[inline]
+    fn write(actions: &Actions, queen: Cell, out: &mut [bool]) {
+        write_bool_mask(actions, queen, out);
     }
 }
 
 impl MaskFormat for PackedMask {
     type Elem = u8;
-    const LEN: usize = PACKED_MASK_LEN;
     #[inline]
-    fn write(actions: &Actions, out: &mut [u8]) {
-        write_bit_mask(actions, out);
+    fn len(width: usize) -> usize {
+        width.div_ceil(8)
+    }
+    #[inline]
+    fn write(actions: &Actions, queen: Cell, out: &mut [u8]) {
+        write_bit_mask(actions, queen, out);
     }
 }
 
@@ -612,9 +685,69 @@ impl VecEnv {
                 .collect(),
             start,
             layout,
+            width: action_count(position.rules()),
             threads: VecEnv::default_threads(),
             moves: Vec::with_capacity(n),
         })
+    }
+
+    /// `n` games from the start position of `rules` ([`Position::start_with_rules`]),
+    /// otherwise as [`VecEnv::new`].
+    ///
+    /// ```
+    /// use agon_core::{Position, Rules};
+    /// use agon_rl::{Layout, VecEnv};
+    /// let env = VecEnv::with_rules(3, 1, Layout::Flat, Rules::LUDII)?;
+    /// assert_eq!(*env.start(), Position::start_with_rules(Rules::LUDII));
+    /// # Ok::<(), agon_rl::VecEnvError>(())
+    /// ```
+    pub fn with_rules(
+        n: usize,
+        seed: u64,
+        layout: Layout,
+        rules: Rules,
+    ) -> Result<VecEnv, VecEnvError> {
+        VecEnv::new(n, seed, layout, Some(Position::start_with_rules(rules)))
+    }
+
+    /// The rule set the games are played under (the start position's).
+    ///
+    /// ```
+    /// let env = agon_rl::VecEnv::new(1, 1, agon_rl::Layout::Flat, None)?;
+    /// assert!(env.rules().is_standard());
+    /// # Ok::<(), agon_rl::VecEnvError>(())
+    /// ```
+    pub fn rules(&self) -> Rules {
+        self.start.position.rules()
+    }
+
+    /// The size of the games' action space, the width of a bool mask:
+    /// [`action_count`]`(self.rules())`.
+    pub fn action_count(&self) -> usize {
+        self.width
+    }
+
+    /// The bytes of a game's bit-packed mask: [`packed_mask_len`]`(self.rules())`.
+    pub fn packed_mask_len(&self) -> usize {
+        packed_mask_len(self.rules())
+    }
+
+    /// The player to act in game `i`: the side that chooses its next action
+    /// ([`Position::chooser`]), whose view the observation takes and whose reward the next
+    /// step gives.
+    ///
+    /// # Panics
+    ///
+    /// If `i` is not below [`VecEnv::len`].
+    ///
+    /// ```
+    /// use agon_core::Side;
+    /// let env = agon_rl::VecEnv::new(1, 1, agon_rl::Layout::Flat, None)?;
+    /// assert_eq!(env.player_to_act(0), Side::White);
+    /// # Ok::<(), agon_rl::VecEnvError>(())
+    /// ```
+    pub fn player_to_act(&self, i: usize) -> Side {
+        self.games[i].position.chooser()
     }
 
     /// The number of threads a batch uses unless told otherwise: the number of cores
@@ -789,25 +922,25 @@ impl VecEnv {
         let n = self.len();
         let len = self.layout.observation_len();
         VecEnv::check_len("observations", observations.len(), n * len)?;
-        let (got, expected) = masks.lengths(n);
+        let (got, expected) = masks.lengths(n, self.width);
         VecEnv::check_len("masks", got, expected)?;
         let c = self.chunk_len(VecEnv::MIN_CHUNK);
-        let layout = self.layout;
+        let (layout, width) = (self.layout, self.width);
         by_format!(observations, masks, |o, m, M| {
             let chunks = self
                 .games
                 .chunks(c)
                 .zip(o.chunks_mut(c * len))
-                .zip(m.chunks_mut(c * M::LEN))
+                .zip(m.chunks_mut(c * M::len(width)))
                 .collect();
             run(self.threads, chunks, |((games, o), m)| {
                 let rows = games
                     .iter()
                     .zip(o.chunks_exact_mut(len))
-                    .zip(m.chunks_exact_mut(M::LEN));
+                    .zip(m.chunks_exact_mut(M::len(width)));
                 for ((g, o), m) in rows {
                     write_observation(&g.position, layout, o);
-                    M::write(&g.actions, m);
+                    M::write(&g.actions, g.position.queen(g.position.turn()), m);
                 }
             })
         });
@@ -824,11 +957,11 @@ impl VecEnv {
         VecEnv::check_len("observations", out.observations.len(), n * len)?;
         VecEnv::check_len("rewards", out.rewards.len(), n)?;
         VecEnv::check_len("terminations", out.terminations.len(), n)?;
-        let (got, expected) = out.masks.lengths(n);
+        let (got, expected) = out.masks.lengths(n, self.width);
         VecEnv::check_len("masks", got, expected)?;
         self.check_actions(actions)?;
         let c = self.chunk_len(VecEnv::MIN_CHUNK);
-        let (start, layout) = (self.start, self.layout);
+        let (start, layout, width) = (self.start, self.layout, self.width);
         let StepBuffers {
             observations,
             rewards,
@@ -841,14 +974,14 @@ impl VecEnv {
                 .chunks_mut(c)
                 .zip(self.moves.chunks(c))
                 .zip(o.chunks_mut(c * len))
-                .zip(m.chunks_mut(c * M::LEN))
+                .zip(m.chunks_mut(c * M::len(width)))
                 .zip(rewards.chunks_mut(c).zip(terminations.chunks_mut(c)))
                 .collect();
             run(
                 self.threads,
                 chunks,
                 |((((games, moves), o), m), (r, t))| {
-                    step_games::<_, M>(&start, layout, games, moves, o, m, r, t);
+                    step_games::<_, M>(&start, layout, width, games, moves, o, m, r, t);
                 },
             )
         });
@@ -927,6 +1060,7 @@ const GROUP: usize = 8;
 fn step_games<O: Copy + From<bool>, M: MaskFormat>(
     start: &Start,
     layout: Layout,
+    width: usize,
     games: &mut [Slot],
     moves: &[Move],
     observations: &mut [O],
@@ -939,7 +1073,7 @@ fn step_games<O: Copy + From<bool>, M: MaskFormat>(
         .chunks_mut(GROUP)
         .zip(moves.chunks(GROUP))
         .zip(observations.chunks_mut(GROUP * len))
-        .zip(masks.chunks_mut(GROUP * M::LEN))
+        .zip(masks.chunks_mut(GROUP * M::len(width)))
         .zip(
             rewards
                 .chunks_mut(GROUP)
@@ -961,12 +1095,12 @@ fn step_games<O: Copy + From<bool>, M: MaskFormat>(
             .zip(moves)
             .zip(next.into_iter().zip(first))
             .zip(o.chunks_exact_mut(len))
-            .zip(m.chunks_exact_mut(M::LEN))
+            .zip(m.chunks_exact_mut(M::len(width)))
             .zip(r.iter_mut().zip(t.iter_mut()));
         for (((((g, &mv), (next, first)), o), m), (r, t)) in rows {
             (*r, *t) = g.finish(mv, next, first, start);
             write_observation(&g.position, layout, o);
-            M::write(&g.actions, m);
+            M::write(&g.actions, g.position.queen(g.position.turn()), m);
         }
     }
 }

@@ -2,10 +2,10 @@
 //! observations and masks as playing each game by hand; the same results for any number
 //! of threads and in every output format.
 
-use agon_core::{EndReason, Game, Position};
+use agon_core::{EndReason, Game, Move, Position, Rules};
 use agon_rl::{
-    unpack_mask, write_mask, write_observation, Action, Layout, Masks, Observations, StepBuffers,
-    VecEnv, VecEnvError, ACTION_COUNT, PACKED_MASK_LEN,
+    action_count, unpack_mask, write_observation, write_position_mask, Action, Layout, Masks,
+    Observations, StepBuffers, VecEnv, VecEnvError, ACTION_COUNT, PASS_ACTION,
 };
 use proptest::prelude::*;
 
@@ -13,6 +13,8 @@ use proptest::prelude::*;
 struct Buffers {
     n: usize,
     layout: Layout,
+    /// The width of a bool mask.
+    width: usize,
     obs: Vec<f32>,
     obs8: Vec<u8>,
     rewards: Vec<f32>,
@@ -38,16 +40,21 @@ const FORMATS: [Format; 4] = [
 
 impl Buffers {
     fn new(n: usize, layout: Layout) -> Buffers {
+        Buffers::with_width(n, layout, ACTION_COUNT)
+    }
+
+    fn with_width(n: usize, layout: Layout, width: usize) -> Buffers {
         let len = layout.observation_len();
         Buffers {
             n,
             layout,
+            width,
             obs: vec![0.5; n * len],
             obs8: vec![7; n * len],
             rewards: vec![0.5; n],
             terms: vec![false; n],
-            masks: vec![false; n * ACTION_COUNT],
-            packed: vec![0xff; n * PACKED_MASK_LEN],
+            masks: vec![false; n * width],
+            packed: vec![0xff; n * width.div_ceil(8)],
         }
     }
 
@@ -90,14 +97,17 @@ impl Buffers {
         };
         let mask = match format {
             Format::FloatBool | Format::BytesBool => {
-                self.masks[i * ACTION_COUNT..(i + 1) * ACTION_COUNT].to_vec()
+                self.masks[i * self.width..(i + 1) * self.width].to_vec()
             }
             Format::FloatPacked | Format::BytesPacked => {
-                let mut mask = vec![true; ACTION_COUNT];
-                let packed = &self.packed[i * PACKED_MASK_LEN..(i + 1) * PACKED_MASK_LEN];
+                let mut mask = vec![true; self.width];
+                let bytes = self.width.div_ceil(8);
+                let packed = &self.packed[i * bytes..(i + 1) * bytes];
                 unpack_mask(packed, &mut mask);
-                // The padding bits of the last byte are 0.
-                assert_eq!(packed[PACKED_MASK_LEN - 1] & 0x7f, 0);
+                // The padding bits of the last byte are 0 (the pass, bit 3337, is 0x40;
+                // 8889 bits leave 7 bits of padding).
+                let padding = if self.width == 3338 { 0x3f } else { 0x7f };
+                assert_eq!(packed[bytes - 1] & padding, 0);
                 mask
             }
         };
@@ -122,34 +132,42 @@ fn env(n: usize, seed: u64, layout: Layout, threads: usize) -> VecEnv {
     env
 }
 
-#[test]
-fn stepping_agrees_with_playing_each_game_by_hand() {
-    // Long enough for hundreds of games to end, repetition draws among them, and for the
-    // histories to grow well past their first table.
-    let n = 24;
+/// Steps a batch of `n` games under `rules` with random actions for `steps` steps,
+/// checking every output against the core's games played by hand; returns how many games
+/// ended for each reason, and how many passes were played.
+fn step_like_the_core(rules: Rules, n: usize, steps: usize) -> ([usize; EndReason::COUNT], usize) {
     let layout = Layout::Axial;
     let len = layout.observation_len();
-    let mut env = env(n, 3, layout, 2);
-    let mut games = vec![Game::new(); n];
-    let mut b = Buffers::new(n, layout);
+    let width = action_count(rules);
+    let mut env = VecEnv::with_rules(n, 3, layout, rules).unwrap();
+    env.set_threads(2).unwrap();
+    assert_eq!(env.action_count(), width);
+    let mut games = vec![Game::with_rules(rules); n];
+    let mut b = Buffers::with_width(n, layout, width);
     let mut actions = vec![0i64; n];
     let mut reasons = [0usize; EndReason::COUNT];
-    let (mut obs, mut mask) = (vec![0.0f32; len], vec![false; ACTION_COUNT]);
-    for step in 0..3000 {
+    let mut passes = 0;
+    let (mut obs, mut mask) = (vec![0.0f32; len], vec![false; width]);
+    for step in 0..steps {
         let format = FORMATS[step % 4];
         env.random_actions(&mut actions).unwrap();
+        for (i, game) in games.iter().enumerate() {
+            assert_eq!(env.player_to_act(i), game.position().chooser());
+        }
         env.step(&actions, b.out(format)).unwrap();
         for (i, game) in games.iter_mut().enumerate() {
-            let m = Action::new(actions[i] as usize)
+            let m = Action::new_in(actions[i] as usize, rules)
                 .unwrap()
                 .to_move(game.position())
                 .unwrap();
-            let mover = game.position().turn();
+            passes += usize::from(m == Move::Pass);
+            // Rewards are the chooser's.
+            let mover = game.position().chooser();
             game.play(m).unwrap();
             let (reward, term) = match game.outcome() {
                 Some(o) => {
-                    reasons[EndReason::ALL.iter().position(|&r| r == o.reason).unwrap()] += 1;
-                    *game = Game::new();
+                    reasons[o.reason.index()] += 1;
+                    *game = Game::with_rules(rules);
                     (
                         o.winner
                             .map_or(0.0, |w| if w == mover { 1.0 } else { -1.0 }),
@@ -162,17 +180,94 @@ fn stepping_agrees_with_playing_each_game_by_hand() {
             assert_eq!(env.moves(i), game.moves());
             assert_eq!(env.position(i), game.position());
             write_observation(game.position(), layout, &mut obs);
-            write_mask(game.actions().iter(), &mut mask);
-            assert_eq!(b.row(format, i), (obs.clone(), mask.clone()));
+            write_position_mask(game.position(), &mut mask);
+            let (got_obs, got_mask) = b.row(format, i);
+            let diff =
+                |a: &[f32], b: &[f32]| (0..a.len()).filter(|&k| a[k] != b[k]).collect::<Vec<_>>();
+            assert!(
+                got_obs == obs,
+                "step {step} game {i} {format:?}: observation differs at {:?}",
+                diff(&got_obs, &obs)
+            );
+            let wrong: Vec<usize> = (0..width).filter(|&k| got_mask[k] != mask[k]).collect();
+            assert!(
+                wrong.is_empty(),
+                "step {step} game {i} {format:?}: mask differs at {wrong:?} got {:?} pass {} {}",
+                wrong.iter().map(|&k| got_mask[k]).collect::<Vec<_>>(),
+                game.actions().is_pass(),
+                game.position().to_text()
+            );
         }
     }
-    // Every way a game ends happened, repetition included.
-    assert!(reasons.iter().all(|&r| r > 0), "{reasons:?}");
     // The replayed games are the core's games.
     for (i, game) in games.iter().enumerate() {
         assert_eq!(env.game(i), *game);
         assert_eq!(env.game(i).repetitions(), game.repetitions());
     }
+    (reasons, passes)
+}
+
+#[test]
+fn stepping_agrees_with_playing_each_game_by_hand() {
+    // Long enough for hundreds of games to end, repetition draws among them, and for the
+    // histories to grow well past their first table.
+    let (reasons, passes) = step_like_the_core(Rules::STANDARD, 24, 3000);
+    // Every way a standard game ends happened, repetition included.
+    assert!(reasons[..4].iter().all(|&r| r > 0), "{reasons:?}");
+    assert_eq!((reasons[4], reasons[5], passes), (0, 0, 0));
+}
+
+#[test]
+fn stepping_agrees_with_the_core_under_other_rules() {
+    // The ludii preset with a short limit: passes instead of losses, no repetition, games
+    // drawn at the limit.
+    let rules: Rules = "ludii+limit=200".parse().unwrap();
+    let (reasons, passes) = step_like_the_core(rules, 16, 2500);
+    assert!(passes > 0, "{reasons:?}");
+    let [throne, _, stuck, repetition, _, limit] = reasons;
+    assert_eq!((stuck, repetition), (0, 0), "{reasons:?}");
+    assert!(throne > 0 && limit > 0, "{reasons:?}");
+    // Every other option at once, the queen placed by her captor among them.
+    let rules: Rules = "standard+capture=same-ring+between=trapped+guard-return=next-ring\
++queen-return=not-throne+queen-placer=captor+empty-throne-ring=draw+stuck=pass+limit=300"
+        .parse()
+        .unwrap();
+    let (reasons, _) = step_like_the_core(rules, 16, 1500);
+    assert_eq!(reasons[EndReason::NoLegalAction.index()], 0, "{reasons:?}");
+    assert!(reasons.iter().sum::<usize>() > 0);
+}
+
+/// Under `stuck=pass`, a pass position's masks hold the pass alone, in every format.
+#[test]
+fn a_pass_is_masked_and_stepped() {
+    // White has no step (a random game's end by R12 under the standard rules); Black has
+    // ten.
+    let text = "Qf6,Ge6,Ge7,Gf7,Gf8,Gg5,Gg6/qi7,gd6,ge4,ge5,gf5,gg7,gh4 w";
+    let pos = Position::from_text_with_rules(text, Rules::LUDII).unwrap();
+    assert!(pos.actions().is_pass());
+    let mut env = VecEnv::new(1, 1, Layout::Flat, Some(pos)).unwrap();
+    let mut b = Buffers::with_width(1, Layout::Flat, action_count(Rules::LUDII));
+    for format in [Format::FloatBool, Format::FloatPacked] {
+        let (obs, masks) = match format {
+            Format::FloatBool => (Observations::F32(&mut b.obs), Masks::Bool(&mut b.masks)),
+            _ => (Observations::F32(&mut b.obs), Masks::Packed(&mut b.packed)),
+        };
+        env.observe(obs, masks).unwrap();
+        let (_, mask) = b.row(format, 0);
+        let legal: Vec<usize> = (0..mask.len()).filter(|&a| mask[a]).collect();
+        assert_eq!(legal, [PASS_ACTION]);
+    }
+    // The pass is stepped like any action, and a standard-width mask buffer is refused.
+    env.step(&[PASS_ACTION as i64], b.out(Format::FloatBool))
+        .unwrap();
+    assert_eq!(env.moves(0), [Move::Pass]);
+    assert_eq!(b.terms[0], false);
+    let mut short = Buffers::new(1, Layout::Flat);
+    assert_eq!(env.position(0).count_legal_moves(), 10);
+    assert!(matches!(
+        env.step(&[0], short.out(Format::FloatBool)),
+        Err(VecEnvError::BufferLength { name: "masks", .. })
+    ));
 }
 
 #[test]
