@@ -199,8 +199,10 @@ impl Game {
         self.actions.contains(m)
     }
 
-    /// Plays `m`, returning the cells of the pieces it captured; or, if it is illegal (or
-    /// the game is over), the reason, leaving the game unchanged.
+    /// Plays `m`, returning the cells of the enemy pieces it captured
+    /// ([`Position::captures`]; a piece its own step traps is not among them, see
+    /// [`Position::traps`]); or, if it is illegal (or the game is over), the reason,
+    /// leaving the game unchanged.
     ///
     /// ```
     /// use agon_core::{Game, IllegalMove};

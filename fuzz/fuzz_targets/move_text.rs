@@ -17,6 +17,7 @@ fuzz_target!(|data: &[u8]| {
             assert_eq!(printed, text, "an accepted move prints as itself");
             assert_eq!(printed.parse::<Move>(), Ok(m), "{printed} parses back");
             assert_eq!(m.is_return(), printed.contains('>'));
+            assert_eq!(m.is_pass(), printed == "pass");
         }
         Err(e) => assert!(e.offset() <= text.len(), "error offset past the end"),
     }
@@ -25,15 +26,21 @@ fuzz_target!(|data: &[u8]| {
     for pos in positions() {
         match pos.parse_move(text) {
             Ok(m) => {
-                // The pair form stands for a return exactly when its piece is captured.
+                // The pair form stands for a return exactly when its piece is captured;
+                // a pass is `pass` in every form.
                 let pair = m.pair().to_string();
-                let expected = pos.move_from_pair(m.from(), m.to());
+                let expected = match m.cells() {
+                    Some((from, to)) => pos.move_from_pair(from, to),
+                    None => Move::Pass,
+                };
                 assert_eq!(
                     pos.parse_move(&pair),
                     Ok(expected),
                     "pair {pair} parses back"
                 );
-                if m.is_return() == pos.is_captured(m.from()) {
+                if m.from()
+                    .is_none_or(|from| m.is_return() == pos.is_captured(from))
+                {
                     assert_eq!(expected, m);
                 }
                 let long = m.to_string();

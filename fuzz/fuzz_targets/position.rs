@@ -1,6 +1,8 @@
-//! Arbitrary sets of pieces through the validating constructor `Position::from_parts`.
+//! Arbitrary sets of pieces through the validating constructor
+//! `Position::from_parts_with_rules`.
 //!
-//! The first byte chooses the side to move (bit 0) and the layout (bit 1):
+//! The first byte chooses the side to move (bit 0) and the layout (bit 1); the second the
+//! rule set (`agon_fuzz::rules_from_byte`); then:
 //!
 //! - structured: fourteen cell bytes for White's queen and guards then Black's (missing
 //!   bytes keep the start position's cells), then one byte choosing the captured side
@@ -9,22 +11,27 @@
 //!   captured mark (bit 2), up to sixteen pieces: wrong counts, guards on the throne and
 //!   captured pieces of both sides arise here.
 //!
-//! Invalid sets must be errors naming a fault they have; valid ones keep the invariants,
+//! Invalid sets must be errors naming a fault they have (captured pieces of both sides are
+//! one only under rules that do not trap); valid ones keep the invariants,
 //! agree with the reference generator (and so do their children), and accept exactly the
 //! listed moves among all moves of their pieces. The twelve board symmetries map the
 //! position, its legal moves and its outcome onto those of its image.
 #![no_main]
 
-use agon_core::{Cell, CellSet, Game, Kind, Move, Piece, Position, PositionError, Side, Symmetry};
+use agon_core::{
+    Between, Cell, CellSet, Game, Kind, Move, Piece, Position, PositionError, Rules, Side, Symmetry,
+};
 use agon_fuzz::{
     check_against_reference, check_play_against_reference, check_position, check_transition,
+    rules_from_byte,
 };
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&mode, rest)) = data.split_first() else {
+    let [mode, rules, rest @ ..] = data else {
         return;
     };
+    let (mode, rules) = (*mode, rules_from_byte(*rules));
     let turn = if mode & 1 == 0 {
         Side::White
     } else {
@@ -35,8 +42,8 @@ fuzz_target!(|data: &[u8]| {
     } else {
         free(rest)
     };
-    let faults = faults(&pieces, captured);
-    match Position::from_parts(turn, pieces.iter().copied(), captured) {
+    let faults = faults(&pieces, captured, rules);
+    match Position::from_parts_with_rules(rules, turn, pieces.iter().copied(), captured) {
         Err(e) => assert!(
             faults.contains(&e),
             "{e:?} is not among the faults {faults:?}"
@@ -105,7 +112,7 @@ fn free(bytes: &[u8]) -> (Vec<(Cell, Piece)>, CellSet) {
 }
 
 /// Every reason the parts are not a position, found independently of agon-core.
-fn faults(pieces: &[(Cell, Piece)], captured: CellSet) -> Vec<PositionError> {
+fn faults(pieces: &[(Cell, Piece)], captured: CellSet, rules: Rules) -> Vec<PositionError> {
     let mut faults = Vec::new();
     let mut seen = CellSet::EMPTY;
     let mut sides = [CellSet::EMPTY; 2];
@@ -132,7 +139,10 @@ fn faults(pieces: &[(Cell, Piece)], captured: CellSet) -> Vec<PositionError> {
     for c in captured - seen {
         faults.push(PositionError::CapturedEmptyCell(c));
     }
-    if captured.intersects(sides[0]) && captured.intersects(sides[1]) {
+    if captured.intersects(sides[0])
+        && captured.intersects(sides[1])
+        && rules.between() != Between::Trapped
+    {
         faults.push(PositionError::CapturedBothSides);
     }
     faults
@@ -143,26 +153,25 @@ fn check_valid(pos: &Position) {
     check_against_reference(pos);
     let text = pos.to_text().to_string();
     assert_eq!(
-        Position::from_text(&text),
+        Position::from_text_with_rules(&text, pos.rules()),
         Ok(*pos),
         "text round trip of {text}"
     );
     let moves = pos.legal_moves();
     let actions = pos.actions();
-    // Every step or return of every piece is accepted exactly when listed.
-    for from in pos.occupied() {
-        for to in Cell::all() {
-            for m in [Move::Step { from, to }, Move::Return { from, to }] {
-                let listed = moves.contains(&m);
-                assert_eq!(pos.is_legal(m), listed, "is_legal({m}) in {text}");
-                assert_eq!(pos.play(m).is_ok(), listed, "play({m}) in {text}");
-                assert_eq!(
-                    actions.contains(m),
-                    listed,
-                    "Actions::contains({m}) in {text}"
-                );
-            }
-        }
+    // Every step or return of every piece, and the pass, is accepted exactly when listed.
+    let candidates = pos.occupied().into_iter().flat_map(|from| {
+        Cell::all().flat_map(move |to| [Move::Step { from, to }, Move::Return { from, to }])
+    });
+    for m in candidates.chain([Move::Pass]) {
+        let listed = moves.contains(&m);
+        assert_eq!(pos.is_legal(m), listed, "is_legal({m}) in {text}");
+        assert_eq!(pos.play(m).is_ok(), listed, "play({m}) in {text}");
+        assert_eq!(
+            actions.contains(m),
+            listed,
+            "Actions::contains({m}) in {text}"
+        );
     }
     // A game from the position: over exactly when the position is (no history yet).
     let game = Game::from_position(*pos);
