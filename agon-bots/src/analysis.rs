@@ -156,7 +156,8 @@ pub struct Analysis {
     pub time: Duration,
     /// How full the transposition table is with this search's entries, in permille.
     pub hashfull: u32,
-    /// The side to move in the analysed position, for whom scores are given.
+    /// The player to act in the analysed position (its chooser, [`Position::chooser`]:
+    /// the side to move but for a queen placed by her captor), for whom scores are given.
     pub side: Side,
 }
 
