@@ -127,7 +127,7 @@ impl fmt::Display for Score {
 /// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Line {
-    /// The score of the line for the side to move.
+    /// The score of the line for the player to act (see [`Analysis::side`]).
     pub score: Score,
     /// The moves of the line, from the analysed position.
     pub pv: Vec<Move>,

@@ -260,3 +260,30 @@ fn the_arena_plays_under_the_rules_of_its_options() {
         assert_eq!(report.stats.games, 2);
     }
 }
+
+#[test]
+fn repetition_is_a_draw_only_where_the_rules_say() {
+    // Both queens shuffle: Black's g10-f11 would bring the start back a third time.
+    let shuffle = [
+        "f1-e1", "f11-g10", "e1-f1", "g10-f11", "f1-e1", "f11-g10", "e1-f1",
+    ];
+    let back: Move = "g10-f11".parse().unwrap();
+    for (text, draw) in [("standard", true), ("standard+repetition=off", false)] {
+        let rules: Rules = text.parse().unwrap();
+        let mut game = Game::with_rules(rules);
+        for m in shuffle {
+            game.play(m.parse().unwrap()).unwrap();
+        }
+        let all = game.legal_moves().len();
+        let analysis = Engine::new(Limits::depth(3))
+            .analyse(&game, Limits::depth(3), all)
+            .unwrap();
+        let line = analysis.lines.iter().find(|l| l.pv[0] == back).unwrap();
+        // A repetition draw is worth minus the contempt to the searching side, exactly.
+        let contempt = Score::Points(-Engine::DEFAULT_CONTEMPT);
+        assert_eq!(line.score == contempt, draw, "{text}: {}", line.score);
+        assert_eq!(line.pv.len() == 1, draw, "{text}: a draw ends the line");
+        game.play(back).unwrap();
+        assert_eq!(game.is_over(), draw);
+    }
+}
