@@ -154,7 +154,7 @@ fn the_forbidden_plane_is_the_same_geometry_under_every_between() {
     let p = *game.position();
     let mut standard = vec![0u8; Layout::Axial.observation_len()];
     write_observation(&p, Layout::Axial, &mut standard);
-    assert!(standard.iter().any(|&v| v == 1));
+    assert!(standard.contains(&1));
     for text in ["standard+between=allowed", "standard+between=trapped"] {
         let rules: Rules = text.parse().unwrap();
         let mut other = vec![0u8; Layout::Axial.observation_len()];
