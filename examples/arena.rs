@@ -20,7 +20,9 @@
 //! - `--sprt ELO0,ELO1[,ALPHA,BETA]`: stop once the SPRT decides (alpha and beta 0.05 by
 //!   default); GAMES is then the most games;
 //! - `--concurrency N`: play N games at once;
-//! - `--max-plies N`: the ply cap (2000 by default).
+//! - `--max-plies N`: the ply cap (2000 by default);
+//! - `--rules TEXT`: the rule set (`agon_core::Rules` text: `standard`, the default,
+//!   `ludii`, `standard+queen-placer=captor`, ...); the book is put under it.
 
 use std::time::{Duration, Instant};
 
@@ -28,7 +30,7 @@ use agon_bots::arena::{run_match_with, MatchOptions};
 use agon_bots::{book, Sprt};
 use agon_examples::{fail, parse_arg};
 
-const USAGE: &str = "arena BOT_A BOT_B GAMES SEED [--book] [--tc 100ms] [--sprt ELO0,ELO1[,ALPHA,BETA]] [--concurrency N] [--max-plies N]";
+const USAGE: &str = "arena BOT_A BOT_B GAMES SEED [--book] [--tc 100ms] [--sprt ELO0,ELO1[,ALPHA,BETA]] [--concurrency N] [--max-plies N] [--rules TEXT]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -77,6 +79,13 @@ fn main() {
             }
             "--max-plies" => {
                 options = options.with_max_plies(parse_arg(&value("--max-plies"), "N", USAGE))
+            }
+            "--rules" => {
+                let v = value("--rules");
+                let rules: agon_core::Rules = v
+                    .parse()
+                    .unwrap_or_else(|e| fail(format_args!("bad --rules {v:?}: {e}"), USAGE));
+                options = options.with_rules(rules);
             }
             other => fail(format_args!("unknown option {other:?}"), USAGE),
         }

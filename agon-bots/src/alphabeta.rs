@@ -3,9 +3,9 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use agon_core::{Game, Move, MoveList, Position, CELL_COUNT};
+use agon_core::{Game, Move, MoveList, Position, Repetition, Side, CELL_COUNT};
 
-use crate::eval::{evaluate_for_search, WIN};
+use crate::eval::{evaluate_for, evaluate_for_search, WIN};
 use crate::{deadline, decision_rng, spec_name, Bot, MAX_TIME_LIMIT};
 
 /// Alpha-beta search to a fixed depth, deepening one ply at a time, scoring leaves with
@@ -25,6 +25,13 @@ use crate::{deadline, decision_rng, spec_name, Bot, MAX_TIME_LIMIT};
 ///   win or loss, sooner being better; a position occurring for the third time, counting
 ///   the game's history ([`Bot::choose_in_game`]) and the search path, scores as a draw
 ///   (R11), which the bot values [`AlphaBetaBot::CONTEMPT`] below an even position.
+/// - **Rule sets**: the search follows the rules of the game ([`agon_core::Rules`]).
+///   Scores are for the chooser of each node ([`Position::chooser`]), so the return of a
+///   queen placed by her captor (`queen-placer=captor`) is searched as the captor's
+///   choice. No position is a repetition draw under `repetition=off`; a pass answered by
+///   a pass, a position at the move limit (plies counted from the game's start, so give
+///   the bot the game: [`Bot::choose_in_game`]) and a ring without its queen under
+///   `empty-throne-ring=draw` are draws, valued like repetition.
 ///
 /// ```
 /// use agon_bots::{AlphaBetaBot, Bot};
@@ -89,9 +96,16 @@ struct Search<'a> {
     path: Vec<u64>,
     deadline: Option<Instant>,
     aborted: bool,
-    /// The side the bot plays, for whom a draw is worth [`AlphaBetaBot::CONTEMPT`] less
-    /// than an even position.
-    root_side: agon_core::Side,
+    /// The side the bot plays (the root's chooser), for whom a draw is worth
+    /// [`AlphaBetaBot::CONTEMPT`] less than an even position.
+    root_side: Side,
+    /// Whether repetition draws (R11).
+    repetition: bool,
+    /// The move limit, as plies from the root (`None` without one).
+    limit: Option<i32>,
+    /// Whether the move into the node at each ply from the root was a pass (index 0: the
+    /// game's last move), for the two-pass draw.
+    passed: Vec<bool>,
 }
 
 impl AlphaBetaBot {
@@ -205,13 +219,21 @@ impl AlphaBetaBot {
         }
         let deadline = deadline(self.time_limit);
         let max_depth = self.depth;
+        let rules = position.rules();
+        let mut passed = vec![false; max_depth as usize + 2];
+        passed[0] = game.moves().last().is_some_and(|m| m.is_pass());
         let mut search = Search {
             bot: self,
             game_counts,
             path: Vec::with_capacity(64),
             deadline,
             aborted: false,
-            root_side: position.turn(),
+            root_side: position.chooser(),
+            repetition: rules.repetition() == Repetition::Third,
+            limit: rules
+                .limit()
+                .map(|n| (n as usize).saturating_sub(game.moves().len()).min(1 << 20) as i32),
+            passed,
         };
         let mut best = moves[0];
         for depth in 1..=max_depth {
@@ -240,7 +262,7 @@ impl Search<'_> {
         let beta = WIN + 1;
         let mut best = (alpha, moves[0]);
         for &m in moves.iter() {
-            let score = self.child(position, m, depth, 0, -beta, -alpha);
+            let score = self.child(position, m, depth, 0, alpha, beta);
             if self.aborted {
                 break;
             }
@@ -252,8 +274,18 @@ impl Search<'_> {
         best
     }
 
-    /// Plays `m` from `position` (at `ply` from the root) and returns its negamax score
-    /// for the side that played it.
+    /// A draw for `side`: worse than an even position for the searching side, which
+    /// should play on, and so better for its opponent.
+    fn draw(&self, side: Side) -> i32 {
+        if side == self.root_side {
+            -AlphaBetaBot::CONTEMPT
+        } else {
+            AlphaBetaBot::CONTEMPT
+        }
+    }
+
+    /// Plays `m` from `position` (at `ply` from the root) and returns its score for the
+    /// chooser of `position`, within that chooser's window `alpha..beta`.
     fn child(
         &mut self,
         position: &Position,
@@ -263,24 +295,43 @@ impl Search<'_> {
         alpha: i32,
         beta: i32,
     ) -> i32 {
+        let chooser = position.chooser();
+        if m.is_pass() && self.passed[ply as usize] {
+            // V7: a pass answered by a pass draws.
+            return self.draw(chooser);
+        }
         let next = position.play_unchecked(m);
         let hash = next.hash();
         // R11: the third occurrence of a position, counting the game and this path.
-        let seen = self.game_count(hash) + self.path.iter().filter(|&&h| h == hash).count();
-        if seen >= 2 {
-            // A draw: worse than an even position for the searching side, which should
-            // play on, and so better for its opponent.
-            let contempt = AlphaBetaBot::CONTEMPT;
-            return if position.turn() == self.root_side {
-                -contempt
+        if self.repetition {
+            let seen = self.game_count(hash) + self.path.iter().filter(|&&h| h == hash).count();
+            if seen >= 2 {
+                return self.draw(chooser);
+            }
+        }
+        if self.limit.is_some_and(|n| ply + 1 >= n) && next.throne_ring_side().is_none() {
+            // V9: the game ends at the limit, drawn unless the side to move cannot act.
+            return if next.has_legal_move() {
+                self.draw(chooser)
             } else {
-                contempt
+                evaluate_for(&next, chooser, -(WIN - ply - 1))
             };
         }
         self.path.push(hash);
-        let score = -self.negamax(&next, depth - 1, ply + 1, alpha, beta);
+        self.passed[ply as usize + 1] = m.is_pass();
+        // Scores are the chooser's: the sign and the window turn when the chooser does.
+        let score = if next.chooser() == chooser {
+            self.negamax(&next, depth - 1, ply + 1, alpha, beta)
+        } else {
+            -self.negamax(&next, depth - 1, ply + 1, -beta, -alpha)
+        };
         self.path.pop();
         score
+    }
+
+    /// The evaluation of `position` for its chooser.
+    fn evaluate(position: &Position) -> i32 {
+        evaluate_for(position, position.chooser(), evaluate_for_search(position))
     }
 
     fn game_count(&self, hash: u64) -> usize {
@@ -301,14 +352,18 @@ impl Search<'_> {
         }
         if position.throne_ring_side().is_some() {
             // R10: the evaluation scores it; prefer wins sooner and losses later.
-            let score = evaluate_for_search(position);
+            let score = Self::evaluate(position);
+            if score == 0 {
+                // A ring without its queen, drawn (empty-throne-ring=draw).
+                return self.draw(position.chooser());
+            }
             return score - score.signum() * ply;
         }
         if depth <= 0 {
             if !position.has_legal_move() {
-                return -(WIN - ply);
+                return evaluate_for(position, position.chooser(), -(WIN - ply));
             }
-            return evaluate_for_search(position);
+            return Self::evaluate(position);
         }
         let slot = (position.hash() >> (64 - TABLE_BITS)) as usize;
         let entry = self.bot.table[slot];
@@ -329,7 +384,8 @@ impl Search<'_> {
         }
         let mut moves = position.legal_moves();
         if moves.is_empty() {
-            // R12: no legal action loses.
+            // R12: no legal action loses (the side to move, which is the chooser: a side
+            // that must return always has a return).
             return -(WIN - ply);
         }
         self.order(position, moves.as_mut_slice(), table_move);
@@ -337,7 +393,7 @@ impl Search<'_> {
         let mut alpha = alpha;
         let mut best = (-WIN - 1, moves[0]);
         for &m in moves.iter() {
-            let score = self.child(position, m, depth, ply, -beta, -alpha);
+            let score = self.child(position, m, depth, ply, alpha, beta);
             if self.aborted {
                 return 0;
             }

@@ -127,7 +127,7 @@ impl fmt::Display for Score {
 /// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Line {
-    /// The score of the line for the side to move.
+    /// The score of the line for the player to act (see [`Analysis::side`]).
     pub score: Score,
     /// The moves of the line, from the analysed position.
     pub pv: Vec<Move>,
@@ -156,7 +156,8 @@ pub struct Analysis {
     pub time: Duration,
     /// How full the transposition table is with this search's entries, in permille.
     pub hashfull: u32,
-    /// The side to move in the analysed position, for whom scores are given.
+    /// The player to act in the analysed position (its chooser, [`Position::chooser`]:
+    /// the side to move but for a queen placed by her captor), for whom scores are given.
     pub side: Side,
 }
 

@@ -4,13 +4,23 @@
 //! pairs with colours swapped ([`crate::book`]), a time control per move, several games at
 //! once, and a sequential probability ratio test ([`Sprt`]) that stops the match
 //! once it decides. The `arena` example is a command-line front end to both.
+//!
+//! # Rule sets
+//!
+//! Games are played under the rules of their start position ([`agon_core::Rules`]): a
+//! match under [`MatchOptions::rules`] starts each game from
+//! [`Position::start_with_rules`], or from a book position under those rules
+//! ([`crate::book::under_rules`]), and the bot asked for each move is that of the player
+//! to act, [`Position::chooser`] (under `queen-placer=captor` the captor places the
+//! queen). The ply cap still applies: under `repetition=off` without a limit, a game
+//! need not end.
 
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering as AtomicOrdering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use agon_core::{Game, Outcome, Position, Side};
+use agon_core::{Game, Outcome, Position, Rules, Side};
 
 use crate::{bot_by_name, elo_of_score, Bot, Decision, SpecError, Sprt};
 
@@ -77,24 +87,7 @@ impl GameResult {
 /// assert!(result.outcome.is_some());
 /// ```
 pub fn play_game(white: &mut dyn Bot, black: &mut dyn Bot, max_plies: usize) -> GameResult {
-    let mut game = Game::new();
-    while !game.is_over() && game.moves().len() < max_plies {
-        let bot: &mut dyn Bot = match game.position().turn() {
-            Side::White => &mut *white,
-            Side::Black => &mut *black,
-        };
-        let name = bot.name();
-        let m = bot
-            .choose_in_game(&game)
-            .unwrap_or_else(|| panic!("bot {name} returned no move in a game that goes on"));
-        if let Err(e) = game.play(m) {
-            panic!("bot {name} returned the illegal move {m}: {e}");
-        }
-    }
-    GameResult {
-        outcome: game.outcome(),
-        plies: game.moves().len(),
-    }
+    play_game_from(white, black, &Position::start(), max_plies).0
 }
 
 /// The results of a match, from the point of view of its first bot (A).
@@ -313,6 +306,10 @@ pub struct MatchOptions {
     pub sprt: Option<Sprt>,
     /// Games played at once, on as many threads.
     pub concurrency: usize,
+    /// The rule set of the games ([`Rules::STANDARD`] by default): each starts from
+    /// [`Position::start_with_rules`], or from a book position put under these rules
+    /// ([`crate::book::under_rules`]).
+    pub rules: Rules,
 }
 
 impl Default for MatchOptions {
@@ -325,6 +322,7 @@ impl Default for MatchOptions {
             time_per_move: None,
             sprt: None,
             concurrency: 1,
+            rules: Rules::STANDARD,
         }
     }
 }
@@ -395,6 +393,22 @@ impl MatchOptions {
         MatchOptions { max_plies, ..self }
     }
 
+    /// These options playing under `rules`.
+    ///
+    /// ```
+    /// use agon_bots::arena::{run_match_with, MatchOptions};
+    /// use agon_core::Rules;
+    /// let options = MatchOptions::new(2, 1).with_rules(Rules::LUDII).with_max_plies(60);
+    /// assert_eq!(options.rules, Rules::LUDII);
+    /// let report = run_match_with("greedy", "random", &options, |_, _, _| {})?;
+    /// assert_eq!(report.stats.games, 2);
+    /// # Ok::<(), agon_bots::SpecError>(())
+    /// ```
+    #[must_use]
+    pub fn with_rules(self, rules: Rules) -> MatchOptions {
+        MatchOptions { rules, ..self }
+    }
+
     /// These options playing `threads` games at once (at least 1).
     ///
     /// ```
@@ -440,9 +454,10 @@ pub fn with_time_control(spec: &str, time: Duration) -> String {
     }
 }
 
-/// Plays one game from `start`, `white` against `black` (whichever is to move in `start`
-/// moves first), like [`play_game`]; also returns the longest time each bot took for a
-/// move (White's first).
+/// Plays one game from `start` under its rules, `white` against `black` (whichever is to
+/// act in `start` moves first), like [`play_game`]; each move is asked of the bot of the
+/// player to act ([`Position::chooser`]). Also returns the longest time each bot took
+/// for a move (White's first).
 ///
 /// # Panics
 ///
@@ -465,7 +480,7 @@ pub fn play_game_from(
     let mut game = Game::from_position(*start);
     let mut longest = [Duration::ZERO; 2];
     while !game.is_over() && game.moves().len() < max_plies {
-        let side = game.position().turn();
+        let side = game.position().chooser();
         let bot: &mut dyn Bot = match side {
             Side::White => &mut *white,
             Side::Black => &mut *black,
@@ -642,9 +657,16 @@ pub fn run_match_of(
                 let mut bot_a = make_a(game_seed(options.seed, i, 0));
                 let mut bot_b = make_b(game_seed(options.seed, i, 1));
                 let start = if options.book.is_empty() {
-                    Position::start()
+                    Position::start_with_rules(options.rules)
                 } else {
-                    options.book[(i / 2) as usize % options.book.len()]
+                    let opening = options.book[(i / 2) as usize % options.book.len()];
+                    // A book position that cannot be put under the rules (both sides
+                    // holding captured pieces, under rules without traps) starts nothing:
+                    // the start position stands in.
+                    crate::book::under_rules(&[opening], options.rules)
+                        .first()
+                        .copied()
+                        .unwrap_or_else(|| Position::start_with_rules(options.rules))
                 };
                 // A plays the side to move in even games, the other in odd ones.
                 let a_side = if i % 2 == 0 {

@@ -10,6 +10,17 @@
 //! agon-bots/book/openings.txt`) while the evaluation still had its hand-set weights
 //! (the same command now gives another book); it stays fixed when the engine changes.
 //!
+//!
+//! # Rule sets
+//!
+//! The book is made for the standard rules and holds positions, not move sequences. Its
+//! positions hold no captured piece, and [`under_rules`] puts them under another rule
+//! set ([`Position::with_rules`]), where each is a valid position that is not over (a
+//! test checks every preset and option). They were reached by steps legal under every
+//! rule set (a standard step is legal whatever V1 to V9 say), but a standard capture on
+//! the way (then returned) may have gone otherwise under `capture=same-ring`; and a move
+//! limit counts from the book position, as for any game started there.
+//!
 //! ```
 //! use agon_bots::book;
 //! let openings = book::standard();
@@ -21,7 +32,7 @@ use std::collections::HashSet;
 use std::fmt;
 
 use agon_core::random::Rng;
-use agon_core::{Game, ParseError, Position};
+use agon_core::{Game, ParseError, Position, Rules};
 
 use crate::{Engine, Limits, Score};
 
@@ -51,6 +62,23 @@ const STANDARD: &str = include_str!("../book/openings.txt");
 /// ```
 pub fn standard() -> Vec<Position> {
     parse(STANDARD).unwrap_or_default()
+}
+
+/// The positions of `book` put under `rules` ([`Position::with_rules`]), in order,
+/// leaving out any that cannot be (one where both sides hold captured pieces, under rules
+/// without traps: no book of this module has one).
+///
+/// ```
+/// use agon_bots::book;
+/// use agon_core::Rules;
+/// let ludii = book::under_rules(&book::standard(), Rules::LUDII);
+/// assert_eq!(ludii.len(), 300);
+/// assert!(ludii.iter().all(|p| p.rules() == Rules::LUDII && !p.is_over()));
+/// ```
+pub fn under_rules(book: &[Position], rules: Rules) -> Vec<Position> {
+    book.iter()
+        .filter_map(|p| p.with_rules(rules).ok())
+        .collect()
 }
 
 /// Why [`parse`] refused a book: the first line that is not a position.

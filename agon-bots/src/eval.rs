@@ -25,10 +25,20 @@
 //! over 200 games in its final form. The greedy bot keeps the plain
 //! evaluation, as the simpler baseline.
 //!
-//! A position whose throne ring is complete (R10) is worth [`WIN`] or `-WIN`. A side with
-//! no legal action (R12) and repetition (R11) are left to the search, which sees them.
+//! A position whose throne ring is complete (R10) is worth [`WIN`] or `-WIN` (0 when the
+//! rules make a ring without its queen a draw, `empty-throne-ring=draw`). A side with no
+//! legal action (R12, a pass under `stuck=pass`) and repetition (R11) are left to the
+//! search, which sees them.
+//!
+//! Under other rule sets ([`agon_core::Rules`]) the terms follow the rules where they
+//! name one: a captured queen counts as on the throne only if her owner may return her
+//! there (not under `queen-return=not-throne`, where she counts as on ring 1, nor under
+//! `queen-placer=captor`, where the opponent places her and she counts as on the outer
+//! ring), and no ring-1 cell is shut under `between=allowed`. The evaluation is always
+//! for the side to move; [`evaluate_for`] gives it for either side (a search scores a
+//! node for its chooser, [`Position::chooser`]).
 
-use agon_core::{Cell, CellSet, Position, Ring, Side};
+use agon_core::{Between, Cell, CellSet, Position, QueenPlacer, QueenReturn, Ring, Side};
 
 /// The value of a won position; searches subtract the distance in plies, so faster wins
 /// score higher.
@@ -126,8 +136,7 @@ fn side_score(position: &Position, side: Side, weights: &Weights) -> i32 {
     let queen = position.queen(side);
     let mut score = 0;
     if position.is_captured(queen) {
-        let throne_free = position.piece_at(Cell::THRONE).is_none();
-        score += QUEEN_RING[if throne_free { 0 } else { 1 }] + CAPTURED_QUEEN;
+        score += QUEEN_RING[captured_queen_ring(position)] + CAPTURED_QUEEN;
     } else {
         score += QUEEN_RING[queen.ring().distance() as usize];
     }
@@ -142,7 +151,7 @@ fn side_score(position: &Position, side: Side, weights: &Weights) -> i32 {
     if queen == Cell::THRONE && !position.is_captured(queen) {
         let ring_guards = (guards & RING1) - position.captured();
         score += GUARD_BY_THRONED_QUEEN * ring_guards.len() as i32;
-        if weights.throne_guard_cell != 0 {
+        if weights.throne_guard_cell != 0 && position.rules().between() != Between::Allowed {
             let shut = position.forbidden_cells(side.other()) & position.empty() & RING1;
             score += weights.throne_guard_cell * shut.len() as i32;
         }
@@ -150,15 +159,29 @@ fn side_score(position: &Position, side: Side, weights: &Weights) -> i32 {
     score
 }
 
+/// The ring a captured queen counts as standing on: where her owner may return her.
+pub(crate) fn captured_queen_ring(position: &Position) -> usize {
+    let rules = position.rules();
+    if rules.queen_placer() == QueenPlacer::Captor {
+        // The opponent places her: as far out as can be.
+        5
+    } else if rules.queen_return() == QueenReturn::Any && position.piece_at(Cell::THRONE).is_none()
+    {
+        0
+    } else {
+        1
+    }
+}
+
 fn evaluate_with(position: &Position, weights: &Weights) -> i32 {
     let us = position.turn();
     let them = us.other();
     // R10 decides the position: the core says who won (no legal-move count is needed).
     if let Some(outcome) = position.throne_ring_side().and(position.outcome()) {
-        return if outcome.winner == Some(us) {
-            WIN
-        } else {
-            -WIN
+        return match outcome.winner {
+            Some(w) if w == us => WIN,
+            Some(_) => -WIN,
+            None => 0,
         };
     }
     let mut score = side_score(position, us, weights) - side_score(position, them, weights);
@@ -212,4 +235,22 @@ pub fn evaluate(position: &Position) -> i32 {
 /// ```
 pub fn evaluate_for_search(position: &Position) -> i32 {
     evaluate_with(position, &SEARCH)
+}
+
+/// `score`, a value for the side to move of `position`, as a value for `side`.
+///
+/// ```
+/// use agon_bots::eval::{evaluate, evaluate_for};
+/// use agon_core::{Position, Side};
+/// let after = Position::start().play("f1-f2".parse()?).unwrap();
+/// assert_eq!(evaluate_for(&after, Side::White, evaluate(&after)), 12);
+/// assert_eq!(evaluate_for(&after, Side::Black, evaluate(&after)), -12);
+/// # Ok::<(), agon_core::ParseError>(())
+/// ```
+pub fn evaluate_for(position: &Position, side: Side, score: i32) -> i32 {
+    if position.turn() == side {
+        score
+    } else {
+        -score
+    }
 }

@@ -2,13 +2,17 @@
 
 use agon_core::{Game, Move, Position};
 
-use crate::eval::{evaluate, WIN};
+use crate::eval::{evaluate, evaluate_for, WIN};
 use crate::{decision_rng, Bot};
 
-/// Plays the move whose resulting position [`evaluate`] scores best for the mover: a move
-/// that wins at once (R10, or leaving the opponent no action, R12) first, a move that
-/// loses at once last. Ties are broken at random from the seed, the position and (in a
-/// game) the number of moves played. It ignores repetition.
+/// Plays the move whose resulting position [`evaluate`] scores best for the player that
+/// chooses it ([`Position::chooser`]: the side to move, but the captor where she places
+/// the queen, `queen-placer=captor`): a move that wins at once (R10, or leaving the
+/// opponent no action, R12) first, a move that loses at once last; a move that draws at
+/// once (a ring without its queen under `empty-throne-ring=draw`, or the game's move
+/// limit) scores 0. Ties are broken at random from the seed, the position and (in a game)
+/// the number of moves played. It ignores repetition. It plays every rule set, passes
+/// included (a pass is the only move when it is legal).
 ///
 /// ```
 /// use agon_bots::{Bot, GreedyBot};
@@ -37,14 +41,22 @@ impl GreedyBot {
     }
 }
 
-/// The value for the mover of playing `m` in `position`.
-pub(crate) fn one_ply_score(position: &Position, m: Move) -> i32 {
+/// The value of playing `m` in `position` for its chooser, the move being the game's
+/// `ply + 1`-th (for the move limit).
+pub(crate) fn one_ply_score(position: &Position, m: Move, ply: usize) -> i32 {
+    let chooser = position.chooser();
     let next = position.play_unchecked(m);
-    if next.throne_ring_side().is_none() && !next.has_legal_move() {
-        // R12: the opponent cannot act and loses.
-        return WIN;
+    if next.throne_ring_side().is_none() {
+        if !next.has_legal_move() {
+            // R12: the side to move cannot act and loses (never under stuck=pass, which
+            // passes); it is the chooser's opponent unless the chooser placed a queen.
+            return evaluate_for(&next, chooser, -WIN);
+        }
+        if next.rules().limit().is_some_and(|n| ply + 1 >= n as usize) {
+            return 0; // V9: drawn at the move limit
+        }
     }
-    -evaluate(&next)
+    evaluate_for(&next, chooser, evaluate(&next))
 }
 
 impl Bot for GreedyBot {
@@ -67,7 +79,7 @@ fn greedy_move(seed: u64, position: &Position, ply: usize) -> Option<Move> {
     let mut best: Option<(i32, Move)> = None;
     let mut ties = 0;
     for &m in moves.iter() {
-        let score = one_ply_score(position, m);
+        let score = one_ply_score(position, m, ply);
         match best {
             Some((b, _)) if score < b => {}
             Some((b, _)) if score == b => {

@@ -119,7 +119,13 @@ pub use sprt::{elo_of_score, expected_score, Decision, Sprt, SprtError};
 /// repetition), it chooses a legal move.
 ///
 /// Implementations must return a legal move whenever there is one, and `None` only when
-/// there is none (the game is over).
+/// there is none (the game is over). A bot plays for the player to act, the chooser
+/// ([`Position::chooser`]): the side to move, but under `queen-placer=captor` the
+/// opponent of a side that must return its captured queen, who places her. Positions
+/// and games carry their rule set ([`agon_core::Rules`]); every bot of this crate plays
+/// every rule set, passes included, and scores the ends the rules give (the two-pass
+/// draw, the move limit counted from the game's start, no repetition draw under
+/// `repetition=off`).
 ///
 /// ```
 /// use agon_bots::Bot;
@@ -206,8 +212,9 @@ pub struct SearchStats {
     /// Each move of the position that the search visited, with its visit count (at
     /// least 1), in the order of `legal_moves`; moves not visited are left out.
     pub visits: Vec<(Move, u32)>,
-    /// The search's value of the position for the side to move, from -1 (a sure loss)
-    /// to 1 (a sure win).
+    /// The search's value of the position for the player to act (the chooser,
+    /// [`Position::chooser`]: the side to move but for a queen placed by her captor), from
+    /// -1 (a sure loss) to 1 (a sure win).
     pub value: f64,
 }
 

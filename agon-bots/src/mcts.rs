@@ -6,6 +6,12 @@
 //! themselves (about 490 plies on average from the start, by
 //! `cargo run --release --example playouts`), so playouts need no cap for correctness;
 //! [`MctsBot::PLAYOUT_CAP`] only bounds the rare very long one, scored as a draw.
+//!
+//! Under any rule set ([`agon_core::Rules`]) the playouts follow the game's rules (passes,
+//! the two-pass draw, the move limit, no repetition draw under `repetition=off`, where
+//! the cap ends the playouts that do not end), and each node is credited to the player
+//! that chose its move ([`Position::chooser`]): under `queen-placer=captor` the captor,
+//! for the return of a captured queen.
 
 use std::time::{Duration, Instant};
 
@@ -44,7 +50,8 @@ pub struct MctsBot {
 /// A node of the search tree: the move that led to it and its statistics.
 struct Node {
     mv: Move,
-    /// The side that played `mv`, credited with the node's wins.
+    /// The side that chose `mv` (the chooser of the position it was played in), credited
+    /// with the node's wins.
     mover: Side,
     /// Index of the first child in the arena; children are contiguous.
     first_child: u32,
@@ -182,7 +189,7 @@ impl MctsBot {
         tree.push(Node {
             // The root's move is never read.
             mv: root_moves[0],
-            mover: position.turn().other(),
+            mover: position.chooser().other(),
             first_child: 0,
             children: 0,
             expanded: false,
@@ -212,7 +219,7 @@ impl MctsBot {
             }
             if !moves.is_empty() && tree.len() + moves.len() <= max_nodes {
                 rng.shuffle(moves.as_mut_slice());
-                let mover = scratch.position().turn();
+                let mover = scratch.position().chooser();
                 let first = tree.len() as u32;
                 for &mv in moves.iter() {
                     tree.push(Node {
@@ -281,8 +288,8 @@ fn best_move(tree: &[Node], root_moves: &MoveList) -> Move {
 }
 
 /// The statistics of a grown tree's root: its visited children in the order of
-/// `root_moves`, and its value for the side to move. The root is credited for the other
-/// side (the one that moved into it), so the side to move scored `visits - wins`.
+/// `root_moves`, and its value for the chooser. The root is credited for the other
+/// side, so the chooser scored `visits - wins`.
 fn root_stats(tree: &[Node], root_moves: &MoveList) -> SearchStats {
     let children = root_children(tree);
     let visits = root_moves

@@ -10,24 +10,40 @@
 //! #    node-limited, from the book, until an SPRT [0, 20] Elo (alpha = beta = 0.05) decides.
 //! cargo run --release -p agon-bots --example tune -- sprt tuning/weights.txt 5000 2000
 //! ```
+//!
+//! `--rules TEXT` (anywhere on the line, say `--rules ludii`) plays `gen` and `sprt` under
+//! that rule set (`agon_core::Rules` text: `standard`, `ludii`, `standard+stuck=pass`),
+//! from the book put under it; the standard rules by default.
 
 use std::io::{BufRead, Write};
 
 use agon_bots::arena::{game_seed, run_match_of, MatchOptions, MAX_PLIES};
 use agon_bots::engine_eval::{features, FEATURES, NUM_FEATURES, WEIGHTS};
 use agon_bots::{book, bot_by_name, Bot, Engine, Limits, Sprt};
-use agon_core::{Game, Side};
+use agon_core::{Game, Rules, Side};
 
 const USAGE: &str =
-    "tune gen GAMES SPEC SEED | tune fit DATA.csv [--decisive] [--monotone] | tune sprt WEIGHTS.txt NODES MAX_GAMES";
+    "tune gen GAMES SPEC SEED | tune fit DATA.csv [--decisive] [--monotone] | tune sprt WEIGHTS.txt NODES MAX_GAMES; [--rules TEXT]";
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut rules = Rules::STANDARD;
+    if let Some(i) = args.iter().position(|a| a == "--rules") {
+        let Some(text) = args.get(i + 1) else {
+            eprintln!("--rules needs a value\nusage: {USAGE}");
+            std::process::exit(2);
+        };
+        rules = text.parse().unwrap_or_else(|e| {
+            eprintln!("bad --rules {text:?}: {e}\nusage: {USAGE}");
+            std::process::exit(2);
+        });
+        args.drain(i..i + 2);
+    }
     match args.first().map(String::as_str) {
         Some("gen") if args.len() == 4 => {
             let games: u32 = args[1].parse().expect(USAGE);
             let seed: u64 = args[3].parse().expect(USAGE);
-            generate(games, &args[2], seed);
+            generate(games, &args[2], seed, rules);
         }
         Some("fit")
             if args.len() >= 2
@@ -41,7 +57,7 @@ fn main() {
         Some("sprt") if args.len() == 4 => {
             let nodes: u64 = args[2].parse().expect(USAGE);
             let games: u32 = args[3].parse().expect(USAGE);
-            sprt(&args[1], nodes, games);
+            sprt(&args[1], nodes, games, rules);
         }
         _ => {
             eprintln!("usage: {USAGE}");
@@ -50,10 +66,10 @@ fn main() {
     }
 }
 
-/// Plays `games` self-play games of `spec` from the book (a new opening each game) and prints
-/// the quiet positions with the result for the side to move.
-fn generate(games: u32, spec: &str, seed: u64) {
-    let openings = book::standard();
+/// Plays `games` self-play games of `spec` under `rules` from the book (a new opening each
+/// game) and prints the quiet positions with the result for the side to move.
+fn generate(games: u32, spec: &str, seed: u64, rules: Rules) {
+    let openings = book::under_rules(&book::standard(), rules);
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     writeln!(out, "result,{}", FEATURES.join(",")).unwrap();
@@ -63,7 +79,7 @@ fn generate(games: u32, spec: &str, seed: u64) {
         let start = openings[(i as usize + seed as usize) % openings.len()];
         let mut game = Game::from_position(start);
         while !game.is_over() && game.moves().len() < MAX_PLIES {
-            let bot = match game.position().turn() {
+            let bot = match game.position().chooser() {
                 Side::White => &mut white,
                 Side::Black => &mut black,
             };
@@ -251,7 +267,7 @@ fn read_weights(path: &str) -> [i32; NUM_FEATURES] {
 
 /// The engine with the weights of `path` (A) against the engine with [`WEIGHTS`] (B), both
 /// limited to `nodes` nodes a move, from the book, until the SPRT decides.
-fn sprt(path: &str, nodes: u64, games: u32) {
+fn sprt(path: &str, nodes: u64, games: u32, rules: Rules) {
     let weights = read_weights(path);
     let tuned = move |_| {
         Box::new(Engine::new(Limits::nodes(nodes)).with_weights(weights)) as Box<dyn Bot + Send>
@@ -260,7 +276,8 @@ fn sprt(path: &str, nodes: u64, games: u32) {
     let options = MatchOptions::new(games, 1)
         .with_book(book::standard())
         .with_sprt(Sprt::new(0.0, 20.0, 0.05, 0.05).expect("valid bounds"))
-        .with_concurrency(2);
+        .with_concurrency(2)
+        .with_rules(rules);
     let report = run_match_of(
         ("tuned", &tuned),
         ("current", &current),

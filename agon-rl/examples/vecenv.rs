@@ -4,7 +4,12 @@
 //! ```sh
 //! cargo run --release -p agon-rl --example vecenv -- 256 1024 8192
 //! cargo run --release -p agon-rl --example vecenv -- --quick 256 8192
+//! cargo run --release -p agon-rl --example vecenv -- --rules ludii 256 1024
 //! ```
+//!
+//! `--rules TEXT` measures the batch and the playouts under that rule set
+//! (`agon_core::Rules` text; standard by default): masks are then the rule set's width,
+//! and playouts stop at 100 000 plies if its games need not end.
 //!
 //! For each batch size, in each output format (float32 observations in the flat layout
 //! with bool masks, and uint8 observations with bit-packed masks), on one thread and on
@@ -19,10 +24,10 @@
 use std::time::Instant;
 
 use agon_core::random::random_playout;
-use agon_core::{Game, Position};
+use agon_core::{Game, Position, Rules};
 use agon_rl::{
-    game_rng, random_playouts, Action, Layout, Masks, Observations, StepBuffers, VecEnv,
-    ACTION_COUNT, PACKED_MASK_LEN,
+    game_rng, random_playouts, random_playouts_capped, Action, Layout, Masks, Observations,
+    StepBuffers, VecEnv, ACTION_COUNT, PACKED_MASK_LEN,
 };
 
 #[derive(Copy, Clone, PartialEq, Eq)]
@@ -72,9 +77,10 @@ fn measure(
     rounds: usize,
     seconds: f64,
     step: bool,
+    rules: Rules,
 ) -> (f64, f64, Option<f64>) {
     let layout = Layout::Flat;
-    let mut env = VecEnv::new(n, 1, layout, None).expect("a batch size from 1 to MAX_ENVS");
+    let mut env = VecEnv::with_rules(n, 1, layout, rules).expect("a batch size from 1 to MAX_ENVS");
     env.set_threads(threads).expect("1 to MAX_THREADS threads");
     let len = n * layout.observation_len();
     let (mut obs32, mut obs8) = match format {
@@ -82,8 +88,8 @@ fn measure(
         Format::Compact => (Vec::new(), vec![0u8; len]),
     };
     let (mut masks, mut packed) = match format {
-        Format::Wide => (vec![false; n * ACTION_COUNT], Vec::new()),
-        Format::Compact => (Vec::new(), vec![0u8; n * PACKED_MASK_LEN]),
+        Format::Wide => (vec![false; n * env.action_count()], Vec::new()),
+        Format::Compact => (Vec::new(), vec![0u8; n * env.packed_mask_len()]),
     };
     let (mut rewards, mut terms) = (vec![0.0f32; n], vec![false; n]);
     let mut actions = vec![0i64; n];
@@ -190,10 +196,15 @@ fn memory() {
     );
 }
 
-fn playouts(games: u64, cores: usize) -> (f64, f64) {
+fn playouts(games: u64, cores: usize, rules: Rules) -> (f64, f64) {
     let rate = |threads| {
         let started = Instant::now();
-        let stats = random_playouts(Position::start(), games, 1, threads);
+        let start = Position::start_with_rules(rules);
+        let stats = if rules.is_standard() {
+            random_playouts(start, games, 1, threads)
+        } else {
+            random_playouts_capped(start, games, 1, threads, 100_000)
+        };
         stats.games as f64 / started.elapsed().as_secs_f64()
     };
     rate(1); // warm up
@@ -209,10 +220,16 @@ fn playouts(games: u64, cores: usize) -> (f64, f64) {
 
 fn main() {
     let mut quick = false;
+    let mut rules = Rules::STANDARD;
     let mut sizes: Vec<usize> = Vec::new();
-    for arg in std::env::args().skip(1) {
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
         if arg == "--quick" {
             quick = true;
+        } else if arg == "--rules" {
+            let text = args.next().expect("--rules needs a rule set");
+            rules = text.parse().expect("a rule set text");
+            println!("rules {rules}");
         } else {
             sizes.push(arg.parse().expect("batch sizes are numbers"));
         }
@@ -233,7 +250,8 @@ fn main() {
                 if threads == 1 && cores == 1 && !results.is_empty() {
                     continue;
                 }
-                let (best, median, per_cpu) = measure(n, format, threads, rounds, seconds, true);
+                let (best, median, per_cpu) =
+                    measure(n, format, threads, rounds, seconds, true, rules);
                 println!(
                     "n={n} format={} threads={threads} best={best:.0} median={median:.0} \
                      per_thread={:.0} per_cpu_second={} steps/s",
@@ -246,7 +264,7 @@ fn main() {
         }
     }
     memory();
-    let (one, all) = playouts(if quick { 400 } else { 4000 }, cores);
+    let (one, all) = playouts(if quick { 400 } else { 4000 }, cores, rules);
     let find = |n, format, threads| {
         results
             .iter()
@@ -272,7 +290,7 @@ fn main() {
             // What writing the outputs alone costs a game more in the large batch (its
             // buffers no longer fit in the caches) bounds that ratio, however fast the
             // step itself: a step at n=8192 costs at least the step at n=256 plus it.
-            let write = |n| 1e6 / measure(n, format, 1, rounds, seconds, false).0;
+            let write = |n| 1e6 / measure(n, format, 1, rounds, seconds, false, rules).0;
             let (write_small, write_large) = (write(256), write(8192));
             let step_small = 1e6 / small;
             println!(

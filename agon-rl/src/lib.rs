@@ -672,8 +672,8 @@ fn for_each_return(t: &Tables, actions: &Actions, queen: Cell, mut set: impl FnM
 
 /// The mask of `actions` (a position's legal actions) as one bool per action: the same
 /// as [`write_position_mask`], without building the moves. `out` is
-/// [`action_count`] of the rules long; `queen` is the cell of the side to move's queen.
-fn write_bool_mask(actions: &Actions, queen: Cell, out: &mut [bool]) {
+/// [`action_count`] of the rules long; `position` is the actions' position.
+fn write_bool_mask(actions: &Actions, position: &Position, out: &mut [bool]) {
     let t = tables();
     if out.len() > ACTION_COUNT {
         out[ACTION_COUNT..].fill(false);
@@ -681,6 +681,7 @@ fn write_bool_mask(actions: &Actions, queen: Cell, out: &mut [bool]) {
     }
     if actions.are_returns() {
         out[..ACTION_COUNT].fill(false);
+        let queen = position.queen(position.turn());
         for_each_return(t, actions, queen, |a| out[a] = true);
         return;
     }
@@ -696,7 +697,7 @@ fn write_bool_mask(actions: &Actions, queen: Cell, out: &mut [bool]) {
 }
 
 /// The mask of `actions`, bit-packed (see [`write_packed_mask`]).
-fn write_bit_mask(actions: &Actions, queen: Cell, out: &mut [u8]) {
+fn write_bit_mask(actions: &Actions, position: &Position, out: &mut [u8]) {
     let t = tables();
     out.fill(0);
     if actions.is_pass() {
@@ -704,6 +705,7 @@ fn write_bit_mask(actions: &Actions, queen: Cell, out: &mut [u8]) {
         return;
     }
     if actions.are_returns() {
+        let queen = position.queen(position.turn());
         for_each_return(t, actions, queen, |a| set_bit(out, a));
         return;
     }

@@ -579,8 +579,8 @@ trait MaskFormat {
     type Elem: Send;
     /// Elements per game, for bool masks `width` wide.
     fn len(width: usize) -> usize;
-    /// `queen` is the cell of the queen of the side to move.
-    fn write(actions: &Actions, queen: Cell, out: &mut [Self::Elem]);
+    /// `position` is the position of `actions`.
+    fn write(actions: &Actions, position: &Position, out: &mut [Self::Elem]);
 }
 
 struct BoolMask;
@@ -593,8 +593,8 @@ impl MaskFormat for BoolMask {
         width
     }
     #[inline]
-    fn write(actions: &Actions, queen: Cell, out: &mut [bool]) {
-        write_bool_mask(actions, queen, out);
+    fn write(actions: &Actions, position: &Position, out: &mut [bool]) {
+        write_bool_mask(actions, position, out);
     }
 }
 
@@ -605,8 +605,8 @@ impl MaskFormat for PackedMask {
         width.div_ceil(8)
     }
     #[inline]
-    fn write(actions: &Actions, queen: Cell, out: &mut [u8]) {
-        write_bit_mask(actions, queen, out);
+    fn write(actions: &Actions, position: &Position, out: &mut [u8]) {
+        write_bit_mask(actions, position, out);
     }
 }
 
@@ -940,7 +940,7 @@ impl VecEnv {
                     .zip(m.chunks_exact_mut(M::len(width)));
                 for ((g, o), m) in rows {
                     write_observation(&g.position, layout, o);
-                    M::write(&g.actions, g.position.queen(g.position.turn()), m);
+                    M::write(&g.actions, &g.position, m);
                 }
             })
         });
@@ -1100,7 +1100,7 @@ fn step_games<O: Copy + From<bool>, M: MaskFormat>(
         for (((((g, &mv), (next, first)), o), m), (r, t)) in rows {
             (*r, *t) = g.finish(mv, next, first, start);
             write_observation(&g.position, layout, o);
-            M::write(&g.actions, g.position.queen(g.position.turn()), m);
+            M::write(&g.actions, &g.position, m);
         }
     }
 }

@@ -261,7 +261,7 @@ fn a_pass_is_masked_and_stepped() {
     env.step(&[PASS_ACTION as i64], b.out(Format::FloatBool))
         .unwrap();
     assert_eq!(env.moves(0), [Move::Pass]);
-    assert_eq!(b.terms[0], false);
+    assert!(!b.terms[0]);
     let mut short = Buffers::new(1, Layout::Flat);
     assert_eq!(env.position(0).count_legal_moves(), 10);
     assert!(matches!(

@@ -41,7 +41,7 @@
 //! assert_eq!(evaluate(&start), agon_bots::engine_eval::WEIGHTS[tempo]);
 //! ```
 
-use agon_core::{Cell, CellSet, Direction, Move, Position, Ring, Side};
+use agon_core::{Between, Cell, CellSet, Direction, Move, Position, Ring, Side};
 
 /// The names of the features, in the order of [`features`] and [`WEIGHTS`].
 ///
@@ -227,9 +227,13 @@ fn side_features(position: &Position, side: Side, sign: i32, f: &mut [i32; NUM_F
         f[5] += sign * queen_detour(position, side, queen);
     } else {
         // A captured queen returns anywhere, the throne included (R8): she counts as on
-        // the throne if it is empty, else as on ring 1, and the turn spent as a cost.
-        let throne_free = position.piece_at(Cell::THRONE).is_none();
-        f[usize::from(!throne_free)] += sign;
+        // the throne if it is empty, else as on ring 1, and the turn spent as a cost; as
+        // on ring 1 where she may not return to the throne (queen-return=not-throne), and
+        // on the outer ring, which has no term, where her captor places her.
+        let ring = crate::eval::captured_queen_ring(position);
+        if ring <= 4 {
+            f[ring] += sign;
+        }
         f[13] += sign;
     }
     let guards = position.guards(side);
@@ -242,7 +246,7 @@ fn side_features(position: &Position, side: Side, sign: i32, f: &mut [i32; NUM_F
     if queen_free && queen == Cell::THRONE {
         f[10] += sign * ring_guards;
         let shut =
-            position.forbidden_cells(side.other()) & position.empty() & Ring::THRONE_RING.cells();
+            blocked_cells(position, side.other()) & position.empty() & Ring::THRONE_RING.cells();
         f[11] += sign * shut.len() as i32;
         if ring_guards >= 4 {
             f[20] += sign;
@@ -259,6 +263,17 @@ fn side_features(position: &Position, side: Side, sign: i32, f: &mut [i32; NUM_F
     }
 }
 
+/// The cells `side` may not step to, or would be trapped on (R4; none under
+/// `between=allowed`).
+#[inline]
+fn blocked_cells(position: &Position, side: Side) -> CellSet {
+    if position.rules().between() == Between::Allowed {
+        CellSet::EMPTY
+    } else {
+        position.forbidden_cells(side)
+    }
+}
+
 /// The number of steps the queen of `side` on `queen` needs to reach the throne through
 /// empty cells it may enter, minus her ring; `12 - ring` if she cannot reach it.
 fn queen_detour(position: &Position, side: Side, queen: Cell) -> i32 {
@@ -266,7 +281,7 @@ fn queen_detour(position: &Position, side: Side, queen: Cell) -> i32 {
     if ring == 0 {
         return 0;
     }
-    let allowed = position.empty() - position.forbidden_cells(side);
+    let allowed = position.empty() - blocked_cells(position, side);
     if !allowed.contains(Cell::THRONE) {
         return 12 - ring;
     }

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use agon_core::{Game, Move, Position};
+use agon_core::{Game, Move, Position, Rules};
 
 use crate::analysis::{Analysable, Analysis, AnalysisError};
 use crate::{Bot, SpecError, MAX_TIME_LIMIT};
@@ -157,6 +157,16 @@ impl Limits {
 ///   a win or loss at their distance from the root, shown as "win in N".
 /// - **Lazy SMP** (`threads > 1`): helper threads search the same root at staggered
 ///   depths, sharing the table; the main thread's result is played.
+/// - **Rule sets**: the search follows the rules of the game ([`agon_core::Rules`]).
+///   Scores are for the chooser of each node ([`Position::chooser`]): the return of a
+///   queen placed by her captor (`queen-placer=captor`) is the captor's choice, searched
+///   without a stand-pat score. Repetition draws only under `repetition=third`; a pass
+///   answered by a pass, a position at the move limit (counted from the game's start:
+///   give the engine the game, [`Bot::choose_in_game`], or it counts from the position)
+///   and, under `empty-throne-ring=draw`, a ring without its queen are draws, scored as
+///   a repetition is. A side that cannot step passes under `stuck=pass`: no evaluation
+///   term counts a lack of steps as a loss. The table is emptied when the rules change
+///   between two searches (its keys do not hold the rules).
 ///
 /// Each of the table, aspiration windows, PVS, killers and history, late-move reductions
 /// and quiescence ([`Technique`]) can be switched off ([`Engine::with_techniques`]) to
@@ -205,6 +215,8 @@ pub struct Engine {
     techniques: Techniques,
     /// Allocated on the first search, so that building an engine is cheap.
     table: Option<tt::Table>,
+    /// The rules of the table's entries.
+    table_rules: Rules,
 }
 
 impl Engine {
@@ -287,6 +299,7 @@ impl Engine {
             weights: eval::WEIGHTS,
             techniques: Techniques::ALL,
             table: None,
+            table_rules: Rules::STANDARD,
         }
     }
 
@@ -508,6 +521,10 @@ impl Engine {
         }
         let contempt = -self.draw_value(&game);
         let hash_mib = self.hash_mib;
+        if game.rules() != self.table_rules {
+            self.table = None;
+            self.table_rules = game.rules();
+        }
         let table = self.table.get_or_insert_with(|| tt::Table::new(hash_mib));
         let stops = search::Stops {
             time: limits.time,
@@ -523,7 +540,7 @@ impl Engine {
             techniques: self.techniques,
         };
         let report = search::think(table, &game, stops, settings, start);
-        Ok(Analysis::from_report(report, game.position().turn()))
+        Ok(Analysis::from_report(report, game.position().chooser()))
     }
 
     fn best_move(&mut self, game: &Game) -> Option<Move> {

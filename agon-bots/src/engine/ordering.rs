@@ -75,6 +75,8 @@ pub(crate) fn score_moves(
     let completes_ring = queen == Cell::THRONE
         && ((position.guards(us) - position.captured()) & Ring::THRONE_RING.cells()).len() == 5;
     let enemy_queen = position.queen(us.other());
+    // The throne is the owner's best return for her queen, not the captor's.
+    let own_return = position.chooser() == us;
     for (key, &m) in keys.iter_mut().zip(moves) {
         let Some((from, to)) = m.cells() else {
             *key = 0; // a pass is the only move when it is legal
@@ -83,7 +85,7 @@ pub(crate) fn score_moves(
         *key = if Some(m) == tt_move {
             10_000_000
         } else if m.is_return() {
-            if from == queen && to == Cell::THRONE {
+            if from == queen && to == Cell::THRONE && own_return {
                 5_000_000
             } else {
                 history.get(m)

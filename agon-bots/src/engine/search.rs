@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use agon_core::{Cell, Game, Move, MoveList, Position, Ring, Side};
+use agon_core::{Cell, EmptyThroneRing, Game, Move, MoveList, Position, Repetition, Ring, Side};
 
 use super::eval::{evaluate_with, NUM_FEATURES};
 use super::ordering::{History, Killers};
@@ -124,7 +124,19 @@ pub(crate) fn think(
         history: History::new(),
         path: Vec::with_capacity(MAX_PLY + 2),
         game_counts: &game_counts,
-        root_side: position.turn(),
+        root_side: position.chooser(),
+        repetition: position.rules().repetition() == Repetition::Third,
+        ring_draw: position.rules().empty_throne_ring() == EmptyThroneRing::Draw,
+        limit: position.rules().limit().map(|n| {
+            (n as usize)
+                .saturating_sub(game.moves().len())
+                .min(MAX_PLY + 1)
+        }),
+        passed: {
+            let mut passed = [false; MAX_PLY + 2];
+            passed[0] = game.moves().last().is_some_and(|m| m.is_pass());
+            passed
+        },
         contempt: settings.contempt,
         weights: settings.weights,
         techniques: settings.techniques,
@@ -181,7 +193,17 @@ struct Worker<'a> {
     path: Vec<u64>,
     /// Occurrences of each position in the game before the search, the root included.
     game_counts: &'a HashMap<u64, u32>,
+    /// The root's chooser, for whom a draw is worth the contempt less.
     root_side: Side,
+    /// Whether repetition draws (R11; not under `repetition=off`).
+    repetition: bool,
+    /// Whether a ring without its queen draws (`empty-throne-ring=draw`).
+    ring_draw: bool,
+    /// The move limit (V9) as plies from the root, if any.
+    limit: Option<usize>,
+    /// Whether the move into the node at each ply was a pass (ply 0: the game's last
+    /// move), for the two-pass draw (V7).
+    passed: [bool; MAX_PLY + 2],
     contempt: i32,
     weights: [i32; NUM_FEATURES],
     techniques: Techniques,
@@ -194,9 +216,78 @@ struct Worker<'a> {
 }
 
 impl Worker<'_> {
-    /// The static evaluation.
+    /// The static evaluation, for the chooser of `position`.
     fn evaluate(&self, position: &Position) -> i32 {
-        evaluate_with(position, &self.weights)
+        let score = evaluate_with(position, &self.weights);
+        if position.chooser() == position.turn() {
+            score
+        } else {
+            -score
+        }
+    }
+
+    /// The score of `next` (reached from a node whose chooser is `chooser`) for that
+    /// chooser, by [`Worker::search`] with the window `alpha..beta` of that chooser: the
+    /// sign and the window turn only when the chooser changes (not after a queen's return
+    /// placed by her captor, `queen-placer=captor`).
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn child(
+        &mut self,
+        chooser: Side,
+        next: &Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        pv_node: bool,
+    ) -> i32 {
+        if next.chooser() == chooser {
+            self.search(next, depth, ply, alpha, beta, pv_node, None)
+        } else {
+            -self.search(next, depth, ply, -beta, -alpha, pv_node, None)
+        }
+    }
+
+    /// [`Worker::child`] for the quiescence search.
+    #[inline]
+    fn quiet_child(
+        &mut self,
+        chooser: Side,
+        next: &Position,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+        qply: usize,
+    ) -> i32 {
+        if next.chooser() == chooser {
+            self.quiesce(next, ply, alpha, beta, qply)
+        } else {
+            -self.quiesce(next, ply, -beta, -alpha, qply)
+        }
+    }
+
+    /// The end of the game at the node at `ply` (reached last on the path) that needs the
+    /// game's history or rules: repetition (R11, under `repetition=third`), two passes in
+    /// a row (V7) and the move limit (V9), all draws; `None` when the game goes on. R10
+    /// is checked before, and R12 (no action) comes before the two last: a side that
+    /// cannot act at the limit still loses.
+    #[inline]
+    fn history_end(&self, position: &Position, ply: usize) -> Option<i32> {
+        if self.repetition && self.is_repetition() {
+            return Some(self.draw_score(position.chooser()));
+        }
+        if self.passed[ply] && ply > 0 && self.passed[ply - 1] {
+            return Some(self.draw_score(position.chooser()));
+        }
+        if self.limit.is_some_and(|n| ply >= n) {
+            return Some(if position.has_legal_move() {
+                self.draw_score(position.chooser())
+            } else {
+                -WIN + ply as i32
+            });
+        }
+        None
     }
 
     /// Iterative deepening; the main worker returns what it found (`None` from helpers).
@@ -357,9 +448,9 @@ impl Worker<'_> {
         self.stopped()
     }
 
-    /// The score of a draw for the side to move.
-    fn draw_score(&self, turn: Side) -> i32 {
-        if turn == self.root_side {
+    /// The score of a draw for `side` (the chooser of the node).
+    fn draw_score(&self, side: Side) -> i32 {
+        if side == self.root_side {
             -self.contempt
         } else {
             self.contempt
@@ -383,14 +474,16 @@ impl Worker<'_> {
         on_path || self.game_counts.get(&hash).is_some_and(|&c| c >= 2)
     }
 
-    /// A decided position (R10): the score for the side to move.
-    fn throne_ring_score(position: &Position, side: Side, ply: usize) -> i32 {
+    /// A decided position (R10): the score for its chooser.
+    fn throne_ring_score(&self, position: &Position, side: Side, ply: usize) -> i32 {
         let winner = if position.queen(side) == Cell::THRONE {
             side
+        } else if self.ring_draw {
+            return self.draw_score(position.chooser());
         } else {
             side.other()
         };
-        if winner == position.turn() {
+        if winner == position.chooser() {
             WIN - ply as i32
         } else {
             -WIN + ply as i32
@@ -422,10 +515,10 @@ impl Worker<'_> {
         self.pv_len[ply] = 0;
         if ply > 0 {
             if let Some(side) = position.throne_ring_side() {
-                return Self::throne_ring_score(position, side, ply);
+                return self.throne_ring_score(position, side, ply);
             }
-            if self.is_repetition() {
-                return self.draw_score(position.turn());
+            if let Some(score) = self.history_end(position, ply) {
+                return score;
             }
             // Mate-distance pruning: no line here beats a win on the spot.
             alpha = alpha.max(-WIN + ply as i32);
@@ -470,9 +563,11 @@ impl Worker<'_> {
         }
         let mut moves = position.legal_moves();
         if moves.is_empty() {
-            // R12: no legal action loses.
+            // R12: no legal action loses (the side to move, the chooser: a side that must
+            // return always can). Under stuck=pass the pass is the move.
             return -WIN + ply as i32;
         }
+        let chooser = position.chooser();
         let mut scores = [0i32; agon_core::MAX_LEGAL_MOVES];
         super::ordering::score_moves(
             position,
@@ -507,10 +602,11 @@ impl Worker<'_> {
             let quiet = !m.is_return() && next.captured().len() == captured_before;
             let killer = self.killers.at(ply).contains(&Some(m));
             self.path.push(next.hash());
+            self.passed[ply + 1] = m.is_pass();
             let new_depth = depth - 1;
             let mut score;
             if searched == 0 {
-                score = -self.search(&next, new_depth, ply + 1, -beta, -alpha, pv_node, None);
+                score = self.child(chooser, &next, new_depth, ply + 1, alpha, beta, pv_node);
             } else {
                 // Late-move reductions for quiet moves ordered late.
                 let mut r = 0;
@@ -529,20 +625,20 @@ impl Worker<'_> {
                 } else {
                     (beta, pv_node)
                 };
-                score = -self.search(
+                score = self.child(
+                    chooser,
                     &next,
                     new_depth - r,
                     ply + 1,
-                    -upper,
-                    -alpha,
+                    alpha,
+                    upper,
                     child_pv,
-                    None,
                 );
                 if score > alpha && r > 0 {
-                    score = -self.search(&next, new_depth, ply + 1, -upper, -alpha, child_pv, None);
+                    score = self.child(chooser, &next, new_depth, ply + 1, alpha, upper, child_pv);
                 }
                 if pvs && score > alpha && score < beta {
-                    score = -self.search(&next, new_depth, ply + 1, -beta, -alpha, true, None);
+                    score = self.child(chooser, &next, new_depth, ply + 1, alpha, beta, true);
                 }
             }
             self.path.pop();
@@ -607,7 +703,18 @@ impl Worker<'_> {
         }
         self.seldepth = self.seldepth.max(ply);
         if let Some(side) = position.throne_ring_side() {
-            return Self::throne_ring_score(position, side, ply);
+            return self.throne_ring_score(position, side, ply);
+        }
+        if qply > 0 {
+            // The path holds the search's nodes only: repetition is left to it, but a
+            // limit or two passes reached in the quiescence search end the game there.
+            if self.limit.is_some_and(|n| ply >= n) || (self.passed[ply] && self.passed[ply - 1]) {
+                return if position.has_legal_move() {
+                    self.draw_score(position.chooser())
+                } else {
+                    -WIN + ply as i32
+                };
+            }
         }
         if qply >= MAX_QPLY || ply >= MAX_PLY - 1 {
             return self.evaluate(position);
@@ -618,12 +725,16 @@ impl Worker<'_> {
         }
         let mut candidates: MoveList = MoveList::new();
         let mut keys = [0i32; agon_core::MAX_LEGAL_MOVES];
+        let chooser = position.chooser();
         let stand = self.evaluate(position);
-        if stand >= beta {
+        // A captor placing the queen (queen-placer=captor) cannot decline to: where the
+        // returns are searched, she stands on no static score.
+        let placing = chooser != position.turn() && qply == 0;
+        if stand >= beta && !placing {
             return stand;
         }
-        alpha = alpha.max(stand);
-        let mut best = stand;
+        let mut best = if placing { -INF } else { stand };
+        alpha = alpha.max(best);
         if position.must_return() {
             // The returner's static score stands (a return only helps it); the returns
             // themselves are searched once, where the horizon falls on them, so that a
@@ -665,7 +776,8 @@ impl Worker<'_> {
             candidates.swap(i, j);
             keys.swap(i, j);
             let next = position.play_unchecked(candidates[i]);
-            let score = -self.quiesce(&next, ply + 1, -beta, -alpha, qply + 1);
+            self.passed[ply + 1] = false; // a pass is quiet: never searched here
+            let score = self.quiet_child(chooser, &next, ply + 1, alpha, beta, qply + 1);
             if self.stopped() {
                 return 0;
             }
