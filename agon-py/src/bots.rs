@@ -269,7 +269,7 @@ impl MctsPy {
     }
 
     /// Chooses a move as `choose` does, with the statistics of its search: returns `(move,
-    /// visits, value)`. `visits` maps the action (`agon.move_to_action`) of each move the
+    /// visits, value)`. `visits` maps the action (`agon.move_to_action(move, position)`) of each move the
     /// search visited to its visit count, in the order of `legal_moves()`: the counts sum
     /// to the playouts run (`playouts`, unless the time limit stopped the search first),
     /// and the move is the most visited. `value` is the mean result of the playouts for
@@ -305,8 +305,9 @@ impl MctsPy {
             ));
         };
         let visits = PyDict::new(py);
+        let position = *game.position();
         for &(v, n) in &stats.visits {
-            let action = crate::actions::move_to_action(v);
+            let action = crate::actions::move_to_action_in(v, &position);
             // Every legal move has an action: a table bug must not hide.
             debug_assert!(action.is_some(), "the legal move {v} has no action");
             if let Some(a) = action {

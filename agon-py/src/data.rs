@@ -14,7 +14,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyDictMethods, PyList};
 
-use crate::actions::{self, ACTION_COUNT};
+use crate::actions;
 use crate::game::GamePy;
 use crate::limits;
 use crate::position::parse_position;
@@ -47,9 +47,19 @@ impl Batch {
     fn read(
         py: Python<'_>,
         starts: &[String],
+        rules: Option<&[String]>,
         offsets: &PyReadonlyArray1<'_, i64>,
         actions: &PyReadonlyArray1<'_, u16>,
     ) -> PyResult<Batch> {
+        if let Some(rules) = rules {
+            if rules.len() != starts.len() {
+                return Err(PyValueError::new_err(format!(
+                    "rules must have one entry per game ({}), not {}",
+                    starts.len(),
+                    rules.len()
+                )));
+            }
+        }
         let offsets = offsets.as_slice()?;
         let actions = actions.as_slice()?;
         if offsets.len() != starts.len() + 1 {
@@ -70,13 +80,26 @@ impl Batch {
             }
             ranges.push(a as usize..b as usize);
         }
+        let rules_of = |i: usize| rules.map(|r| r[i].as_str());
         let mut parsed: Vec<ac::Position> = Vec::with_capacity(starts.len());
         for (i, text) in starts.iter().enumerate() {
-            // Most games of a dataset share their start: parse each text once in a row.
+            // Most games of a dataset share their start and rules: parse each once in a row.
             let position = match (i.checked_sub(1), parsed.last()) {
-                (Some(prev), Some(&p)) if starts[prev] == *text => p,
-                _ => parse_position(py, text, ac::Rules::STANDARD)
-                    .map_err(|e| PyValueError::new_err(format!("game {i}: start: {e}")))?,
+                (Some(prev), Some(&p))
+                    if starts[prev] == *text && rules_of(prev) == rules_of(i) =>
+                {
+                    p
+                }
+                _ => {
+                    let game_rules = match rules_of(i) {
+                        None => ac::Rules::STANDARD,
+                        Some(r) => ac::Rules::from_text(r).map_err(|e| {
+                            PyValueError::new_err(format!("game {i}: rules {r:?}: {e}"))
+                        })?,
+                    };
+                    parse_position(py, text, game_rules)
+                        .map_err(|e| PyValueError::new_err(format!("game {i}: start: {e}")))?
+                }
             };
             parsed.push(position);
         }
@@ -111,16 +134,19 @@ fn reason_name(game: &ac::Game) -> &'static str {
 }
 
 /// The games of a batch (start texts, int64 offsets into uint16 actions) replayed through
-/// `Game`, each move checked; raises `ValueError` naming the first game, ply and action
-/// that cannot be played.
+/// `Game`, each move checked, under `rules` (one rule set's text per game; the standard
+/// rules for all if None); raises `ValueError` naming the first game, ply and action that
+/// cannot be played.
 #[pyfunction]
+#[pyo3(signature = (starts, offsets, actions, rules = None))]
 pub fn _replay_games(
     py: Python<'_>,
     starts: Vec<String>,
     offsets: PyReadonlyArray1<'_, i64>,
     actions: PyReadonlyArray1<'_, u16>,
+    rules: Option<Vec<String>>,
 ) -> PyResult<Vec<GamePy>> {
-    let batch = Batch::read(py, &starts, &offsets, &actions)?;
+    let batch = Batch::read(py, &starts, rules.as_deref(), &offsets, &actions)?;
     let games = py
         .detach(|| {
             (0..batch.starts.len())
@@ -144,7 +170,12 @@ type GameVisits = Option<Vec<Option<Vec<u16>>>>;
 type GameCounts = Option<Vec<Option<Vec<u32>>>>;
 
 /// Pairs each ply's actions with their counts, checking the shapes agree.
-fn visits_of(game: usize, actions: &GameVisits, counts: &GameCounts) -> PyResult<Vec<PlyVisits>> {
+fn visits_of(
+    game: usize,
+    rules: ac::Rules,
+    actions: &GameVisits,
+    counts: &GameCounts,
+) -> PyResult<Vec<PlyVisits>> {
     let mismatch = |what: &str| {
         PyValueError::new_err(format!(
             "game {game}: visit actions and counts differ in {what}"
@@ -161,11 +192,15 @@ fn visits_of(game: usize, actions: &GameVisits, counts: &GameCounts) -> PyResult
                     .iter()
                     .zip(c)
                     .map(|(&a, &n)| {
-                        Action::new(usize::from(a)).map(|a| (a, n)).ok_or_else(|| {
-                            PyValueError::new_err(format!(
-                                "game {game}: visits of action {a}, beyond ACTION_COUNT"
-                            ))
-                        })
+                        Action::new_in(usize::from(a), rules)
+                            .map(|a| (a, n))
+                            .ok_or_else(|| {
+                                PyValueError::new_err(format!(
+                                    "game {game}: visits of action {a}, beyond the {} actions \
+                                     of {rules}",
+                                    actions::action_count(rules)
+                                ))
+                            })
                     })
                     .collect::<PyResult<Vec<_>>>()
                     .map(Some),
@@ -181,17 +216,20 @@ fn visits_of(game: usize, actions: &GameVisits, counts: &GameCounts) -> PyResult
 /// moves `ply_begin[i]` to `ply_end[i] - 1` (all of them when both are None), under the
 /// twelve symmetries if `symmetries`. Returns a dict of numpy arrays: `observations`
 /// (float32, (B, 11, 91) or (B, 11, 11, 11) with `axial`), `masks` (bool, (B,
-/// ACTION_COUNT)), `actions`, `games` (the game's number in the batch), `plies`,
+/// action_count(rules))), `actions`, `games` (the game's number in the batch), `plies`,
 /// `symmetries` (int64, (B,)), `results` (float32, (B,): +1 if the mover won the game, -1
 /// if it lost, 0 for a draw or an unfinished game) and, with `policy`, `policies` (float32,
-/// (B, ACTION_COUNT): the visit counts over their sum) and `has_policy` (bool, (B,)) from
+/// (B, action_count(rules)): the visit counts over their sum) and `has_policy` (bool, (B,)) from
 /// `visit_actions` and `visit_counts` (per game None or, per ply, None or a list); and the
-/// replayed games' `winners` and `reasons` (lists). At most MAX_TRAINING_SAMPLES samples;
+/// replayed games' `winners` and `reasons` (lists). `rules` gives each game's rule set (its
+/// text; all standard if None): the games of one call share one. At most
+/// MAX_TRAINING_SAMPLES samples;
 /// raises `ValueError` for a game that does not replay or statistics that do not fit it.
 #[pyfunction]
 #[pyo3(signature = (
     starts, offsets, actions, ply_begin = None, ply_end = None, *, axial = false,
-    symmetries = false, policy = false, visit_actions = None, visit_counts = None
+    symmetries = false, policy = false, visit_actions = None, visit_counts = None,
+    rules = None
 ))]
 #[allow(clippy::too_many_arguments)]
 pub fn _training_arrays<'py>(
@@ -206,9 +244,22 @@ pub fn _training_arrays<'py>(
     policy: bool,
     visit_actions: Option<Vec<GameVisits>>,
     visit_counts: Option<Vec<GameCounts>>,
+    rules: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let batch = Batch::read(py, &starts, &offsets, &actions)?;
+    let batch = Batch::read(py, &starts, rules.as_deref(), &offsets, &actions)?;
     let n = batch.starts.len();
+    // One rule set, so one width of masks and policies, for the whole call.
+    let batch_rules = batch
+        .starts
+        .first()
+        .map_or(ac::Rules::STANDARD, |p| p.rules());
+    if let Some(i) = batch.starts.iter().position(|p| p.rules() != batch_rules) {
+        return Err(PyValueError::new_err(format!(
+            "game {i}: rules {} differ from those of game 0 ({batch_rules}): the games of \
+             one call of training arrays share their rules",
+            batch.starts[i].rules()
+        )));
+    }
     // The ply range of each game.
     let plies: Vec<std::ops::Range<usize>> = match (&ply_begin, &ply_end) {
         (None, None) => batch.ranges.iter().map(|r| 0..r.len()).collect(),
@@ -254,7 +305,7 @@ pub fn _training_arrays<'py>(
                 .iter()
                 .zip(&c)
                 .enumerate()
-                .map(|(i, (a, c))| visits_of(i, a, c))
+                .map(|(i, (a, c))| visits_of(i, batch_rules, a, c))
                 .collect::<PyResult<_>>()?,
             _ => {
                 return Err(PyValueError::new_err(format!(
@@ -269,7 +320,7 @@ pub fn _training_arrays<'py>(
     let layout = actions::layout(axial);
     let (arrays, outcomes) = py
         .detach(|| -> Result<_, String> {
-            let mut arrays = TrainingArrays::new(layout, symmetries, policy);
+            let mut arrays = TrainingArrays::with_rules(layout, symmetries, policy, batch_rules);
             let mut outcomes = Vec::with_capacity(n);
             for i in 0..n {
                 let game = batch.replay(i)?;
@@ -282,6 +333,7 @@ pub fn _training_arrays<'py>(
         })
         .map_err(PyValueError::new_err)?;
     let b = arrays.len();
+    let width = arrays.width();
     let d = PyDict::new(py);
     let observations = PyArray1::from_vec(py, arrays.observations);
     let observations = if axial {
@@ -301,7 +353,7 @@ pub fn _training_arrays<'py>(
     d.set_item("observations", observations)?;
     d.set_item(
         "masks",
-        PyArray1::from_vec(py, arrays.masks).reshape([b, ACTION_COUNT])?,
+        PyArray1::from_vec(py, arrays.masks).reshape([b, width])?,
     )?;
     let ints = |v: Vec<i64>| PyArray1::from_vec(py, v);
     d.set_item(
@@ -330,7 +382,7 @@ pub fn _training_arrays<'py>(
     if policy {
         d.set_item(
             "policies",
-            PyArray1::from_vec(py, arrays.policies).reshape([b, ACTION_COUNT])?,
+            PyArray1::from_vec(py, arrays.policies).reshape([b, width])?,
         )?;
         d.set_item("has_policy", PyArray1::from_vec(py, arrays.has_policy))?;
     }
@@ -350,7 +402,9 @@ pub fn _training_arrays<'py>(
 /// dict also holds, for each ply of `actions`: `has_stats` (bool: whether its player gave
 /// statistics), `values` (float32, NaN where none) and `visit_offsets` (int64, one more
 /// than the plies) into `visit_actions` (uint16) and `visit_counts` (uint32). At most
-/// 65536 games a call. `rules` (a `Rules` or its text) must be the standard rules for now.
+/// 65536 games a call. The games are played under `rules` (a `Rules` or its text) if given,
+/// else those of `start` (standard for a text or no start); each ply's bot is that of the
+/// player to act, `Position.chooser`.
 #[cfg(feature = "bots")]
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
@@ -383,7 +437,7 @@ pub fn _play_games<'py>(
             seeds.len(),
         ));
     }
-    let start = crate::position::standard_start(py, start.as_ref(), rules.map(|r| r.0))?;
+    let start = crate::position::position_or_start(py, start.as_ref(), rules.map(|r| r.0))?;
     if start.outcome().is_some() {
         return Err(PyValueError::new_err(
             "the start position is already decided: no game can be played from it",
@@ -405,7 +459,8 @@ pub fn _play_games<'py>(
                 ];
                 let mut plies = Vec::new();
                 let game = replay::play_out(start, max_plies, |game| {
-                    let bot = &mut bots[game.position().turn().index()];
+                    // The player to act: the chooser (a queen's captor may place her).
+                    let bot = &mut bots[game.position().chooser().index()];
                     if !stats {
                         return bot.choose_in_game(game);
                     }
@@ -440,12 +495,16 @@ pub fn _play_games<'py>(
         let mut visit_offsets = Vec::with_capacity(ply_count + 1);
         visit_offsets.push(0i64);
         let (mut visit_actions, mut visit_counts) = (Vec::new(), Vec::new());
-        for ply_stats in game_stats.iter().flatten() {
+        let plies = games
+            .iter()
+            .zip(&game_stats)
+            .flat_map(|(game, stats)| game.positions().iter().zip(stats));
+        for (position, ply_stats) in plies {
             has_stats.push(ply_stats.is_some());
             values.push(ply_stats.as_ref().map_or(f32::NAN, |s| s.value as f32));
             for &(m, n) in ply_stats.iter().flat_map(|s| &s.visits) {
-                // Every legal move has an action, below ACTION_COUNT (3337).
-                if let Some(a) = crate::actions::move_to_action(m) {
+                // Every legal move has an action in the space of the game's rules.
+                if let Some(a) = crate::actions::move_to_action_in(m, position) {
                     visit_actions.push(a as u16);
                     visit_counts.push(n);
                 }

@@ -391,14 +391,20 @@ impl GamePy {
 
     /// The legal actions now, ascending (empty once the game is over).
     fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let actions = *self.lock(py)?.game.actions();
-        Ok(actions_array(py, actions))
+        let (position, over) = {
+            let st = self.lock(py)?;
+            (*st.game.position(), st.game.is_over())
+        };
+        Ok(actions_array(py, &position, over))
     }
 
     /// The mask of legal actions now (all false once the game is over).
     fn action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let actions = *self.lock(py)?.game.actions();
-        Ok(mask_array(py, actions))
+        let (position, over) = {
+            let st = self.lock(py)?;
+            (*st.game.position(), st.game.is_over())
+        };
+        Ok(mask_array(py, &position, over))
     }
 
     /// The observation planes of the current position (see `Position.observation`).

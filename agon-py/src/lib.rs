@@ -27,12 +27,25 @@ mod vecenv;
 use position::PositionArg;
 use types::{move_obj, Int, MoveArg, MovePy};
 
-/// The action of a move (see `agon.ACTION_COUNT`); needs no position. Raises
-/// `IllegalMoveError` for a step between cells that are not adjacent.
+/// The action of a move (see `agon.ACTION_COUNT`; the pass is `agon.PASS_ACTION`). Needs
+/// no position but under `guard-return=next-ring`, where a guard's return to an inner cell
+/// has its own action (from `agon.NEXT_RING_RETURN_BASE`): give the `position` it is
+/// played in (a `Position` or its text) to number it in the action space of that
+/// position's rules. Raises `IllegalMoveError` for a step between cells that are not
+/// adjacent.
 #[pyfunction]
-fn move_to_action(py: Python<'_>, r#move: MoveArg) -> PyResult<usize> {
+#[pyo3(signature = (r#move, position = None))]
+fn move_to_action(
+    py: Python<'_>,
+    r#move: MoveArg,
+    position: Option<PositionArg>,
+) -> PyResult<usize> {
     let m = r#move.resolve_alone(py)?;
-    actions::move_to_action(m).ok_or_else(|| {
+    let action = match position {
+        None => actions::move_to_action(m),
+        Some(p) => actions::move_to_action_in(m, &p.resolve(py, None)?),
+    };
+    action.ok_or_else(|| {
         errors::illegal_action(
             py,
             format!("{m} joins cells that are not adjacent"),
@@ -41,9 +54,9 @@ fn move_to_action(py: Python<'_>, r#move: MoveArg) -> PyResult<usize> {
     })
 }
 
-/// The move an action stands for in `position` (not checked for legality); raises
-/// `IllegalMoveError` (reason `"no-such-action"`) for a number out of range or a step off
-/// the board.
+/// The move an action stands for in `position` (not checked for legality), in the action
+/// space of the position's rules; raises `IllegalMoveError` (reason `"no-such-action"`)
+/// for a number out of that range or a step off the board.
 #[pyfunction]
 fn action_to_move<'py>(
     py: Python<'py>,
@@ -54,15 +67,46 @@ fn action_to_move<'py>(
         .and_then(|m| move_obj(py, m))
 }
 
-/// The action maps of the twelve symmetries: an int64 array of shape
-/// (12, ACTION_COUNT) whose row `s` maps each action to its image under symmetry `s`.
+/// The number of actions of a rule set (`rules` a `Rules` or its text; standard by
+/// default), the width of its masks: `ACTION_COUNT` (3337), 3338 under `stuck=pass` (the
+/// pass, `PASS_ACTION`), `MAX_ACTION_COUNT` (8889) under `guard-return=next-ring`.
 #[pyfunction]
-fn action_symmetries(py: Python<'_>) -> PyResult<Bound<'_, PyArray2<i64>>> {
+#[pyo3(signature = (rules = None))]
+fn action_count(rules: Option<rules::RulesArg>) -> usize {
+    actions::action_count(rules.map_or(ac::Rules::STANDARD, |r| r.0))
+}
+
+/// The bytes of a bit-packed mask of a rule set (`rules` a `Rules` or its text; standard
+/// by default): `PACKED_MASK_BYTES` (418, the pass in its padding), 1112 under
+/// `guard-return=next-ring`.
+#[pyfunction]
+#[pyo3(signature = (rules = None))]
+fn packed_mask_bytes(rules: Option<rules::RulesArg>) -> usize {
+    actions::packed_mask_len(rules.map_or(ac::Rules::STANDARD, |r| r.0))
+}
+
+/// The action maps of the twelve symmetries: an int64 array of shape
+/// (12, action_count(rules)) (`rules` standard by default: (12, ACTION_COUNT)) whose row
+/// `s` maps each action to its image under symmetry `s` (the pass is its own image).
+#[pyfunction]
+#[pyo3(signature = (rules = None))]
+fn action_symmetries(
+    py: Python<'_>,
+    rules: Option<rules::RulesArg>,
+) -> PyResult<Bound<'_, PyArray2<i64>>> {
+    let width = actions::action_count(rules.map_or(ac::Rules::STANDARD, |r| r.0));
+    // The widest action space, where every number below `MAX_ACTION_COUNT` is an action.
+    let widest = ac::Rules::STANDARD.with_guard_return(ac::GuardReturn::NextRing);
     let flat: Vec<i64> = ac::Symmetry::ALL
         .iter()
-        .flat_map(|&s| agon_rl::action_map(s).iter().map(|&a| i64::from(a)))
+        .flat_map(|&s| {
+            (0..width).map(move |a| {
+                agon_rl::Action::new_in(a, widest)
+                    .map_or(a as i64, |action| action.apply(s).index() as i64)
+            })
+        })
         .collect();
-    numpy::PyArray1::from_vec(py, flat).reshape([12, actions::ACTION_COUNT])
+    numpy::PyArray1::from_vec(py, flat).reshape([12, width])
 }
 
 /// The cell maps of the twelve symmetries: an int64 array of shape (12, 91) whose row `s`
@@ -121,6 +165,8 @@ fn _agon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(move_to_action, m)?)?;
     m.add_function(wrap_pyfunction!(action_to_move, m)?)?;
     m.add_function(wrap_pyfunction!(action_symmetries, m)?)?;
+    m.add_function(wrap_pyfunction!(action_count, m)?)?;
+    m.add_function(wrap_pyfunction!(packed_mask_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(cell_symmetries, m)?)?;
     m.add_function(wrap_pyfunction!(axial_coordinates, m)?)?;
     m.add_function(wrap_pyfunction!(svg::svg, m)?)?;
@@ -133,6 +179,9 @@ fn _agon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("OUTER_RETURN_BASE", actions::OUTER_RETURN_BASE)?;
     m.add("INNER_RETURN_BASE", actions::INNER_RETURN_BASE)?;
     m.add("PACKED_MASK_BYTES", actions::PACKED_MASK_LEN)?;
+    m.add("PASS_ACTION", actions::PASS_ACTION)?;
+    m.add("NEXT_RING_RETURN_BASE", actions::NEXT_RING_RETURN_BASE)?;
+    m.add("MAX_ACTION_COUNT", actions::MAX_ACTION_COUNT)?;
     m.add("MAX_LEGAL_MOVES", ac::MAX_LEGAL_MOVES)?;
     m.add("OBSERVATION_CHANNELS", actions::CHANNELS.to_vec())?;
     m.add("MAX_ENVS", limits::MAX_ENVS)?;

@@ -87,25 +87,6 @@ pub fn position_or_start(
     }
 }
 
-/// A start position (under `rules` if given) for the tools that play under the standard
-/// rules only (until the learning encoding and the bots know every rule set): raises
-/// `ValueError` for other rules.
-pub fn standard_start(
-    py: Python<'_>,
-    position: Option<&PositionArg>,
-    rules: Option<ac::Rules>,
-) -> PyResult<ac::Position> {
-    let p = position_or_start(py, position, rules)?;
-    if p.rules().is_standard() {
-        Ok(p)
-    } else {
-        Err(PyValueError::new_err(format!(
-            "this call plays under the standard rules only, not {}",
-            p.rules()
-        )))
-    }
-}
-
 /// `position` under `rules`, raising `InvalidPositionError`.
 pub fn with_rules(
     py: Python<'_>,
@@ -134,27 +115,34 @@ pub fn play_checked(
         .map_err(|e| errors::illegal_move(py, &m.to_string(), e))
 }
 
-/// The legal actions of a position as a numpy array.
+/// The legal actions of a position (none if `over`) as a numpy array, in the action
+/// space of its rules.
 pub fn actions_array<'py>(
     py: Python<'py>,
-    moves: impl IntoIterator<Item = ac::Move>,
+    position: &ac::Position,
+    over: bool,
 ) -> Bound<'py, PyArray1<i64>> {
-    let mut v: Vec<i64> = moves
-        .into_iter()
-        .filter_map(|m| actions::move_to_action(m).map(|a| a as i64))
-        .collect();
+    let mut v: Vec<i64> = if over {
+        Vec::new()
+    } else {
+        position
+            .actions()
+            .into_iter()
+            .filter_map(|m| actions::move_to_action_in(m, position).map(|a| a as i64))
+            .collect()
+    };
     v.sort_unstable();
     PyArray1::from_vec(py, v)
 }
 
-/// The action mask of a list of legal moves as a numpy array.
+/// The action mask of a position (all false if `over`) as a numpy array, the width of its
+/// rules' action space.
 pub fn mask_array<'py>(
     py: Python<'py>,
-    moves: impl IntoIterator<Item = ac::Move>,
+    position: &ac::Position,
+    over: bool,
 ) -> Bound<'py, PyArray1<bool>> {
-    let mut v = vec![false; actions::ACTION_COUNT];
-    actions::write_mask(moves, &mut v);
-    PyArray1::from_vec(py, v)
+    PyArray1::from_vec(py, actions::position_mask(position, over))
 }
 
 /// The observation of a position as a numpy array, (C, 91) or (C, 11, 11).
@@ -186,12 +174,14 @@ pub fn decode_action(py: Python<'_>, position: &ac::Position, action: i64) -> Py
         .ok()
         .and_then(|a| actions::action_to_move(position, a))
         .ok_or_else(|| {
-            let message = if (0..actions::ACTION_COUNT as i64).contains(&action) {
+            let count = actions::action_count(position.rules());
+            let message = if (0..count as i64).contains(&action) {
                 format!("action {action} is a step off the board")
             } else {
                 format!(
-                    "action {action} is out of range 0-{}",
-                    actions::ACTION_COUNT - 1
+                    "action {action} is out of range 0-{} (the actions of {})",
+                    count - 1,
+                    position.rules()
                 )
             };
             errors::illegal_action(py, message, "no-such-action")
@@ -589,14 +579,17 @@ impl PositionPy {
 
     // ---- actions and observations
 
-    /// The legal actions (see `agon.ACTION_COUNT`), ascending, as an int64 array.
+    /// The legal actions (see `agon.ACTION_COUNT`), ascending, as an int64 array, in the
+    /// action space of the position's rules (`agon.action_count(rules)`: the pass is
+    /// `agon.PASS_ACTION`).
     fn legal_actions<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<i64>> {
-        actions_array(py, self.0.actions())
+        actions_array(py, &self.0, false)
     }
 
-    /// The mask of legal actions: a bool array of `agon.ACTION_COUNT` entries.
+    /// The mask of legal actions: a bool array of `agon.action_count(self.rules)` entries
+    /// (`agon.ACTION_COUNT` under the standard rules).
     fn action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
-        mask_array(py, self.0.actions())
+        mask_array(py, &self.0, false)
     }
 
     /// The observation planes from the side to move's view, float32: shape (11, 91), or

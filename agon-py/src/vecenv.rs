@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyDictMethods, PyString, PyTuple, PyType};
 
-use crate::actions::{self, ACTION_COUNT, PACKED_MASK_LEN};
+use crate::actions;
 use crate::errors;
 use crate::game::GamePy;
 use crate::limits::{self, MAX_ENVS, MAX_RANDOM_PLAYOUTS};
@@ -39,15 +39,21 @@ pub fn perft(
 /// `start` (the start position by default), on `threads` threads (1 to 256; all cores by
 /// default), without holding the GIL, and returns their statistics: `games`, `plies`
 /// (total), `plies_mean`, `plies_median`, `plies_min`, `plies_max`, `white_wins`,
-/// `black_wins`, `draws`, and `reasons` (a dict from each end reason to its count). Game
-/// `k` draws its moves from its own generator, seeded from `seed` and `k` (Rust's
-/// `agon_rl::game_rng`), so the same seed gives the same games on any number of threads,
-/// in Python and in Rust (`agon_rl::random_playouts`, which computes these statistics).
-/// `rules` (a `Rules` or its text) must be the standard rules for now.
+/// `black_wins`, `draws`, `capped` (the games stopped at `max_plies` before they ended),
+/// `reasons` (a dict from each end reason to its count) and `lengths` (a dict from each
+/// length that occurred, in plies, to its number of games). Game `k` draws its moves from
+/// its own generator, seeded from `seed` and `k` (Rust's `agon_rl::game_rng`), so the same
+/// seed gives the same games on any number of threads, in Python and in Rust
+/// (`agon_rl::random_playouts_capped`, which computes these statistics). The games are
+/// played under `rules` (a `Rules` or its text) if given, else those of `start` (standard
+/// for a text or no start). `max_plies` (1 or more; None for no cap) stops a game that has
+/// not ended after that many moves: give it for rule sets where a game need not end
+/// (`repetition=off` without a `limit`); a capped game counts in `games`, `plies` and the
+/// lengths, not as a win, a draw or a reason.
 #[pyfunction]
 #[pyo3(
-    signature = (n, seed = Int(0), start = None, threads = None, *, rules = None),
-    text_signature = "(n, seed=0, start=None, threads=None, *, rules=None)"
+    signature = (n, seed = Int(0), start = None, threads = None, *, rules = None, max_plies = None),
+    text_signature = "(n, seed=0, start=None, threads=None, *, rules=None, max_plies=None)"
 )]
 pub fn random_playouts<'py>(
     py: Python<'py>,
@@ -56,6 +62,7 @@ pub fn random_playouts<'py>(
     start: Option<PositionArg>,
     threads: Option<Int<i64>>,
     rules: Option<crate::rules::RulesArg>,
+    max_plies: Option<Int<i64>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let n = u64::try_from(n.0)
         .ok()
@@ -68,9 +75,16 @@ pub fn random_playouts<'py>(
             )
         })?;
     let threads = threads_arg(threads)?;
+    let max_plies = match max_plies {
+        None => usize::MAX,
+        Some(Int(m)) => usize::try_from(m)
+            .ok()
+            .filter(|m| *m >= 1)
+            .ok_or_else(|| limits::out_of_range("max_plies", "1 or more", m))?,
+    };
     let seed = seed.0;
-    let start = crate::position::standard_start(py, start.as_ref(), rules.map(|r| r.0))?;
-    let s = py.detach(move || agon_rl::random_playouts(start, n, seed, threads));
+    let start = crate::position::position_or_start(py, start.as_ref(), rules.map(|r| r.0))?;
+    let s = py.detach(move || agon_rl::random_playouts_capped(start, n, seed, threads, max_plies));
     let d = PyDict::new(py);
     d.set_item("games", s.games)?;
     d.set_item("plies", s.plies)?;
@@ -81,11 +95,17 @@ pub fn random_playouts<'py>(
     d.set_item("white_wins", s.white_wins)?;
     d.set_item("black_wins", s.black_wins)?;
     d.set_item("draws", s.draws)?;
+    d.set_item("capped", s.capped)?;
     let reasons = PyDict::new(py);
     for (r, count) in ac::EndReason::ALL.iter().zip(s.reasons) {
         reasons.set_item(r.name(), count)?;
     }
     d.set_item("reasons", reasons)?;
+    let lengths = PyDict::new(py);
+    for (plies, games) in &s.lengths {
+        lengths.set_item(plies, games)?;
+    }
+    d.set_item("lengths", lengths)?;
     Ok(d)
 }
 
@@ -106,21 +126,27 @@ fn threads_arg(threads: Option<Int<i64>>) -> PyResult<usize> {
 /// core.
 ///
 /// `VecEnv(n, seed=0, axial=False, start=None, *, threads=None, obs_dtype=None,
-/// packed_masks=False)`: `n` is 1 to `agon.MAX_ENVS`. `step(actions)` plays one action in
-/// every game and returns `(observations, rewards, terminations, masks)`:
+/// packed_masks=False, rules=None)`: `n` is 1 to `agon.MAX_ENVS`; the games are played
+/// under `rules` (a `Rules` or its text; by default those of a `Position` start, else the
+/// standard rules). `step(actions)` plays one action in every game and returns
+/// `(observations, rewards, terminations, masks)`:
 ///
 /// - `observations`: float32 `(n, 11, 91)`, or `(n, 11, 11, 11)` with `axial=True`: each
-///   game's next position from its side to move's view (`Position.observation`); uint8
+///   game's next position from the view of its player to act (`Position.observation`;
+///   `player_to_act(i)`, the chooser: the side to move but for a queen placed by her
+///   captor under `queen-placer=captor`); uint8
 ///   with `obs_dtype=numpy.uint8` (the same 0s and 1s in a quarter of the memory);
-/// - `rewards`: float32 `(n,)`: +1 if the action won the game for the side that played
+/// - `rewards`: float32 `(n,)`: +1 if the action won the game for the player that chose
 ///   it, -1 if it lost it (a ring of guards without the queen on the throne), 0 otherwise
 ///   (draws included);
 /// - `terminations`: bool `(n,)`: whether the action ended the game;
-/// - `masks`: the legal actions of the next position: bool `(n, ACTION_COUNT)`; or with
-///   `packed_masks=True`, uint8 `(n, PACKED_MASK_BYTES)`, bit-packed as `numpy.packbits`
-///   packs them (action `a` is bit `7 - a % 8` of byte `a // 8`, the padding bits are 0),
-///   which `agon.unpack_masks(masks)`, that is
-///   `numpy.unpackbits(masks, axis=-1, count=ACTION_COUNT).view(bool)`, unpacks.
+/// - `masks`: the legal actions of the next position: bool `(n, action_count)` (the
+///   rules' `agon.action_count(rules)`: `ACTION_COUNT` under the standard rules); or with
+///   `packed_masks=True`, uint8 `(n, packed_mask_bytes)` (`PACKED_MASK_BYTES` but under
+///   `guard-return=next-ring`), bit-packed as `numpy.packbits` packs them (action `a` is
+///   bit `7 - a % 8` of byte `a // 8`, the padding bits are 0 but for the pass), which
+///   `agon.unpack_masks(masks, rules)`, that is
+///   `numpy.unpackbits(masks, axis=-1, count=action_count).view(bool)`, unpacks.
 ///
 /// `actions` is a 1-dimensional array of shape `(n,)` of any numpy integer dtype (any
 /// width and sign, either byte order), or a sequence of `n` Python ints. Anything else is
@@ -151,6 +177,8 @@ pub struct VecEnv {
     obs_u8: bool,
     /// Masks bit-packed rather than one bool per action.
     packed: bool,
+    /// The rule set of the games (that of the start position).
+    rules: ac::Rules,
     threads: usize,
     /// What calls change, locked by one call at a time. No Python object is made and no
     /// Python code runs while it is locked.
@@ -346,11 +374,14 @@ impl<'py> MaskOut<'py> {
         given: Option<&Bound<'py, PyAny>>,
         n: usize,
         packed: bool,
+        rules: ac::Rules,
     ) -> PyResult<Self> {
         Ok(if packed {
-            MaskOut::Packed(Output::new(py, given, &[n, PACKED_MASK_LEN], "masks")?)
+            let len = actions::packed_mask_len(rules);
+            MaskOut::Packed(Output::new(py, given, &[n, len], "masks")?)
         } else {
-            MaskOut::Bool(Output::new(py, given, &[n, ACTION_COUNT], "masks")?)
+            let width = actions::action_count(rules);
+            MaskOut::Bool(Output::new(py, given, &[n, width], "masks")?)
         })
     }
 
@@ -545,7 +576,7 @@ impl Refused {
                      stay on the board)",
                     self.action,
                     self.env,
-                    ACTION_COUNT - 1
+                    actions::action_count(self.position.rules()) - 1
                 ),
                 "no-such-action",
             ),
@@ -602,7 +633,7 @@ impl VecEnv {
     ) -> PyResult<(ObsOut<'py>, MaskOut<'py>)> {
         let given = unpack_out(out, 2)?;
         let obs = ObsOut::new(py, given[0].as_ref(), &self.obs_shape(), self.obs_u8)?;
-        let masks = MaskOut::new(py, given[1].as_ref(), self.n, self.packed)?;
+        let masks = MaskOut::new(py, given[1].as_ref(), self.n, self.packed, self.rules)?;
         disjoint(&[obs.span(), masks.span()])?;
         Ok((obs, masks))
     }
@@ -691,15 +722,16 @@ impl VecEnv {
     /// a decided one); `seed` seeds `random_actions`; `axial` selects the (11, 11, 11)
     /// observation layout; `threads` (1 to 256, all cores by default) step the batch;
     /// `obs_dtype` is `numpy.float32` (the default) or `numpy.uint8`; `packed_masks`
-    /// packs the masks 8 actions a byte.
+    /// packs the masks 8 actions a byte; `rules` (a `Rules` or its text) is the rule set
+    /// of the games if given, else that of `start` (standard for a text or no start).
     #[new]
     #[pyo3(
         signature = (
             n, seed = Int(0), axial = false, start = None, *, threads = None,
-            obs_dtype = None, packed_masks = false
+            obs_dtype = None, packed_masks = false, rules = None
         ),
         text_signature = "(n, seed=0, axial=False, start=None, *, threads=None, \
-                          obs_dtype=None, packed_masks=False)"
+                          obs_dtype=None, packed_masks=False, rules=None)"
     )]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -711,6 +743,7 @@ impl VecEnv {
         threads: Option<Int<i64>>,
         obs_dtype: Option<Bound<'_, PyAny>>,
         packed_masks: bool,
+        rules: Option<crate::rules::RulesArg>,
     ) -> PyResult<VecEnv> {
         let n = usize::try_from(n.0)
             .ok()
@@ -720,7 +753,7 @@ impl VecEnv {
             })?;
         let threads = threads_arg(threads)?;
         let obs_u8 = obs_dtype_is_u8(py, obs_dtype.as_ref())?;
-        let start = crate::position::standard_start(py, start.as_ref(), None)?;
+        let start = crate::position::position_or_start(py, start.as_ref(), rules.map(|r| r.0))?;
         let mut env = agon_rl::VecEnv::new(n, seed.0, actions::layout(axial), Some(start))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         env.set_threads(threads)
@@ -730,6 +763,7 @@ impl VecEnv {
             axial,
             obs_u8,
             packed: packed_masks,
+            rules: start.rules(),
             threads,
             state: Lock::new(
                 "VecEnv",
@@ -774,18 +808,50 @@ impl VecEnv {
         self.packed
     }
 
-    /// The shape of one game's mask: `(ACTION_COUNT,)`, or `(PACKED_MASK_BYTES,)` when
-    /// packed.
+    /// The shape of one game's mask: `(action_count,)`, or `(packed_mask_bytes,)` when
+    /// packed (`(ACTION_COUNT,)` and `(PACKED_MASK_BYTES,)` under the standard rules).
     #[getter]
     fn mask_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         PyTuple::new(
             py,
             [if self.packed {
-                PACKED_MASK_LEN
+                actions::packed_mask_len(self.rules)
             } else {
-                ACTION_COUNT
+                actions::action_count(self.rules)
             }],
         )
+    }
+
+    /// The rule set of the games.
+    #[getter]
+    fn rules(&self) -> crate::rules::RulesPy {
+        crate::rules::RulesPy(self.rules)
+    }
+
+    /// The bytes of a game's bit-packed mask: `agon.packed_mask_bytes(self.rules)`.
+    #[getter]
+    fn packed_mask_bytes(&self) -> usize {
+        actions::packed_mask_len(self.rules)
+    }
+
+    /// The player to act in game `i` (0 to `n - 1`, else `IndexError`): the side that
+    /// chooses its next action (`Position.chooser`), whose view the observation takes and
+    /// whose reward the next step gives.
+    fn player_to_act(&self, py: Python<'_>, i: Int<i64>) -> PyResult<crate::types::SidePy> {
+        let i = self.index(i)?;
+        let side = self.lock(py)?.env.player_to_act(i);
+        Ok(side.into())
+    }
+
+    /// The players to act of every game, as an int8 array of shape `(n,)`: 0 where White
+    /// chooses the next action, 1 where Black does (`player_to_act`).
+    fn players_to_act<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i8>>> {
+        let guard = self.lock(py)?;
+        let v: Vec<i8> = (0..self.n)
+            .map(|i| guard.env.player_to_act(i).index() as i8)
+            .collect();
+        drop(guard);
+        Ok(PyArray1::from_vec(py, v))
     }
 
     /// The number of threads that step the batch (the calling one included).
@@ -794,10 +860,11 @@ impl VecEnv {
         self.threads
     }
 
-    /// The number of actions (`agon.ACTION_COUNT`).
+    /// The number of actions of the games' rule set (`agon.action_count(self.rules)`; the
+    /// width of a bool mask).
     #[getter]
     fn action_count(&self) -> usize {
-        ACTION_COUNT
+        actions::action_count(self.rules)
     }
 
     /// Starts every game again (reseeding `random_actions` if `seed` is given) and
@@ -857,7 +924,7 @@ impl VecEnv {
         let mut obs = ObsOut::new(py, given[0].as_ref(), &self.obs_shape(), self.obs_u8)?;
         let mut rewards = Output::<f32>::new(py, given[1].as_ref(), &[n], "rewards")?;
         let mut terms = Output::<bool>::new(py, given[2].as_ref(), &[n], "terminations")?;
-        let mut masks = MaskOut::new(py, given[3].as_ref(), n, self.packed)?;
+        let mut masks = MaskOut::new(py, given[3].as_ref(), n, self.packed, self.rules)?;
         let mut spans = vec![obs.span(), rewards.span(), terms.span(), masks.span()];
         spans.extend(actions.span());
         disjoint(&spans)?;
@@ -928,16 +995,25 @@ impl VecEnv {
 }
 
 /// Unpacks bit-packed masks (`VecEnv(..., packed_masks=True)`): a uint8 numpy array of
-/// shape `(..., PACKED_MASK_BYTES)` into a bool array of shape `(..., ACTION_COUNT)`, the
-/// same as `numpy.unpackbits(packed, axis=-1, count=ACTION_COUNT).view(bool)`: action `a`
+/// shape `(..., packed_mask_bytes(rules))` into a bool array of shape `(...,
+/// action_count(rules))` (`rules` a `Rules` or its text, standard by default: then
+/// `(..., PACKED_MASK_BYTES)` into `(..., ACTION_COUNT)`), the same as
+/// `numpy.unpackbits(packed, axis=-1, count=action_count(rules)).view(bool)`: action `a`
 /// is bit `7 - a % 8` of byte `a // 8`, and the bits after the last action are ignored.
 /// Raises `TypeError` for anything but a uint8 array (masked arrays included) and
 /// `ValueError` for another last dimension.
 #[pyfunction]
+#[pyo3(signature = (packed, rules = None))]
 pub fn unpack_masks<'py>(
     py: Python<'py>,
     packed: Bound<'py, PyAny>,
+    rules: Option<crate::rules::RulesArg>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let rules = rules.map_or(ac::Rules::STANDARD, |r| r.0);
+    let (bytes_len, width) = (
+        actions::packed_mask_len(rules),
+        actions::action_count(rules),
+    );
     let array = packed.cast::<PyUntypedArray>().map_err(|_| {
         PyTypeError::new_err(format!(
             "packed: expected a uint8 numpy array, not {}",
@@ -956,9 +1032,9 @@ pub fn unpack_masks<'py>(
         ))
     })?;
     let shape = typed.shape().to_vec();
-    if shape.last() != Some(&PACKED_MASK_LEN) {
+    if shape.last() != Some(&bytes_len) {
         return Err(PyValueError::new_err(format!(
-            "packed: expected a shape (..., {PACKED_MASK_LEN}), got {}",
+            "packed: expected a shape (..., {bytes_len}), got {}",
             shape_str(&shape)
         )));
     }
@@ -968,7 +1044,7 @@ pub fn unpack_masks<'py>(
     let view = borrowed.as_array();
     let mut out_shape = shape.clone();
     if let Some(last) = out_shape.last_mut() {
-        *last = ACTION_COUNT;
+        *last = width;
     }
     let out = new_array::<bool>(py, &out_shape)?.cast_into::<PyArrayDyn<bool>>()?;
     let mut rw = out
@@ -980,20 +1056,17 @@ pub fn unpack_masks<'py>(
     match view.as_slice() {
         Some(bytes) => py.detach(|| {
             for (p, u) in bytes
-                .chunks_exact(PACKED_MASK_LEN)
-                .zip(unpacked.chunks_exact_mut(ACTION_COUNT))
+                .chunks_exact(bytes_len)
+                .zip(unpacked.chunks_exact_mut(width))
             {
                 agon_rl::unpack_mask(p, u);
             }
         }),
         None => {
             // Not C-contiguous: row by row through a copy.
-            let mut row = vec![0u8; PACKED_MASK_LEN];
+            let mut row = vec![0u8; bytes_len];
             let rows = view.rows();
-            for (r, u) in rows
-                .into_iter()
-                .zip(unpacked.chunks_exact_mut(ACTION_COUNT))
-            {
+            for (r, u) in rows.into_iter().zip(unpacked.chunks_exact_mut(width)) {
                 for (b, &x) in row.iter_mut().zip(r.iter()) {
                     *b = x;
                 }

@@ -695,18 +695,44 @@ def _random_playouts(data: Data) -> None:
     seed = data.draw(st.one_of(st.integers(0, 2**64 - 1), any_int, hostile))
     start = data.draw(st.one_of(st.none(), position_like()))
     threads = data.draw(threads_like())
-    ok, stats = attempt(lambda: agon.random_playouts(n, seed=seed, start=start, threads=threads))
+    extra: Dict[str, Any] = {}
+    if data.draw(st.booleans()):
+        extra["rules"] = data.draw(st.one_of(st.none(), rules_like()))
+    if data.draw(st.booleans()):
+        extra["max_plies"] = data.draw(st.one_of(st.none(), st.integers(-1, 300), any_int, hostile))
+    if extra.get("rules") is not None and extra.get("max_plies") is None:
+        extra["max_plies"] = 500  # under some rule sets a random game need not end
+    ok, stats = attempt(lambda: agon.random_playouts(n, seed=seed, start=start, threads=threads, **extra))
     if ok:
-        assert stats["games"] == n == stats["white_wins"] + stats["black_wins"] + stats["draws"]
+        assert stats["games"] == n == (stats["white_wins"] + stats["black_wins"] + stats["draws"]
+                                       + stats["capped"])
         assert isinstance(threads, int) or threads is None
         assert threads is None or 1 <= threads <= 256
         # The games depend on the seed only, not on the number of threads.
-        assert stats == agon.random_playouts(n, seed=seed, start=start, threads=1)
+        assert stats == agon.random_playouts(n, seed=seed, start=start, threads=1, **extra)
+
+
+@entry("functions", "action_count", "packed_mask_bytes")
+def _action_count(data: Data) -> None:
+    args = data.draw(st.one_of(arguments(), arguments(rules_like())))
+    for fn in (agon.action_count, agon.packed_mask_bytes):
+        ok, count = attempt(lambda: fn(*args, **kwargs_maybe(data)))
+        if ok:
+            assert count in (agon.ACTION_COUNT, agon.ACTION_COUNT + 1, agon.MAX_ACTION_COUNT,
+                             agon.PACKED_MASK_BYTES, 1112)
+        else:
+            assert isinstance(count, (TypeError, ValueError, Boom)), count
 
 
 @entry("functions", "unpack_masks")
 def _unpack_masks(data: Data) -> None:
-    width = agon.PACKED_MASK_BYTES
+    if data.draw(st.booleans()):
+        rules: Any = data.draw(st.sampled_from(RULE_TEXTS))
+        extra: Dict[str, Any] = {"rules": rules}
+    else:
+        rules, extra = None, {}
+    width = agon.packed_mask_bytes(rules)
+    count = agon.action_count(rules)
     valid = hnp.arrays(np.uint8, hnp.array_shapes(min_dims=0, max_dims=2, min_side=0, max_side=3).map(
         lambda s: (*s, width)))
     packed = data.draw(mostly(st.one_of(valid, valid.map(lambda a: a[::-1]),
@@ -715,13 +741,13 @@ def _unpack_masks(data: Data) -> None:
                                         valid.map(lambda a: a[..., :-1]), valid.map(lambda a: a.tolist()),
                                         hostile), 6))
     before = arrays_state(packed)
-    ok, unpacked = attempt(lambda: agon.unpack_masks(packed, **kwargs_maybe(data)))
+    ok, unpacked = attempt(lambda: agon.unpack_masks(packed, **extra, **kwargs_maybe(data)))
     assert arrays_state(packed) == before
     if ok:
         assert isinstance(packed, np.ndarray) and packed.dtype == np.uint8
-        expected = np.unpackbits(packed, axis=-1, count=agon.ACTION_COUNT).view(bool)
+        expected = np.unpackbits(packed, axis=-1, count=count).view(bool)
         assert unpacked.dtype == np.bool_ and np.array_equal(unpacked, expected)
-        assert unpacked.shape == (*packed.shape[:-1], agon.ACTION_COUNT)
+        assert unpacked.shape == (*packed.shape[:-1], count)
     else:
         assert isinstance(unpacked, (TypeError, ValueError, Boom)), unpacked
 
@@ -744,12 +770,18 @@ def _action_to_move(data: Data) -> None:
 
 @entry("functions", "action_symmetries", "cell_symmetries", "axial_coordinates")
 def _tables(data: Data) -> None:
-    for fn in (agon.action_symmetries, agon.cell_symmetries, agon.axial_coordinates):
+    for fn in (agon.cell_symmetries, agon.axial_coordinates):
         args = data.draw(st.lists(hostile, max_size=1))
         ok, table = attempt(lambda: fn(*args))
         assert ok == (not args)
         if ok:
             assert table.dtype == np.int64 and table.ndim == 2
+    args = data.draw(st.one_of(arguments(), arguments(rules_like())))
+    ok, table = attempt(lambda: agon.action_symmetries(*args))
+    if ok:
+        assert table.dtype == np.int64 and table.shape == (12, agon.action_count(*args))
+    else:
+        assert isinstance(table, (TypeError, ValueError, Boom)), table
 
 
 # ---------------------------------------------------------------------------------------
@@ -1183,7 +1215,9 @@ def env_twins(draw: st.DrawFn) -> Tuple[agon.VecEnv, agon.VecEnv]:
     axial = draw(st.booleans())
     start = draw(st.sampled_from([None, *LIVE_POSITIONS[:8]]))
     formats: Dict[str, Any] = dict(obs_dtype=draw(st.sampled_from([None, np.float32, np.uint8, "uint8", "f4"])),
-                                   packed_masks=draw(st.booleans()))
+                                   packed_masks=draw(st.booleans()),
+                                   rules=draw(st.sampled_from([None, "ludii", "standard+between=trapped",
+                                                               "standard+guard-return=next-ring"])))
     a = agon.VecEnv(n, seed=seed, axial=axial, start=start, threads=draw(st.integers(1, 3)), **formats)
     b = agon.VecEnv(n, seed=seed, axial=axial, start=start, threads=draw(st.integers(1, 3)), **formats)
     for _ in range(draw(st.integers(0, 6))):
@@ -1378,7 +1412,24 @@ def _env_index(data: Data) -> None:
 
 properties("vecenv", "VecEnv", env_twins().map(lambda t: t[0]),
            ["observation_shape", "num_envs", "action_count", "threads", "obs_dtype",
-            "packed_masks", "mask_shape"])
+            "packed_masks", "mask_shape", "rules", "packed_mask_bytes"])
+
+
+@entry("vecenv", "VecEnv.player_to_act", "VecEnv.players_to_act")
+def _env_player_to_act(data: Data) -> None:
+    a, b = data.draw(env_twins())
+    i = data.draw(st.one_of(st.integers(-2, 6), st.integers(0, 3).map(np.int64), any_int, hostile))
+    ok, side = attempt(lambda: a.player_to_act(i))  # type: ignore[arg-type]
+    if ok:
+        assert 0 <= int(i) < len(a) and side == a.position(int(i)).chooser
+    elif isinstance(i, int) and not isinstance(i, bool) and -(2**63) <= i < 2**63:
+        assert isinstance(side, IndexError)
+    args = data.draw(st.one_of(arguments(), arguments(hostile)))
+    ok, players = attempt(lambda: a.players_to_act(*args))
+    if ok:
+        assert players.dtype == np.int8 and players.shape == (len(a),)
+        assert [int(p) for p in players] == [int(a.position(j).chooser) for j in range(len(a))]
+    assert_twins(a, b, None)
 protocol("vecenv", "VecEnv", env_twins().map(lambda t: t[0]))
 
 

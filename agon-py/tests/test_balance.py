@@ -78,3 +78,21 @@ def test_tournament_takes_rules() -> None:
     args = tournament.parser().parse_args(["--players", "random", "greedy", "--games-per-pair", "2",
                                            "--rules", "ludii"])
     assert args.rules == "ludii"
+
+
+def test_random_rows_use_the_capped_playouts() -> None:
+    """The random rows under a rule set whose games need not end stop them at the cap,
+    and give the 90th percentile of the lengths (numpy's, from the histogram)."""
+    import numpy as np
+
+    from agon.balance import _p90
+
+    data = [5, 1, 3, 3, 9, 12, 2, 2, 7, 100]
+    histogram = {x: data.count(x) for x in set(data)}
+    assert _p90(histogram) == pytest.approx(float(np.percentile(data, 90)))
+    result = balance.balance(
+        ["standard+repetition=off", "ludii"], games=0, random_games=10, max_plies=50
+    )
+    [endless, ludii] = result.rows
+    assert endless.games == 10 and endless.at_limit > 0 and endless.p90_plies <= 50
+    assert ludii.rules == "ludii" and ludii.p90_plies <= 50

@@ -87,7 +87,7 @@ def test_round_trip_of_every_field(tmp_path: Path) -> None:
     table = data.read_table(path)
     meta = table.schema.metadata
     assert meta[b"agon.schema"] == b"agon-games"
-    assert meta[b"agon.schema_version"] == b"1"
+    assert meta[b"agon.schema_version"] == b"2"
     assert meta[b"agon.action_count"] == b"3337"
     assert meta[b"agon.run"] == b'{"note": "test"}'
     assert table.column_names == list(data.COLUMNS)
@@ -394,7 +394,7 @@ def test_corrupt_datasets_are_refused_precisely(tmp_path: Path) -> None:
         return lambda t: t.set_column(t.column_names.index(name), t.schema.field(name), values)
 
     cases = [
-        ("newer", with_meta(b"agon.schema_version", b"2"), "newer than this package reads"),
+        ("newer", with_meta(b"agon.schema_version", b"3"), "newer than this package reads"),
         ("other", with_meta(b"agon.schema", b"chess-games"), "not an agon game dataset"),
         ("version", with_meta(b"agon.schema_version", b"one"), "unreadable schema version"),
         ("type", lambda t: t.set_column(t.column_names.index("plies"), "plies", t.column("plies").cast(pa.float64())),

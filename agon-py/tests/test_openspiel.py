@@ -100,7 +100,7 @@ def test_game_type_and_info() -> None:
     assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (-1.0, 1.0, 0.0)
     assert game.max_game_length() == agon.openspiel.DEFAULT_MAX_GAME_LENGTH == 10_000
     assert game.observation_tensor_shape() == [11, 11, 11]
-    assert str(game) == "python_agon(max_game_length=10000)"
+    assert str(game) == "python_agon(max_game_length=10000,rules=standard)"
     assert isinstance(game, agon.openspiel.AgonGame)
     assert agon.openspiel.load_game(7).max_game_length() == 7
     # Player 0 is White, who moves first.

@@ -76,6 +76,22 @@ the twelve symmetries keeps the rings, so it permutes the actions, block by bloc
 action to its image under ``Symmetry(s)``), and ``cell_symmetries()`` the (12, 91) array
 of cell permutations.
 
+Under rule sets (RULES.md section 8) the standard actions keep these numbers, and
+``action_count(rules)`` is the width of the rule set's masks: 3337 (``ACTION_COUNT``)
+for most, 3338 under ``stuck=pass`` (the ``ludii`` preset), where the pass is
+``PASS_ACTION`` = 3337, and ``MAX_ACTION_COUNT`` = 8889 under ``guard-return=next-ring``,
+whose captured guards may return to inner cells: the return of the captured guard on
+cell ``c`` to the inner cell ``i`` is ``NEXT_RING_RETURN_BASE + c * 61 + j`` (3338 and
+on). Only there does a move's action depend on the position (a return to an inner cell
+is the queen's or a guard's): ``move_to_action(move, position)``. ``Position.legal_actions()``,
+``action_mask()``, ``action_to_move`` and ``VecEnv(..., rules=...)`` follow the
+position's rules; packed masks are ``packed_mask_bytes(rules)`` bytes (418, the pass in
+the padding, or 1112 under ``next-ring``), and ``unpack_masks(masks, rules)`` unpacks
+them.
+
+>>> agon.action_count("ludii"), agon.PASS_ACTION in agon.Position(rules="ludii").action_mask().nonzero()[0]
+(3338, False)
+
 Observations
 ------------
 ``Position.observation()`` is a float32 array of shape (11, 91) (channels by cell index),
@@ -183,6 +199,9 @@ not depend on how many: each game draws from its own random generator.
 from ._agon import (
     ACTION_COUNT,
     CELL_COUNT,
+    MAX_ACTION_COUNT,
+    NEXT_RING_RETURN_BASE,
+    PASS_ACTION,
     INNER_RETURN_BASE,
     MAX_ARROWS,
     MAX_DEPTH,
@@ -214,12 +233,14 @@ from ._agon import (
     Symmetry,
     VecEnv,
     __version__,
+    action_count,
     action_symmetries,
     analyse,
     action_to_move,
     axial_coordinates,
     cell_symmetries,
     move_to_action,
+    packed_mask_bytes,
     perft,
     random_playouts,
     svg,
@@ -269,6 +290,7 @@ __all__ = [
     "IllegalMoveError",
     "InvalidPositionError",
     "Kind",
+    "MAX_ACTION_COUNT",
     "MAX_ARROWS",
     "MAX_DEPTH",
     "MAX_ENVS",
@@ -279,12 +301,14 @@ __all__ = [
     "MAX_SVG_SIZE",
     "MAX_TIME_LIMIT",
     "Move",
+    "NEXT_RING_RETURN_BASE",
     "NORTH",
     "NORTH_EAST",
     "NORTH_WEST",
     "OBSERVATION_CHANNELS",
     "OUTER_RETURN_BASE",
     "PACKED_MASK_BYTES",
+    "PASS_ACTION",
     "Outcome",
     "ParseError",
     "Piece",
@@ -303,6 +327,7 @@ __all__ = [
     "VecEnv",
     "WHITE",
     "__version__",
+    "action_count",
     "action_symmetries",
     "action_to_move",
     "analyse",
@@ -310,6 +335,7 @@ __all__ = [
     "bots",
     "cell_symmetries",
     "move_to_action",
+    "packed_mask_bytes",
     "perft",
     "random_playouts",
     "svg",

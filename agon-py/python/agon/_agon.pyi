@@ -42,6 +42,8 @@ __all__ = [
     "move_to_action",
     "action_to_move",
     "action_symmetries",
+    "action_count",
+    "packed_mask_bytes",
     "cell_symmetries",
     "axial_coordinates",
     "svg",
@@ -54,6 +56,9 @@ __all__ = [
     "OUTER_RETURN_BASE",
     "INNER_RETURN_BASE",
     "PACKED_MASK_BYTES",
+    "PASS_ACTION",
+    "NEXT_RING_RETURN_BASE",
+    "MAX_ACTION_COUNT",
     "MAX_LEGAL_MOVES",
     "OBSERVATION_CHANNELS",
     "MAX_ENVS",
@@ -127,6 +132,15 @@ MAX_ARROWS: int
 """The most arrows of one `svg` call: 10000."""
 OBSERVATION_CHANNELS: List[str]
 """The names of the 11 observation channels, in order."""
+PASS_ACTION: int
+"""The action of the pass: 3337, only in rule sets with `stuck=pass` (see
+`action_count`)."""
+NEXT_RING_RETURN_BASE: int
+"""The first action of the block of guard returns to inner cells: 3338, only under
+`guard-return=next-ring` (the guard on cell `c` to the inner cell of rank `j`:
+`3338 + c * 61 + j`)."""
+MAX_ACTION_COUNT: int
+"""The size of the largest action space: 8889 (`guard-return=next-ring`)."""
 __version__: str
 """The version of the package."""
 
@@ -768,9 +782,12 @@ class Position:
     def canonical(self) -> Tuple[Position, Symmetry]:
         """The canonical image among the twelve and the symmetry that gives it."""
     def legal_actions(self) -> npt.NDArray[np.int64]:
-        """The legal actions (see `agon.ACTION_COUNT`), ascending, as an int64 array."""
+        """The legal actions (see `agon.ACTION_COUNT`), ascending, as an int64 array, in the
+        action space of the position's rules (`agon.action_count(rules)`: the pass is
+        `agon.PASS_ACTION`)."""
     def action_mask(self) -> npt.NDArray[np.bool_]:
-        """The mask of legal actions: a bool array of `agon.ACTION_COUNT` entries."""
+        """The mask of legal actions: a bool array of `agon.action_count(self.rules)` entries
+        (`agon.ACTION_COUNT` under the standard rules)."""
     def observation(self, axial: bool = False) -> npt.NDArray[np.float32]:
         """The observation planes from the side to move's view, float32: shape (11, 91), or
         (11, 11, 11) with `axial=True` (see `agon.OBSERVATION_CHANNELS`)."""
@@ -938,21 +955,27 @@ class VecEnv:
     core.
 
     `VecEnv(n, seed=0, axial=False, start=None, *, threads=None, obs_dtype=None,
-    packed_masks=False)`: `n` is 1 to `agon.MAX_ENVS`. `step(actions)` plays one action in
-    every game and returns `(observations, rewards, terminations, masks)`:
+    packed_masks=False, rules=None)`: `n` is 1 to `agon.MAX_ENVS`; the games are played
+    under `rules` (a `Rules` or its text; by default those of a `Position` start, else the
+    standard rules). `step(actions)` plays one action in every game and returns
+    `(observations, rewards, terminations, masks)`:
 
     - `observations`: float32 `(n, 11, 91)`, or `(n, 11, 11, 11)` with `axial=True`: each
-      game's next position from its side to move's view (`Position.observation`); uint8
+      game's next position from the view of its player to act (`Position.observation`;
+      `player_to_act(i)`, the chooser: the side to move but for a queen placed by her
+      captor under `queen-placer=captor`); uint8
       with `obs_dtype=numpy.uint8` (the same 0s and 1s in a quarter of the memory);
-    - `rewards`: float32 `(n,)`: +1 if the action won the game for the side that played
+    - `rewards`: float32 `(n,)`: +1 if the action won the game for the player that chose
       it, -1 if it lost it (a ring of guards without the queen on the throne), 0 otherwise
       (draws included);
     - `terminations`: bool `(n,)`: whether the action ended the game;
-    - `masks`: the legal actions of the next position: bool `(n, ACTION_COUNT)`; or with
-      `packed_masks=True`, uint8 `(n, PACKED_MASK_BYTES)`, bit-packed as `numpy.packbits`
-      packs them (action `a` is bit `7 - a % 8` of byte `a // 8`, the padding bits are 0),
-      which `agon.unpack_masks(masks)`, that is
-      `numpy.unpackbits(masks, axis=-1, count=ACTION_COUNT).view(bool)`, unpacks.
+    - `masks`: the legal actions of the next position: bool `(n, action_count)` (the
+      rules' `agon.action_count(rules)`: `ACTION_COUNT` under the standard rules); or with
+      `packed_masks=True`, uint8 `(n, packed_mask_bytes)` (`PACKED_MASK_BYTES` but under
+      `guard-return=next-ring`), bit-packed as `numpy.packbits` packs them (action `a` is
+      bit `7 - a % 8` of byte `a // 8`, the padding bits are 0 but for the pass), which
+      `agon.unpack_masks(masks, rules)`, that is
+      `numpy.unpackbits(masks, axis=-1, count=action_count).view(bool)`, unpacks.
 
     `actions` is a 1-dimensional array of shape `(n,)` of any numpy integer dtype (any
     width and sign, either byte order), or a sequence of `n` Python ints. Anything else is
@@ -986,12 +1009,14 @@ class VecEnv:
         threads: Optional[int] = None,
         obs_dtype: Optional[npt.DTypeLike] = None,
         packed_masks: bool = False,
+        rules: Optional[_RulesLike] = None,
     ) -> VecEnv:
         """`n` games (1 to `agon.MAX_ENVS`) from `start` (the start position by default; not
         a decided one); `seed` seeds `random_actions`; `axial` selects the (11, 11, 11)
         observation layout; `threads` (1 to 256, all cores by default) step the batch;
         `obs_dtype` is `numpy.float32` (the default) or `numpy.uint8`; `packed_masks`
-        packs the masks 8 actions a byte."""
+        packs the masks 8 actions a byte; `rules` (a `Rules` or its text) is the rule set
+        of the games if given, else that of `start` (standard for a text or no start)."""
     @property
     def num_envs(self) -> int:
         """The number of games."""
@@ -1009,14 +1034,28 @@ class VecEnv:
         per action."""
     @property
     def mask_shape(self) -> Tuple[int]:
-        """The shape of one game's mask: `(ACTION_COUNT,)`, or `(PACKED_MASK_BYTES,)` when
-        packed."""
+        """The shape of one game's mask: `(action_count,)`, or `(packed_mask_bytes,)` when
+        packed (`(ACTION_COUNT,)` and `(PACKED_MASK_BYTES,)` under the standard rules)."""
+    @property
+    def rules(self) -> Rules:
+        """The rule set of the games."""
+    @property
+    def packed_mask_bytes(self) -> int:
+        """The bytes of a game's bit-packed mask: `agon.packed_mask_bytes(self.rules)`."""
+    def player_to_act(self, i: int) -> Side:
+        """The player to act in game `i` (0 to `n - 1`, else `IndexError`): the side that
+        chooses its next action (`Position.chooser`), whose view the observation takes and
+        whose reward the next step gives."""
+    def players_to_act(self) -> npt.NDArray[np.int8]:
+        """The players to act of every game, as an int8 array of shape `(n,)`: 0 where White
+        chooses the next action, 1 where Black does (`player_to_act`)."""
     @property
     def threads(self) -> int:
         """The number of threads that step the batch (the calling one included)."""
     @property
     def action_count(self) -> int:
-        """The number of actions (`agon.ACTION_COUNT`)."""
+        """The number of actions of the games' rule set (`agon.action_count(self.rules)`; the
+        width of a bool mask)."""
     def reset(
         self, seed: Optional[int] = None, out: Optional[Tuple[_Observations, _Masks]] = None
     ) -> Tuple[_Observations, _Masks]:
@@ -1051,7 +1090,9 @@ class _PlayoutStats(TypedDict):
     white_wins: int
     black_wins: int
     draws: int
+    capped: int
     reasons: Dict[str, int]
+    lengths: Dict[int, int]
 
 def perft(position: _PositionLike, depth: int, rules: Optional[_RulesLike] = None) -> int:
     """The number of leaves of the tree of legal moves from `position`, `depth` plies deep
@@ -1065,33 +1106,57 @@ def random_playouts(
     threads: Optional[int] = None,
     *,
     rules: Optional[_RulesLike] = None,
+    max_plies: Optional[int] = None,
 ) -> _PlayoutStats:
     """Plays `n` games (0 to `MAX_RANDOM_PLAYOUTS`) of uniformly random legal moves from
     `start` (the start position by default), on `threads` threads (1 to 256; all cores by
     default), without holding the GIL, and returns their statistics: `games`, `plies`
     (total), `plies_mean`, `plies_median`, `plies_min`, `plies_max`, `white_wins`,
-    `black_wins`, `draws`, and `reasons` (a dict from each end reason to its count). Game
-    `k` draws its moves from its own generator, seeded from `seed` and `k` (Rust's
-    `agon_rl::game_rng`), so the same seed gives the same games on any number of threads,
-    in Python and in Rust (`agon_rl::random_playouts`, which computes these statistics).
-    `rules` (a `Rules` or its text) must be the standard rules for now."""
-def unpack_masks(packed: npt.NDArray[Any]) -> npt.NDArray[np.bool_]:
+    `black_wins`, `draws`, `capped` (the games stopped at `max_plies` before they ended),
+    `reasons` (a dict from each end reason to its count) and `lengths` (a dict from each
+    length that occurred, in plies, to its number of games). Game `k` draws its moves from
+    its own generator, seeded from `seed` and `k` (Rust's `agon_rl::game_rng`), so the same
+    seed gives the same games on any number of threads, in Python and in Rust
+    (`agon_rl::random_playouts_capped`, which computes these statistics). The games are
+    played under `rules` (a `Rules` or its text) if given, else those of `start` (standard
+    for a text or no start). `max_plies` (1 or more; None for no cap) stops a game that has
+    not ended after that many moves: give it for rule sets where a game need not end
+    (`repetition=off` without a `limit`); a capped game counts in `games`, `plies` and the
+    lengths, not as a win, a draw or a reason."""
+def unpack_masks(
+    packed: npt.NDArray[Any], rules: Optional[_RulesLike] = None
+) -> npt.NDArray[np.bool_]:
     """Unpacks bit-packed masks (`VecEnv(..., packed_masks=True)`): a uint8 numpy array of
-    shape `(..., PACKED_MASK_BYTES)` into a bool array of shape `(..., ACTION_COUNT)`, the
-    same as `numpy.unpackbits(packed, axis=-1, count=ACTION_COUNT).view(bool)`: action `a`
+    shape `(..., packed_mask_bytes(rules))` into a bool array of shape `(...,
+    action_count(rules))` (`rules` a `Rules` or its text, standard by default: then
+    `(..., PACKED_MASK_BYTES)` into `(..., ACTION_COUNT)`), the same as
+    `numpy.unpackbits(packed, axis=-1, count=action_count(rules)).view(bool)`: action `a`
     is bit `7 - a % 8` of byte `a // 8`, and the bits after the last action are ignored.
     Raises `TypeError` for anything but a uint8 array (masked arrays included) and
     `ValueError` for another last dimension."""
-def move_to_action(move: _MoveLike) -> int:
-    """The action of a move (see `agon.ACTION_COUNT`); needs no position. Raises
-    `IllegalMoveError` for a step between cells that are not adjacent."""
+def move_to_action(move: _MoveLike, position: Optional[_PositionLike] = None) -> int:
+    """The action of a move (see `agon.ACTION_COUNT`; the pass is `agon.PASS_ACTION`). Needs
+    no position but under `guard-return=next-ring`, where a guard's return to an inner cell
+    has its own action (from `agon.NEXT_RING_RETURN_BASE`): give the `position` it is
+    played in (a `Position` or its text) to number it in the action space of that
+    position's rules. Raises `IllegalMoveError` for a step between cells that are not
+    adjacent."""
 def action_to_move(position: _PositionLike, action: int) -> Move:
-    """The move an action stands for in `position` (not checked for legality); raises
-    `IllegalMoveError` (reason `"no-such-action"`) for a number out of range or a step off
-    the board."""
-def action_symmetries() -> npt.NDArray[np.int64]:
+    """The move an action stands for in `position` (not checked for legality), in the action
+    space of the position's rules; raises `IllegalMoveError` (reason `"no-such-action"`)
+    for a number out of that range or a step off the board."""
+def action_count(rules: Optional[_RulesLike] = None) -> int:
+    """The number of actions of a rule set (`rules` a `Rules` or its text; standard by
+    default), the width of its masks: `ACTION_COUNT` (3337), 3338 under `stuck=pass` (the
+    pass, `PASS_ACTION`), `MAX_ACTION_COUNT` (8889) under `guard-return=next-ring`."""
+def packed_mask_bytes(rules: Optional[_RulesLike] = None) -> int:
+    """The bytes of a bit-packed mask of a rule set (`rules` a `Rules` or its text; standard
+    by default): `PACKED_MASK_BYTES` (418, the pass in its padding), 1112 under
+    `guard-return=next-ring`."""
+def action_symmetries(rules: Optional[_RulesLike] = None) -> npt.NDArray[np.int64]:
     """The action maps of the twelve symmetries: an int64 array of shape
-    (12, ACTION_COUNT) whose row `s` maps each action to its image under symmetry `s`."""
+    (12, action_count(rules)) (`rules` standard by default: (12, ACTION_COUNT)) whose row
+    `s` maps each action to its image under symmetry `s` (the pass is its own image)."""
 def cell_symmetries() -> npt.NDArray[np.int64]:
     """The cell maps of the twelve symmetries: an int64 array of shape (12, 91) whose row `s`
     maps each cell index to the index of its image under symmetry `s`."""
@@ -1200,7 +1265,7 @@ class MCTS(Bot):
         `time_limit` seconds if given (0 to `agon.MAX_TIME_LIMIT`)."""
     def choose_with_stats(self, position: Union[Position, Game]) -> Tuple[Move, Dict[int, int], float]:
         """Chooses a move as `choose` does, with the statistics of its search: returns `(move,
-        visits, value)`. `visits` maps the action (`agon.move_to_action`) of each move the
+        visits, value)`. `visits` maps the action (`agon.move_to_action(move, position)`) of each move the
         search visited to its visit count, in the order of `legal_moves()`: the counts sum
         to the playouts run (`playouts`, unless the time limit stopped the search first),
         and the move is the most visited. `value` is the mean result of the playouts for
@@ -1373,11 +1438,15 @@ class _PlayedGames(_PlayedGamesBase, total=False):
 _GameVisitActions = Optional[List[Optional[List[int]]]]
 
 def _replay_games(
-    starts: List[str], offsets: npt.NDArray[np.int64], actions: npt.NDArray[np.uint16]
+    starts: List[str],
+    offsets: npt.NDArray[np.int64],
+    actions: npt.NDArray[np.uint16],
+    rules: Optional[List[str]] = None,
 ) -> List[Game]:
     """The games of a batch (start texts, int64 offsets into uint16 actions) replayed through
-    `Game`, each move checked; raises `ValueError` naming the first game, ply and action
-    that cannot be played."""
+    `Game`, each move checked, under `rules` (one rule set's text per game; the standard
+    rules for all if None); raises `ValueError` naming the first game, ply and action that
+    cannot be played."""
 def _game_actions(game: Game) -> npt.NDArray[np.uint16]:
     """The action numbers of a game's moves: a uint16 array (what a dataset stores)."""
 def _training_arrays(
@@ -1392,18 +1461,21 @@ def _training_arrays(
     policy: bool = False,
     visit_actions: Optional[List[_GameVisitActions]] = None,
     visit_counts: Optional[List[_GameVisitActions]] = None,
+    rules: Optional[List[str]] = None,
 ) -> _TrainingArrays:
     """The training arrays of a batch of games (start texts, int64 offsets into uint16
     actions), replayed in Rust without the GIL: for each game `i`, the positions before its
     moves `ply_begin[i]` to `ply_end[i] - 1` (all of them when both are None), under the
     twelve symmetries if `symmetries`. Returns a dict of numpy arrays: `observations`
     (float32, (B, 11, 91) or (B, 11, 11, 11) with `axial`), `masks` (bool, (B,
-    ACTION_COUNT)), `actions`, `games` (the game's number in the batch), `plies`,
+    action_count(rules))), `actions`, `games` (the game's number in the batch), `plies`,
     `symmetries` (int64, (B,)), `results` (float32, (B,): +1 if the mover won the game, -1
     if it lost, 0 for a draw or an unfinished game) and, with `policy`, `policies` (float32,
-    (B, ACTION_COUNT): the visit counts over their sum) and `has_policy` (bool, (B,)) from
+    (B, action_count(rules)): the visit counts over their sum) and `has_policy` (bool, (B,)) from
     `visit_actions` and `visit_counts` (per game None or, per ply, None or a list); and the
-    replayed games' `winners` and `reasons` (lists). At most MAX_TRAINING_SAMPLES samples;
+    replayed games' `winners` and `reasons` (lists). `rules` gives each game's rule set (its
+    text; all standard if None): the games of one call share one. At most
+    MAX_TRAINING_SAMPLES samples;
     raises `ValueError` for a game that does not replay or statistics that do not fit it."""
 def _play_games(
     white: str,
@@ -1425,4 +1497,6 @@ def _play_games(
     dict also holds, for each ply of `actions`: `has_stats` (bool: whether its player gave
     statistics), `values` (float32, NaN where none) and `visit_offsets` (int64, one more
     than the plies) into `visit_actions` (uint16) and `visit_counts` (uint32). At most
-    65536 games a call. `rules` (a `Rules` or its text) must be the standard rules for now."""
+    65536 games a call. The games are played under `rules` (a `Rules` or its text) if given,
+    else those of `start` (standard for a text or no start); each ply's bot is that of the
+    player to act, `Position.chooser`."""

@@ -5,7 +5,12 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from ._agon import Game, Position
+from typing import Optional, Union
+
+from ._agon import Game, Position, Rules
+
+RulesLike = Union[Rules, str]
+"""A rule set: a ``Rules`` or its text (``"ludii"``, ``"standard+between=trapped"``)."""
 
 
 def require(module: str, extra: str, feature: str) -> ModuleType:
@@ -21,6 +26,25 @@ def require(module: str, extra: str, feature: str) -> ModuleType:
             f"{feature} needs the optional dependency {module!r}, which is not installed: "
             f"pip install 'agon-rules[{extra}]'"
         ) from error
+
+
+def start_under(start: Union[Position, str, None], rules: Optional[RulesLike]) -> Position:
+    """The start position of an adapter: ``start`` (a ``Position`` or its text; the start
+    position by default) under ``rules`` if given, else the rules of a ``Position`` start
+    (standard for a text or no start).
+
+    >>> start_under(None, "ludii").rules
+    Rules('ludii')
+    >>> start_under("Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w", None).rules
+    Rules('standard')
+    """
+    if start is None:
+        return Position(rules=rules)
+    if isinstance(start, str):
+        return Position(start, rules=rules)
+    if not isinstance(start, Position):
+        raise TypeError(f"start must be a Position, its text or None, not {type(start).__name__}")
+    return start if rules is None else start.with_rules(rules)
 
 
 class GameView:

@@ -26,7 +26,7 @@ import shlex
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -157,10 +157,23 @@ def _engine_rows(b: Balance, workers: int, ray: bool, progress: bool) -> List[Ro
     return rows
 
 
-def _p90(stats: Any) -> float:
-    """The 90th percentile of the lengths, where the statistics hold it."""
-    value = stats.get("plies_p90")
-    return math.nan if value is None else float(value)
+def _p90(lengths: Mapping[int, int]) -> float:
+    """The 90th percentile of game lengths given as a histogram (plies to games), as
+    ``numpy.percentile`` computes it (linear interpolation) on the lengths themselves."""
+    total = sum(lengths.values())
+    if total == 0:
+        return math.nan
+    rank = 0.9 * (total - 1)
+    below, above = math.floor(rank), math.ceil(rank)
+    values: Dict[int, int] = {}
+    seen = 0
+    for plies in sorted(lengths):
+        count = lengths[plies]
+        for k in (below, above):
+            if seen <= k < seen + count:
+                values[k] = plies
+        seen += count
+    return values[below] + (values[above] - values[below]) * (rank - below)
 
 
 def _random_rows(b: Balance) -> List[Row]:
@@ -168,17 +181,18 @@ def _random_rows(b: Balance) -> List[Row]:
     for r, text in enumerate(b.rule_sets):
         if b.random_games == 0:
             continue
-        # Random games under the standard rules always end (by repetition at the latest).
-        # TODO(bots branch): a ply cap (b.max_plies) and the 90th percentile of the lengths
-        # come with agon-rl's playouts under any rule set.
+        # Under some rule sets (repetition off without a limit) a random game need not
+        # end: the playouts stop it at the cap, and it counts as a draw at the cap.
         stats = _agon.random_playouts(
-            b.random_games, seed=_games.game_seed(b.seed, r, 1 << 32), rules=text
+            b.random_games, seed=_games.game_seed(b.seed, r, 1 << 32), rules=text,
+            max_plies=b.max_plies,
         )
         reasons = stats["reasons"]
         rows.append(Row(
-            text, "random", stats["games"], stats["white_wins"], stats["draws"], stats["black_wins"],
-            stats["plies_mean"], _p90(stats),
-            reasons.get("move-limit", 0) + reasons.get("unfinished", 0),
+            text, "random", stats["games"], stats["white_wins"],
+            stats["draws"] + stats["capped"], stats["black_wins"],
+            stats["plies_mean"], _p90(stats["lengths"]),
+            reasons.get("move-limit", 0) + stats["capped"],
         ))
     return rows
 

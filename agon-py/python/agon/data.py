@@ -13,10 +13,11 @@ True
 >>> batch["observations"].shape, batch["masks"].shape, batch["actions"].shape
 ((24, 11, 91), (24, 3337), (24,))
 
-Schema (version 1)
+Schema (version 2)
 ------------------
 One row per game; the schema's own metadata says what it is (``agon.schema`` =
-``"agon-games"``, ``agon.schema_version`` = ``"1"``, ``agon.action_count`` = ``"3337"``,
+``"agon-games"``, ``agon.schema_version`` = ``"2"``, ``agon.action_count`` = ``"3337"``
+(the standard action space; a game's own is ``agon.action_count(rules)``),
 the writing package's ``agon.version`` and, for generated datasets, the run's settings as
 JSON in ``agon.run``), and each field carries its description in its own metadata
 (``description``). Columns:
@@ -28,13 +29,20 @@ JSON in ``agon.run``), and each field carries its description in its own metadat
   ``"alphabeta:3:500ms"``, ``"random"``: every setting but the seed) or any name.
 - ``white_seed``, ``black_seed`` (uint64): the seed each player was made with.
 - ``start`` (string): the start position's text (``Position.to_text()``).
-- ``moves`` (list<uint16>): the moves as action numbers (``agon.move_to_action``).
+- ``rules`` (string): the game's rule set, its text (``str(game.rules)``: ``"standard"``,
+  ``"ludii"``, ``"standard+between=trapped"``...; RULES.md section 8). The start is read,
+  and the moves replayed, under it.
+- ``moves`` (list<uint16>): the moves as action numbers in the action space of the rules
+  (``agon.move_to_action(move, position)``; the pass is ``agon.PASS_ACTION``).
 - ``plies`` (uint32): the number of moves.
 - ``winner`` (string, nullable): ``"white"``, ``"black"``, or null for a draw or an
   unfinished game.
 - ``end_reason`` (string): ``"throne"``, ``"ring-without-queen"``, ``"no-legal-action"``,
-  ``"repetition"``, or ``"unfinished"`` for a game stopped before the rules ended it (the
-  generator's ply cap).
+  ``"repetition"``, ``"two-passes"``, ``"move-limit"``, or ``"unfinished"`` for a game
+  stopped before the rules ended it (the generator's ply cap).
+
+Version 1 (before rule sets) had no ``rules`` column: its games are standard, and this
+package still reads such files, as if their ``rules`` were all ``"standard"``.
 - ``visit_actions`` (list<list<uint16>>, nullable) and ``visit_counts``
   (list<list<uint32>>, nullable): the players' search statistics, sparse: for each ply,
   the actions the search visited and their visit counts (null for a ply whose player
@@ -95,7 +103,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _agon, _games
-from ._agon import ACTION_COUNT, MAX_TRAINING_SAMPLES, Game, Move, Position, Side
+from ._agon import ACTION_COUNT, MAX_TRAINING_SAMPLES, Game, Move, Position, Rules, Side, action_count
 from ._extras import require
 
 pa = require("pyarrow", "data", "agon.data")
@@ -104,10 +112,12 @@ pc = require("pyarrow.compute", "data", "agon.data")
 
 SCHEMA_NAME = "agon-games"
 """The value of the ``agon.schema`` metadata key of every dataset file."""
-SCHEMA_VERSION = 1
-"""The schema version this package writes, and the newest it reads."""
+SCHEMA_VERSION = 2
+"""The schema version this package writes, and the newest it reads (it reads version 1
+too: see the module docstring)."""
 
-END_REASONS = ("throne", "ring-without-queen", "no-legal-action", "repetition", "unfinished")
+END_REASONS = ("throne", "ring-without-queen", "no-legal-action", "repetition", "two-passes",
+               "move-limit", "unfinished")
 """The values of ``end_reason``: the core's end reasons, and ``"unfinished"``."""
 WINNERS = ("white", "black")
 """The values of ``winner`` (null for a draw or an unfinished game)."""
@@ -120,11 +130,12 @@ _FIELDS: List[Tuple[str, Any, bool, str]] = [
     ("white_seed", pa.uint64(), False, "The seed White's player was made with."),
     ("black_seed", pa.uint64(), False, "The seed Black's player was made with."),
     ("start", pa.string(), False, "The start position's text (Position.to_text())."),
+    ("rules", pa.string(), False, "The game's rule set, its text ('standard', 'ludii', ...)."),
     (
         "moves",
         pa.list_(pa.field("item", pa.uint16(), nullable=False)),
         False,
-        "The moves as action numbers (agon.move_to_action, 0 to 3336).",
+        "The moves as action numbers (agon.move_to_action, below agon.action_count(rules)).",
     ),
     ("plies", pa.uint32(), False, "The number of moves."),
     ("winner", pa.string(), True, "'white', 'black', or null for a draw or an unfinished game."),
@@ -132,8 +143,8 @@ _FIELDS: List[Tuple[str, Any, bool, str]] = [
         "end_reason",
         pa.string(),
         False,
-        "'throne', 'ring-without-queen', 'no-legal-action', 'repetition', or 'unfinished' "
-        "(stopped before the rules ended it).",
+        "'throne', 'ring-without-queen', 'no-legal-action', 'repetition', 'two-passes', "
+        "'move-limit', or 'unfinished' (stopped before the rules ended it).",
     ),
     (
         "visit_actions",
@@ -178,7 +189,7 @@ def _schema(run: Optional[Mapping[str, Any]] = None) -> Any:
 
 
 SCHEMA = _schema()
-"""The ``pyarrow.Schema`` of version 1, with its metadata and the fields' descriptions."""
+"""The ``pyarrow.Schema`` of version 2, with its metadata and the fields' descriptions."""
 
 
 class DatasetError(ValueError):
@@ -199,7 +210,8 @@ Source = Union[str, "os.PathLike[str]", Any]
 class GameRecord:
     """One game as a dataset row (see the schema in the module's docstring).
 
-    ``moves`` are action numbers; ``visits`` is None or, per ply, None or a dict from
+    ``moves`` are action numbers (of the action space of ``rules``, the rule set's text);
+    ``visits`` is None or, per ply, None or a dict from
     action to visit count; ``values`` is None or, per ply, None or the search's value for
     the side to move. ``to_game()`` replays the moves (checking them) into a ``Game``.
     """
@@ -216,6 +228,7 @@ class GameRecord:
     black_seed: int = 0
     visits: Optional[Tuple[Optional[Dict[int, int]], ...]] = None
     values: Optional[Tuple[Optional[float], ...]] = None
+    rules: str = "standard"
 
     @property
     def plies(self) -> int:
@@ -244,6 +257,7 @@ class GameRecord:
         return cls(
             id=id,
             start=game.start.to_text(),
+            rules=str(game.rules),
             moves=tuple(int(a) for a in _agon._game_actions(game)),
             winner=_winner_name(outcome.winner) if outcome is not None else None,
             end_reason=str(outcome.reason) if outcome is not None else "unfinished",
@@ -280,9 +294,13 @@ def _check_record(r: Any, i: int) -> None:
         low, high = (-(2**63), 2**63 - 1) if name == "id" else (0, 2**64 - 1)
         if not low <= int(value) <= high:
             raise ValueError(f"{where}: {name} {value} is out of range {low} to {high}")
-    for name in ("white", "black", "start", "end_reason"):
+    for name in ("white", "black", "start", "end_reason", "rules"):
         if not isinstance(getattr(r, name), str):
             raise TypeError(f"{where}: {name} must be a str, not {type(getattr(r, name)).__name__}")
+    try:
+        width = action_count(Rules(r.rules))
+    except ValueError as error:
+        raise ValueError(f"{where}: rules {r.rules!r}: {error}") from None
     if r.winner is not None and r.winner not in WINNERS:
         raise ValueError(f"{where}: winner must be 'white', 'black' or None, not {r.winner!r}")
     if r.end_reason not in END_REASONS:
@@ -292,8 +310,8 @@ def _check_record(r: Any, i: int) -> None:
     for a in r.moves:
         if not isinstance(a, (int, np.integer)) or isinstance(a, bool):
             raise TypeError(f"{where}: moves must be action numbers (int), not {type(a).__name__}")
-        if not 0 <= int(a) < ACTION_COUNT:
-            raise ValueError(f"{where}: action {a} is out of range 0-{ACTION_COUNT - 1}")
+        if not 0 <= int(a) < width:
+            raise ValueError(f"{where}: action {a} is out of range 0-{width - 1}")
     for name in ("visits", "values"):
         per_ply = getattr(r, name)
         if per_ply is not None and len(per_ply) != len(r.moves):
@@ -306,7 +324,7 @@ def _check_record(r: Any, i: int) -> None:
         if not isinstance(v, Mapping):
             raise TypeError(f"{where}: visits of ply {ply} must be a dict or None")
         for a, n in v.items():
-            if not 0 <= int(a) < ACTION_COUNT or not 0 <= int(n) < 2**32:
+            if not 0 <= int(a) < width or not 0 <= int(n) < 2**32:
                 raise ValueError(f"{where}: visits of ply {ply}: bad entry {a}: {n}")
     for ply, value in enumerate(r.values or ()):
         if value is not None and not isinstance(value, (int, float, np.floating)):
@@ -345,6 +363,7 @@ def records_to_table(
         "white_seed": [int(r.white_seed) for r in rows],
         "black_seed": [int(r.black_seed) for r in rows],
         "start": [r.start for r in rows],
+        "rules": [r.rules for r in rows],
         "moves": [[int(a) for a in r.moves] for r in rows],
         "plies": [len(r.moves) for r in rows],
         "winner": [r.winner for r in rows],
@@ -376,9 +395,11 @@ def games_table(
     reasons: Sequence[str],
     stats: Optional["_games.Stats"] = None,
     run: Optional[Mapping[str, Any]] = None,
+    rules: str = "standard",
 ) -> Any:
     """The table of games played in Rust (actions end to end with their offsets), built
-    without a Python loop over the moves: the generator's fast path. ``stats``, the
+    without a Python loop over the moves: the generator's fast path. ``rules`` is the rule
+    set of every game (its text). ``stats``, the
     players' search statistics aligned with ``actions``, fills ``visit_actions``,
     ``visit_counts`` and ``search_values`` (null for a ply without statistics, and for a
     game without any); without it they are null."""
@@ -404,6 +425,7 @@ def games_table(
         pa.array(list(white_seeds), type=pa.uint64()),
         pa.array(list(black_seeds), type=pa.uint64()),
         pa.array([start] * n, type=pa.string()),
+        pa.array([str(Rules(rules))] * n, type=pa.string()),
         moves,
         pa.array(np.diff(np.asarray(offsets, dtype=np.int64)).astype(np.uint32)),
         pa.array(list(winners), type=pa.string()),
@@ -446,7 +468,7 @@ def _statistics_columns(stats: "_games.Stats", offsets: npt.NDArray[np.int64]) -
 
 def table_to_records(table: Any) -> List[GameRecord]:
     """The records of a table of the schema (checked as ``read_table`` checks files)."""
-    _check_table(table, "<table>")
+    table = _check_table(table, "<table>")
     cols = {name: table.column(name).to_pylist() for name in COLUMNS}
     records = []
     for i in range(table.num_rows):
@@ -464,6 +486,7 @@ def table_to_records(table: Any) -> List[GameRecord]:
             GameRecord(
                 id=cols["id"][i],
                 start=cols["start"][i],
+                rules=cols["rules"][i],
                 moves=tuple(cols["moves"][i]),
                 winner=cols["winner"][i],
                 end_reason=cols["end_reason"][i],
@@ -504,7 +527,7 @@ def write_shard(
     if target.name.startswith(".") or not target.name:
         raise ValueError(f"a shard's name must not start with '.': {target}")
     if isinstance(games, pa.Table):
-        _check_table(games, "<table>")
+        games = _check_table(games, "<table>")
         table = games if run is None else games.replace_schema_metadata(_schema(run).metadata)
     else:
         table = records_to_table(games, run=run)
@@ -581,6 +604,8 @@ def _check_schema(schema: Any, where: str) -> None:
     if version < 1:
         raise DatasetError(f"{where}: invalid schema version {version}")
     for field in SCHEMA:
+        if version == 1 and field.name == "rules":
+            continue  # version 1 had no rules: its games are standard
         index = schema.get_field_index(field.name)
         if index < 0:
             raise DatasetError(f"{where}: column {field.name!r} is missing")
@@ -591,6 +616,18 @@ def _check_schema(schema: Any, where: str) -> None:
             )
 
 
+def _upgrade(table: Any) -> Any:
+    """A table of version 1 (no ``rules`` column: standard games) as version 2; a table
+    of version 2 as it is."""
+    if "rules" in table.column_names:
+        return table
+    rules = pa.array(["standard"] * table.num_rows, type=pa.string())
+    table = table.add_column(table.column_names.index("start") + 1, SCHEMA.field("rules"), rules)
+    metadata = dict(table.schema.metadata or {})
+    metadata[b"agon.schema_version"] = str(SCHEMA_VERSION).encode()
+    return table.replace_schema_metadata(metadata)
+
+
 def _same_type(a: Any, b: Any) -> bool:
     """Whether two Arrow types are the same but for the names and nullability of list
     items (which differ between writers)."""
@@ -599,12 +636,14 @@ def _same_type(a: Any, b: Any) -> bool:
     return bool(a.equals(b))
 
 
-def _check_table(table: Any, where: str) -> None:
+def _check_table(table: Any, where: str) -> Any:
     """Schema and content checks that need no replay: required columns without nulls,
-    ``plies`` equal to the moves' lengths, known winners and end reasons."""
+    ``plies`` equal to the moves' lengths, known winners, end reasons and rule sets.
+    Returns the table as version 2 (a version 1 table with its ``rules``, all standard)."""
     if not isinstance(table, pa.Table):
         raise TypeError(f"expected a pyarrow.Table, not {type(table).__name__}")
     _check_schema(table.schema, where)
+    table = _upgrade(table)
     for name, _, nullable, _ in _FIELDS:
         if not nullable and table.column(name).null_count:
             raise DatasetError(f"{where}: column {name!r} has null values")
@@ -621,13 +660,19 @@ def _check_table(table: Any, where: str) -> None:
         raise DatasetError(f"{where}: 'winner' holds a value other than 'white', 'black' or null")
     if table.num_rows and not pc.all(pc.is_in(table.column("end_reason"), pa.array(END_REASONS))).as_py():
         raise DatasetError(f"{where}: 'end_reason' holds an unknown reason")
+    for text in pc.unique(table.column("rules")).to_pylist():
+        try:
+            Rules(text)
+        except ValueError as error:
+            raise DatasetError(f"{where}: 'rules' holds {text!r}: {error}") from None
+    return table
 
 
 def read_table(source: Source, *, columns: Optional[Sequence[str]] = None) -> Any:
     """The games of a dataset (a Parquet file, a directory of them, or a table) as one
     ``pyarrow.Table``, checked (schema, types, nulls); ``columns`` selects columns."""
     if isinstance(source, pa.Table):
-        _check_table(source, "<table>")
+        source = _check_table(source, "<table>")
         return source.select(list(columns)) if columns is not None else source
     tables = []
     for path in dataset_files(source):
@@ -636,8 +681,7 @@ def read_table(source: Source, *, columns: Optional[Sequence[str]] = None) -> An
             table = f.read()
         except (pa.ArrowException, OSError) as error:
             raise DatasetError(f"{str(path)!r}: unreadable Parquet data: {error}") from error
-        _check_table(table, repr(str(path)))
-        tables.append(table)
+        tables.append(_check_table(table, repr(str(path))))
     table = pa.concat_tables(tables) if len(tables) > 1 else tables[0]
     return table.select(list(columns)) if columns is not None else table
 
@@ -647,7 +691,7 @@ def iter_tables(source: Source, *, batch_games: int = 1024) -> Iterator[Any]:
     without reading whole files into memory; each is checked as ``read_table`` checks."""
     _positive("batch_games", batch_games)
     if isinstance(source, pa.Table):
-        _check_table(source, "<table>")
+        source = _check_table(source, "<table>")
         for batch in source.to_batches(max_chunksize=batch_games):
             yield pa.Table.from_batches([batch], schema=source.schema)
         return
@@ -657,8 +701,7 @@ def iter_tables(source: Source, *, batch_games: int = 1024) -> Iterator[Any]:
         try:
             for batch in f.iter_batches(batch_size=batch_games):
                 table = pa.Table.from_batches([batch]).replace_schema_metadata(schema.metadata)
-                _check_table(table, repr(str(path)))
-                yield table
+                yield _check_table(table, repr(str(path)))
         except (pa.ArrowException, OSError) as error:
             raise DatasetError(f"{str(path)!r}: unreadable Parquet data: {error}") from error
 
@@ -669,7 +712,8 @@ def read_records(source: Source) -> List[GameRecord]:
 
 
 def _flat_moves(table: Any) -> Tuple[List[str], npt.NDArray[np.int64], npt.NDArray[np.uint16]]:
-    """The start texts, offsets and actions of a table's games, as Rust reads them."""
+    """The start texts, offsets and actions of a table's games, as Rust reads them (with
+    ``table.column("rules")``, their rule sets)."""
     moves = table.column("moves").combine_chunks()
     if isinstance(moves, pa.ChunkedArray):  # an empty table
         moves = pa.array([], type=SCHEMA.field("moves").type)
@@ -693,14 +737,19 @@ def _check_outcomes(
 
 
 def _check_games(table: Any, where: str) -> None:
-    """Replays every game of a table (in Rust) and compares its result with the stored one."""
-    starts, offsets, actions = _flat_moves(table)
-    zeros = np.zeros(len(starts), dtype=np.int64)
-    try:
-        out = _agon._training_arrays(starts, offsets, actions, zeros, zeros)
-    except ValueError as error:
-        raise DatasetError(f"{where}: {error}") from error
-    _check_outcomes(table, out["winners"], out["reasons"], where)
+    """Replays every game of a table (in Rust) and compares its result with the stored
+    one, one rule set at a time."""
+    for text in pc.unique(table.column("rules")).to_pylist():
+        part = table.filter(pc.equal(table.column("rules"), text))
+        starts, offsets, actions = _flat_moves(part)
+        zeros = np.zeros(len(starts), dtype=np.int64)
+        try:
+            out = _agon._training_arrays(
+                starts, offsets, actions, zeros, zeros, rules=[text] * len(starts)
+            )
+        except ValueError as error:
+            raise DatasetError(f"{where}: {error}") from error
+        _check_outcomes(part, out["winners"], out["reasons"], where)
 
 
 def iter_games(source: Source, *, batch_games: int = 1024) -> Iterator[Game]:
@@ -710,7 +759,7 @@ def iter_games(source: Source, *, batch_games: int = 1024) -> Iterator[Game]:
     for table in iter_tables(source, batch_games=batch_games):
         starts, offsets, actions = _flat_moves(table)
         try:
-            games = _agon._replay_games(starts, offsets, actions)
+            games = _agon._replay_games(starts, offsets, actions, table.column("rules").to_pylist())
         except ValueError as error:
             raise DatasetError(f"{_where(source)}: {error}") from error
         winners = []
@@ -772,13 +821,15 @@ def training_batches(
 
     - ``observations``: float32 ``(B, 11, 91)``, or ``(B, 11, 11, 11)`` with ``axial``:
       exactly ``Position.observation(axial)`` of the position (or of its image);
-    - ``masks``: bool ``(B, ACTION_COUNT)``: its ``action_mask()``;
+    - ``masks``: bool ``(B, action_count(rules))``: its ``action_mask()`` (a batch holds
+      the games of one rule set: a new rule set starts a new batch, which may then be
+      smaller than ``batch_size``);
     - ``actions``: int64 ``(B,)``: the action played (``move_to_action``, or its image);
     - ``results``: float32 ``(B,)``: the game's final result for the side that played it:
       +1 won, -1 lost, 0 a draw or an unfinished game;
     - ``game_ids``, ``plies``, ``symmetries``: int64 ``(B,)``: the game's ``id``, the ply
       (0 for the start) and the symmetry applied (0 the identity);
-    - with ``policy``: ``policies``, float32 ``(B, ACTION_COUNT)``: the search's visit
+    - with ``policy``: ``policies``, float32 ``(B, action_count(rules))``: the search's visit
       counts over their sum (zeros where the player gave none), and ``has_policy``, bool
       ``(B,)``.
 
@@ -798,9 +849,16 @@ def training_batches(
     # Pieces of games (table, row, first ply, end ply), gathered until a batch is full.
     pending: List[Tuple[Any, int, int, int]] = []
     filled = 0
+    pending_rules: Optional[str] = None
     for table in iter_tables(source, batch_games=max(1, min(size, 4096))):
         plies = table.column("plies").to_numpy()
+        rules = table.column("rules").to_pylist()
         for row in range(table.num_rows):
+            if pending and rules[row] != pending_rules:
+                # A batch holds one rule set (one width of masks).
+                yield _build_batch(pending, axial, symmetries, policy, source)
+                pending, filled = [], 0
+            pending_rules = rules[row]
             ply, end = 0, int(plies[row])
             while ply < end:
                 take = min(end - ply, size - filled)
@@ -839,7 +897,8 @@ def _build_batch(
     try:
         out = _agon._training_arrays(
             starts, offsets, actions, begin, end,
-            axial=axial, symmetries=symmetries, policy=policy, **kwargs,
+            axial=axial, symmetries=symmetries, policy=policy,
+            rules=sub.column("rules").to_pylist(), **kwargs,
         )
     except ValueError as error:
         raise DatasetError(f"{_where(source)}: {error}") from error
@@ -886,12 +945,15 @@ def play_record(
     seed: int = 0,
     start: Optional[Union[Position, str]] = None,
     max_plies: int = 2000,
+    rules: Optional[Union[Rules, str]] = None,
 ) -> GameRecord:
     """Plays one game between two players and returns its record, with the statistics of
     players that give them. A player is an ``agon.bots.Bot``, a ``StatsPlayer``, or any
-    object with ``name`` and ``choose(game)``. Every move is played through ``Game``
+    object with ``name`` and ``choose(game)``; the one to act is that of the chooser
+    (``Game.chooser``). The game is played under ``rules`` if given, else those of a
+    ``Position`` start (standard for a text or no start). Every move is played through ``Game``
     (the core checks it); a game still going after ``max_plies`` is ``"unfinished"``."""
-    game = Game(start) if start is not None else Game()
+    game = Game(start, rules=rules)
     max_plies = _positive("max_plies", max_plies)
     players = (white, black)
     for p in players:
@@ -900,7 +962,7 @@ def play_record(
     visits: List[Optional[Dict[int, int]]] = []
     values: List[Optional[float]] = []
     while not game.is_over() and len(game) < max_plies:
-        player = players[int(game.turn)]
+        player = players[int(game.chooser)]  # the player to act
         if isinstance(player, StatsPlayer):
             move, v, value = player.choose_with_stats(game.copy())
             visits.append(None if v is None else {int(a): int(n) for a, n in v.items()})

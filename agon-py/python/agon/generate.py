@@ -43,7 +43,7 @@ from ._extras import require
 require("pyarrow", "data", "agon.generate")
 
 from . import _agon, _games, data  # noqa: E402
-from ._agon import Position  # noqa: E402
+from ._agon import Position, Rules  # noqa: E402
 
 MANIFEST = "agon-dataset.json"
 """The name of the file that records a dataset directory's run settings."""
@@ -72,6 +72,7 @@ class Run:
     shard_size: int = DEFAULT_SHARD_SIZE
     max_plies: int = DEFAULT_MAX_PLIES
     start: str = Position().to_text()
+    rules: str = "standard"
 
     def settings(self) -> Dict[str, Any]:
         """The settings as JSON values (what the manifest and the files' metadata hold)."""
@@ -116,10 +117,12 @@ def check_run(run: Run) -> Run:
     if len(run.players) != 2:
         raise ValueError(f"two players, not {len(run.players)}")
     players = tuple(_agon.Bot.from_name(p).name for p in run.players)
-    start = Position(run.start)
+    rules = Rules(run.rules)
+    start = Position(run.start, rules=rules)
     if start.is_over():
         raise ValueError("the start position is already decided: no game can be played from it")
-    return Run(run.games, players, run.seed, run.shard_size, run.max_plies, start.to_text())
+    return Run(run.games, players, run.seed, run.shard_size, run.max_plies, start.to_text(),
+               str(rules))
 
 
 def play_unit(run: Run, ids: Sequence[int]) -> Any:
@@ -131,7 +134,8 @@ def play_unit(run: Run, ids: Sequence[int]) -> Any:
     for white, black in sorted({(g[0], g[1]) for g in games}):
         part = [(i, g) for i, g in zip(ids, games) if (g[0], g[1]) == (white, black)]
         chunk = _games.play_games(
-            white, black, [(g[3], g[4]) for _, g in part], run.start, run.max_plies, stats=True
+            white, black, [(g[3], g[4]) for _, g in part], run.start, run.max_plies, stats=True,
+            rules=run.rules,
         )
         tables.append(
             data.games_table(
@@ -148,6 +152,7 @@ def play_unit(run: Run, ids: Sequence[int]) -> Any:
                 reasons=chunk.reasons,
                 stats=chunk.stats,
                 run=run.settings(),
+                rules=run.rules,
             )
         )
     table = data.pa.concat_tables(tables)
@@ -268,11 +273,14 @@ def generate(
     ray_address: Optional[str] = None,
     progress: bool = False,
     chunk_games: int = 64,
+    rules: Any = "standard",
 ) -> Summary:
     """Plays the run's missing shards and writes them to ``out`` (see the module's
     docstring); returns the summary of the games played now. ``workers`` threads play
     the games locally; with ``ray``, Ray tasks do (``ray.init(ray_address)`` unless Ray
-    is already initialised). ``chunk_games`` bounds the games of one unit of work."""
+    is already initialised). ``chunk_games`` bounds the games of one unit of work. The
+    games are played under ``rules`` (a ``Rules`` or its text; the start is read under
+    it), which the dataset's ``rules`` column records."""
     run = check_run(
         Run(
             games,
@@ -281,6 +289,7 @@ def generate(
             shard_size,
             max_plies,
             start if start is not None else Position().to_text(),
+            str(rules),
         )
     )
     if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
@@ -334,6 +343,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="dataset directory (created; resumed if it holds the same run)")
     p.add_argument("--shard-size", type=int, default=DEFAULT_SHARD_SIZE, help="games per shard (default 1000)")
     _games.add_run_options(p, "run", DEFAULT_MAX_PLIES, "stop a game after this many plies, as 'unfinished'")
+    p.add_argument("--rules", default="standard", metavar="TEXT",
+                   help="the rule set, its text (default standard; e.g. ludii, standard+between=trapped)")
     return p
 
 
@@ -345,6 +356,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args.players,
         args.out,
         shard_size=args.shard_size,
+        rules=args.rules,
         **_games.run_options(args),
     ).text())
 

@@ -28,9 +28,19 @@ Sides
     ``reset`` from the environment's generator). ``env.unwrapped.agent_side`` is the side
     of the current episode.
 
+Rules
+    ``rules`` is the rule set (RULES.md section 8: a ``Rules`` or its text, ``"ludii"``,
+    ``"standard+between=trapped"``...; by default that of a ``Position`` start, else the
+    standard rules). The opponent plays under it, the actions are its action space, and
+    the agent acts whenever it is the player to act (``Position.chooser``: under
+    ``queen-placer=captor`` the agent places the queen it captured, on the opponent's
+    turn). Under a rule set whose games need not end (``repetition=off`` without a
+    ``limit``) wrap the environment in ``gymnasium.wrappers.TimeLimit``.
+
 Actions
-    ``Discrete(3337)``: the package's action numbers (``agon.ACTION_COUNT``; see "Action
-    space" in the package docstring). ``action_masks()`` (the convention of sb3-contrib's
+    ``Discrete(agon.action_count(rules))`` (3337 under the standard rules, 3338 with the
+    pass of ``stuck=pass``): the package's action numbers (``agon.ACTION_COUNT``; see
+    "Action space" in the package docstring). ``action_masks()`` (the convention of sb3-contrib's
     ``MaskablePPO``) and ``info["action_mask"]`` give the legal ones, as a bool array.
     ``illegal_action`` says what an action that is not legal does; it is never played,
     never replaced by a legal one, and never ignored:
@@ -54,8 +64,8 @@ Actions
 Observations
     A float32 array of shape (11, 11, 11) (rows, columns, channels): the axial planes of
     ``Position.observation(axial=True)``, channels last, always from the agent's side:
-    those of ``position.with_turn(agent_side)``. When the agent is to move (at every
-    step until the game ends) they are exactly the position's own planes. Channel 9
+    those of ``position.with_turn(agent_side)``. When the agent is to act (at every step
+    until the game ends) they are exactly the position's own planes. Channel 9
     marks the 91 cells among the 121 squares of the grid.
 
 Rewards and ends
@@ -96,7 +106,7 @@ import numpy.typing as npt  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 from gymnasium.error import ResetNeeded  # noqa: E402
 
-from ._agon import ACTION_COUNT, Bot, Game, IllegalMoveError, Position, Side  # noqa: E402
+from ._agon import Bot, Game, IllegalMoveError, Position, Side, action_count  # noqa: E402
 
 __all__ = ["AgonEnv", "ENV_ID", "LegalActions"]
 
@@ -111,7 +121,7 @@ Info = Dict[str, Any]
 
 
 class LegalActions(spaces.Discrete):
-    """``Discrete(3337)`` whose ``sample()`` draws a legal action of the environment's
+    """``Discrete(agon.action_count(rules))`` (3337 under the standard rules) whose ``sample()`` draws a legal action of the environment's
     current position when no ``mask`` is given (see "Actions" in the module docstring).
 
     >>> import numpy as np, agon, agon.gymnasium
@@ -122,7 +132,7 @@ class LegalActions(spaces.Discrete):
     """
 
     def __init__(self, env: "AgonEnv") -> None:
-        super().__init__(ACTION_COUNT)
+        super().__init__(action_count(env.rules))
         self._env = env
 
     def sample(
@@ -164,12 +174,14 @@ class AgonEnv(_extras.GameView, gymnasium.Env[Observation, np.int64]):
         illegal_action: Literal["raise", "lose"] = "lose",
         render_mode: Optional[str] = None,
         start: Union[Position, str, None] = None,
+        rules: Optional[_extras.RulesLike] = None,
     ) -> None:
         """``opponent``: a bot's spec; ``agent_side``: ``"white"``, ``"black"`` or
         ``"random"``; ``illegal_action``: ``"lose"`` or ``"raise"``; ``render_mode``:
         ``None``, ``"ansi"`` or ``"human"``; ``start``: the position the games start from
-        (the start of the rules by default; not a decided one). Raises ``ValueError`` for
-        any other value (an unknown bot spec included)."""
+        (the start of the rules by default; not a decided one); ``rules``: the rule set (a
+        ``Rules`` or its text; by default that of a ``Position`` start, else standard).
+        Raises ``ValueError`` for any other value (an unknown bot spec included)."""
         if not isinstance(opponent, str):
             raise TypeError(f"opponent must be a bot's spec (a str), not {type(opponent).__name__}")
         Bot.from_name(opponent)  # Refuses a bad spec now rather than at reset.
@@ -183,7 +195,9 @@ class AgonEnv(_extras.GameView, gymnasium.Env[Observation, np.int64]):
         self.illegal_action = illegal_action
         self.render_mode = render_mode
         self._side_choice: str = agent_side
-        self._start = Position(start) if isinstance(start, str) else start
+        self._start = _extras.start_under(start, rules)
+        self.rules = self._start.rules
+        """The rule set of the games."""
         self._game = Game(self._start)
         if self._game.is_over():
             raise ValueError("the start position is already decided")
@@ -251,10 +265,10 @@ class AgonEnv(_extras.GameView, gymnasium.Env[Observation, np.int64]):
         return self._observation(), reward, self._over, False, self._info()
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
-        """The legal actions of the agent, as a bool array of shape (3337,) (all false
-        once the episode is over)."""
-        if self._over or self._game.turn != self.agent_side:
-            return np.zeros(ACTION_COUNT, dtype=np.bool_)
+        """The legal actions of the agent, as a bool array of shape
+        ``(agon.action_count(rules),)`` (all false once the episode is over)."""
+        if self._over or self._game.chooser != self.agent_side:
+            return np.zeros(action_count(self.rules), dtype=np.bool_)
         return self._game.action_mask()
 
     def render(self) -> Optional[str]:
@@ -273,14 +287,17 @@ class AgonEnv(_extras.GameView, gymnasium.Env[Observation, np.int64]):
         return text
 
     def _play_opponent(self) -> None:
-        while not self._game.is_over() and self._game.turn != self.agent_side:
+        while not self._game.is_over() and self._game.chooser != self.agent_side:
             move = self._bot.choose(self._game)
             if move is None:  # The core ends every game without a legal move.
                 raise RuntimeError(f"the opponent found no move in {self._game.position!r}")
             self._game.push(move)
 
     def _observation(self) -> Observation:
-        planes = self._game.position.with_turn(self.agent_side).observation(axial=True)
+        position = self._game.position
+        if position.chooser != self.agent_side:
+            position = position.with_turn(self.agent_side)
+        planes = position.observation(axial=True)
         return np.ascontiguousarray(planes.transpose(1, 2, 0))
 
     def _info(self) -> Info:

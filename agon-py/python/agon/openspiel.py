@@ -29,11 +29,23 @@ the rules is re-implemented here.
 Game type
     Sequential, deterministic, perfect information, zero-sum, terminal rewards, two
     players: player 0 is White (who moves first), player 1 is Black, and
-    ``current_player()`` is the side to move (``int(position.turn)``).
+    ``current_player()`` is the player to act (``int(position.chooser)``: the side to
+    move, but under ``queen-placer=captor`` the captor of a queen when she is placed).
+
+Rules
+    The game parameter ``rules`` (default ``"standard"``) is the rule set (RULES.md
+    section 8), as its text: ``pyspiel.load_game("python_agon", {"rules":
+    "standard+between=trapped"})``. In a game string OpenSpiel reads ``=`` itself, so
+    there ``:`` stands for ``=``: ``pyspiel.load_game("python_agon(rules=ludii)")``,
+    ``"python_agon(rules=standard+between:trapped)"`` (``rules_parameter`` writes it;
+    ``str(game)`` shows it so). ``game.rules`` is the ``agon.Rules``. A rule set with a
+    move ``limit`` shortens ``max_game_length()`` to it.
 
 Actions
-    ``num_distinct_actions()`` = ``agon.ACTION_COUNT`` = 3337: the package's action
-    numbers (see "Action space" in the package docstring). ``legal_actions()`` is
+    ``num_distinct_actions()`` = ``agon.action_count(rules)`` (``agon.ACTION_COUNT`` =
+    3337 under the standard rules, 3338 with the pass of ``stuck=pass``, 8889 under
+    ``guard-return=next-ring``): the package's action numbers (see "Action space" in the
+    package docstring). ``legal_actions()`` is
     ``Position.legal_actions()`` (sorted ascending, as OpenSpiel wants), and
     ``action_to_string(player, action)`` is the move in the project's notation
     (``"f1-e1"`` for a step, ``"f4>l1"`` for a return): ``str(position.action_to_move(a))``,
@@ -98,18 +110,20 @@ pyspiel: Any = _extras.require("pyspiel", "openspiel", "agon.openspiel")
 import numpy as np  # noqa: E402
 import numpy.typing as npt  # noqa: E402
 
-from ._agon import ACTION_COUNT, Game, Outcome, Position, Side, move_to_action  # noqa: E402
+from ._agon import Game, Outcome, Position, Rules, Side, action_count, move_to_action  # noqa: E402
 
 __all__ = [
     "AgonGame",
     "AgonObserver",
     "AgonState",
     "DEFAULT_MAX_GAME_LENGTH",
+    "DEFAULT_RULES",
     "GAME_TYPE",
     "OBSERVATION_SHAPE",
     "SHORT_NAME",
     "game_info",
     "load_game",
+    "rules_parameter",
 ]
 
 SHORT_NAME = "python_agon"
@@ -117,6 +131,9 @@ SHORT_NAME = "python_agon"
 
 DEFAULT_MAX_GAME_LENGTH = 10_000
 """The default OpenSpiel-only cap on a game's plies (see "Game length" above)."""
+
+DEFAULT_RULES = "standard"
+"""The default rule set (the parameter ``rules``)."""
 
 _MAX_CAP = 2**31 - 1  # OpenSpiel's GameInfo holds the length in a C++ int.
 
@@ -137,19 +154,28 @@ GAME_TYPE = pyspiel.GameType(
     provides_information_state_tensor=False,
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"max_game_length": DEFAULT_MAX_GAME_LENGTH},
+    parameter_specification={"max_game_length": DEFAULT_MAX_GAME_LENGTH, "rules": DEFAULT_RULES},
 )
 """The ``pyspiel.GameType`` of ``python_agon``."""
 
 
-def game_info(max_game_length: int = DEFAULT_MAX_GAME_LENGTH) -> Any:
-    """The ``pyspiel.GameInfo`` of ``python_agon`` with the given cap.
+def game_info(
+    max_game_length: int = DEFAULT_MAX_GAME_LENGTH, rules: _extras.RulesLike = DEFAULT_RULES
+) -> Any:
+    """The ``pyspiel.GameInfo`` of ``python_agon`` with the given cap and rule set: its
+    actions are ``agon.action_count(rules)``, and its length the cap, or the rules' move
+    limit if that is shorter.
 
     >>> game_info().num_distinct_actions, game_info(500).max_game_length
     (3337, 500)
+    >>> game_info(rules="ludii").num_distinct_actions, game_info(rules="ludii").max_game_length
+    (3338, 2500)
     """
+    limit = Rules(rules).limit if isinstance(rules, str) else rules.limit
+    if limit is not None:
+        max_game_length = min(max_game_length, limit)
     return pyspiel.GameInfo(
-        num_distinct_actions=ACTION_COUNT,
+        num_distinct_actions=action_count(rules),
         max_chance_outcomes=0,
         num_players=2,
         min_utility=-1.0,
@@ -159,17 +185,34 @@ def game_info(max_game_length: int = DEFAULT_MAX_GAME_LENGTH) -> Any:
     )
 
 
-def _cap(params: Optional[Mapping[str, Any]]) -> int:
-    """The ``max_game_length`` parameter, checked."""
+def _params(params: Optional[Mapping[str, Any]]) -> "tuple[int, Rules]":
+    """The ``max_game_length`` and ``rules`` parameters, checked. In the rules, ``:`` may
+    stand for ``=`` (as a game string needs: OpenSpiel reads ``=`` there itself)."""
     params = dict(params or {})
     cap = params.pop("max_game_length", DEFAULT_MAX_GAME_LENGTH)
+    text = params.pop("rules", DEFAULT_RULES)
+    if not isinstance(text, str):
+        raise TypeError(f"rules must be a rule set's text, not {type(text).__name__}")
+    rules = Rules(text.replace(":", "="))
     if params:
         raise ValueError(f"python_agon has no parameter {sorted(params)[0]!r}")
     if isinstance(cap, bool) or not isinstance(cap, int):
         raise TypeError(f"max_game_length must be an int, not {type(cap).__name__}")
     if not 1 <= cap <= _MAX_CAP:
         raise ValueError(f"max_game_length must be 1 to {_MAX_CAP}, not {cap}")
-    return cap
+    return cap, rules
+
+
+def rules_parameter(rules: _extras.RulesLike) -> str:
+    """The parameter ``rules`` of a rule set, as a game string holds it: its text with
+    ``:`` for ``=`` (``pyspiel.load_game`` reads ``=`` in a game string as its own).
+
+    >>> rules_parameter("standard+between=trapped")
+    'standard+between:trapped'
+    >>> pyspiel.load_game("python_agon(rules=standard+between:trapped)").rules
+    Rules('standard+between=trapped')
+    """
+    return str(Rules(rules) if isinstance(rules, str) else rules).replace("=", ":")
 
 
 class AgonGame(pyspiel.Game):  # type: ignore[misc]
@@ -177,38 +220,48 @@ class AgonGame(pyspiel.Game):  # type: ignore[misc]
 
     >>> game = load_game(max_game_length=500)
     >>> str(game), game.max_game_length()
-    ('python_agon(max_game_length=500)', 500)
+    ('python_agon(max_game_length=500,rules=standard)', 500)
+    >>> load_game(rules="ludii").num_distinct_actions()
+    3338
     """
 
     def __init__(self, params: Optional[Mapping[str, Any]] = None) -> None:
-        cap = _cap(params)
-        super().__init__(GAME_TYPE, game_info(cap), {"max_game_length": cap})
-        self._cap = cap
+        cap, rules = _params(params)
+        info = game_info(cap, rules)
+        super().__init__(
+            GAME_TYPE, info, {"max_game_length": cap, "rules": rules_parameter(rules)}
+        )
+        self._cap = info.max_game_length
+        self.rules = rules
+        """The rule set of the game (the parameter ``rules``)."""
 
     def new_initial_state(self) -> AgonState:
-        """The start position, White to move."""
+        """The start position of the rules, White to move."""
         return AgonState(self)
 
     def state_from_record(self, record: str) -> AgonState:
         """A state that has played the moves of a game record (``Game.to_record()``).
 
-        The record must start from the start position; its moves are applied as actions,
-        so the state's OpenSpiel history is complete. Raises ``ValueError``
-        (``agon.ParseError``, ``agon.IllegalMoveError``) for a record that does not parse,
-        starts elsewhere, or holds more plies than ``max_game_length()``.
+        The record must start from the start position, under the game's rules (its
+        ``Rules`` tag, standard without one); its moves are applied as actions, so the
+        state's OpenSpiel history is complete. Raises ``ValueError`` (``agon.ParseError``,
+        ``agon.IllegalMoveError``) for a record that does not parse, starts elsewhere, is
+        of other rules, or holds more plies than ``max_game_length()``.
 
         >>> state = load_game().state_from_record("1. f1-e1 f11-g10 *")
         >>> state.history_str(), str(state.position.turn)
         ('245, 302', 'White')
         """
         game = Game.from_record(record)
-        if game.start != Position():
+        if game.rules != self.rules:
+            raise ValueError(f"the record is of the rules {game.rules}, not {self.rules}")
+        if game.start != Position(rules=self.rules):
             raise ValueError("an OpenSpiel state starts from the start position")
         if len(game) > self._cap:
             raise ValueError(f"the record has {len(game)} plies, over max_game_length")
         state = self.new_initial_state()
         for move in game.moves:
-            state.apply_action(move_to_action(move))
+            state.apply_action(move_to_action(move, state.position))
         return state
 
     def make_py_observer(
@@ -248,20 +301,21 @@ class AgonState(_extras.GameView, pyspiel.State):  # type: ignore[misc]
 
     def __init__(self, game: AgonGame) -> None:
         super().__init__(game)
-        self._game = Game()
+        self._game = Game(rules=game.rules)
         self._cap: int = game.max_game_length()
 
     # OpenSpiel's API.
 
     def current_player(self) -> int:
-        """The side to move (0 White, 1 Black), or ``pyspiel.PlayerId.TERMINAL``."""
+        """The player to act (0 White, 1 Black: ``Position.chooser``, the side to move but
+        for a queen placed by her captor), or ``pyspiel.PlayerId.TERMINAL``."""
         if self.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
-        return int(self._game.turn)
+        return int(self._game.chooser)
 
     def _legal_actions(self, player: int) -> List[int]:
-        """The legal actions of the side to move, ascending (OpenSpiel asks only then)."""
-        del player  # OpenSpiel calls this for the player to move only.
+        """The legal actions of the player to act, ascending (OpenSpiel asks only then)."""
+        del player  # OpenSpiel calls this for the player to act only.
         actions: List[int] = self._game.legal_actions().tolist()
         return actions
 
@@ -272,11 +326,11 @@ class AgonState(_extras.GameView, pyspiel.State):  # type: ignore[misc]
         self._game.push_action(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        """The move of ``action`` in the project's notation, ``player`` to move."""
+        """The move of ``action`` in the project's notation, ``player`` to act."""
         position = self._game.position
         side = Side.WHITE if player == 0 else Side.BLACK
         try:
-            if position.turn != side:
+            if position.chooser != side:
                 position = position.with_turn(side)
             return str(position.action_to_move(action))
         except (ValueError, OverflowError, TypeError):
@@ -355,13 +409,17 @@ class AgonObserver:
         return state.position.to_text()
 
 
-def load_game(max_game_length: int = DEFAULT_MAX_GAME_LENGTH) -> Any:
+def load_game(
+    max_game_length: int = DEFAULT_MAX_GAME_LENGTH, rules: _extras.RulesLike = DEFAULT_RULES
+) -> Any:
     """``pyspiel.load_game("python_agon", ...)``: the registered game.
 
     >>> load_game().max_game_length()
     10000
     """
-    return pyspiel.load_game(SHORT_NAME, {"max_game_length": max_game_length})
+    return pyspiel.load_game(
+        SHORT_NAME, {"max_game_length": max_game_length, "rules": rules_parameter(rules)}
+    )
 
 
 if SHORT_NAME not in pyspiel.registered_names():  # a second import (reload) keeps the first

@@ -16,11 +16,20 @@ Needs the optional dependency PettingZoo (``pip install 'agon-rules[pettingzoo]'
 
 Agents
     ``player_0`` plays White, who moves first; ``player_1`` plays Black.
-    ``agent_selection`` is always the agent of the side to move.
+    ``agent_selection`` is always the agent of the player to act (``Position.chooser``):
+    the side to move, but under ``queen-placer=captor`` the captor of a queen, who places
+    her on her owner's turn.
+
+Rules
+    ``rules`` (a ``Rules`` or its text: ``"ludii"``, ``"standard+between=trapped"``...;
+    by default that of a ``Position`` start, else the standard rules) is the rule set of
+    the games (RULES.md section 8). Under a rule set whose games need not end
+    (``repetition=off`` without a ``limit``) bound the episodes yourself.
 
 Actions
-    ``Discrete(3337)``: the package's action numbers (``agon.ACTION_COUNT``; see
-    "Action space" in the package docstring). An action that is not legal is refused:
+    ``Discrete(agon.action_count(rules))`` (3337 under the standard rules, 3338 with the
+    pass of ``stuck=pass``, 8889 under ``guard-return=next-ring``): the package's action
+    numbers (``agon.ACTION_COUNT``; see "Action space" in the package docstring). An action that is not legal is refused:
     ``step`` raises ``agon.IllegalMoveError`` (a ``ValueError``; its ``reason`` says why,
     ``"no-such-action"`` for a number out of range) and changes nothing, so the same
     agent may step again. An action that is not an integer (``None`` for a live agent, a
@@ -31,21 +40,23 @@ Actions
 Observations
     A dict: ``"observation"`` is a float32 array of shape (11, 11, 11) (rows, columns,
     channels: the axial layout of ``Position.observation(axial=True)``, channels last), and
-    ``"action_mask"`` an int8 array of shape (3337,), 1 for a legal action.
+    ``"action_mask"`` an int8 array of shape ``(agon.action_count(rules),)``, 1 for a legal
+    action.
 
-    Each agent sees the position from its own side, as if it were to move: the planes
-    are those of ``position.with_turn(side).observation(axial=True)``. For the agent to
-    move that is exactly the position's own observation; for the other agent, "own" and
+    Each agent sees the position from its own side, as if it were to act: for the agent
+    to act the planes are exactly the position's own observation; for the other they are
+    those of ``position.with_turn(side).observation(axial=True)``, in which for the other agent, "own" and
     "opponent" (channels 0-5) are swapped, channel 6 holds the cells *it* may not step to,
     and channel 10 (``White to move`` for the side to move) says whether it plays White.
     Channel 9 marks the 91 cells among the 121 squares of the grid. The action mask of
-    the agent not to move is all zeros, and so are both masks once the game is over: the
-    mask is how an agent knows it is to move.
+    the agent not to act is all zeros, and so are both masks once the game is over: the
+    mask is how an agent knows it is to act.
 
 Rewards
     +1 to the winner and -1 to the loser when the game ends, 0 to both for a draw
-    (threefold repetition), 0 on every other step. There is no truncation: every game
-    ends (a decided position, an agent without a legal action, or repetition); the end
+    (threefold repetition, two passes, the move limit), 0 on every other step. There is
+    no truncation: the game ends as its rules say (a decided position, an agent without a
+    legal action, repetition, two passes or the move limit); the end
     reason is in both agents' ``infos`` (``{"reason": "throne"}``...) when the game ends.
 
 Rendering
@@ -74,7 +85,7 @@ from gymnasium import spaces  # noqa: E402
 from pettingzoo import AECEnv  # type: ignore[import-untyped]  # noqa: E402
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]  # noqa: E402
 
-from ._agon import ACTION_COUNT, Game, Position, Side  # noqa: E402
+from ._agon import Game, Position, Side, action_count  # noqa: E402
 
 __all__ = ["AGENTS", "Observation", "env", "raw_env"]
 
@@ -93,13 +104,16 @@ class Observation(TypedDict):
 
 
 def env(
-    render_mode: Optional[str] = None, start: Union[Position, str, None] = None
+    render_mode: Optional[str] = None,
+    start: Union[Position, str, None] = None,
+    rules: Optional[_extras.RulesLike] = None,
 ) -> Any:
     """The environment, wrapped as PettingZoo's classic games are (``OrderEnforcingWrapper``,
     which refuses ``step`` and ``observe`` before ``reset``).
 
     ``render_mode`` is ``None``, ``"ansi"`` or ``"human"``; ``start`` is the position the
-    games start from (the start of the rules by default; not a decided one).
+    games start from (the start of the rules by default; not a decided one); ``rules`` the
+    rule set (by default that of a ``Position`` start, else standard).
 
     >>> import agon.pettingzoo
     >>> e = agon.pettingzoo.env(render_mode="ansi")
@@ -107,7 +121,7 @@ def env(
     >>> e.render().splitlines()[-1]
     'White to move'
     """
-    return wrappers.OrderEnforcingWrapper(raw_env(render_mode=render_mode, start=start))
+    return wrappers.OrderEnforcingWrapper(raw_env(render_mode=render_mode, start=start, rules=rules))
 
 
 class raw_env(_extras.GameView, AECEnv):  # type: ignore[misc]
@@ -129,7 +143,10 @@ class raw_env(_extras.GameView, AECEnv):  # type: ignore[misc]
     }
 
     def __init__(
-        self, render_mode: Optional[str] = None, start: Union[Position, str, None] = None
+        self,
+        render_mode: Optional[str] = None,
+        start: Union[Position, str, None] = None,
+        rules: Optional[_extras.RulesLike] = None,
     ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -137,7 +154,10 @@ class raw_env(_extras.GameView, AECEnv):  # type: ignore[misc]
                 f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}"
             )
         self.render_mode = render_mode
-        self._start = Position(start) if isinstance(start, str) else start
+        self._start = _extras.start_under(start, rules)
+        self.rules = self._start.rules
+        """The rule set of the games."""
+        self._actions = action_count(self.rules)
         self._game = Game(self._start)
         if self._game.is_over():
             raise ValueError("the start position is already decided")
@@ -148,13 +168,13 @@ class raw_env(_extras.GameView, AECEnv):  # type: ignore[misc]
             agent: spaces.Dict(
                 {
                     "observation": spaces.Box(0.0, 1.0, _PLANES_SHAPE, np.float32),
-                    "action_mask": spaces.Box(0, 1, (ACTION_COUNT,), np.int8),
+                    "action_mask": spaces.Box(0, 1, (self._actions,), np.int8),
                 }
             )
             for agent in AGENTS
         }
         self.action_spaces: Dict[str, spaces.Discrete] = {
-            agent: spaces.Discrete(ACTION_COUNT) for agent in AGENTS
+            agent: spaces.Discrete(self._actions) for agent in AGENTS
         }
         self._new_episode()
 
@@ -167,14 +187,15 @@ class raw_env(_extras.GameView, AECEnv):  # type: ignore[misc]
         self.truncations: Dict[str, bool] = {agent: False for agent in self.agents}
         self.infos: Dict[str, Dict[str, Any]] = {agent: {} for agent in self.agents}
         self._skip_agent_selection: Optional[str] = None
-        self.agent_selection: str = _agent(self._game.turn)
+        self.agent_selection: str = _agent(self._game.chooser)
 
     def observation_space(self, agent: str) -> spaces.Dict:
         """The space of ``agent``'s observations (the same object at every call)."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        """The space of ``agent``'s actions, ``Discrete(3337)`` (the same object at every call)."""
+        """The space of ``agent``'s actions, ``Discrete(agon.action_count(rules))`` (the
+        same object at every call)."""
         return self.action_spaces[agent]
 
 
@@ -192,14 +213,15 @@ class raw_env(_extras.GameView, AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation: the planes from its side, and its action mask (all
-        zeros unless it is to move)."""
+        zeros unless it is to act)."""
         side = _SIDES[agent]
         position = self._game.position
-        planes = position.with_turn(side).observation(axial=True)
-        if side == position.turn:
+        if side == position.chooser:
+            planes = position.observation(axial=True)
             mask = self._game.action_mask().astype(np.int8)
         else:
-            mask = np.zeros(ACTION_COUNT, dtype=np.int8)
+            planes = position.with_turn(side).observation(axial=True)
+            mask = np.zeros(self._actions, dtype=np.int8)
         return {
             "observation": np.ascontiguousarray(planes.transpose(1, 2, 0)),
             "action_mask": mask,
@@ -228,7 +250,7 @@ class raw_env(_extras.GameView, AECEnv):  # type: ignore[misc]
                 self.rewards[a] = 0.0 if winner is None else (1.0 if _SIDES[a] == winner else -1.0)
                 self.terminations[a] = True
                 self.infos[a] = {"reason": outcome.reason}
-        self.agent_selection = _agent(self._game.turn)
+        self.agent_selection = _agent(self._game.chooser)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
