@@ -48,7 +48,7 @@ use rayon_core::{ThreadPool, ThreadPoolBuilder};
 
 use crate::{
     action_count, game_rng, packed_mask_len, write_bit_mask, write_bool_mask, write_observation,
-    Action, Layout,
+    Action, Layout, ACTION_COUNT,
 };
 
 /// Why a [`VecEnv`] call was refused. A refused call changes nothing.
@@ -583,10 +583,25 @@ trait MaskFormat {
     fn write(actions: &Actions, position: &Position, out: &mut [Self::Elem]);
 }
 
+/// Bool masks of the standard width, [`ACTION_COUNT`].
 struct BoolMask;
+/// Bool masks wider than the standard (the pass, the `next-ring` returns).
+struct WideBoolMask;
 struct PackedMask;
 
 impl MaskFormat for BoolMask {
+    type Elem = bool;
+    #[inline]
+    fn len(_: usize) -> usize {
+        ACTION_COUNT
+    }
+    #[inline]
+    fn write(actions: &Actions, position: &Position, out: &mut [bool]) {
+        write_bool_mask(actions, position, out);
+    }
+}
+
+impl MaskFormat for WideBoolMask {
     type Elem = bool;
     #[inline]
     fn len(width: usize) -> usize {
@@ -611,19 +626,29 @@ impl MaskFormat for PackedMask {
 }
 
 /// Calls `f` with the same arguments as `$body` for each of the four output formats.
+/// Bool masks of the standard width have a type of their own, whose width is a constant:
+/// the standard path compiles as it did before rule sets.
 macro_rules! by_format {
-    ($obs:expr, $masks:expr, |$o:ident, $m:ident, $M:ident| $body:expr) => {
+    ($obs:expr, $masks:expr, $width:expr, |$o:ident, $m:ident, $M:ident| $body:expr) => {
         match ($obs, $masks) {
-            (Observations::F32($o), Masks::Bool($m)) => {
+            (Observations::F32($o), Masks::Bool($m)) if $width == ACTION_COUNT => {
                 type $M = BoolMask;
+                $body
+            }
+            (Observations::F32($o), Masks::Bool($m)) => {
+                type $M = WideBoolMask;
                 $body
             }
             (Observations::F32($o), Masks::Packed($m)) => {
                 type $M = PackedMask;
                 $body
             }
-            (Observations::U8($o), Masks::Bool($m)) => {
+            (Observations::U8($o), Masks::Bool($m)) if $width == ACTION_COUNT => {
                 type $M = BoolMask;
+                $body
+            }
+            (Observations::U8($o), Masks::Bool($m)) => {
+                type $M = WideBoolMask;
                 $body
             }
             (Observations::U8($o), Masks::Packed($m)) => {
@@ -926,7 +951,7 @@ impl VecEnv {
         VecEnv::check_len("masks", got, expected)?;
         let c = self.chunk_len(VecEnv::MIN_CHUNK);
         let (layout, width) = (self.layout, self.width);
-        by_format!(observations, masks, |o, m, M| {
+        by_format!(observations, masks, width, |o, m, M| {
             let chunks = self
                 .games
                 .chunks(c)
@@ -968,7 +993,7 @@ impl VecEnv {
             terminations,
             masks,
         } = out;
-        by_format!(observations, masks, |o, m, M| {
+        by_format!(observations, masks, width, |o, m, M| {
             let chunks = self
                 .games
                 .chunks_mut(c)
