@@ -377,5 +377,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<MctsPy>()?;
     m.add_class::<AlphaBetaPy>()?;
     m.add_function(wrap_pyfunction!(opening_book, m)?)?;
+    // The ply cap of the arena, which the Python tournaments and datasets share.
+    m.add("MAX_GAME_PLIES", agon_bots::arena::MAX_PLIES)?;
     Ok(())
 }

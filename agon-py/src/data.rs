@@ -120,12 +120,7 @@ impl Batch {
 
 /// The winner of a game as a dataset writes it: `"white"`, `"black"`, or `None`.
 fn winner_name(game: &ac::Game) -> Option<&'static str> {
-    game.outcome()
-        .and_then(|o| o.winner)
-        .map(|side| match side {
-            ac::Side::White => "white",
-            ac::Side::Black => "black",
-        })
+    game.outcome().and_then(|o| o.winner).map(ac::Side::name)
 }
 
 /// The end reason of a game as a dataset writes it: the core's name, or `"unfinished"`.

@@ -193,6 +193,10 @@ fn _agon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_SVG_SIZE", limits::MAX_SVG_SIZE)?;
     m.add("MAX_ARROWS", limits::MAX_ARROWS)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add(
+        "END_REASONS",
+        ac::EndReason::ALL.map(ac::EndReason::name).to_vec(),
+    )?;
     #[cfg(feature = "bots")]
     bots::register(m)?;
     data::register(m)?;

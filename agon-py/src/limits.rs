@@ -11,9 +11,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyBool;
 use pyo3::PyErr;
 
-/// The most games in one `VecEnv`: a step writes about 9 KB per game (observations and
-/// masks), so a batch of this size writes about 600 MB per step.
-pub const MAX_ENVS: usize = 1 << 16;
+/// The most games in one `VecEnv`: agon-rl's bound.
+pub const MAX_ENVS: usize = agon_rl::VecEnv::MAX_ENVS;
 
 /// The deepest perft: agon-core's bound (deeper ones would overflow the stack). The number
 /// of leaves grows about 25-fold per ply (depth 6 is already about 10^8 leaves), so this

@@ -299,19 +299,19 @@ pub async fn create(
     State(app): State<Arc<AppState>>,
     JsonBody(request): JsonBody<NewGameRequest>,
 ) -> Result<Response, ApiError> {
-    let human = match request.side.as_str() {
-        "white" => Side::White,
-        "black" => Side::Black,
-        "random" => {
+    let human = match Side::from_name(&request.side) {
+        Some(side) => side,
+        None if request.side == "random" => {
             if random_u64()? & 1 == 0 {
                 Side::White
             } else {
                 Side::Black
             }
         }
-        other => {
+        None => {
             return Err(ApiError::invalid_field(format!(
-                "side must be white, black or random, not {other:?}"
+                "side must be white, black or random, not {:?}",
+                request.side
             )))
         }
     };

@@ -12,10 +12,7 @@ use crate::store::WebGame;
 /// assert_eq!(agon_web::side_name(agon_core::Side::Black), "black");
 /// ```
 pub const fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::White => "white",
-        Side::Black => "black",
-    }
+    side.name()
 }
 
 /// The end of a game as the API reports it.

@@ -269,11 +269,7 @@ pub fn load(tx: &Transaction<'_>, id: &str) -> Result<Option<WebGame>, ApiError>
     };
     let corrupt = |what: &str| ApiError::internal(format!("game {id} in the database: {what}"));
     let token_sha256: [u8; 32] = digest.try_into().map_err(|_| corrupt("token digest"))?;
-    let human = match human.as_str() {
-        "white" => Side::White,
-        "black" => Side::Black,
-        _ => return Err(corrupt("side")),
-    };
+    let human = Side::from_name(&human).ok_or_else(|| corrupt("side"))?;
     let level = level.parse().map_err(|_| corrupt("level"))?;
     let rules: Rules = rules.parse().map_err(|_| corrupt("rules"))?;
     // The position's text holds no rules: it is read under the game's.

@@ -199,6 +199,8 @@ not depend on how many: each game draws from its own random generator.
 from ._agon import (
     ACTION_COUNT,
     CELL_COUNT,
+    END_REASONS,
+    MAX_GAME_PLIES,
     MAX_ACTION_COUNT,
     NEXT_RING_RETURN_BASE,
     PASS_ACTION,
@@ -279,6 +281,8 @@ STARTING_TEXT = Position().to_text()
 
 __all__ = [
     "ACTION_COUNT",
+    "END_REASONS",
+    "MAX_GAME_PLIES",
     "AnalysisLine",
     "BLACK",
     "CELLS",

@@ -69,6 +69,8 @@ __all__ = [
     "MAX_TIME_LIMIT",
     "MAX_SVG_SIZE",
     "MAX_ARROWS",
+    "END_REASONS",
+    "MAX_GAME_PLIES",
     "__version__",
     "Bot",
     "Random",
@@ -130,6 +132,12 @@ MAX_SVG_SIZE: int
 """The largest `size` of `svg`: 100000 pixels."""
 MAX_ARROWS: int
 """The most arrows of one `svg` call: 10000."""
+END_REASONS: List[str]
+"""The names of the end reasons, in agon-core's order (`EndReason::ALL`): throne,
+ring-without-queen, no-legal-action, repetition, two-passes, move-limit."""
+MAX_GAME_PLIES: int
+"""The ply cap of the arena and of the Python tournaments and datasets: 2000 (a game still
+going then is stopped)."""
 OBSERVATION_CHANNELS: List[str]
 """The names of the 11 observation channels, in order."""
 PASS_ACTION: int

@@ -116,9 +116,9 @@ SCHEMA_VERSION = 2
 """The schema version this package writes, and the newest it reads (it reads version 1
 too: see the module docstring)."""
 
-END_REASONS = ("throne", "ring-without-queen", "no-legal-action", "repetition", "two-passes",
-               "move-limit", "unfinished")
-"""The values of ``end_reason``: the core's end reasons, and ``"unfinished"``."""
+END_REASONS = tuple(_agon.END_REASONS) + ("unfinished",)
+"""The values of ``end_reason``: the core's end reasons (``agon.END_REASONS``), and
+``"unfinished"``."""
 WINNERS = ("white", "black")
 """The values of ``winner`` (null for a draw or an unfinished game)."""
 

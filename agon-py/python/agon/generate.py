@@ -49,7 +49,7 @@ MANIFEST = "agon-dataset.json"
 """The name of the file that records a dataset directory's run settings."""
 
 DEFAULT_SHARD_SIZE = 1000
-DEFAULT_MAX_PLIES = 2000
+DEFAULT_MAX_PLIES = _agon.MAX_GAME_PLIES
 MAX_GAMES = 10**12
 
 

@@ -31,7 +31,7 @@ import numpy.typing as npt
 from . import _agon, _games
 from ._agon import Position, Rules
 
-DEFAULT_MAX_PLIES = 2000
+DEFAULT_MAX_PLIES = _agon.MAX_GAME_PLIES
 Floats = npt.NDArray[np.float64]
 
 ELO_SCALE = 400 / math.log(10)

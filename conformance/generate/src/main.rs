@@ -154,12 +154,6 @@ fn select_games() -> Vec<Played> {
     kept
 }
 
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::White => "white",
-        Side::Black => "black",
-    }
-}
 
 fn cells_text(cells: CellSet) -> String {
     let names: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
@@ -197,7 +191,7 @@ fn game_json(id: usize, p: &Played) -> Value {
         "plies": plies,
         "final": last.to_text().to_string(),
         "result": {
-            "winner": outcome.winner.map(side_name),
+            "winner": outcome.winner.map(Side::name),
             "reason": outcome.reason.name(),
             "score": outcome.score(),
         },

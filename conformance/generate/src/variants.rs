@@ -251,12 +251,6 @@ fn select(v: &Variant) -> Vec<Played> {
     kept
 }
 
-fn side_name(side: Side) -> &'static str {
-    match side {
-        Side::White => "white",
-        Side::Black => "black",
-    }
-}
 
 fn cells_text(cells: CellSet) -> String {
     let names: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
@@ -281,7 +275,7 @@ fn game_json(id: usize, p: &Played) -> Value {
             ply["trapped"] = json!(true);
         }
         if pos.chooser() != pos.turn() {
-            ply["chooser"] = json!(side_name(pos.chooser()));
+            ply["chooser"] = json!(pos.chooser().name());
         }
         plies.push(ply);
     }
@@ -295,7 +289,7 @@ fn game_json(id: usize, p: &Played) -> Value {
         "plies": plies,
         "final": game.position().to_text().to_string(),
         "result": {
-            "winner": outcome.winner.map(side_name),
+            "winner": outcome.winner.map(Side::name),
             "reason": outcome.reason.name(),
             "score": outcome.score(),
         },
