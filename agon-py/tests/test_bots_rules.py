@@ -11,6 +11,9 @@ import pytest
 import agon
 import agon.balance
 import agon.bots
+import agon.data
+import agon.generate
+import agon.tournament
 
 SPECS = ["random", "greedy", "mcts:32", "alphabeta:2", "engine:n500"]
 RULES = ["ludii", "standard+between=trapped", "standard+guard-return=next-ring+capture=same-ring"]
@@ -80,10 +83,6 @@ def test_the_facts_come_from_the_crates() -> None:
         "throne", "ring-without-queen", "no-legal-action", "repetition", "two-passes",
         "move-limit",
     ]
-    import agon.data
-    import agon.generate
-    import agon.tournament
-
     assert agon.data.END_REASONS == tuple(agon.END_REASONS) + ("unfinished",)
     # One ply cap for the arena, the tournaments and the datasets.
     assert agon.generate.DEFAULT_MAX_PLIES == agon.tournament.DEFAULT_MAX_PLIES == agon.MAX_GAME_PLIES
