@@ -419,12 +419,12 @@ pub fn _play_games<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     use agon_bots::{Bot, SearchStats};
 
-    let max_plies = usize::try_from(max_plies.0)
-        .ok()
-        .filter(|p| (1..=MAX_GAME_PLIES).contains(p))
-        .ok_or_else(|| {
-            limits::out_of_range("max_plies", &format!("1 to {MAX_GAME_PLIES}"), max_plies.0)
-        })?;
+    let max_plies = limits::in_range(
+        "max_plies",
+        max_plies.0,
+        1..=MAX_GAME_PLIES,
+        &format!("1 to {MAX_GAME_PLIES}"),
+    )?;
     if seeds.len() > MAX_GAMES_PER_CALL {
         return Err(limits::out_of_range(
             "the number of games",

@@ -888,7 +888,11 @@ impl SymmetryPy {
             .and_then(ac::Symmetry::from_index)
             .map(SymmetryPy)
             .ok_or_else(|| {
-                PyValueError::new_err(format!("a symmetry is numbered 0-11, not {}", index.0))
+                PyValueError::new_err(format!(
+                    "a symmetry is numbered 0-{}, not {}",
+                    ac::Symmetry::ALL.len() - 1,
+                    index.0
+                ))
             })
     }
 
