@@ -82,7 +82,7 @@ def run_units(
         return _task.remote(work, shared, payload)
 
     def wait_any(refs: List[Any]) -> Iterable[Any]:
-        done, _ = ray.wait(refs, num_returns=1)
+        done: List[Any] = ray.wait(refs, num_returns=1)[0]
         return done
 
     def result(ref: Any) -> R:
