@@ -43,12 +43,8 @@ impl ScorePy {
         win_in: Option<Int<i64>>,
         loss_in: Option<Int<i64>>,
     ) -> PyResult<ScorePy> {
-        let moves = |name: &str, n: i64| {
-            u32::try_from(n)
-                .ok()
-                .filter(|&n| n >= 1)
-                .ok_or_else(|| limits::out_of_range(name, "1 to 2**32 - 1 moves", n))
-        };
+        let moves =
+            |name: &str, n: i64| limits::in_range(name, n, 1..=u32::MAX, "1 to 2**32 - 1 moves");
         match (cp, win_in, loss_in) {
             (Some(cp), None, None) => i32::try_from(cp.0)
                 .map(|cp| ScorePy(Score::Points(cp)))
@@ -221,15 +217,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Seconds {
 
 /// `value` if it is within `low..=high`, else a `ValueError` naming `name`.
 fn within(name: &str, value: i64, low: i64, high: i64) -> PyResult<i64> {
-    if (low..=high).contains(&value) {
-        Ok(value)
-    } else {
-        Err(limits::out_of_range(
-            name,
-            &format!("{low} to {high}"),
-            value,
-        ))
-    }
+    limits::in_range(name, value, low..=high, &format!("{low} to {high}"))
 }
 
 /// Analyses a `Position` or the current position of a `Game` (whose history counts for
@@ -302,16 +290,12 @@ pub fn analyse(
         )));
     }
     let legal = game.legal_moves().len();
-    let multipv = usize::try_from(multipv.0)
-        .ok()
-        .filter(|k| (1..=legal).contains(k))
-        .ok_or_else(|| {
-            limits::out_of_range(
-                "multipv",
-                &format!("1 to {legal} (the legal moves)"),
-                multipv.0,
-            )
-        })?;
+    let multipv = limits::in_range(
+        "multipv",
+        multipv.0,
+        1..=legal,
+        &format!("1 to {legal} (the legal moves)"),
+    )?;
     let analysis: Analysis = py
         .detach(|| {
             Engine::new(limits)

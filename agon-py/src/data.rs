@@ -1,14 +1,15 @@
-//! The native half of `agon.data`: games stored as action numbers, replayed and turned
-//! into training arrays by agon-rl (`agon_rl::replay`), and games played by the bots, all
-//! without the GIL. This module only converts: arrays and lists in, arrays and games out.
+//! The native half of `agon.data`: games stored as action numbers, checked, replayed and
+//! turned into training arrays by agon-rl (`agon_rl::batch`, `agon_rl::replay`), and games
+//! played by the bots and flattened by agon-rl, all without the GIL. This module only
+//! converts: arrays and lists in, arrays and games out.
 //!
 //! A batch of games comes as Arrow lays out a list column: `offsets` (int64, one more than
 //! the games) into `actions` (uint16), game `i` being `actions[offsets[i]:offsets[i + 1]]`,
 //! and the start position of each game as its text.
 
 use agon_core as ac;
-use agon_rl::replay::{self, PlyVisits, ReplayError, TrainingArrays};
-use agon_rl::Action;
+use agon_rl::batch::{self, BatchError, GameBatch, PlayedGames, PlyStats};
+use agon_rl::replay::{self, PlyVisits};
 use numpy::{PyArray1, PyArrayMethods, PyReadonlyArray1};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -21,7 +22,7 @@ use crate::position::parse_position;
 #[cfg(feature = "bots")]
 use crate::{position::PositionArg, types::Int};
 
-/// The most samples one call of `_training_arrays` writes (positions times 12 with the
+/// The most samples one call of `_training_arrays` writes (positions times the 12
 /// symmetries): about 480 MB of float32 observations and masks.
 pub const MAX_TRAINING_SAMPLES: usize = 1 << 16;
 
@@ -33,99 +34,57 @@ pub const MAX_GAME_PLIES: usize = 1_000_000;
 #[cfg(feature = "bots")]
 pub const MAX_GAMES_PER_CALL: usize = 1 << 16;
 
-/// The games of a batch: each start position with its actions.
-struct Batch {
-    starts: Vec<ac::Position>,
-    /// The actions of each game, as ranges of `actions`.
-    ranges: Vec<std::ops::Range<usize>>,
-    actions: Vec<u16>,
-}
-
-impl Batch {
-    /// Reads and checks a batch: one start per game, offsets that rise from within the
-    /// actions to within them.
-    fn read(
-        py: Python<'_>,
-        starts: &[String],
-        rules: Option<&[String]>,
-        offsets: &PyReadonlyArray1<'_, i64>,
-        actions: &PyReadonlyArray1<'_, u16>,
-    ) -> PyResult<Batch> {
-        if let Some(rules) = rules {
-            if rules.len() != starts.len() {
-                return Err(PyValueError::new_err(format!(
-                    "rules must have one entry per game ({}), not {}",
-                    starts.len(),
-                    rules.len()
-                )));
-            }
-        }
-        let offsets = offsets.as_slice()?;
-        let actions = actions.as_slice()?;
-        if offsets.len() != starts.len() + 1 {
+/// Reads a batch: one start per game (parsed under its rules), offsets checked by agon-rl
+/// ([`GameBatch::new`]).
+fn read_batch(
+    py: Python<'_>,
+    starts: &[String],
+    rules: Option<&[String]>,
+    offsets: &PyReadonlyArray1<'_, i64>,
+    actions: &PyReadonlyArray1<'_, u16>,
+) -> PyResult<GameBatch> {
+    if let Some(rules) = rules {
+        if rules.len() != starts.len() {
             return Err(PyValueError::new_err(format!(
-                "offsets must have one more entry than there are games ({}), not {}",
-                starts.len() + 1,
-                offsets.len()
+                "rules must have one entry per game ({}), not {}",
+                starts.len(),
+                rules.len()
             )));
         }
-        let mut ranges = Vec::with_capacity(starts.len());
-        for (i, pair) in offsets.windows(2).enumerate() {
-            let (a, b) = (pair[0], pair[1]);
-            if a < 0 || b < a || b as u64 > actions.len() as u64 {
-                return Err(PyValueError::new_err(format!(
-                    "game {i}: offsets {a}..{b} are not a range within the {} actions",
-                    actions.len()
-                )));
+    }
+    let offsets = offsets.as_slice()?;
+    let actions = actions.as_slice()?;
+    if offsets.len() != starts.len() + 1 {
+        return Err(value_error(BatchError::OffsetCount {
+            games: starts.len(),
+            offsets: offsets.len(),
+        }));
+    }
+    let rules_of = |i: usize| rules.map(|r| r[i].as_str());
+    let mut parsed: Vec<ac::Position> = Vec::with_capacity(starts.len());
+    for (i, text) in starts.iter().enumerate() {
+        // Most games of a dataset share their start and rules: parse each once in a row.
+        let position = match (i.checked_sub(1), parsed.last()) {
+            (Some(prev), Some(&p)) if starts[prev] == *text && rules_of(prev) == rules_of(i) => p,
+            _ => {
+                let game_rules = match rules_of(i) {
+                    None => ac::Rules::STANDARD,
+                    Some(r) => ac::Rules::from_text(r).map_err(|e| {
+                        PyValueError::new_err(format!("game {i}: rules {r:?}: {e}"))
+                    })?,
+                };
+                parse_position(py, text, game_rules)
+                    .map_err(|e| PyValueError::new_err(format!("game {i}: start: {e}")))?
             }
-            ranges.push(a as usize..b as usize);
-        }
-        let rules_of = |i: usize| rules.map(|r| r[i].as_str());
-        let mut parsed: Vec<ac::Position> = Vec::with_capacity(starts.len());
-        for (i, text) in starts.iter().enumerate() {
-            // Most games of a dataset share their start and rules: parse each once in a row.
-            let position = match (i.checked_sub(1), parsed.last()) {
-                (Some(prev), Some(&p))
-                    if starts[prev] == *text && rules_of(prev) == rules_of(i) =>
-                {
-                    p
-                }
-                _ => {
-                    let game_rules = match rules_of(i) {
-                        None => ac::Rules::STANDARD,
-                        Some(r) => ac::Rules::from_text(r).map_err(|e| {
-                            PyValueError::new_err(format!("game {i}: rules {r:?}: {e}"))
-                        })?,
-                    };
-                    parse_position(py, text, game_rules)
-                        .map_err(|e| PyValueError::new_err(format!("game {i}: start: {e}")))?
-                }
-            };
-            parsed.push(position);
-        }
-        Ok(Batch {
-            starts: parsed,
-            ranges,
-            actions: actions.to_vec(),
-        })
+        };
+        parsed.push(position);
     }
-
-    /// Replays game `i`.
-    fn replay(&self, i: usize) -> Result<ac::Game, String> {
-        let actions = self.actions[self.ranges[i].clone()].iter();
-        replay::replay(&self.starts[i], actions.map(|&a| usize::from(a)))
-            .map_err(|e| format!("game {i}: {e}"))
-    }
+    GameBatch::new(parsed, offsets, actions).map_err(value_error)
 }
 
-/// The winner of a game as a dataset writes it: `"white"`, `"black"`, or `None`.
-fn winner_name(game: &ac::Game) -> Option<&'static str> {
-    game.outcome().and_then(|o| o.winner).map(ac::Side::name)
-}
-
-/// The end reason of a game as a dataset writes it: the core's name, or `"unfinished"`.
-fn reason_name(game: &ac::Game) -> &'static str {
-    game.outcome().map_or("unfinished", |o| o.reason.name())
+/// `ValueError` with the message of a batch's error.
+fn value_error(e: BatchError) -> PyErr {
+    PyValueError::new_err(e.to_string())
 }
 
 /// The games of a batch (start texts, int64 offsets into uint16 actions) replayed through
@@ -141,14 +100,8 @@ pub fn _replay_games(
     actions: PyReadonlyArray1<'_, u16>,
     rules: Option<Vec<String>>,
 ) -> PyResult<Vec<GamePy>> {
-    let batch = Batch::read(py, &starts, rules.as_deref(), &offsets, &actions)?;
-    let games = py
-        .detach(|| {
-            (0..batch.starts.len())
-                .map(|i| batch.replay(i))
-                .collect::<Result<Vec<_>, _>>()
-        })
-        .map_err(PyValueError::new_err)?;
+    let batch = read_batch(py, &starts, rules.as_deref(), &offsets, &actions)?;
+    let games = py.detach(|| batch.replay_all()).map_err(value_error)?;
     Ok(games.into_iter().map(|g| GamePy::wrap(py, g)).collect())
 }
 
@@ -163,48 +116,6 @@ pub fn _game_actions<'py>(py: Python<'py>, game: &GamePy) -> PyResult<Bound<'py,
 /// visit counts.
 type GameVisits = Option<Vec<Option<Vec<u16>>>>;
 type GameCounts = Option<Vec<Option<Vec<u32>>>>;
-
-/// Pairs each ply's actions with their counts, checking the shapes agree.
-fn visits_of(
-    game: usize,
-    rules: ac::Rules,
-    actions: &GameVisits,
-    counts: &GameCounts,
-) -> PyResult<Vec<PlyVisits>> {
-    let mismatch = |what: &str| {
-        PyValueError::new_err(format!(
-            "game {game}: visit actions and counts differ in {what}"
-        ))
-    };
-    match (actions, counts) {
-        (None, None) => Ok(Vec::new()),
-        (Some(actions), Some(counts)) if actions.len() == counts.len() => actions
-            .iter()
-            .zip(counts)
-            .map(|(a, c)| match (a, c) {
-                (None, None) => Ok(None),
-                (Some(a), Some(c)) if a.len() == c.len() => a
-                    .iter()
-                    .zip(c)
-                    .map(|(&a, &n)| {
-                        Action::new_in(usize::from(a), rules)
-                            .map(|a| (a, n))
-                            .ok_or_else(|| {
-                                PyValueError::new_err(format!(
-                                    "game {game}: visits of action {a}, beyond the {} actions \
-                                     of {rules}",
-                                    actions::action_count(rules)
-                                ))
-                            })
-                    })
-                    .collect::<PyResult<Vec<_>>>()
-                    .map(Some),
-                _ => Err(mismatch("a ply")),
-            })
-            .collect(),
-        _ => Err(mismatch("their plies")),
-    }
-}
 
 /// The training arrays of a batch of games (start texts, int64 offsets into uint16
 /// actions), replayed in Rust without the GIL: for each game `i`, the positions before its
@@ -241,51 +152,16 @@ pub fn _training_arrays<'py>(
     visit_counts: Option<Vec<GameCounts>>,
     rules: Option<Vec<String>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let batch = Batch::read(py, &starts, rules.as_deref(), &offsets, &actions)?;
-    let n = batch.starts.len();
+    let batch = read_batch(py, &starts, rules.as_deref(), &offsets, &actions)?;
+    let n = batch.len();
     // One rule set, so one width of masks and policies, for the whole call.
-    let batch_rules = batch
-        .starts
-        .first()
-        .map_or(ac::Rules::STANDARD, |p| p.rules());
-    if let Some(i) = batch.starts.iter().position(|p| p.rules() != batch_rules) {
-        return Err(PyValueError::new_err(format!(
-            "game {i}: rules {} differ from those of game 0 ({batch_rules}): the games of \
-             one call of training arrays share their rules",
-            batch.starts[i].rules()
-        )));
-    }
-    // The ply range of each game.
-    let plies: Vec<std::ops::Range<usize>> = match (&ply_begin, &ply_end) {
-        (None, None) => batch.ranges.iter().map(|r| 0..r.len()).collect(),
-        (Some(begin), Some(end)) => {
-            let (begin, end) = (begin.as_slice()?, end.as_slice()?);
-            if begin.len() != n || end.len() != n {
-                return Err(PyValueError::new_err(format!(
-                    "ply_begin and ply_end must have one entry per game ({n})"
-                )));
-            }
-            let mut plies = Vec::with_capacity(n);
-            for i in 0..n {
-                let moves = batch.ranges[i].len() as i64;
-                let (b, e) = (begin[i], end[i]);
-                if !(0 <= b && b <= e && e <= moves) {
-                    return Err(PyValueError::new_err(format!(
-                        "game {i}: plies {b}..{e} are not within its {moves} moves"
-                    )));
-                }
-                plies.push(b as usize..e as usize);
-            }
-            plies
-        }
-        _ => {
-            return Err(PyValueError::new_err(
-                "give both ply_begin and ply_end, or neither",
-            ))
-        }
-    };
-    let per_position = if symmetries { 12 } else { 1 };
-    let samples = plies.iter().map(|r| r.len() as u64).sum::<u64>() * per_position;
+    let batch_rules = batch.common_rules().map_err(value_error)?;
+    let (begin, end) = (
+        ply_begin.as_ref().map(|b| b.as_slice()).transpose()?,
+        ply_end.as_ref().map(|e| e.as_slice()).transpose()?,
+    );
+    let plies = batch.ply_ranges(begin, end).map_err(value_error)?;
+    let samples = batch::sample_count(&plies, symmetries);
     if samples > MAX_TRAINING_SAMPLES as u64 {
         return Err(limits::out_of_range(
             "the samples of one call",
@@ -300,33 +176,18 @@ pub fn _training_arrays<'py>(
                 .iter()
                 .zip(&c)
                 .enumerate()
-                .map(|(i, (a, c))| visits_of(i, batch_rules, a, c))
-                .collect::<PyResult<_>>()?,
-            _ => {
-                return Err(PyValueError::new_err(format!(
-                    "visit_actions and visit_counts must both be given, with one entry per \
-                     game ({n}), or neither"
-                )))
-            }
+                .map(|(i, (a, c))| batch::ply_visits(i, batch_rules, a.as_deref(), c.as_deref()))
+                .collect::<Result<_, _>>()
+                .map_err(value_error)?,
+            _ => return Err(value_error(BatchError::VisitsPaired { games: n })),
         }
     } else {
         vec![Vec::new(); n]
     };
     let layout = actions::layout(axial);
     let (arrays, outcomes) = py
-        .detach(|| -> Result<_, String> {
-            let mut arrays = TrainingArrays::with_rules(layout, symmetries, policy, batch_rules);
-            let mut outcomes = Vec::with_capacity(n);
-            for i in 0..n {
-                let game = batch.replay(i)?;
-                arrays
-                    .push_game(&game, plies[i].clone(), &visits[i])
-                    .map_err(|e: ReplayError| format!("game {i}: {e}"))?;
-                outcomes.push((winner_name(&game), reason_name(&game)));
-            }
-            Ok((arrays, outcomes))
-        })
-        .map_err(PyValueError::new_err)?;
+        .detach(|| batch::training_arrays(&batch, &plies, &visits, layout, symmetries, policy))
+        .map_err(value_error)?;
     let b = arrays.len();
     let width = arrays.width();
     let d = PyDict::new(py);
@@ -417,14 +278,14 @@ pub fn _play_games<'py>(
     stats: bool,
     rules: Option<crate::rules::RulesArg>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    use agon_bots::{Bot, SearchStats};
+    use agon_bots::Bot;
 
-    let max_plies = usize::try_from(max_plies.0)
-        .ok()
-        .filter(|p| (1..=MAX_GAME_PLIES).contains(p))
-        .ok_or_else(|| {
-            limits::out_of_range("max_plies", &format!("1 to {MAX_GAME_PLIES}"), max_plies.0)
-        })?;
+    let max_plies = limits::in_range(
+        "max_plies",
+        max_plies.0,
+        1..=MAX_GAME_PLIES,
+        &format!("1 to {MAX_GAME_PLIES}"),
+    )?;
     if seeds.len() > MAX_GAMES_PER_CALL {
         return Err(limits::out_of_range(
             "the number of games",
@@ -442,75 +303,42 @@ pub fn _play_games<'py>(
         crate::bots::check_spec(spec)?;
         agon_bots::bot_by_name(spec, 0).map_err(|e| PyValueError::new_err(e.to_string()))?;
     }
-    // Each game with the statistics of its plies (empty without `stats`).
-    type Played = (ac::Game, Vec<Option<SearchStats>>);
-    let played = py.detach(|| -> Result<Vec<Played>, String> {
-        seeds
-            .iter()
-            .map(|&(white_seed, black_seed)| {
-                let mut bots: [Box<dyn Bot + Send>; 2] = [
-                    agon_bots::bot_by_name(white, white_seed).map_err(|e| e.to_string())?,
-                    agon_bots::bot_by_name(black, black_seed).map_err(|e| e.to_string())?,
-                ];
-                let mut plies = Vec::new();
-                let game = replay::play_out(start, max_plies, |game| {
-                    // The player to act: the chooser (a queen's captor may place her).
-                    let bot = &mut bots[game.position().chooser().index()];
-                    if !stats {
-                        return bot.choose_in_game(game);
-                    }
-                    let (m, ply_stats) = bot.choose_with_stats(game)?;
-                    plies.push(ply_stats);
-                    Some(m)
-                })
-                .map_err(|e| e.to_string())?;
-                Ok((game, plies))
+    let played = py.detach(|| -> Result<PlayedGames, String> {
+        let mut played = PlayedGames::new(stats);
+        for &(white_seed, black_seed) in &seeds {
+            let mut bots: [Box<dyn Bot + Send>; 2] = [
+                agon_bots::bot_by_name(white, white_seed).map_err(|e| e.to_string())?,
+                agon_bots::bot_by_name(black, black_seed).map_err(|e| e.to_string())?,
+            ];
+            let (game, game_stats) = batch::play_game(start, max_plies, &mut bots, |bot, game| {
+                if stats {
+                    bot.choose_with_stats(game)
+                } else {
+                    bot.choose_in_game(game).map(|m| (m, None))
+                }
             })
-            .collect()
+            .map_err(|e| e.to_string())?;
+            let ply_stats: Vec<PlyStats<'_>> = game_stats
+                .iter()
+                .map(|s| s.as_ref().map(|s| (s.value, s.visits.as_slice())))
+                .collect();
+            played.push(&game, &ply_stats);
+        }
+        Ok(played)
     });
     // The reference bots always choose a legal move: an error here is a bug of theirs.
     let played = played.map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
-    let (games, game_stats): (Vec<ac::Game>, Vec<_>) = played.into_iter().unzip();
-    let mut actions = Vec::new();
-    let mut offsets = Vec::with_capacity(games.len() + 1);
-    offsets.push(0i64);
-    for game in &games {
-        actions.extend(replay::game_actions(game));
-        offsets.push(actions.len() as i64);
-    }
-    let ply_count = actions.len();
     let d = PyDict::new(py);
-    d.set_item("actions", PyArray1::from_vec(py, actions))?;
-    d.set_item("offsets", PyArray1::from_vec(py, offsets))?;
-    d.set_item("winners", PyList::new(py, games.iter().map(winner_name))?)?;
-    d.set_item("reasons", PyList::new(py, games.iter().map(reason_name))?)?;
-    if stats {
-        let mut has_stats = Vec::with_capacity(ply_count);
-        let mut values = Vec::with_capacity(ply_count);
-        let mut visit_offsets = Vec::with_capacity(ply_count + 1);
-        visit_offsets.push(0i64);
-        let (mut visit_actions, mut visit_counts) = (Vec::new(), Vec::new());
-        let plies = games
-            .iter()
-            .zip(&game_stats)
-            .flat_map(|(game, stats)| game.positions().iter().zip(stats));
-        for (position, ply_stats) in plies {
-            has_stats.push(ply_stats.is_some());
-            values.push(ply_stats.as_ref().map_or(f32::NAN, |s| s.value as f32));
-            for &(m, n) in ply_stats.iter().flat_map(|s| &s.visits) {
-                // Every legal move has an action in the space of the game's rules.
-                if let Some(a) = crate::actions::move_to_action_in(m, position) {
-                    visit_actions.push(a as u16);
-                    visit_counts.push(n);
-                }
-            }
-            visit_offsets.push(visit_actions.len() as i64);
-        }
-        d.set_item("has_stats", PyArray1::from_vec(py, has_stats))?;
-        d.set_item("values", PyArray1::from_vec(py, values))?;
-        d.set_item("visit_offsets", PyArray1::from_vec(py, visit_offsets))?;
-        d.set_item("visit_actions", PyArray1::from_vec(py, visit_actions))?;
-        d.set_item("visit_counts", PyArray1::from_vec(py, visit_counts))?;
+    d.set_item("actions", PyArray1::from_vec(py, played.actions))?;
+    d.set_item("offsets", PyArray1::from_vec(py, played.offsets))?;
+    d.set_item("winners", PyList::new(py, played.winners)?)?;
+    d.set_item("reasons", PyList::new(py, played.reasons)?)?;
+    if let Some(flat) = played.stats {
+        d.set_item("has_stats", PyArray1::from_vec(py, flat.has_stats))?;
+        d.set_item("values", PyArray1::from_vec(py, flat.values))?;
+        d.set_item("visit_offsets", PyArray1::from_vec(py, flat.visit_offsets))?;
+        d.set_item("visit_actions", PyArray1::from_vec(py, flat.visit_actions))?;
+        d.set_item("visit_counts", PyArray1::from_vec(py, flat.visit_counts))?;
     }
     Ok(d)
 }

@@ -18,6 +18,7 @@ mod errors;
 mod game;
 mod limits;
 mod lock;
+mod playouts;
 mod position;
 mod rules;
 mod svg;
@@ -106,7 +107,7 @@ fn action_symmetries(
             })
         })
         .collect();
-    numpy::PyArray1::from_vec(py, flat).reshape([12, width])
+    numpy::PyArray1::from_vec(py, flat).reshape([ac::Symmetry::ALL.len(), width])
 }
 
 /// The cell maps of the twelve symmetries: an int64 array of shape (12, 91) whose row `s`
@@ -117,7 +118,7 @@ fn cell_symmetries(py: Python<'_>) -> PyResult<Bound<'_, PyArray2<i64>>> {
         .iter()
         .flat_map(|s| ac::Cell::all().map(move |c| s.cell(c).index() as i64))
         .collect();
-    numpy::PyArray1::from_vec(py, flat).reshape([12, ac::CELL_COUNT])
+    numpy::PyArray1::from_vec(py, flat).reshape([ac::Symmetry::ALL.len(), ac::CELL_COUNT])
 }
 
 /// The (row, column) of each cell in the axial (11, 11) layout of observations: an int64
@@ -151,7 +152,7 @@ fn _agon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<rules::RulesPy>()?;
     m.add_class::<position::PositionPy>()?;
     m.add_class::<game::GamePy>()?;
-    m.add_class::<vecenv::VecEnv>()?;
+    m.add_class::<vecenv::VecEnvPy>()?;
     m.add(
         "IllegalMoveError",
         py.get_type::<errors::IllegalMoveError>(),
@@ -170,8 +171,8 @@ fn _agon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(cell_symmetries, m)?)?;
     m.add_function(wrap_pyfunction!(axial_coordinates, m)?)?;
     m.add_function(wrap_pyfunction!(svg::svg, m)?)?;
-    m.add_function(wrap_pyfunction!(vecenv::perft, m)?)?;
-    m.add_function(wrap_pyfunction!(vecenv::random_playouts, m)?)?;
+    m.add_function(wrap_pyfunction!(playouts::perft, m)?)?;
+    m.add_function(wrap_pyfunction!(playouts::random_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(vecenv::unpack_masks, m)?)?;
     m.add("CELL_COUNT", ac::CELL_COUNT)?;
     m.add("ACTION_COUNT", actions::ACTION_COUNT)?;

@@ -3,6 +3,7 @@
 //! package docstring, "Contract"). The bindings check them themselves, so they hold
 //! whatever the crates below accept.
 
+use std::ops::RangeInclusive;
 use std::time::Duration;
 
 use agon_core as ac;
@@ -45,6 +46,34 @@ pub const MAX_ARROWS: usize = 10_000;
 /// `ValueError` for an argument outside its range.
 pub fn out_of_range(name: &str, range: &str, value: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(format!("{name} must be {range}, not {value}"))
+}
+
+/// The argument `name`, `value`, as a `T` within `range`, else [`out_of_range`] with
+/// `range_text` (how the message words the range, say `"1 to MAX_ENVS (4096)"`).
+pub fn in_range<T, V>(
+    name: &str,
+    value: V,
+    range: RangeInclusive<T>,
+    range_text: &str,
+) -> PyResult<T>
+where
+    T: TryFrom<V> + PartialOrd,
+    V: Copy + std::fmt::Display,
+{
+    T::try_from(value)
+        .ok()
+        .filter(|v| range.contains(v))
+        .ok_or_else(|| out_of_range(name, range_text, value))
+}
+
+/// The number of threads of `threads=`: 1 to `agon_rl::VecEnv::MAX_THREADS`, all cores if
+/// `None`.
+pub fn threads(threads: Option<crate::types::Int<i64>>) -> PyResult<usize> {
+    let max = agon_rl::VecEnv::MAX_THREADS;
+    match threads {
+        None => Ok(agon_rl::VecEnv::default_threads()),
+        Some(t) => in_range("threads", t.0, 1..=max, &format!("1 to {max}")),
+    }
 }
 
 /// A time in seconds, the argument `name`: an int or a float (not a bool) from 0 to

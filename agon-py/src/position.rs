@@ -190,16 +190,12 @@ pub fn decode_action(py: Python<'_>, position: &ac::Position, action: i64) -> Py
 
 /// A perft depth: 0 to `MAX_PERFT_DEPTH` (from 1 with `min` = 1).
 pub fn perft_depth(depth: Int<i64>, min: u32) -> PyResult<u32> {
-    u32::try_from(depth.0)
-        .ok()
-        .filter(|d| (min..=MAX_PERFT_DEPTH).contains(d))
-        .ok_or_else(|| {
-            limits::out_of_range(
-                "depth",
-                &format!("{min} to MAX_PERFT_DEPTH ({MAX_PERFT_DEPTH})"),
-                depth.0,
-            )
-        })
+    limits::in_range(
+        "depth",
+        depth.0,
+        min..=MAX_PERFT_DEPTH,
+        &format!("{min} to MAX_PERFT_DEPTH ({MAX_PERFT_DEPTH})"),
+    )
 }
 
 /// perft of `position` (under its rules), `depth` checked (0 to `MAX_PERFT_DEPTH`), without

@@ -287,23 +287,45 @@ pub enum SidePy {
     Black = 1,
 }
 
-impl From<ac::Side> for SidePy {
-    fn from(s: ac::Side) -> SidePy {
-        match s {
-            ac::Side::White => SidePy::White,
-            ac::Side::Black => SidePy::Black,
+/// A Python enum wrapping one of agon-core's: the conversions both ways, and pickling as
+/// the member of its name (`getattr(cls, "WHITE")`, documented by the given text), for
+/// `$py` whose variants are named as those of the core's enum, each with its Python
+/// member name.
+macro_rules! core_enum {
+    ($py:ident <=> $core:ty, $reduce_doc:literal { $($variant:ident => $member:literal),+ $(,)? }) => {
+        impl From<$core> for $py {
+            fn from(v: $core) -> $py {
+                match v {
+                    $(<$core>::$variant => $py::$variant),+
+                }
+            }
         }
-    }
+
+        impl From<$py> for $core {
+            fn from(v: $py) -> $core {
+                match v {
+                    $($py::$variant => <$core>::$variant),+
+                }
+            }
+        }
+
+        #[pymethods]
+        impl $py {
+            #[doc = $reduce_doc]
+            fn __reduce__<'py>(
+                slf: &Bound<'py, Self>,
+            ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+                let name = match slf.get() {
+                    $($py::$variant => $member),+
+                };
+                reduce_member(slf.as_any().get_type().into_any(), name)
+            }
+        }
+    };
 }
 
-impl From<SidePy> for ac::Side {
-    fn from(s: SidePy) -> ac::Side {
-        match s {
-            SidePy::White => ac::Side::White,
-            SidePy::Black => ac::Side::Black,
-        }
-    }
-}
+core_enum!(SidePy <=> ac::Side, "Pickles as the member `Side.WHITE` or `Side.BLACK`." { White => "WHITE", Black => "BLACK" });
+core_enum!(KindPy <=> ac::Kind, "Pickles as the member `Kind.QUEEN` or `Kind.GUARD`." { Queen => "QUEEN", Guard => "GUARD" });
 
 /// `getattr(cls, name)`: how enum members pickle.
 fn reduce_member<'py>(
@@ -350,17 +372,6 @@ impl SidePy {
     fn __str__(&self) -> String {
         ac::Side::from(*self).to_string()
     }
-
-    /// Pickles as the member `Side.WHITE` or `Side.BLACK`.
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        let name = match slf.get() {
-            SidePy::White => "WHITE",
-            SidePy::Black => "BLACK",
-        };
-        reduce_member(slf.as_any().get_type().into_any(), name)
-    }
 }
 
 /// The kind of a piece: `Kind.QUEEN` or `Kind.GUARD`.
@@ -383,24 +394,6 @@ pub enum KindPy {
     Guard = 1,
 }
 
-impl From<ac::Kind> for KindPy {
-    fn from(k: ac::Kind) -> KindPy {
-        match k {
-            ac::Kind::Queen => KindPy::Queen,
-            ac::Kind::Guard => KindPy::Guard,
-        }
-    }
-}
-
-impl From<KindPy> for ac::Kind {
-    fn from(k: KindPy) -> ac::Kind {
-        match k {
-            KindPy::Queen => ac::Kind::Queen,
-            KindPy::Guard => ac::Kind::Guard,
-        }
-    }
-}
-
 #[pymethods]
 impl KindPy {
     /// The name, `"queen"` or `"guard"`.
@@ -411,17 +404,6 @@ impl KindPy {
 
     fn __str__(&self) -> String {
         ac::Kind::from(*self).to_string()
-    }
-
-    /// Pickles as the member `Kind.QUEEN` or `Kind.GUARD`.
-    fn __reduce__<'py>(
-        slf: &Bound<'py, Self>,
-    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        let name = match slf.get() {
-            KindPy::Queen => "QUEEN",
-            KindPy::Guard => "GUARD",
-        };
-        reduce_member(slf.as_any().get_type().into_any(), name)
     }
 }
 
@@ -888,7 +870,11 @@ impl SymmetryPy {
             .and_then(ac::Symmetry::from_index)
             .map(SymmetryPy)
             .ok_or_else(|| {
-                PyValueError::new_err(format!("a symmetry is numbered 0-11, not {}", index.0))
+                PyValueError::new_err(format!(
+                    "a symmetry is numbered 0-{}, not {}",
+                    ac::Symmetry::ALL.len() - 1,
+                    index.0
+                ))
             })
     }
 

@@ -1,5 +1,5 @@
-//! Throughput without the GIL: perft, random playouts, and `VecEnv`, a batch of games
-//! stepped by action numbers with numpy arrays in and out.
+//! `VecEnv`, a batch of games stepped by action numbers with numpy arrays in and out,
+//! without the GIL.
 
 use agon_core as ac;
 use numpy::{
@@ -9,118 +9,15 @@ use numpy::{
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyDictMethods, PyString, PyTuple, PyType};
+use pyo3::types::{PyString, PyTuple, PyType};
 
 use crate::actions;
 use crate::errors;
 use crate::game::GamePy;
-use crate::limits::{self, MAX_ENVS, MAX_RANDOM_PLAYOUTS};
+use crate::limits::{self, MAX_ENVS};
 use crate::lock::{Lock, LockGuard};
 use crate::position::{PositionArg, PositionPy};
 use crate::types::Int;
-
-/// The number of leaves of the tree of legal moves from `position`, `depth` plies deep
-/// (0 to `MAX_PERFT_DEPTH`), computed without holding the GIL, under `rules` (a `Rules`
-/// or its text) if given, else the position's (standard for a text). Passes count;
-/// repetition, two passes and the move limit belong to games and do not apply.
-#[pyfunction]
-#[pyo3(signature = (position, depth, rules = None))]
-pub fn perft(
-    py: Python<'_>,
-    position: PositionArg,
-    depth: Int<i64>,
-    rules: Option<crate::rules::RulesArg>,
-) -> PyResult<u64> {
-    let position = position.resolve(py, rules.map(|r| r.0))?;
-    crate::position::perft(py, position, depth)
-}
-
-/// Plays `n` games (0 to `MAX_RANDOM_PLAYOUTS`) of uniformly random legal moves from
-/// `start` (the start position by default), on `threads` threads (1 to 256; all cores by
-/// default), without holding the GIL, and returns their statistics: `games`, `plies`
-/// (total), `plies_mean`, `plies_median`, `plies_min`, `plies_max`, `white_wins`,
-/// `black_wins`, `draws`, `capped` (the games stopped at `max_plies` before they ended),
-/// `reasons` (a dict from each end reason to its count) and `lengths` (a dict from each
-/// length that occurred, in plies, to its number of games). Game `k` draws its moves from
-/// its own generator, seeded from `seed` and `k` (Rust's `agon_rl::game_rng`), so the same
-/// seed gives the same games on any number of threads, in Python and in Rust
-/// (`agon_rl::random_playouts_capped`, which computes these statistics). The games are
-/// played under `rules` (a `Rules` or its text) if given, else those of `start` (standard
-/// for a text or no start). `max_plies` (1 or more; None for no cap) stops a game that has
-/// not ended after that many moves: give it for rule sets where a game need not end
-/// (`repetition=off` without a `limit`); a capped game counts in `games`, `plies` and the
-/// lengths, not as a win, a draw or a reason.
-#[pyfunction]
-#[pyo3(
-    signature = (n, seed = Int(0), start = None, threads = None, *, rules = None, max_plies = None),
-    text_signature = "(n, seed=0, start=None, threads=None, *, rules=None, max_plies=None)"
-)]
-pub fn random_playouts<'py>(
-    py: Python<'py>,
-    n: Int<i64>,
-    seed: Int<u64>,
-    start: Option<PositionArg>,
-    threads: Option<Int<i64>>,
-    rules: Option<crate::rules::RulesArg>,
-    max_plies: Option<Int<i64>>,
-) -> PyResult<Bound<'py, PyDict>> {
-    let n = u64::try_from(n.0)
-        .ok()
-        .filter(|n| *n <= MAX_RANDOM_PLAYOUTS)
-        .ok_or_else(|| {
-            limits::out_of_range(
-                "n",
-                &format!("0 to MAX_RANDOM_PLAYOUTS ({MAX_RANDOM_PLAYOUTS})"),
-                n.0,
-            )
-        })?;
-    let threads = threads_arg(threads)?;
-    let max_plies = match max_plies {
-        None => usize::MAX,
-        Some(Int(m)) => usize::try_from(m)
-            .ok()
-            .filter(|m| *m >= 1)
-            .ok_or_else(|| limits::out_of_range("max_plies", "1 or more", m))?,
-    };
-    let seed = seed.0;
-    let start = crate::position::position_or_start(py, start.as_ref(), rules.map(|r| r.0))?;
-    let s = py.detach(move || agon_rl::random_playouts_capped(start, n, seed, threads, max_plies));
-    let d = PyDict::new(py);
-    d.set_item("games", s.games)?;
-    d.set_item("plies", s.plies)?;
-    d.set_item("plies_mean", s.mean_plies())?;
-    d.set_item("plies_median", s.median_plies())?;
-    d.set_item("plies_min", s.min_plies)?;
-    d.set_item("plies_max", s.max_plies)?;
-    d.set_item("white_wins", s.white_wins)?;
-    d.set_item("black_wins", s.black_wins)?;
-    d.set_item("draws", s.draws)?;
-    d.set_item("capped", s.capped)?;
-    let reasons = PyDict::new(py);
-    for (r, count) in ac::EndReason::ALL.iter().zip(s.reasons) {
-        reasons.set_item(r.name(), count)?;
-    }
-    d.set_item("reasons", reasons)?;
-    let lengths = PyDict::new(py);
-    for (plies, games) in &s.lengths {
-        lengths.set_item(plies, games)?;
-    }
-    d.set_item("lengths", lengths)?;
-    Ok(d)
-}
-
-/// The number of threads of `threads=`: 1 to `agon_rl::VecEnv::MAX_THREADS`, all cores if
-/// `None`.
-fn threads_arg(threads: Option<Int<i64>>) -> PyResult<usize> {
-    let max = agon_rl::VecEnv::MAX_THREADS;
-    match threads {
-        None => Ok(agon_rl::VecEnv::default_threads()),
-        Some(Int(t)) => usize::try_from(t)
-            .ok()
-            .filter(|t| (1..=max).contains(t))
-            .ok_or_else(|| limits::out_of_range("threads", &format!("1 to {max}"), t)),
-    }
-}
 
 /// A batch of `n` games for reinforcement learning, stepped by action numbers on every
 /// core.
@@ -170,7 +67,7 @@ fn threads_arg(threads: Option<Int<i64>>) -> PyResult<usize> {
 /// table of its positions' fingerprints (12 to 20 bytes a ply, a tenth of what a `Game`
 /// holds), and it ends exactly when a `Game` would.
 #[pyclass(frozen, module = "agon._agon", name = "VecEnv")]
-pub struct VecEnv {
+pub struct VecEnvPy {
     n: usize,
     axial: bool,
     /// Observations as uint8 rather than float32.
@@ -592,7 +489,7 @@ impl Refused {
     }
 }
 
-impl VecEnv {
+impl VecEnvPy {
     fn obs_shape(&self) -> Vec<usize> {
         if self.axial {
             vec![
@@ -717,7 +614,7 @@ fn obs_dtype_is_u8(py: Python<'_>, obs_dtype: Option<&Bound<'_, PyAny>>) -> PyRe
 }
 
 #[pymethods]
-impl VecEnv {
+impl VecEnvPy {
     /// `n` games (1 to `agon.MAX_ENVS`) from `start` (the start position by default; not
     /// a decided one); `seed` seeds `random_actions`; `axial` selects the (11, 11, 11)
     /// observation layout; `threads` (1 to 256, all cores by default) step the batch;
@@ -744,21 +641,21 @@ impl VecEnv {
         obs_dtype: Option<Bound<'_, PyAny>>,
         packed_masks: bool,
         rules: Option<crate::rules::RulesArg>,
-    ) -> PyResult<VecEnv> {
-        let n = usize::try_from(n.0)
-            .ok()
-            .filter(|n| (1..=MAX_ENVS).contains(n))
-            .ok_or_else(|| {
-                limits::out_of_range("n", &format!("1 to MAX_ENVS ({MAX_ENVS})"), n.0)
-            })?;
-        let threads = threads_arg(threads)?;
+    ) -> PyResult<VecEnvPy> {
+        let n = limits::in_range(
+            "n",
+            n.0,
+            1..=MAX_ENVS,
+            &format!("1 to MAX_ENVS ({MAX_ENVS})"),
+        )?;
+        let threads = limits::threads(threads)?;
         let obs_u8 = obs_dtype_is_u8(py, obs_dtype.as_ref())?;
         let start = crate::position::position_or_start(py, start.as_ref(), rules.map(|r| r.0))?;
         let mut env = agon_rl::VecEnv::new(n, seed.0, actions::layout(axial), Some(start))
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
         env.set_threads(threads)
             .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        Ok(VecEnv {
+        Ok(VecEnvPy {
             n,
             axial,
             obs_u8,
@@ -942,7 +839,7 @@ impl VecEnv {
             Actions::Wide(_) => None,
         };
         if in_place.is_none() {
-            if let Err(refused) = VecEnv::int64_actions(state, &actions) {
+            if let Err(refused) = VecEnvPy::int64_actions(state, &actions) {
                 drop(guard);
                 return Err(refused.error(py));
             }
@@ -950,7 +847,7 @@ impl VecEnv {
         let State { env, actions } = state;
         let actions = in_place.unwrap_or(actions);
         let played = py.detach(|| env.step(actions, out));
-        let refused = played.err().map(|e| VecEnv::refused(env, e));
+        let refused = played.err().map(|e| VecEnvPy::refused(env, e));
         drop(guard);
         if let Some(refused) = refused {
             return Err(refused?.error(py));

@@ -90,6 +90,7 @@ use agon_core::{
     Symmetry, CELL_COUNT,
 };
 
+pub mod batch;
 mod playouts;
 pub mod replay;
 mod vecenv;

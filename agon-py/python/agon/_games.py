@@ -30,6 +30,7 @@ R = TypeVar("R")
 C = TypeVar("C")
 K = TypeVar("K")
 P = TypeVar("P")
+F = TypeVar("F")
 
 
 def mix(x: int) -> int:
@@ -139,6 +140,39 @@ def chunk_size(games: int, workers: int, cap: int) -> int:
     return max(1, min(cap, math.ceil(games / max(1, 4 * workers))))
 
 
+def run_windowed(
+    submit: Callable[[P], F],
+    wait_any: Callable[[List[F]], Iterable[F]],
+    result: Callable[[F], R],
+    units: Iterable[Tuple[K, P]],
+    limit: int,
+) -> Iterator[Tuple[Tuple[K, P], R]]:
+    """The windowed submission the thread and Ray schedulers share: ``submit(payload)``
+    for each unit ``(key, payload)``, at most ``limit`` in flight, yielding (unit,
+    ``result(handle)``) for each handle that ``wait_any(pending handles)`` gives as
+    finished, and submitting more as they finish.
+
+    >>> list(run_windowed(lambda p: p * 10, lambda hs: hs[:1], lambda h: h + 1, [("a", 1), ("b", 2)], 1))
+    [(('a', 1), 11), (('b', 2), 21)]
+    """
+    pending: Dict[F, Tuple[K, P]] = {}
+    todo = iter(units)
+
+    def fill() -> None:
+        while len(pending) < limit:
+            unit = next(todo, None)
+            if unit is None:
+                return
+            pending[submit(unit[1])] = unit
+
+    fill()
+    while pending:
+        for handle in wait_any(list(pending)):
+            unit = pending.pop(handle)
+            yield unit, result(handle)
+        fill()
+
+
 def run_threads(
     work: Callable[[C, P], R], context: C, units: Iterable[Tuple[K, P]], workers: int
 ) -> Iterator[Tuple[Tuple[K, P], R]]:
@@ -146,26 +180,23 @@ def run_threads(
     (the bots think without the GIL, so threads use every core), yielding (unit, result)
     as each finishes. At most a few units per worker are in flight, so results wait in
     memory only briefly. An exception of a unit is raised here."""
-    pending: Dict["concurrent.futures.Future[R]", Tuple[K, P]] = {}
-    todo = iter(units)
     with concurrent.futures.ThreadPoolExecutor(max_workers=workers) as pool:
 
-        def fill() -> None:
-            while len(pending) < 2 * workers:
-                unit = next(todo, None)
-                if unit is None:
-                    return
-                pending[pool.submit(work, context, unit[1])] = unit
+        def submit(payload: P) -> "concurrent.futures.Future[R]":
+            return pool.submit(work, context, payload)
 
-        fill()
-        while pending:
+        def wait_any(
+            futures: List["concurrent.futures.Future[R]"],
+        ) -> Iterable["concurrent.futures.Future[R]"]:
             done, _ = concurrent.futures.wait(
-                pending, return_when=concurrent.futures.FIRST_COMPLETED
+                futures, return_when=concurrent.futures.FIRST_COMPLETED
             )
-            for future in done:
-                unit = pending.pop(future)
-                yield unit, future.result()
-            fill()
+            return done
+
+        def result(future: "concurrent.futures.Future[R]") -> R:
+            return future.result()
+
+        yield from run_windowed(submit, wait_any, result, units, 2 * workers)
 
 
 class Progress:

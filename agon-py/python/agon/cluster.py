@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, Iterator, Optional, Tuple, TypeVar
+from typing import Any, Callable, Iterable, Iterator, List, Optional, Tuple, TypeVar
 
 from ._extras import require
+from ._games import run_windowed
 
 ray = require("ray", "ray", "agon.cluster")
 
@@ -76,24 +77,18 @@ def run_units(
     result) as each finishes. At most twice the cluster's CPUs are in flight. A task that
     fails with an exception of ``work`` raises it here; one whose worker dies is retried."""
     shared = ray.put(context)
-    pending: Dict[Any, Tuple[K, P]] = {}
-    todo = iter(units)
-    limit = 2 * cpus()
 
-    def fill() -> None:
-        while len(pending) < limit:
-            unit = next(todo, None)
-            if unit is None:
-                return
-            pending[_task.remote(work, shared, unit[1])] = unit
+    def submit(payload: P) -> Any:
+        return _task.remote(work, shared, payload)
 
-    fill()
-    while pending:
-        done, _ = ray.wait(list(pending), num_returns=1)
-        for ref in done:
-            unit = pending.pop(ref)
-            yield unit, ray.get(ref)
-        fill()
+    def wait_any(refs: List[Any]) -> Iterable[Any]:
+        done: List[Any] = ray.wait(refs, num_returns=1)[0]
+        return done
 
+    def result(ref: Any) -> R:
+        value: R = ray.get(ref)
+        return value
+
+    yield from run_windowed(submit, wait_any, result, units, 2 * cpus())
 
 __all__ = ["FAIL_ONCE", "MAX_RETRIES", "connect", "cpus", "run_units"]
