@@ -42,7 +42,7 @@
 //! | a player, its search statistics, and building one from its spec | [`Bot`], [`SearchStats`], [`bot_by_name`], [`SpecError`], [`SpecNumber`], [`MAX_SPEC_LEN`], [`MAX_TIME_LIMIT`] | `lib.rs`, `spec.rs` |
 //! | the reference bots | [`RandomBot`], [`GreedyBot`], [`MctsBot`], [`AlphaBetaBot`] | `random_bot.rs`, `greedy.rs`, `mcts.rs`, `alphabeta.rs` |
 //! | the engine, its limits and its search techniques | [`Engine`], [`Limits`], [`Technique`], [`Techniques`] | `engine/` |
-//! | the analysis API | [`analyse`], [`Analysis`], [`Line`], [`Score`], [`Analysable`], [`AnalysisError`] | `analysis.rs` |
+//! | the analysis API | [`analyse`], [`Analysis`], [`Line`], [`Score`], [`Analysable`], [`AnalysisError`] | `engine/analysis.rs`, `engine/mod.rs` |
 //! | the sequential probability ratio test, and Elo | [`Sprt`], [`Decision`], [`SprtError`], [`expected_score`], [`elo_of_score`] | `sprt.rs` |
 //! | matches between bots | [`arena`] | `arena.rs` |
 //! | opening books | [`book`] | `book.rs` |
@@ -94,7 +94,6 @@ use std::time::{Duration, Instant};
 use agon_core::{Game, Move, Position};
 
 mod alphabeta;
-mod analysis;
 pub mod arena;
 pub mod book;
 mod engine;
@@ -106,9 +105,11 @@ mod spec;
 mod sprt;
 
 pub use alphabeta::AlphaBetaBot;
-pub use analysis::{analyse, Analysable, Analysis, AnalysisError, Line, Score};
 pub use engine::eval as engine_eval;
-pub use engine::{Engine, Limits, Technique, Techniques};
+pub use engine::{
+    analyse, Analysable, Analysis, AnalysisError, Engine, Limits, Line, Score, Technique,
+    Techniques,
+};
 pub use greedy::GreedyBot;
 pub use mcts::MctsBot;
 pub use random_bot::RandomBot;
