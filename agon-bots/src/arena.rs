@@ -431,9 +431,11 @@ impl MatchOptions {
 /// ```
 /// use std::time::Duration;
 /// use agon_bots::arena::with_time_control;
+/// use agon_bots::MctsBot;
 /// let t = Duration::from_millis(100);
 /// assert_eq!(with_time_control("alphabeta:5", t), "alphabeta:5:100ms");
-/// assert_eq!(with_time_control("mcts", t), "mcts:2000:100ms");
+/// let default = format!("mcts:{}:100ms", MctsBot::DEFAULT_PLAYOUTS);
+/// assert_eq!(with_time_control("mcts", t), default);
 /// assert_eq!(with_time_control("engine", t), "engine:100ms");
 /// assert_eq!(with_time_control("engine:n5000", t), "engine:n5000:100ms");
 /// assert_eq!(with_time_control("engine:50ms", t), "engine:50ms");
@@ -441,15 +443,13 @@ impl MatchOptions {
 /// ```
 pub fn with_time_control(spec: &str, time: Duration) -> String {
     let spec = spec.trim();
-    let parts: Vec<&str> = spec.split(':').collect();
     let ms = time.min(crate::MAX_TIME_LIMIT).as_millis();
-    match parts[0] {
-        "engine" if !parts[1..].iter().any(|p| p.ends_with("ms")) => format!("{spec}:{ms}ms"),
-        "mcts" if parts.len() == 1 => format!("mcts:{}:{ms}ms", crate::MctsBot::DEFAULT_PLAYOUTS),
-        "alphabeta" if parts.len() == 1 => {
-            format!("alphabeta:{}:{ms}ms", crate::AlphaBetaBot::DEFAULT_DEPTH)
-        }
-        "mcts" | "alphabeta" if parts.len() == 2 => format!("{spec}:{ms}ms"),
+    // A spec that does not read is returned unchanged, for the match to refuse it.
+    match crate::BotSpec::parse(spec) {
+        Ok(parsed) if parsed.kind.takes_time() && parsed.time.is_none() => match parsed.kind {
+            crate::BotKind::Engine => format!("{spec}:{ms}ms"),
+            _ => parsed.with_time(time).to_string(),
+        },
         _ => spec.to_string(),
     }
 }

@@ -39,7 +39,7 @@
 //!
 //! | concept | items | source |
 //! |---|---|---|
-//! | a player, its search statistics, and building one from its spec | [`Bot`], [`SearchStats`], [`bot_by_name`], [`SpecError`], [`SpecNumber`], [`MAX_SPEC_LEN`], [`MAX_TIME_LIMIT`] | `lib.rs`, `spec.rs` |
+//! | a player, its search statistics, and building one from its spec | [`Bot`], [`SearchStats`], [`bot_by_name`], [`BotSpec`], [`BotKind`], [`EngineOptions`], [`SpecError`], [`SpecNumber`], [`MAX_SPEC_LEN`], [`MAX_TIME_LIMIT`] | `lib.rs`, `spec.rs` |
 //! | the reference bots | [`RandomBot`], [`GreedyBot`], [`MctsBot`], [`AlphaBetaBot`] | `random_bot.rs`, `greedy.rs`, `mcts.rs`, `alphabeta.rs` |
 //! | the engine, its limits and its search techniques | [`Engine`], [`Limits`], [`Technique`], [`Techniques`] | `engine/` |
 //! | the analysis API | [`analyse`], [`Analysis`], [`Line`], [`Score`], [`Analysable`], [`AnalysisError`] | `engine/analysis.rs`, `engine/mod.rs` |
@@ -113,7 +113,7 @@ pub use engine::{
 pub use greedy::GreedyBot;
 pub use mcts::MctsBot;
 pub use random_bot::RandomBot;
-pub use spec::{bot_by_name, SpecError, SpecNumber, MAX_SPEC_LEN};
+pub use spec::{bot_by_name, BotKind, BotSpec, EngineOptions, SpecError, SpecNumber, MAX_SPEC_LEN};
 pub use sprt::{elo_of_score, expected_score, Decision, Sprt, SprtError};
 
 /// A player of Agon: given a position (or a whole game, for bots that care about
