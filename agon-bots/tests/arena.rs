@@ -1,7 +1,7 @@
 //! The arena: colours alternate, results are counted from the first bot's side, and the
 //! statistics are exact.
 
-use agon_bots::arena::{play_game, run_match, GameResult, MatchStats, MAX_PLIES};
+use agon_bots::arena::{play_game, run_match, GameResult, MatchOptions, MatchStats, MAX_PLIES};
 use agon_bots::{Bot, RandomBot};
 use agon_core::{EndReason, Move, Outcome, Position, Side};
 
@@ -88,7 +88,8 @@ fn the_ply_cap_counts_as_a_draw() {
     let mut stats = MatchStats::default();
     stats.record(Side::White, &result);
     assert_eq!((stats.draws, stats.capped, stats.plies), (1, 1, 10));
-    assert_eq!(MAX_PLIES, 2000);
+    // The cap a match plays to unless told otherwise.
+    assert_eq!(MatchOptions::new(1, 0).max_plies, MAX_PLIES);
     let won = GameResult {
         outcome: Some(Outcome::win(Side::White, EndReason::Throne)),
         plies: 50,

@@ -230,8 +230,8 @@ impl Engine {
     ///
     /// ```
     /// use agon_bots::{bot_by_name, Engine};
-    /// assert_eq!(Engine::DEFAULT_TIME.as_millis(), 100);
-    /// assert_eq!(bot_by_name("engine", 0)?.name(), "engine:100ms");
+    /// let name = format!("engine:{}ms", Engine::DEFAULT_TIME.as_millis());
+    /// assert_eq!(bot_by_name("engine", 0)?.name(), name);
     /// # Ok::<(), agon_bots::SpecError>(())
     /// ```
     pub const DEFAULT_TIME: Duration = Duration::from_millis(100);
@@ -239,7 +239,10 @@ impl Engine {
     /// The default size of the transposition table, in MiB.
     ///
     /// ```
-    /// assert_eq!(agon_bots::Engine::DEFAULT_HASH_MIB, 16);
+    /// use agon_bots::{Bot, Engine, Limits};
+    /// // The default is left out of the name.
+    /// let engine = Engine::new(Limits::depth(2)).with_hash_mib(Engine::DEFAULT_HASH_MIB);
+    /// assert_eq!(engine.name(), "engine:d2");
     /// ```
     pub const DEFAULT_HASH_MIB: usize = 16;
 
@@ -268,7 +271,9 @@ impl Engine {
     /// centipoints.
     ///
     /// ```
-    /// assert_eq!(agon_bots::Engine::DEFAULT_CONTEMPT, 15);
+    /// use agon_bots::{Engine, Limits};
+    /// assert!(Engine::DEFAULT_CONTEMPT > 0);
+    /// assert_eq!(Engine::new(Limits::depth(2)).contempt(), Engine::DEFAULT_CONTEMPT);
     /// ```
     pub const DEFAULT_CONTEMPT: i32 = 15;
 
@@ -278,7 +283,9 @@ impl Engine {
     /// shuffle on toward the arena's ply cap.
     ///
     /// ```
-    /// assert_eq!(agon_bots::Engine::LONG_GAME, 400);
+    /// use agon_bots::{arena, Engine};
+    /// // Long games end in a draw before the arena's cap.
+    /// assert!(Engine::LONG_GAME < arena::MAX_PLIES);
     /// ```
     pub const LONG_GAME: usize = 400;
 
