@@ -359,6 +359,56 @@ fn opening_book(
         .collect()
 }
 
+/// One game of an arena match: whether bot A had White, the winner (`"white"`, `"black"`
+/// or None), the end reason (or `"unfinished"` at the ply cap) and the plies.
+type ArenaGame = (bool, Option<&'static str>, &'static str, usize);
+
+/// Plays a match of agon-bots' arena (`agon_bots::arena::run_match_with`) between the bots
+/// of the specs `a` and `b`: `games` games (A has White in even ones) from the start
+/// position of `rules` (standard if omitted), seeded `seed` by the one seeding scheme
+/// (`agon_core::random::seed_of`), each capped at `max_plies` (`MAX_GAME_PLIES` if None).
+/// Returns one tuple per game: (A had White, winner, end reason or `"unfinished"`, plies).
+/// Without the GIL. For tests that a Python tournament plays the arena's games.
+#[pyfunction]
+#[pyo3(signature = (a, b, games, seed, max_plies = None, rules = None))]
+fn _arena_match(
+    py: Python<'_>,
+    a: &str,
+    b: &str,
+    games: u32,
+    seed: u64,
+    max_plies: Option<usize>,
+    rules: Option<crate::rules::RulesArg>,
+) -> PyResult<Vec<ArenaGame>> {
+    let max_plies = max_plies.unwrap_or(agon_bots::arena::MAX_PLIES);
+    check_spec(a)?;
+    check_spec(b)?;
+    if !(1..=agon_bots::arena::MAX_PLIES).contains(&max_plies) || games > 65_536 {
+        return Err(PyValueError::new_err(format!(
+            "max_plies must be 1 to {}, games at most 65536",
+            agon_bots::arena::MAX_PLIES
+        )));
+    }
+    let rules = crate::rules::rules_or(rules, agon_core::Rules::STANDARD);
+    let options = agon_bots::arena::MatchOptions::new(games, seed)
+        .with_max_plies(max_plies)
+        .with_rules(rules);
+    let mut played = Vec::new();
+    py.detach(|| {
+        agon_bots::arena::run_match_with(a, b, &options, |_, a_side, result| {
+            let outcome = result.outcome;
+            played.push((
+                a_side == ac::Side::White,
+                outcome.and_then(|o| o.winner).map(ac::Side::name),
+                outcome.map_or("unfinished", |o| o.reason.name()),
+                result.plies,
+            ));
+        })
+    })
+    .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(played)
+}
+
 /// Adds the bot classes to the native module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<BotPy>()?;
@@ -367,6 +417,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<MctsPy>()?;
     m.add_class::<AlphaBetaPy>()?;
     m.add_function(wrap_pyfunction!(opening_book, m)?)?;
+    m.add_function(wrap_pyfunction!(_arena_match, m)?)?;
     // The ply cap of the arena, which the Python tournaments and datasets share.
     m.add("MAX_GAME_PLIES", agon_bots::arena::MAX_PLIES)?;
     Ok(())
