@@ -113,8 +113,8 @@ impl AlphaBetaBot {
     ///
     /// ```
     /// use agon_bots::{bot_by_name, AlphaBetaBot};
-    /// assert_eq!(AlphaBetaBot::DEFAULT_DEPTH, 5);
-    /// assert_eq!(bot_by_name("alphabeta", 0).unwrap().name(), "alphabeta:5");
+    /// let name = format!("alphabeta:{}", AlphaBetaBot::DEFAULT_DEPTH);
+    /// assert_eq!(bot_by_name("alphabeta", 0).unwrap().name(), name);
     /// ```
     pub const DEFAULT_DEPTH: u32 = 5;
 
@@ -123,7 +123,7 @@ impl AlphaBetaBot {
     /// than repeat, which in the arena turned draws against weaker bots into wins.
     ///
     /// ```
-    /// assert_eq!(agon_bots::AlphaBetaBot::CONTEMPT, 100);
+    /// assert!(agon_bots::AlphaBetaBot::CONTEMPT > 0);
     /// ```
     pub const CONTEMPT: i32 = 100;
 

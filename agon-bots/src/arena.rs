@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicU32, Ordering as AtomicOrdering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use agon_core::random::{player_seeds, seed_of};
 use agon_core::{Game, Outcome, Position, Rules, Side};
 
 use crate::{bot_by_name, elo_of_score, Bot, Decision, SpecError, Sprt};
@@ -224,22 +225,37 @@ impl fmt::Display for MatchStats {
     }
 }
 
-/// The seed of bot `which` (0 for A, 1 for B) in game `game` of a match seeded `seed`:
-/// every game gets fresh, distinct seeds, so deterministic bots still play varied games.
+/// The seeds of White's and Black's bots in game `game` of a match seeded `seed`, by the
+/// one seeding scheme: [`player_seeds`]`(`[`seed_of`]`(seed, &[0, game]))`. A match is the
+/// first pair (pair 0) of a round robin of its two bots, so Python's `agon.tournament` of
+/// the same two bots with the same seed plays the same games. Each bot gets the seed of
+/// the colour it plays, whether it is A or B; every game gets fresh, distinct seeds, so
+/// deterministic bots still play varied games.
 ///
 /// ```
-/// use agon_bots::arena::game_seed;
-/// assert_ne!(game_seed(1, 0, 0), game_seed(1, 0, 1));
-/// assert_eq!(game_seed(1, 5, 1), game_seed(1, 5, 1));
+/// use agon_bots::arena::game_seeds;
+/// use agon_core::random::{player_seeds, seed_of};
+/// let [white, black] = game_seeds(1, 5);
+/// assert_ne!(white, black);
+/// assert_eq!([white, black], player_seeds(seed_of(1, &[0, 5])));
+/// assert_ne!(game_seeds(1, 5), game_seeds(1, 6));
 /// ```
-pub fn game_seed(seed: u64, game: u32, which: u32) -> u64 {
-    let mut rng = agon_core::random::Rng::new(seed ^ (u64::from(game) << 1 | u64::from(which)));
-    rng.next_u64()
+pub fn game_seeds(seed: u64, game: u32) -> [u64; 2] {
+    player_seeds(seed_of(seed, &[0, u64::from(game)]))
+}
+
+/// The seeds of A and B in game `game` of a match seeded `seed` where A plays `a_side`.
+fn bot_seeds(seed: u64, game: u32, a_side: Side) -> (u64, u64) {
+    let [white, black] = game_seeds(seed, game);
+    match a_side {
+        Side::White => (white, black),
+        Side::Black => (black, white),
+    }
 }
 
 /// Plays `games` games between the bots named `a` and `b` (specs for [`bot_by_name`]), A
 /// taking White in even-numbered games and Black in odd ones, each game with new bots
-/// seeded by [`game_seed`]. `progress` is called after each game with its number (from
+/// seeded by [`game_seeds`] (each bot the seed of its colour). `progress` is called after each game with its number (from
 /// 0), A's colour and the result.
 ///
 /// # Errors
@@ -266,9 +282,10 @@ pub fn run_match(
     bot_by_name(b, 0)?;
     let mut stats = MatchStats::default();
     for i in 0..games {
-        let mut bot_a = bot_by_name(a, game_seed(seed, i, 0))?;
-        let mut bot_b = bot_by_name(b, game_seed(seed, i, 1))?;
         let a_side = if i % 2 == 0 { Side::White } else { Side::Black };
+        let (seed_a, seed_b) = bot_seeds(seed, i, a_side);
+        let mut bot_a = bot_by_name(a, seed_a)?;
+        let mut bot_b = bot_by_name(b, seed_b)?;
         let result = match a_side {
             Side::White => play_game(bot_a.as_mut(), bot_b.as_mut(), MAX_PLIES),
             Side::Black => play_game(bot_b.as_mut(), bot_a.as_mut(), MAX_PLIES),
@@ -292,7 +309,7 @@ pub fn run_match(
 pub struct MatchOptions {
     /// The most games (an SPRT may stop the match earlier).
     pub games: u32,
-    /// The seed of the bots' seeds ([`game_seed`]).
+    /// The seed of the bots' seeds ([`game_seeds`]).
     pub seed: u64,
     /// Start positions: games `2i` and `2i + 1` start from `book[i % len]` with colours
     /// swapped. Empty: every game starts from the start position.
@@ -431,9 +448,11 @@ impl MatchOptions {
 /// ```
 /// use std::time::Duration;
 /// use agon_bots::arena::with_time_control;
+/// use agon_bots::MctsBot;
 /// let t = Duration::from_millis(100);
 /// assert_eq!(with_time_control("alphabeta:5", t), "alphabeta:5:100ms");
-/// assert_eq!(with_time_control("mcts", t), "mcts:2000:100ms");
+/// let default = format!("mcts:{}:100ms", MctsBot::DEFAULT_PLAYOUTS);
+/// assert_eq!(with_time_control("mcts", t), default);
 /// assert_eq!(with_time_control("engine", t), "engine:100ms");
 /// assert_eq!(with_time_control("engine:n5000", t), "engine:n5000:100ms");
 /// assert_eq!(with_time_control("engine:50ms", t), "engine:50ms");
@@ -441,15 +460,13 @@ impl MatchOptions {
 /// ```
 pub fn with_time_control(spec: &str, time: Duration) -> String {
     let spec = spec.trim();
-    let parts: Vec<&str> = spec.split(':').collect();
     let ms = time.min(crate::MAX_TIME_LIMIT).as_millis();
-    match parts[0] {
-        "engine" if !parts[1..].iter().any(|p| p.ends_with("ms")) => format!("{spec}:{ms}ms"),
-        "mcts" if parts.len() == 1 => format!("mcts:{}:{ms}ms", crate::MctsBot::DEFAULT_PLAYOUTS),
-        "alphabeta" if parts.len() == 1 => {
-            format!("alphabeta:{}:{ms}ms", crate::AlphaBetaBot::DEFAULT_DEPTH)
-        }
-        "mcts" | "alphabeta" if parts.len() == 2 => format!("{spec}:{ms}ms"),
+    // A spec that does not read is returned unchanged, for the match to refuse it.
+    match crate::BotSpec::parse(spec) {
+        Ok(parsed) if parsed.kind.takes_time() && parsed.time.is_none() => match parsed.kind {
+            crate::BotKind::Engine => format!("{spec}:{ms}ms"),
+            _ => parsed.with_time(time).to_string(),
+        },
         _ => spec.to_string(),
     }
 }
@@ -614,7 +631,7 @@ pub fn run_match_with(
     ))
 }
 
-/// A factory of bots: called with each game's seed ([`game_seed`]).
+/// A factory of bots: called with the seed of the bot's colour in each game ([`game_seeds`]).
 pub type BotFactory<'a> = &'a (dyn Fn(u64) -> Box<dyn Bot + Send> + Sync);
 
 /// [`run_match_with`] for bots that have no spec (say, engines with other evaluation
@@ -654,8 +671,6 @@ pub fn run_match_of(
                 if i >= options.games || stop.load(AtomicOrdering::Relaxed) {
                     break;
                 }
-                let mut bot_a = make_a(game_seed(options.seed, i, 0));
-                let mut bot_b = make_b(game_seed(options.seed, i, 1));
                 let start = if options.book.is_empty() {
                     Position::start_with_rules(options.rules)
                 } else {
@@ -674,6 +689,9 @@ pub fn run_match_of(
                 } else {
                     start.turn().other()
                 };
+                let (seed_a, seed_b) = bot_seeds(options.seed, i, a_side);
+                let mut bot_a = make_a(seed_a);
+                let mut bot_b = make_b(seed_b);
                 let (result, longest) = match a_side {
                     Side::White => {
                         play_game_from(bot_a.as_mut(), bot_b.as_mut(), &start, options.max_plies)

@@ -40,14 +40,14 @@ use crate::{Engine, Limits, Score};
 /// [`SEARCH_NODES`] nodes.
 ///
 /// ```
-/// assert_eq!(agon_bots::book::BALANCE, 60);
+/// assert!(agon_bots::book::BALANCE > 0);
 /// ```
 pub const BALANCE: i32 = 60;
 
 /// The node budget of the search that checks a book position's balance.
 ///
 /// ```
-/// assert_eq!(agon_bots::book::SEARCH_NODES, 4_000);
+/// assert!(agon_bots::book::SEARCH_NODES > 0);
 /// ```
 pub const SEARCH_NODES: u64 = 4_000;
 

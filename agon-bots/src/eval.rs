@@ -70,7 +70,7 @@ pub const GUARD_RING: [i32; 6] = [0, 30, 21, 13, 6, 0];
 /// that wins once the ring is full.
 ///
 /// ```
-/// assert_eq!(agon_bots::eval::GUARD_BY_THRONED_QUEEN, 12);
+/// assert!(agon_bots::eval::GUARD_BY_THRONED_QUEEN > 0);
 /// ```
 pub const GUARD_BY_THRONED_QUEEN: i32 = 12;
 
@@ -92,14 +92,15 @@ pub const CAPTURED_QUEEN: i32 = -30;
 /// since the many returns would swamp the count).
 ///
 /// ```
-/// assert_eq!(agon_bots::eval::MOBILITY, 1);
+/// assert!(agon_bots::eval::MOBILITY > 0);
 /// ```
 pub const MOBILITY: i32 = 1;
 
 /// The value of each legal step in [`evaluate_for_search`].
 ///
 /// ```
-/// assert_eq!(agon_bots::eval::SEARCH_MOBILITY, 6);
+/// use agon_bots::eval::{MOBILITY, SEARCH_MOBILITY};
+/// assert!(SEARCH_MOBILITY >= MOBILITY);
 /// ```
 pub const SEARCH_MOBILITY: i32 = 6;
 
@@ -108,7 +109,7 @@ pub const SEARCH_MOBILITY: i32 = 6;
 /// cells we can fill and the opponent cannot block.
 ///
 /// ```
-/// assert_eq!(agon_bots::eval::THRONE_GUARD_CELL, 20);
+/// assert!(agon_bots::eval::THRONE_GUARD_CELL > 0);
 /// ```
 pub const THRONE_GUARD_CELL: i32 = 20;
 
@@ -198,15 +199,15 @@ fn evaluate_with(position: &Position, weights: &Weights) -> i32 {
 /// uses it.
 ///
 /// ```
-/// use agon_bots::eval::{evaluate, WIN};
+/// use agon_bots::eval::{evaluate, QUEEN_RING, WIN};
 /// use agon_core::Position;
 ///
 /// // The start is symmetric, so neither side is ahead.
 /// assert_eq!(evaluate(&Position::start()), 0);
-/// // White's queen steps inward, to ring 4: Black, to move, is 12 points behind (both
-/// // sides have as many steps).
+/// // White's queen steps inward, from ring 5 to ring 4: Black, to move, is behind by
+/// // what that step is worth (both sides have as many steps).
 /// let after = Position::start().play("f1-f2".parse()?).unwrap();
-/// assert_eq!(evaluate(&after), -12);
+/// assert_eq!(evaluate(&after), -(QUEEN_RING[4] - QUEEN_RING[5]));
 /// // A full throne ring around its queen wins for White.
 /// let won: Position = "Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gg6/qa1,ga2,gb1,gb2,gc1,gc2,gd1 b".parse()?;
 /// assert_eq!(evaluate(&won), -WIN);
@@ -224,13 +225,14 @@ pub fn evaluate(position: &Position) -> i32 {
 /// use agon_core::Position;
 ///
 /// assert_eq!(evaluate_for_search(&Position::start()), 0);
+/// // As many steps for both sides: the two evaluations agree.
 /// let after = Position::start().play("f1-f2".parse()?).unwrap();
-/// assert_eq!(evaluate_for_search(&after), -12);
+/// assert_eq!(evaluate_for_search(&after), evaluate(&after));
 /// // White's throned queen shuts the ring-1 cells between her and White's ring-2
 /// // guards, and White's pieces have more steps: Black, to move, is further behind.
 /// let throned: Position = "Qf6,Gd4,Gf4,Gh4,Gd7,Gf8,Gh7/qa1,ga2,gb1,gb2,gc1,gc2,gd1 b".parse()?;
-/// assert_eq!(evaluate(&throned), -217);
-/// assert_eq!(evaluate_for_search(&throned), -342);
+/// assert!(evaluate(&throned) < 0);
+/// assert!(evaluate_for_search(&throned) < evaluate(&throned));
 /// # Ok::<(), agon_core::ParseError>(())
 /// ```
 pub fn evaluate_for_search(position: &Position) -> i32 {
@@ -243,8 +245,9 @@ pub fn evaluate_for_search(position: &Position) -> i32 {
 /// use agon_bots::eval::{evaluate, evaluate_for};
 /// use agon_core::{Position, Side};
 /// let after = Position::start().play("f1-f2".parse()?).unwrap();
-/// assert_eq!(evaluate_for(&after, Side::White, evaluate(&after)), 12);
-/// assert_eq!(evaluate_for(&after, Side::Black, evaluate(&after)), -12);
+/// let score = evaluate(&after); // for Black, to move
+/// assert_eq!(evaluate_for(&after, Side::Black, score), score);
+/// assert_eq!(evaluate_for(&after, Side::White, score), -score);
 /// # Ok::<(), agon_core::ParseError>(())
 /// ```
 pub fn evaluate_for(position: &Position, side: Side, score: i32) -> i32 {

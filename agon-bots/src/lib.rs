@@ -39,10 +39,10 @@
 //!
 //! | concept | items | source |
 //! |---|---|---|
-//! | a player, its search statistics, and building one from its spec | [`Bot`], [`SearchStats`], [`bot_by_name`], [`SpecError`], [`SpecNumber`], [`MAX_SPEC_LEN`], [`MAX_TIME_LIMIT`] | `lib.rs`, `spec.rs` |
+//! | a player, its search statistics, and building one from its spec | [`Bot`], [`SearchStats`], [`bot_by_name`], [`BotSpec`], [`BotKind`], [`EngineOptions`], [`SpecError`], [`SpecNumber`], [`MAX_SPEC_LEN`], [`MAX_TIME_LIMIT`] | `lib.rs`, `spec.rs` |
 //! | the reference bots | [`RandomBot`], [`GreedyBot`], [`MctsBot`], [`AlphaBetaBot`] | `random_bot.rs`, `greedy.rs`, `mcts.rs`, `alphabeta.rs` |
 //! | the engine, its limits and its search techniques | [`Engine`], [`Limits`], [`Technique`], [`Techniques`] | `engine/` |
-//! | the analysis API | [`analyse`], [`Analysis`], [`Line`], [`Score`], [`Analysable`], [`AnalysisError`] | `analysis.rs` |
+//! | the analysis API | [`analyse`], [`Analysis`], [`Line`], [`Score`], [`Analysable`], [`AnalysisError`] | `engine/analysis.rs`, `engine/mod.rs` |
 //! | the sequential probability ratio test, and Elo | [`Sprt`], [`Decision`], [`SprtError`], [`expected_score`], [`elo_of_score`] | `sprt.rs` |
 //! | matches between bots | [`arena`] | `arena.rs` |
 //! | opening books | [`book`] | `book.rs` |
@@ -94,7 +94,6 @@ use std::time::{Duration, Instant};
 use agon_core::{Game, Move, Position};
 
 mod alphabeta;
-mod analysis;
 pub mod arena;
 pub mod book;
 mod engine;
@@ -106,13 +105,15 @@ mod spec;
 mod sprt;
 
 pub use alphabeta::AlphaBetaBot;
-pub use analysis::{analyse, Analysable, Analysis, AnalysisError, Line, Score};
 pub use engine::eval as engine_eval;
-pub use engine::{Engine, Limits, Technique, Techniques};
+pub use engine::{
+    analyse, Analysable, Analysis, AnalysisError, Engine, Limits, Line, Score, Technique,
+    Techniques,
+};
 pub use greedy::GreedyBot;
 pub use mcts::MctsBot;
 pub use random_bot::RandomBot;
-pub use spec::{bot_by_name, SpecError, SpecNumber, MAX_SPEC_LEN};
+pub use spec::{bot_by_name, BotKind, BotSpec, EngineOptions, SpecError, SpecNumber, MAX_SPEC_LEN};
 pub use sprt::{elo_of_score, expected_score, Decision, Sprt, SprtError};
 
 /// A player of Agon: given a position (or a whole game, for bots that care about

@@ -1,7 +1,11 @@
-//! Bot specs: [`bot_by_name`], the engine's spec ([`Engine::from_spec`]) and their
-//! errors ([`SpecError`]).
+//! Bot specs: the one reader of `kind[:BUDGET][:TIMEms]` and of the engine's parts
+//! ([`BotSpec`], its [`BotKind`] and [`EngineOptions`]), the bots built from them
+//! ([`bot_by_name`], [`Engine::from_spec`]) and their errors ([`SpecError`]). Every other
+//! layer that needs a spec's kind, budget or time (the Python binding's bounds, the web
+//! levels, the arena's time control) reads them from a [`BotSpec`].
 
 use std::fmt;
+use std::str::FromStr;
 use std::time::Duration;
 
 use crate::{AlphaBetaBot, Bot, Engine, GreedyBot, Limits, MctsBot, RandomBot};
@@ -281,79 +285,405 @@ fn time_limit(spec: &str, part: &str) -> Result<Duration, SpecError> {
 /// # Ok::<(), SpecError>(())
 /// ```
 pub fn bot_by_name(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, SpecError> {
-    if spec.len() > MAX_SPEC_LEN {
-        return Err(SpecError::TooLong { len: spec.len() });
+    Ok(BotSpec::parse(spec)?.bot(seed))
+}
+
+/// The kind of a bot: the first part of its spec.
+///
+/// ```
+/// use agon_bots::BotKind;
+/// assert_eq!(BotKind::AlphaBeta.name(), "alphabeta");
+/// assert_eq!(BotKind::ALL.map(BotKind::name), ["random", "greedy", "mcts", "alphabeta", "engine"]);
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
+pub enum BotKind {
+    /// [`RandomBot`]: `random`.
+    Random,
+    /// [`GreedyBot`]: `greedy`.
+    Greedy,
+    /// [`MctsBot`]: `mcts[:PLAYOUTS[:TIMEms]]`.
+    Mcts,
+    /// [`AlphaBetaBot`]: `alphabeta[:DEPTH[:TIMEms]]`.
+    AlphaBeta,
+    /// [`Engine`]: `engine[:PART]...`.
+    Engine,
+}
+
+impl BotKind {
+    /// Every kind, in the order of the crate's table of bots.
+    pub const ALL: [BotKind; 5] = [
+        BotKind::Random,
+        BotKind::Greedy,
+        BotKind::Mcts,
+        BotKind::AlphaBeta,
+        BotKind::Engine,
+    ];
+
+    /// The kind's name, the first part of its specs.
+    pub const fn name(self) -> &'static str {
+        match self {
+            BotKind::Random => "random",
+            BotKind::Greedy => "greedy",
+            BotKind::Mcts => "mcts",
+            BotKind::AlphaBeta => "alphabeta",
+            BotKind::Engine => "engine",
+        }
     }
-    let mut parts = spec.trim().split(':');
-    let kind = parts.next().unwrap_or("");
-    let budget = match kind {
-        "engine" => return Ok(Box::new(Engine::from_spec(spec.trim())?)),
-        "random" | "greedy" => None,
-        "mcts" => Some((
-            SpecNumber::Playouts,
-            MctsBot::DEFAULT_PLAYOUTS,
-            u64::from(u32::MAX),
-        )),
-        "alphabeta" => Some((
-            SpecNumber::Depth,
-            AlphaBetaBot::DEFAULT_DEPTH,
-            u64::from(AlphaBetaBot::MAX_DEPTH),
-        )),
-        _ => {
+
+    /// The kind named `name`, if any.
+    ///
+    /// ```
+    /// use agon_bots::BotKind;
+    /// assert_eq!(BotKind::from_name("mcts"), Some(BotKind::Mcts));
+    /// assert_eq!(BotKind::from_name("minimax"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<BotKind> {
+        BotKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The budget of the kind's spec (the number after its name): what it counts, its
+    /// default and its largest value (the smallest is 1). `None` for the kinds without
+    /// one: `random` and `greedy` take none, and the engine's limits are parts of their
+    /// own ([`EngineOptions`]).
+    ///
+    /// ```
+    /// use agon_bots::{AlphaBetaBot, BotKind, MctsBot, SpecNumber};
+    /// assert_eq!(
+    ///     BotKind::Mcts.budget(),
+    ///     Some((SpecNumber::Playouts, MctsBot::DEFAULT_PLAYOUTS, u32::MAX))
+    /// );
+    /// assert_eq!(
+    ///     BotKind::AlphaBeta.budget(),
+    ///     Some((SpecNumber::Depth, AlphaBetaBot::DEFAULT_DEPTH, AlphaBetaBot::MAX_DEPTH))
+    /// );
+    /// assert_eq!(BotKind::Engine.budget(), None);
+    /// ```
+    pub const fn budget(self) -> Option<(SpecNumber, u32, u32)> {
+        match self {
+            BotKind::Mcts => Some((SpecNumber::Playouts, MctsBot::DEFAULT_PLAYOUTS, u32::MAX)),
+            BotKind::AlphaBeta => Some((
+                SpecNumber::Depth,
+                AlphaBetaBot::DEFAULT_DEPTH,
+                AlphaBetaBot::MAX_DEPTH,
+            )),
+            BotKind::Random | BotKind::Greedy | BotKind::Engine => None,
+        }
+    }
+
+    /// Whether the kind's spec takes a time limit per move (every kind but `random` and
+    /// `greedy`).
+    ///
+    /// ```
+    /// assert!(agon_bots::BotKind::Engine.takes_time());
+    /// assert!(!agon_bots::BotKind::Greedy.takes_time());
+    /// ```
+    pub const fn takes_time(self) -> bool {
+        !matches!(self, BotKind::Random | BotKind::Greedy)
+    }
+}
+
+impl fmt::Display for BotKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.name())
+    }
+}
+
+/// The settings of an `engine` spec besides its time: a node budget (`nNODES`), a depth
+/// (`dDEPTH`), threads (`tTHREADS`) and a table size (`hMIB`); see [`Engine::from_spec`].
+///
+/// ```
+/// use agon_bots::{BotSpec, Engine, EngineOptions};
+/// let spec = BotSpec::parse("engine:n5000:t2")?;
+/// let options = spec.engine.unwrap();
+/// assert_eq!((options.nodes, options.depth, options.threads), (Some(5000), None, 2));
+/// assert_eq!(options.hash_mib, Engine::DEFAULT_HASH_MIB);
+/// assert_eq!(EngineOptions::default().threads, 1);
+/// # Ok::<(), agon_bots::SpecError>(())
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
+pub struct EngineOptions {
+    /// The node budget per move, 1 to `u64::MAX`.
+    pub nodes: Option<u64>,
+    /// The depth per move, 1 to [`Engine::MAX_DEPTH`].
+    pub depth: Option<u32>,
+    /// The search threads, 1 to [`Engine::MAX_THREADS`].
+    pub threads: usize,
+    /// The transposition table in MiB, 1 to [`Engine::MAX_HASH_MIB`].
+    pub hash_mib: usize,
+}
+
+impl Default for EngineOptions {
+    /// No node or depth limit, one thread, [`Engine::DEFAULT_HASH_MIB`].
+    fn default() -> EngineOptions {
+        EngineOptions {
+            nodes: None,
+            depth: None,
+            threads: 1,
+            hash_mib: Engine::DEFAULT_HASH_MIB,
+        }
+    }
+}
+
+/// A bot spec, read once: its [`kind`](BotSpec::kind), its budget (playouts or depth), its
+/// time limit per move and, for the engine, its other settings. [`BotSpec::parse`] (or
+/// `str::parse`) is the one reader of specs: [`bot_by_name`] and [`Engine::from_spec`]
+/// call it, and the layers above ask the value rather than split the text. Its
+/// [`Display`](fmt::Display) form is the [name](Bot::name) of the bot it builds.
+///
+/// ```
+/// use std::time::Duration;
+/// use agon_bots::{Bot, BotKind, BotSpec, MctsBot};
+///
+/// let spec: BotSpec = " mcts:500:250ms ".parse()?;
+/// assert_eq!(spec.kind, BotKind::Mcts);
+/// assert_eq!(spec.budget, Some(500));
+/// assert_eq!(spec.time, Some(Duration::from_millis(250)));
+/// assert_eq!(spec.to_string(), "mcts:500:250ms");
+/// assert_eq!(spec.bot(7).name(), spec.to_string());
+/// // An omitted budget is the kind's default.
+/// assert_eq!(BotSpec::parse("mcts")?.budget, Some(MctsBot::DEFAULT_PLAYOUTS));
+/// assert_eq!(BotSpec::parse("engine:n10")?.to_string(), "engine:n10");
+/// assert!(BotSpec::parse("mcts:0").is_err());
+/// # Ok::<(), agon_bots::SpecError>(())
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
+pub struct BotSpec {
+    /// Which bot.
+    pub kind: BotKind,
+    /// The playouts of `mcts` or the depth of `alphabeta`, as given or the kind's default
+    /// ([`BotKind::budget`]); `None` for the other kinds.
+    pub budget: Option<u32>,
+    /// The time limit per move, if the spec sets one (`:500ms`; for the engine, its `ms`
+    /// part). An engine spec with no time, node or depth part thinks
+    /// [`Engine::DEFAULT_TIME`] per move.
+    pub time: Option<Duration>,
+    /// The engine's other settings; `None` for the other kinds.
+    pub engine: Option<EngineOptions>,
+}
+
+impl BotSpec {
+    /// The spec of a bot of `kind` with its defaults: no time limit, the kind's default
+    /// budget, and for the engine [`EngineOptions::default`].
+    ///
+    /// ```
+    /// use agon_bots::{bot_by_name, BotKind, BotSpec};
+    /// for kind in BotKind::ALL {
+    ///     assert_eq!(BotSpec::new(kind).to_string(), bot_by_name(kind.name(), 0)?.name());
+    /// }
+    /// # Ok::<(), agon_bots::SpecError>(())
+    /// ```
+    pub const fn new(kind: BotKind) -> BotSpec {
+        BotSpec {
+            kind,
+            budget: match kind.budget() {
+                Some((_, default, _)) => Some(default),
+                None => None,
+            },
+            time: None,
+            engine: match kind {
+                BotKind::Engine => Some(EngineOptions {
+                    nodes: None,
+                    depth: None,
+                    threads: 1,
+                    hash_mib: Engine::DEFAULT_HASH_MIB,
+                }),
+                _ => None,
+            },
+        }
+    }
+
+    /// The same spec with the budget `budget` (for `mcts` and `alphabeta`; ignored by the
+    /// other kinds). A bot built from it lowers a budget above its bounds as its
+    /// constructor does.
+    ///
+    /// ```
+    /// use agon_bots::{BotKind, BotSpec};
+    /// assert_eq!(BotSpec::new(BotKind::Mcts).with_budget(64).to_string(), "mcts:64");
+    /// ```
+    #[must_use]
+    pub const fn with_budget(self, budget: u32) -> BotSpec {
+        BotSpec {
+            budget: match self.budget {
+                Some(_) => Some(budget),
+                None => None,
+            },
+            ..self
+        }
+    }
+
+    /// The same spec with a time limit per move (ignored by `random` and `greedy`).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use agon_bots::{BotKind, BotSpec};
+    /// let t = Duration::from_millis(1500);
+    /// assert_eq!(BotSpec::new(BotKind::AlphaBeta).with_budget(3).with_time(t).to_string(), "alphabeta:3:1500ms");
+    /// assert_eq!(BotSpec::new(BotKind::Engine).with_time(t).to_string(), "engine:1500ms");
+    /// assert_eq!(BotSpec::new(BotKind::Greedy).with_time(t).to_string(), "greedy");
+    /// ```
+    #[must_use]
+    pub const fn with_time(self, time: Duration) -> BotSpec {
+        BotSpec {
+            time: if self.kind.takes_time() {
+                Some(time)
+            } else {
+                None
+            },
+            ..self
+        }
+    }
+
+    /// Reads a spec (see [`bot_by_name`] for its form and [`Engine::from_spec`] for the
+    /// engine's parts). Spaces around it are ignored.
+    ///
+    /// # Errors
+    ///
+    /// The [`SpecError`]s of [`bot_by_name`]. Reading never panics, and reads at most
+    /// [`MAX_SPEC_LEN`] bytes.
+    ///
+    /// ```
+    /// use agon_bots::{BotKind, BotSpec, SpecError};
+    /// assert_eq!(BotSpec::parse("alphabeta:9")?.budget, Some(9));
+    /// assert_eq!(BotSpec::parse("engine:d6")?.engine.unwrap().depth, Some(6));
+    /// assert!(matches!(BotSpec::parse("random:3"), Err(SpecError::ExtraPart { .. })));
+    /// # Ok::<(), SpecError>(())
+    /// ```
+    pub fn parse(spec: &str) -> Result<BotSpec, SpecError> {
+        if spec.len() > MAX_SPEC_LEN {
+            return Err(SpecError::TooLong { len: spec.len() });
+        }
+        let trimmed = spec.trim();
+        let mut parts = trimmed.split(':');
+        let name = parts.next().unwrap_or("");
+        let Some(kind) = BotKind::from_name(name) else {
             return Err(SpecError::UnknownBot {
                 spec: spec.to_string(),
-                name: kind.to_string(),
-            })
-        }
-    };
-    let extra = |part: &str| SpecError::ExtraPart {
-        spec: spec.to_string(),
-        part: part.to_string(),
-    };
-    let Some((what, default, max)) = budget else {
-        return match parts.next() {
-            Some(part) => Err(extra(part)),
-            None if kind == "random" => Ok(Box::new(RandomBot::new(seed))),
-            None => Ok(Box::new(GreedyBot::new(seed))),
+                name: name.to_string(),
+            });
         };
-    };
-    let budget = match parts.next() {
-        // In range, so it fits a u32.
-        Some(part) => number((spec, part), part, what, (1, max))? as u32,
-        None => default,
-    };
-    let time = match parts.next() {
-        Some(part) => Some(time_limit(spec, part)?),
-        None => None,
-    };
-    if let Some(part) = parts.next() {
-        return Err(extra(part));
+        if kind == BotKind::Engine {
+            return engine_spec(trimmed);
+        }
+        let extra = |part: &str| SpecError::ExtraPart {
+            spec: spec.to_string(),
+            part: part.to_string(),
+        };
+        let Some((what, default, max)) = kind.budget() else {
+            return match parts.next() {
+                Some(part) => Err(extra(part)),
+                None => Ok(BotSpec::new(kind)),
+            };
+        };
+        let budget = match parts.next() {
+            // In range, so it fits a u32.
+            Some(part) => number((spec, part), part, what, (1, u64::from(max)))? as u32,
+            None => default,
+        };
+        let time = match parts.next() {
+            Some(part) => Some(time_limit(spec, part)?),
+            None => None,
+        };
+        if let Some(part) = parts.next() {
+            return Err(extra(part));
+        }
+        Ok(BotSpec {
+            kind,
+            budget: Some(budget),
+            time,
+            engine: None,
+        })
     }
-    if kind == "mcts" {
-        let bot = MctsBot::new(budget, seed);
-        Ok(Box::new(match time {
-            Some(d) => bot.with_time_limit(d),
-            None => bot,
-        }))
-    } else {
-        let bot = AlphaBetaBot::new(budget, seed);
-        Ok(Box::new(match time {
-            Some(d) => bot.with_time_limit(d),
-            None => bot,
-        }))
+
+    /// The bot of this spec, seeded with `seed` (see [`bot_by_name`]).
+    ///
+    /// ```
+    /// use agon_bots::{Bot, BotSpec};
+    /// let spec = BotSpec::parse("alphabeta:2")?;
+    /// let pos = agon_core::Position::start();
+    /// assert_eq!(spec.bot(3).choose(&pos), spec.bot(3).choose(&pos));
+    /// # Ok::<(), agon_bots::SpecError>(())
+    /// ```
+    pub fn bot(&self, seed: u64) -> Box<dyn Bot + Send> {
+        let budget = self.budget.unwrap_or(1);
+        match self.kind {
+            BotKind::Random => Box::new(RandomBot::new(seed)),
+            BotKind::Greedy => Box::new(GreedyBot::new(seed)),
+            BotKind::Mcts => {
+                let bot = MctsBot::new(budget, seed);
+                Box::new(match self.time {
+                    Some(d) => bot.with_time_limit(d),
+                    None => bot,
+                })
+            }
+            BotKind::AlphaBeta => {
+                let bot = AlphaBetaBot::new(budget, seed);
+                Box::new(match self.time {
+                    Some(d) => bot.with_time_limit(d),
+                    None => bot,
+                })
+            }
+            BotKind::Engine => Box::new(self.to_engine()),
+        }
+    }
+
+    /// The engine of an `engine` spec (for another kind, the engine of the default spec
+    /// with this spec's time limit).
+    fn to_engine(self) -> Engine {
+        let options = self.engine.unwrap_or_default();
+        let limits = Limits {
+            time: self.time,
+            nodes: options.nodes,
+            depth: options.depth,
+        };
+        Engine::new(limits)
+            .with_threads(options.threads)
+            .with_hash_mib(options.hash_mib)
+    }
+}
+
+impl FromStr for BotSpec {
+    type Err = SpecError;
+
+    fn from_str(spec: &str) -> Result<BotSpec, SpecError> {
+        BotSpec::parse(spec)
+    }
+}
+
+/// The name of the bot the spec builds ([`Bot::name`]): the spec in its canonical form.
+impl fmt::Display for BotSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.kind.name())?;
+        match self.kind {
+            BotKind::Random | BotKind::Greedy => Ok(()),
+            BotKind::Engine => f.write_str(&self.to_engine().name()[self.kind.name().len()..]),
+            BotKind::Mcts | BotKind::AlphaBeta => {
+                write!(f, ":{}", self.budget.unwrap_or(1))?;
+                match self.time {
+                    Some(t) => write!(f, ":{}ms", t.min(crate::MAX_TIME_LIMIT).as_millis()),
+                    None => Ok(()),
+                }
+            }
+        }
     }
 }
 
 /// Reads an engine spec: see [`Engine::from_spec`].
 pub(crate) fn engine_from_spec(spec: &str) -> Result<Engine, SpecError> {
+    engine_spec(spec).map(BotSpec::to_engine)
+}
+
+/// Reads the parts of an engine spec, `spec` as given (not trimmed).
+fn engine_spec(spec: &str) -> Result<BotSpec, SpecError> {
     let mut parts = spec.split(':');
     if parts.next() != Some("engine") {
         return Err(SpecError::NotEngine {
             spec: spec.to_string(),
         });
     }
-    let mut limits = Limits::default();
-    let (mut threads, mut hash) = (None, None);
+    let (mut time, mut nodes, mut depth, mut threads, mut hash) = (None, None, None, None, None);
     for part in parts {
         let at = (spec, part);
         let once = |set: bool| {
@@ -367,15 +697,15 @@ pub(crate) fn engine_from_spec(spec: &str) -> Result<Engine, SpecError> {
             }
         };
         if part.ends_with("ms") {
-            once(limits.time.is_some())?;
-            limits.time = Some(time_limit(spec, part)?);
+            once(time.is_some())?;
+            time = Some(time_limit(spec, part)?);
         } else if let Some(n) = part.strip_prefix('n') {
-            once(limits.nodes.is_some())?;
-            limits.nodes = Some(number(at, n, SpecNumber::Nodes, (1, u64::MAX))?);
+            once(nodes.is_some())?;
+            nodes = Some(number(at, n, SpecNumber::Nodes, (1, u64::MAX))?);
         } else if let Some(d) = part.strip_prefix('d') {
-            once(limits.depth.is_some())?;
+            once(depth.is_some())?;
             let range = (1, u64::from(Engine::MAX_DEPTH));
-            limits.depth = Some(number(at, d, SpecNumber::Depth, range)? as u32);
+            depth = Some(number(at, d, SpecNumber::Depth, range)? as u32);
         } else if let Some(t) = part.strip_prefix('t') {
             once(threads.is_some())?;
             let range = (1, Engine::MAX_THREADS as u64);
@@ -391,7 +721,15 @@ pub(crate) fn engine_from_spec(spec: &str) -> Result<Engine, SpecError> {
             });
         }
     }
-    Ok(Engine::new(limits)
-        .with_threads(threads.unwrap_or(1))
-        .with_hash_mib(hash.unwrap_or(Engine::DEFAULT_HASH_MIB)))
+    Ok(BotSpec {
+        kind: BotKind::Engine,
+        budget: None,
+        time,
+        engine: Some(EngineOptions {
+            nodes,
+            depth,
+            threads: threads.unwrap_or(1),
+            hash_mib: hash.unwrap_or(Engine::DEFAULT_HASH_MIB),
+        }),
+    })
 }

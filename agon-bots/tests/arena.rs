@@ -1,8 +1,11 @@
 //! The arena: colours alternate, results are counted from the first bot's side, and the
 //! statistics are exact.
 
-use agon_bots::arena::{play_game, run_match, GameResult, MatchStats, MAX_PLIES};
-use agon_bots::{Bot, RandomBot};
+use agon_bots::arena::{
+    game_seeds, play_game, play_game_from, run_match, run_match_with, GameResult, MatchOptions,
+    MatchStats, MAX_PLIES,
+};
+use agon_bots::{bot_by_name, Bot, RandomBot};
 use agon_core::{EndReason, Move, Outcome, Position, Side};
 
 #[test]
@@ -88,7 +91,8 @@ fn the_ply_cap_counts_as_a_draw() {
     let mut stats = MatchStats::default();
     stats.record(Side::White, &result);
     assert_eq!((stats.draws, stats.capped, stats.plies), (1, 1, 10));
-    assert_eq!(MAX_PLIES, 2000);
+    // The cap a match plays to unless told otherwise.
+    assert_eq!(MatchOptions::new(1, 0).max_plies, MAX_PLIES);
     let won = GameResult {
         outcome: Some(Outcome::win(Side::White, EndReason::Throne)),
         plies: 50,
@@ -115,4 +119,41 @@ impl Bot for Cheater {
 )]
 fn an_illegal_move_is_caught() {
     play_game(&mut Cheater, &mut RandomBot::new(1), MAX_PLIES);
+}
+
+/// The one seeding scheme: game `i` of a match seeded `seed` is game `i` of pair 0 of a
+/// round robin (Python's `agon.tournament`, whose test_seeding.py compares the two), each
+/// bot seeded with its colour's seed, `player_seeds(seed_of(seed, &[0, i]))`.
+#[test]
+fn a_match_seeds_its_bots_by_colour_from_seed_of() {
+    let (a, b, seed, max_plies) = ("greedy", "random", 11, 200);
+    let mut played = Vec::new();
+    let options = MatchOptions::new(6, seed).with_max_plies(max_plies);
+    run_match_with(a, b, &options, |i, a_side, result| {
+        played.push((i, a_side, *result))
+    })
+    .unwrap();
+    assert_eq!(played.len(), 6);
+    for (i, a_side, result) in played {
+        let [white_seed, black_seed] = game_seeds(seed, i);
+        assert_eq!(
+            [white_seed, black_seed],
+            agon_core::random::player_seeds(agon_core::random::seed_of(seed, &[0, u64::from(i)]))
+        );
+        assert_eq!(a_side, if i % 2 == 0 { Side::White } else { Side::Black });
+        let (white, black) = if a_side == Side::White {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut white = bot_by_name(white, white_seed).unwrap();
+        let mut black = bot_by_name(black, black_seed).unwrap();
+        let (again, _) = play_game_from(
+            white.as_mut(),
+            black.as_mut(),
+            &Position::start(),
+            max_plies,
+        );
+        assert_eq!(again, result, "game {i}");
+    }
 }

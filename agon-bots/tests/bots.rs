@@ -140,7 +140,15 @@ fn seeds_change_random_choices() {
     let moves: std::collections::BTreeSet<String> = (0..20)
         .map(|seed| RandomBot::new(seed).choose(&start).unwrap().to_string())
         .collect();
-    assert_eq!(moves.len(), 14);
+    // Not one move for every seed (how many differ depends on the random stream).
+    assert!(moves.len() > 1, "{moves:?}");
+    // And the same seed, the same move.
+    for seed in 0..20 {
+        assert_eq!(
+            RandomBot::new(seed).choose(&start),
+            RandomBot::new(seed).choose(&start)
+        );
+    }
 }
 
 #[test]
@@ -252,5 +260,7 @@ fn a_position_that_comes_back_gets_a_fresh_draw() {
             bot.choose_in_game(&game) != bot.choose_in_game(&fresh)
         })
         .count();
-    assert_eq!(differ, 10);
+    // With about twenty moves to choose from, a choice that ignored the history would
+    // agree for nearly every seed; which seeds coincide depends on the random stream.
+    assert!(differ >= 5, "{differ} of 10");
 }

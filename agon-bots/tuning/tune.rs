@@ -17,7 +17,7 @@
 
 use std::io::{BufRead, Write};
 
-use agon_bots::arena::{game_seed, run_match_of, MatchOptions, MAX_PLIES};
+use agon_bots::arena::{game_seeds, run_match_of, MatchOptions, MAX_PLIES};
 use agon_bots::engine_eval::{features, FEATURES, NUM_FEATURES, WEIGHTS};
 use agon_bots::{book, bot_by_name, Bot, Engine, Limits, Sprt};
 use agon_core::{Game, Rules, Side};
@@ -74,8 +74,9 @@ fn generate(games: u32, spec: &str, seed: u64, rules: Rules) {
     let mut out = stdout.lock();
     writeln!(out, "result,{}", FEATURES.join(",")).unwrap();
     for i in 0..games {
-        let mut white = bot_by_name(spec, game_seed(seed, i, 0)).expect("a bot spec");
-        let mut black = bot_by_name(spec, game_seed(seed, i, 1)).expect("a bot spec");
+        let [white_seed, black_seed] = game_seeds(seed, i);
+        let mut white = bot_by_name(spec, white_seed).expect("a bot spec");
+        let mut black = bot_by_name(spec, black_seed).expect("a bot spec");
         let start = openings[(i as usize + seed as usize) % openings.len()];
         let mut game = Game::from_position(start);
         while !game.is_over() && game.moves().len() < MAX_PLIES {

@@ -1,5 +1,6 @@
-//! A small seeded random generator and random playouts, shared by the examples, the
-//! bindings and the bots so that "a random game from seed S" means one thing everywhere.
+//! A small seeded random generator, the one seeding scheme of runs of games ([`seed_of`],
+//! [`player_seeds`]) and random playouts, shared by the examples, the bindings and the
+//! bots so that "a random game from seed S" means one thing everywhere.
 
 #[cfg(feature = "alloc")]
 use crate::{Game, Outcome};
@@ -82,6 +83,48 @@ impl Rng {
             items.swap(i, self.below(i + 1));
         }
     }
+}
+
+/// The seed of an item numbered by `path` in a run seeded `run_seed`: the one seeding
+/// scheme of every layer. Game `k` of a batch of random games (agon-rl's `game_rng`, so
+/// `random_playouts` and `VecEnv`) is seeded `seed_of(seed, &[k])`; game `k` of pair `p`
+/// of a round robin (Python's `agon.tournament`, and with `p = 0` a match of agon-bots'
+/// arena) `seed_of(seed, &[p, k])`, its bots by [`player_seeds`]; Python's dataset
+/// generation and balance command number their games the same way.
+///
+/// Each step is one draw of SplitMix64 ([`Rng`]): the run seed's first draw, then for
+/// each number `n` of the path the first draw of the generator seeded with the seed so
+/// far XOR `n`. So every item gets a well-spread seed of its own, fixed by the run seed
+/// and its numbers alone (never by how the items are split between threads or
+/// machines), and nearby numbers give unrelated seeds.
+///
+/// ```
+/// use agon_core::random::{seed_of, Rng};
+/// assert_eq!(seed_of(7, &[3]), seed_of(7, &[3]));
+/// assert_ne!(seed_of(7, &[3]), seed_of(7, &[4]));
+/// assert_ne!(seed_of(7, &[3]), seed_of(8, &[3]));
+/// assert_ne!(seed_of(7, &[0, 3]), seed_of(7, &[3]));
+/// // The empty path is the run seed's first draw.
+/// assert_eq!(seed_of(7, &[]), Rng::new(7).next_u64());
+/// ```
+pub fn seed_of(run_seed: u64, path: &[u64]) -> u64 {
+    path.iter().fold(Rng::new(run_seed).next_u64(), |seed, &n| {
+        Rng::new(seed ^ n).next_u64()
+    })
+}
+
+/// The seeds of White's and Black's bots in a game seeded `game_seed` (see [`seed_of`]):
+/// `seed_of(game_seed, &[0])` and `seed_of(game_seed, &[1])`. The bot of a colour gets
+/// that colour's seed, whoever moves first.
+///
+/// ```
+/// use agon_core::random::{player_seeds, seed_of};
+/// let [white, black] = player_seeds(seed_of(1, &[0, 5]));
+/// assert_ne!(white, black);
+/// assert_eq!(white, seed_of(seed_of(1, &[0, 5]), &[0]));
+/// ```
+pub fn player_seeds(game_seed: u64) -> [u64; 2] {
+    [seed_of(game_seed, &[0]), seed_of(game_seed, &[1])]
 }
 
 /// A legal move chosen uniformly at random, or `None` when there is none.

@@ -5,7 +5,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use agon_bots::{AlphaBetaBot, Bot, GreedyBot, MctsBot, RandomBot};
+use agon_bots::{AlphaBetaBot, Bot, BotKind, BotSpec, GreedyBot, MctsBot, RandomBot};
 use agon_core as ac;
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -105,38 +105,31 @@ fn search_depth(depth: i64) -> PyResult<u32> {
         })
 }
 
-/// Checks the numbers of a bot spec (`kind:BUDGET:TIMEms`) against the bounds of the
-/// Python package before agon-bots reads it; a spec that does not have this form is
-/// left to agon-bots to refuse.
-pub(crate) fn check_spec(spec: &str) -> PyResult<()> {
-    let mut parts = spec.trim().split(':');
-    let kind = parts.next().unwrap_or("");
-    if let Some(budget) = parts.next().and_then(|b| b.parse::<i64>().ok()) {
-        match kind {
-            "mcts" => {
-                playout_budget(budget)?;
-            }
-            "alphabeta" => {
-                search_depth(budget)?;
-            }
-            _ => {}
+/// Reads a bot spec with agon-bots' reader ([`agon_bots::BotSpec`]) and checks its
+/// numbers against the bounds of the Python package (`MAX_PLAYOUTS`, `MAX_DEPTH`,
+/// `MAX_TIME_LIMIT`, which are tighter than agon-bots'). `ValueError` for a spec agon-bots
+/// refuses, or out of these bounds.
+pub(crate) fn check_spec(spec: &str) -> PyResult<BotSpec> {
+    let parsed = BotSpec::parse(spec).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    match (parsed.kind, parsed.budget) {
+        (BotKind::Mcts, Some(playouts)) => {
+            playout_budget(i64::from(playouts))?;
         }
+        (BotKind::AlphaBeta, Some(depth)) => {
+            search_depth(i64::from(depth))?;
+        }
+        _ => {}
     }
-    if let Some(ms) = parts
-        .next()
-        .and_then(|t| t.strip_suffix("ms"))
-        .and_then(|n| n.parse::<u64>().ok())
-    {
-        let seconds = ms as f64 / 1000.0;
-        if seconds > MAX_TIME_LIMIT {
+    if let Some(time) = parsed.time {
+        if time.as_secs_f64() > MAX_TIME_LIMIT {
             return Err(limits::out_of_range(
                 "the time limit",
                 &format!("at most MAX_TIME_LIMIT ({MAX_TIME_LIMIT}) seconds"),
-                format!("{ms}ms"),
+                format!("{}ms", time.as_millis()),
             ));
         }
     }
-    Ok(())
+    Ok(parsed)
 }
 
 #[pymethods]
@@ -148,18 +141,15 @@ impl BotPy {
     #[staticmethod]
     #[pyo3(signature = (spec, seed = Int(0)), text_signature = "(spec, seed=0)")]
     fn from_name<'py>(py: Python<'py>, spec: &str, seed: Int<u64>) -> PyResult<Bound<'py, BotPy>> {
-        check_spec(spec)?;
-        let bot = agon_bots::bot_by_name(spec, seed.0)
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let base = BotPy::new(bot, seed.0);
+        let spec = check_spec(spec)?;
+        let base = BotPy::new(spec.bot(seed.0), seed.0);
         // The class of the bot's kind, so that `type(bot)` does not depend on how it was made.
-        let kind = base.name.split(':').next().unwrap_or("").to_string();
         let base = PyClassInitializer::from(base);
-        let made = match kind.as_str() {
-            "random" => Bound::new(py, base.add_subclass(RandomPy))?.into_any(),
-            "greedy" => Bound::new(py, base.add_subclass(GreedyPy))?.into_any(),
-            "mcts" => Bound::new(py, base.add_subclass(MctsPy))?.into_any(),
-            "alphabeta" => Bound::new(py, base.add_subclass(AlphaBetaPy))?.into_any(),
+        let made = match spec.kind {
+            BotKind::Random => Bound::new(py, base.add_subclass(RandomPy))?.into_any(),
+            BotKind::Greedy => Bound::new(py, base.add_subclass(GreedyPy))?.into_any(),
+            BotKind::Mcts => Bound::new(py, base.add_subclass(MctsPy))?.into_any(),
+            BotKind::AlphaBeta => Bound::new(py, base.add_subclass(AlphaBetaPy))?.into_any(),
             _ => Bound::new(py, base)?.into_any(),
         };
         Ok(made.cast_into::<BotPy>()?)
@@ -369,6 +359,56 @@ fn opening_book(
         .collect()
 }
 
+/// One game of an arena match: whether bot A had White, the winner (`"white"`, `"black"`
+/// or None), the end reason (or `"unfinished"` at the ply cap) and the plies.
+type ArenaGame = (bool, Option<&'static str>, &'static str, usize);
+
+/// Plays a match of agon-bots' arena (`agon_bots::arena::run_match_with`) between the bots
+/// of the specs `a` and `b`: `games` games (A has White in even ones) from the start
+/// position of `rules` (standard if omitted), seeded `seed` by the one seeding scheme
+/// (`agon_core::random::seed_of`), each capped at `max_plies` (`MAX_GAME_PLIES` if None).
+/// Returns one tuple per game: (A had White, winner, end reason or `"unfinished"`, plies).
+/// Without the GIL. For tests that a Python tournament plays the arena's games.
+#[pyfunction]
+#[pyo3(signature = (a, b, games, seed, max_plies = None, rules = None))]
+fn _arena_match(
+    py: Python<'_>,
+    a: &str,
+    b: &str,
+    games: u32,
+    seed: u64,
+    max_plies: Option<usize>,
+    rules: Option<crate::rules::RulesArg>,
+) -> PyResult<Vec<ArenaGame>> {
+    let max_plies = max_plies.unwrap_or(agon_bots::arena::MAX_PLIES);
+    check_spec(a)?;
+    check_spec(b)?;
+    if !(1..=agon_bots::arena::MAX_PLIES).contains(&max_plies) || games > 65_536 {
+        return Err(PyValueError::new_err(format!(
+            "max_plies must be 1 to {}, games at most 65536",
+            agon_bots::arena::MAX_PLIES
+        )));
+    }
+    let rules = crate::rules::rules_or(rules, agon_core::Rules::STANDARD);
+    let options = agon_bots::arena::MatchOptions::new(games, seed)
+        .with_max_plies(max_plies)
+        .with_rules(rules);
+    let mut played = Vec::new();
+    py.detach(|| {
+        agon_bots::arena::run_match_with(a, b, &options, |_, a_side, result| {
+            let outcome = result.outcome;
+            played.push((
+                a_side == ac::Side::White,
+                outcome.and_then(|o| o.winner).map(ac::Side::name),
+                outcome.map_or("unfinished", |o| o.reason.name()),
+                result.plies,
+            ));
+        })
+    })
+    .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    Ok(played)
+}
+
 /// Adds the bot classes to the native module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<BotPy>()?;
@@ -377,6 +417,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<MctsPy>()?;
     m.add_class::<AlphaBetaPy>()?;
     m.add_function(wrap_pyfunction!(opening_book, m)?)?;
+    m.add_function(wrap_pyfunction!(_arena_match, m)?)?;
     // The ply cap of the arena, which the Python tournaments and datasets share.
     m.add("MAX_GAME_PLIES", agon_bots::arena::MAX_PLIES)?;
     Ok(())

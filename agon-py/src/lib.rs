@@ -138,6 +138,22 @@ fn axial_coordinates(py: Python<'_>) -> PyResult<Bound<'_, PyArray2<i64>>> {
     numpy::PyArray1::from_vec(py, flat).reshape([ac::CELL_COUNT, 2])
 }
 
+/// The seed of an item numbered by `path` in a run seeded `run_seed`: agon-core's one
+/// seeding scheme (`agon_core::random::seed_of`), shared by agon-rl's random games, the
+/// arena and the Python tools (`agon._games`).
+#[pyfunction]
+fn _seed_of(run_seed: u64, path: Vec<u64>) -> u64 {
+    ac::random::seed_of(run_seed, &path)
+}
+
+/// The seeds of White's and Black's bots in a game seeded `seed`
+/// (`agon_core::random::player_seeds`).
+#[pyfunction]
+fn _player_seeds(seed: u64) -> (u64, u64) {
+    let [white, black] = ac::random::player_seeds(seed);
+    (white, black)
+}
+
 /// The native module.
 #[pymodule]
 fn _agon(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -174,6 +190,8 @@ fn _agon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(playouts::perft, m)?)?;
     m.add_function(wrap_pyfunction!(playouts::random_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(vecenv::unpack_masks, m)?)?;
+    m.add_function(wrap_pyfunction!(_seed_of, m)?)?;
+    m.add_function(wrap_pyfunction!(_player_seeds, m)?)?;
     m.add("CELL_COUNT", ac::CELL_COUNT)?;
     m.add("ACTION_COUNT", actions::ACTION_COUNT)?;
     m.add("STEP_ACTIONS", actions::STEP_ACTIONS)?;

@@ -725,20 +725,21 @@ fn write_bit_mask(actions: &Actions, position: &Position, out: &mut [u8]) {
 /// The random generator of game `index` of a batch seeded with `seed`: the stream of
 /// [`VecEnv::random_actions`] for that game, and of game `index` of [`random_playouts`].
 /// Each game has its own stream, so the games come out the same however many threads
-/// play them.
+/// play them. Its seed is [`agon_core::random::seed_of`]`(seed, &[index])`, the one
+/// seeding scheme that the arena and the Python tools share.
 ///
 /// ```
+/// use agon_core::random::{seed_of, Rng};
 /// use agon_rl::game_rng;
-/// assert_eq!(game_rng(7, 3).next_u64(), game_rng(7, 3).next_u64());
+/// assert_eq!(game_rng(7, 3), Rng::new(seed_of(7, &[3])));
 /// assert_ne!(game_rng(7, 3).next_u64(), game_rng(7, 4).next_u64());
 /// assert_ne!(game_rng(7, 3).next_u64(), game_rng(8, 3).next_u64());
 /// ```
 pub fn game_rng(seed: u64, index: u64) -> Rng {
-    // Two rounds of SplitMix64's mixing: the streams start at unrelated states (a plain
-    // `seed + index` would make game `index + 1` replay game `index`'s stream one draw
-    // later, since SplitMix64 steps its state by a constant).
-    let base = Rng::new(seed).next_u64();
-    Rng::new(Rng::new(base ^ index).next_u64())
+    // Two rounds of SplitMix64's mixing (seed_of): the streams start at unrelated states
+    // (a plain `seed + index` would make game `index + 1` replay game `index`'s stream one
+    // draw later, since SplitMix64 steps its state by a constant).
+    Rng::new(agon_core::random::seed_of(seed, &[index]))
 }
 
 /// The observation channels, each a plane over the cells, from the view of the player to

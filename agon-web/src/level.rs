@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
-use agon_bots::{bot_by_name, Bot};
+use agon_bots::{Bot, BotKind, BotSpec};
 use agon_core::{Game, Move};
 
 /// The computer's strength, chosen when a game is created.
@@ -20,7 +20,7 @@ use agon_core::{Game, Move};
 pub enum Level {
     /// One ply: the move whose result the evaluation likes best.
     Easy,
-    /// Alpha-beta, three plies.
+    /// Alpha-beta, [`Level::MEDIUM_DEPTH`] plies.
     Medium,
     /// The engine (`agon_bots::Engine`: principal-variation search) to a deadline of
     /// [`Level::HARD_BUDGET`]. At equal time it beat the alpha-beta bot the hard level
@@ -50,26 +50,54 @@ impl Level {
         }
     }
 
-    /// The bot spec of `agon_bots::bot_by_name` this level plays.
+    /// The depth of the medium level's alpha-beta search.
+    pub const MEDIUM_DEPTH: u32 = 3;
+
+    /// The bot this level plays, as a spec of agon-bots (read and written by
+    /// `agon_bots::BotSpec`; this module never splits spec text). The searching levels
+    /// stop at [`Level::HARD_BUDGET`]: the medium level's cap is far above its usual time,
+    /// so that no position can hold a player long.
     ///
     /// ```
-    /// assert_eq!(agon_web::Level::Easy.bot_spec(), "greedy");
-    /// assert_eq!(agon_web::Level::Hard.bot_spec(), "engine:1500ms");
+    /// use agon_bots::{BotKind, BotSpec};
+    /// use agon_web::Level;
+    /// assert_eq!(Level::Easy.spec().kind, BotKind::Greedy);
+    /// assert_eq!(Level::Medium.spec().budget, Some(Level::MEDIUM_DEPTH));
+    /// for level in [Level::Medium, Level::Hard] {
+    ///     assert_eq!(level.spec().time, Some(Level::HARD_BUDGET));
+    /// }
+    /// // The spec reads back as itself.
+    /// for level in Level::ALL {
+    ///     assert_eq!(level.bot_spec().parse::<BotSpec>().unwrap(), level.spec());
+    /// }
     /// ```
-    pub const fn bot_spec(self) -> &'static str {
+    pub const fn spec(self) -> BotSpec {
         match self {
-            Level::Easy => "greedy",
-            // A cap far above its usual time, so that no position can hold a player long.
-            Level::Medium => "alphabeta:3:1500ms",
-            Level::Hard => "engine:1500ms",
+            Level::Easy => BotSpec::new(BotKind::Greedy),
+            Level::Medium => BotSpec::new(BotKind::AlphaBeta)
+                .with_budget(Level::MEDIUM_DEPTH)
+                .with_time(Level::HARD_BUDGET),
+            Level::Hard => BotSpec::new(BotKind::Engine).with_time(Level::HARD_BUDGET),
         }
+    }
+
+    /// The bot spec of `agon_bots::bot_by_name` this level plays: [`Level::spec`] as text.
+    ///
+    /// ```
+    /// use agon_web::Level;
+    /// assert_eq!(Level::Easy.bot_spec(), "greedy");
+    /// assert!(Level::Hard.bot_spec().starts_with("engine:"));
+    /// ```
+    pub fn bot_spec(self) -> String {
+        self.spec().to_string()
     }
 
     /// About how long a search of this level takes, in milliseconds (measured by the
     /// `levels` example, rounded up): what the search workers' queue counts.
     ///
     /// ```
-    /// assert_eq!(agon_web::Level::Hard.expected_ms(), 1500);
+    /// use agon_web::Level;
+    /// assert_eq!(Level::Hard.expected_ms(), Level::HARD_BUDGET.as_millis() as usize);
     /// ```
     pub const fn expected_ms(self) -> usize {
         match self {
@@ -86,11 +114,7 @@ impl Level {
     /// assert_eq!(Level::Easy.bot(7).name(), "greedy");
     /// ```
     pub fn bot(self, seed: u64) -> Box<dyn Bot + Send> {
-        match bot_by_name(self.bot_spec(), seed) {
-            Ok(bot) => bot,
-            // The specs above are constants that the tests parse.
-            Err(e) => unreachable!("level {self}: {e}"),
-        }
+        self.spec().bot(seed)
     }
 
     /// The computer's move in `game` at this level, or `None` when the game is over.

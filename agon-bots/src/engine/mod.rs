@@ -1,19 +1,25 @@
-//! [`Engine`]: the strong player, its [`Limits`] and its evaluation ([`eval`], public as
-//! `agon_bots::engine_eval`).
+//! [`Engine`]: the strong player, its [`Limits`], its evaluation ([`eval`], public as
+//! `agon_bots::engine_eval`) and the analysis API on top ([`analyse`], the types of
+//! `analysis`).
+//!
+//! Layers inside the engine point one way: this module uses `search`, which uses
+//! `ordering`, `tt`, `eval` and `techniques`; `analysis` holds the result types and knows
+//! only the search's report.
 
 use std::time::Duration;
 
 use agon_core::{Game, Move, Position, Rules};
 
-use crate::analysis::{Analysable, Analysis, AnalysisError};
 use crate::{Bot, SpecError, MAX_TIME_LIMIT};
 
+mod analysis;
 pub mod eval;
 mod ordering;
 pub(crate) mod search;
 mod techniques;
 mod tt;
 
+pub use analysis::{Analysable, Analysis, AnalysisError, Line, Score};
 pub use techniques::{Technique, Techniques};
 
 /// When a search stops: after a time, a number of nodes, or a depth, whichever comes
@@ -224,8 +230,8 @@ impl Engine {
     ///
     /// ```
     /// use agon_bots::{bot_by_name, Engine};
-    /// assert_eq!(Engine::DEFAULT_TIME.as_millis(), 100);
-    /// assert_eq!(bot_by_name("engine", 0)?.name(), "engine:100ms");
+    /// let name = format!("engine:{}ms", Engine::DEFAULT_TIME.as_millis());
+    /// assert_eq!(bot_by_name("engine", 0)?.name(), name);
     /// # Ok::<(), agon_bots::SpecError>(())
     /// ```
     pub const DEFAULT_TIME: Duration = Duration::from_millis(100);
@@ -233,7 +239,10 @@ impl Engine {
     /// The default size of the transposition table, in MiB.
     ///
     /// ```
-    /// assert_eq!(agon_bots::Engine::DEFAULT_HASH_MIB, 16);
+    /// use agon_bots::{Bot, Engine, Limits};
+    /// // The default is left out of the name.
+    /// let engine = Engine::new(Limits::depth(2)).with_hash_mib(Engine::DEFAULT_HASH_MIB);
+    /// assert_eq!(engine.name(), "engine:d2");
     /// ```
     pub const DEFAULT_HASH_MIB: usize = 16;
 
@@ -262,7 +271,9 @@ impl Engine {
     /// centipoints.
     ///
     /// ```
-    /// assert_eq!(agon_bots::Engine::DEFAULT_CONTEMPT, 15);
+    /// use agon_bots::{Engine, Limits};
+    /// assert!(Engine::DEFAULT_CONTEMPT > 0);
+    /// assert_eq!(Engine::new(Limits::depth(2)).contempt(), Engine::DEFAULT_CONTEMPT);
     /// ```
     pub const DEFAULT_CONTEMPT: i32 = 15;
 
@@ -272,7 +283,9 @@ impl Engine {
     /// shuffle on toward the arena's ply cap.
     ///
     /// ```
-    /// assert_eq!(agon_bots::Engine::LONG_GAME, 400);
+    /// use agon_bots::{arena, Engine};
+    /// // Long games end in a draw before the arena's cap.
+    /// assert!(Engine::LONG_GAME < arena::MAX_PLIES);
     /// ```
     pub const LONG_GAME: usize = 400;
 
@@ -577,4 +590,44 @@ impl Bot for Engine {
     fn choose_in_game(&mut self, game: &Game) -> Option<Move> {
         self.best_move(game)
     }
+}
+
+/// Analyses `input` under `limits` with a new single-threaded [`Engine`] (a table of
+/// [`Engine::DEFAULT_HASH_MIB`] MiB), returning `multipv` lines best first: what the
+/// engine thinks of a game or a position — best move, [`Score`], principal variation,
+/// depth, nodes and speed, for one or several lines. To keep the table between calls, or
+/// to use threads, call [`Engine::analyse`].
+///
+/// ```
+/// use agon_bots::{analyse, Limits, Score};
+/// use agon_core::Game;
+///
+/// let analysis = analyse(&Game::new(), Limits::depth(3), 3)?;
+/// assert_eq!(analysis.lines.len(), 3);
+/// assert!(Game::new().is_legal(analysis.best_move()));
+/// assert!(matches!(analysis.score(), Score::Points(_)));
+/// assert!(analysis.lines.windows(2).all(|w| w[0].score >= w[1].score));
+/// # Ok::<(), agon_bots::AnalysisError>(())
+/// ```
+///
+/// # Errors
+///
+/// As [`Engine::analyse`]: the game is over, or `limits` sets no limit.
+///
+/// ```
+/// use agon_bots::{analyse, Limits, Score};
+/// use agon_core::Position;
+///
+/// // Black's five moves that leave White without an action win at once (R12).
+/// let pos: Position = "Qa3,Ga1,Ga2,Ga4,Ga5,Ga6,Gb1/qf11,gb2,gb4,gb6,gb7,gc1,gd2 b".parse()?;
+/// let a = analyse(&pos, Limits::depth(2), 1)?;
+/// assert_eq!(a.score(), Score::Win(1));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn analyse(
+    input: &impl Analysable,
+    limits: Limits,
+    multipv: usize,
+) -> Result<Analysis, AnalysisError> {
+    Engine::new(Limits::default()).analyse(input, limits, multipv)
 }

@@ -4,14 +4,14 @@
 
 use agon_core::{Cell, Move, Position, Ring, CELL_COUNT};
 
-use super::search::MAX_PLY;
-
 /// Two quiet moves per ply that recently caused a cutoff there.
-pub(crate) struct Killers([[Option<Move>; 2]; MAX_PLY + 1]);
+pub(crate) struct Killers(Vec<[Option<Move>; 2]>);
 
 impl Killers {
-    pub(crate) fn new() -> Killers {
-        Killers([[None; 2]; MAX_PLY + 1])
+    /// Killers for plies `0..plies` (the search gives its own bound, `MAX_PLY + 1`: this
+    /// module does not know the search).
+    pub(crate) fn new(plies: usize) -> Killers {
+        Killers(vec![[None; 2]; plies])
     }
 
     pub(crate) fn at(&self, ply: usize) -> [Option<Move>; 2] {
@@ -27,7 +27,8 @@ impl Killers {
     }
 }
 
-/// Cutoff counts by (kind, from, to).
+/// Cutoff counts by (kind, from, to): a step and a return of each ordered pair of the
+/// [`CELL_COUNT`] cells.
 pub(crate) struct History(Vec<i32>);
 
 const HISTORY_MAX: i32 = 100_000;

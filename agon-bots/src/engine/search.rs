@@ -11,8 +11,8 @@ use agon_core::{Cell, EmptyThroneRing, Game, Move, MoveList, Position, Repetitio
 
 use super::eval::{evaluate_with, NUM_FEATURES};
 use super::ordering::{History, Killers};
+use super::techniques::{Technique, Techniques};
 use super::tt::{Bound, Table};
-use super::{Technique, Techniques};
 
 /// The half-width of the first aspiration window, in centipoints. Scores here swing by
 /// 40 to 60 between odd and even depths, so a window of 25 failed often enough to cost
@@ -120,7 +120,7 @@ pub(crate) fn think(
         main: id == 0,
         nodes: 0,
         seldepth: 0,
-        killers: Killers::new(),
+        killers: Killers::new(MAX_PLY + 1),
         history: History::new(),
         path: Vec::with_capacity(MAX_PLY + 2),
         game_counts: &game_counts,

@@ -50,6 +50,8 @@ __all__ = [
     "perft",
     "random_playouts",
     "unpack_masks",
+    "_seed_of",
+    "_player_seeds",
     "CELL_COUNT",
     "ACTION_COUNT",
     "STEP_ACTIONS",
@@ -77,6 +79,7 @@ __all__ = [
     "MCTS",
     "AlphaBeta",
     "opening_book",
+    "_arena_match",
     "MAX_GAME_PLIES",
     "_replay_games",
     "_game_actions",
@@ -1485,6 +1488,27 @@ def _training_arrays(
     text; all standard if None): the games of one call share one. At most
     MAX_TRAINING_SAMPLES samples;
     raises `ValueError` for a game that does not replay or statistics that do not fit it."""
+def _seed_of(run_seed: int, path: List[int]) -> int:
+    """The seed of an item numbered by `path` in a run seeded `run_seed`: agon-core's one
+    seeding scheme (`agon_core::random::seed_of`), shared by agon-rl's random games, the
+    arena and the Python tools (`agon._games`)."""
+def _player_seeds(seed: int) -> Tuple[int, int]:
+    """The seeds of White's and Black's bots in a game seeded `seed`
+    (`agon_core::random::player_seeds`)."""
+def _arena_match(
+    a: str,
+    b: str,
+    games: int,
+    seed: int,
+    max_plies: Optional[int] = None,
+    rules: Optional[_RulesLike] = None,
+) -> List[Tuple[bool, Optional[str], str, int]]:
+    """Plays a match of agon-bots' arena (`agon_bots::arena::run_match_with`) between the bots
+    of the specs `a` and `b`: `games` games (A has White in even ones) from the start
+    position of `rules` (standard if omitted), seeded `seed` by the one seeding scheme
+    (`agon_core::random::seed_of`), each capped at `max_plies` (`MAX_GAME_PLIES` if None).
+    Returns one tuple per game: (A had White, winner, end reason or `"unfinished"`, plies).
+    Without the GIL. For tests that a Python tournament plays the arena's games."""
 def _play_games(
     white: str,
     black: str,

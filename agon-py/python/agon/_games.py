@@ -22,9 +22,6 @@ import numpy.typing as npt
 
 from . import _agon
 
-MASK64 = (1 << 64) - 1
-GOLDEN = 0x9E3779B97F4A7C15
-
 T = TypeVar("T")
 R = TypeVar("R")
 C = TypeVar("C")
@@ -33,34 +30,23 @@ P = TypeVar("P")
 F = TypeVar("F")
 
 
-def mix(x: int) -> int:
-    """The SplitMix64 finaliser of ``x`` (a 64-bit int): a well-spread 64-bit hash.
-
-    >>> mix(0), mix(1) != mix(2)
-    (0, True)
-    """
-    x &= MASK64
-    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
-    return x ^ (x >> 31)
-
-
 def game_seed(run_seed: int, *path: int) -> int:
     """The seed of a game (or of any item) numbered by ``path`` in a run seeded
-    ``run_seed``: SplitMix64 of the run seed and each number in turn.
+    ``run_seed``: agon-core's one seeding scheme (``agon_core::random::seed_of``), which
+    agon-rl's random games and agon-bots' arena use too; so a tournament of two players
+    plays the games of an arena match with the same seed (pair 0, game ``k``).
 
     >>> game_seed(7, 3) == game_seed(7, 3) != game_seed(7, 4)
     True
     """
-    seed = mix(run_seed ^ GOLDEN)
-    for n in path:
-        seed = mix((seed + (n + 1) * GOLDEN) & MASK64)
-    return seed
+    return _agon._seed_of(run_seed, list(path))
 
 
 def player_seeds(seed: int) -> Tuple[int, int]:
-    """The seeds of White's and Black's bots in a game seeded ``seed``."""
-    return mix(seed ^ 0x5741), mix(seed ^ 0x424C)
+    """The seeds of White's and Black's bots in a game seeded ``seed``
+    (``agon_core::random::player_seeds``)."""
+    white, black = _agon._player_seeds(seed)
+    return white, black
 
 
 @dataclass(frozen=True)

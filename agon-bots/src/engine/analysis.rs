@@ -1,4 +1,7 @@
-//! The analysis API: [`analyse`], [`Analysis`], [`Line`], [`Score`].
+//! What an analysis returns: [`Analysis`], [`Line`], [`Score`], [`AnalysisError`], and
+//! what can be analysed ([`Analysable`]). The search fills them in ([`Analysis::from_report`]);
+//! the engine's [`analyse`](super::analyse) and [`Engine::analyse`](super::Engine::analyse)
+//! return them. This module knows the search's report, not the engine.
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -7,8 +10,7 @@ use std::time::Duration;
 
 use agon_core::{Game, Move, Outcome, Position, Side};
 
-use crate::engine::search::{Report, WIN, WIN_BOUND};
-use crate::engine::{Engine, Limits};
+use super::search::{Report, WIN, WIN_BOUND};
 
 /// A score for the side to move.
 ///
@@ -316,44 +318,4 @@ impl Analysable for Position {
     fn to_game(&self) -> Cow<'_, Game> {
         Cow::Owned(Game::from_position(*self))
     }
-}
-
-/// Analyses `input` under `limits` with a new single-threaded [`Engine`] (a table of
-/// [`Engine::DEFAULT_HASH_MIB`] MiB), returning `multipv` lines best first: what the
-/// engine thinks of a game or a position — best move, [`Score`], principal variation,
-/// depth, nodes and speed, for one or several lines. To keep the table between calls, or
-/// to use threads, call [`Engine::analyse`].
-///
-/// ```
-/// use agon_bots::{analyse, Limits, Score};
-/// use agon_core::Game;
-///
-/// let analysis = analyse(&Game::new(), Limits::depth(3), 3)?;
-/// assert_eq!(analysis.lines.len(), 3);
-/// assert!(Game::new().is_legal(analysis.best_move()));
-/// assert!(matches!(analysis.score(), Score::Points(_)));
-/// assert!(analysis.lines.windows(2).all(|w| w[0].score >= w[1].score));
-/// # Ok::<(), agon_bots::AnalysisError>(())
-/// ```
-///
-/// # Errors
-///
-/// As [`Engine::analyse`]: the game is over, or `limits` sets no limit.
-///
-/// ```
-/// use agon_bots::{analyse, Limits, Score};
-/// use agon_core::Position;
-///
-/// // Black's five moves that leave White without an action win at once (R12).
-/// let pos: Position = "Qa3,Ga1,Ga2,Ga4,Ga5,Ga6,Gb1/qf11,gb2,gb4,gb6,gb7,gc1,gd2 b".parse()?;
-/// let a = analyse(&pos, Limits::depth(2), 1)?;
-/// assert_eq!(a.score(), Score::Win(1));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn analyse(
-    input: &impl Analysable,
-    limits: Limits,
-    multipv: usize,
-) -> Result<Analysis, AnalysisError> {
-    Engine::new(Limits::default()).analyse(input, limits, multipv)
 }
