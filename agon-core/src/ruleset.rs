@@ -221,6 +221,20 @@ const LIMIT_OPTION: &str = "limit";
 /// (repetition, the two-pass draw, the move limit). Any combination of values is a valid
 /// rule set; [`Rules::LUDII`] names the one of Ludii 1.3.
 ///
+/// The text form is a preset, then the options that differ from it:
+///
+/// ```text
+/// rules    = preset *("+" option "=" value)   ; ludii+capture=same-ring
+/// preset   = "standard" / "ludii"
+/// option   = "capture" / "between" / "guard-return" / "queen-return" / "queen-placer"
+///          / "empty-throne-ring" / "stuck" / "repetition" / "limit"
+/// value    = the option's value name, or for limit: "none" / 1*digit (1 to 100000)
+/// ```
+///
+/// Each option may appear once. `Display` prints the canonical form: the preset the rule
+/// set differs least from (standard on a tie), then the options that differ from it, in
+/// the order above.
+///
 /// ```
 /// use agon_core::{Capture, Rules, Stuck};
 ///
@@ -614,7 +628,7 @@ impl Rules {
         })
     }
 
-    /// Parses the text form (see the [module docs](self)).
+    /// Parses the text form (see [`Rules`]).
     ///
     /// ```
     /// use agon_core::{ParseErrorKind, Rules};
