@@ -46,7 +46,7 @@ compare() {
 }
 
 compare "perft 6 from the start (leaves/s)" max \
-  '/^depth=6/ { sub("leaves_per_second=", "", $5); print $5 }' perft 6
+  '/^depth=6/ { sub("leaves_per_second=", "", $4); print $4 }' perft 6
 compare "random playouts, 20000 games (games/s)" max \
   '/^games=/ { for (i = 1; i <= NF; i++) if ($i ~ /^playouts_per_second=/) { sub("playouts_per_second=", "", $i); print $i } }' \
   playouts 20000 1

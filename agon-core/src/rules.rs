@@ -6,9 +6,8 @@
 
 use crate::zobrist::{self, piece_key};
 use crate::{
-    Actions, Between, Capture, Cell, CellSet, Direction, EmptyThroneRing, EndReason, GuardReturn,
-    Kind, Move, MoveList, Outcome, Position, QueenPlacer, QueenReturn, Ring, Side, Stuck,
-    CELL_COUNT,
+    Actions, Between, Cell, CellSet, Direction, EmptyThroneRing, EndReason, GuardReturn, Kind,
+    Move, MoveList, Outcome, Position, QueenPlacer, QueenReturn, Ring, Side, Stuck, CELL_COUNT,
 };
 
 /// Why a move is illegal in a position.
@@ -180,7 +179,7 @@ const CAPTURE_LINES: [[(u8, u8); 6]; 128] = {
 };
 
 /// [`CAPTURE_LINES`] with only the lines whose three cells lie in one ring
-/// ([`Capture::SameRing`]).
+/// ([`crate::Capture::SameRing`]).
 const SAME_RING_CAPTURE_LINES: [[(u8, u8); 6]; 128] = {
     let mut t = CAPTURE_LINES;
     let mut i = 0;
@@ -204,6 +203,9 @@ const SAME_RING_CAPTURE_LINES: [[(u8, u8); 6]; 128] = {
     }
     t
 };
+
+/// The capture lines of each value of V1, in [`crate::Capture::ALL`] order.
+const CAPTURE_TABLES: [[[(u8, u8); 6]; 128]; 2] = [CAPTURE_LINES, SAME_RING_CAPTURE_LINES];
 
 const OUTER: CellSet = Ring::OUTER.cells();
 
@@ -509,7 +511,19 @@ impl Position {
     /// assert_eq!(list.len(), 27);
     /// ```
     pub fn append_legal_moves(&self, list: &mut MoveList) {
-        list.extend(self.actions());
+        // Straight from the visit, in the order of `Actions`, without building one.
+        let pass = self.visit_actions(|from, targets, is_return| {
+            for to in targets {
+                list.push(if is_return {
+                    Move::Return { from, to }
+                } else {
+                    Move::Step { from, to }
+                });
+            }
+        });
+        if pass {
+            list.push(Move::Pass);
+        }
     }
 
     /// The number of legal actions, counted without listing them (used by perft).
@@ -736,10 +750,8 @@ impl Position {
         if !to.neighbours().intersects(victims) {
             return captured;
         }
-        let lines = match self.rules.capture() {
-            Capture::Any => &CAPTURE_LINES[to.bit() as usize],
-            Capture::SameRing => &SAME_RING_CAPTURE_LINES[to.bit() as usize],
-        };
+        // Indexed by the option rather than branched on: this runs for every step.
+        let lines = &CAPTURE_TABLES[self.rules.capture() as usize][to.bit() as usize];
         for &(n, n2) in lines {
             if n != 255 {
                 let (n, n2) = (Cell::from_bit(n.into()), Cell::from_bit(n2.into()));
