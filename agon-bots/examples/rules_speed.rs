@@ -18,21 +18,6 @@ use std::time::Instant;
 use agon_bots::{book, Engine, Limits};
 use agon_core::Rules;
 
-const VARIANTS: [&str; 12] = [
-    "standard",
-    "ludii",
-    "standard+capture=same-ring",
-    "standard+between=allowed",
-    "standard+between=trapped",
-    "standard+guard-return=next-ring",
-    "standard+queen-return=not-throne",
-    "standard+queen-placer=captor",
-    "standard+empty-throne-ring=draw",
-    "standard+stuck=pass",
-    "standard+repetition=off",
-    "standard+limit=100",
-];
-
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let depth: u32 = args
@@ -41,12 +26,16 @@ fn main() {
     let positions: usize = args
         .get(1)
         .map_or(30, |t| t.parse().expect("POSITIONS is a number"));
-    let mut names: Vec<&str> = args.iter().skip(2).map(String::as_str).collect();
-    if names.is_empty() {
-        names = VARIANTS.to_vec();
+    let mut sets: Vec<Rules> = args
+        .iter()
+        .skip(2)
+        .map(|name| name.parse().unwrap_or_else(|e| panic!("{name}: {e}")))
+        .collect();
+    if sets.is_empty() {
+        sets = Rules::presets_and_variants(100).collect();
     }
-    if names.first() != Some(&"standard") {
-        names.insert(0, "standard");
+    if sets.first() != Some(&Rules::STANDARD) {
+        sets.insert(0, Rules::STANDARD);
     }
     let openings: Vec<_> = book::standard().into_iter().take(positions).collect();
     println!(
@@ -58,8 +47,8 @@ fn main() {
         "rules", "nodes", "ms", "nodes/s", "ratio"
     );
     let mut standard_rate = None;
-    for name in names {
-        let rules: Rules = name.parse().unwrap_or_else(|e| panic!("{name}: {e}"));
+    for rules in sets {
+        let name = rules.to_string();
         let (mut nodes, started) = (0u64, Instant::now());
         for p in book::under_rules(&openings, rules) {
             let mut engine = Engine::new(Limits::depth(depth));

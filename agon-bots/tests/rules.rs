@@ -10,23 +10,9 @@ use agon_core::{Cell, Game, Move, Position, Rules};
 
 /// The presets and every single-option variant of the standard rules.
 fn variants() -> Vec<Rules> {
-    [
-        "standard",
-        "ludii",
-        "standard+capture=same-ring",
-        "standard+between=allowed",
-        "standard+between=trapped",
-        "standard+guard-return=next-ring",
-        "standard+queen-return=not-throne",
-        "standard+queen-placer=captor",
-        "standard+empty-throne-ring=draw",
-        "standard+stuck=pass",
-        "standard+repetition=off",
-        "standard+limit=40",
-    ]
-    .iter()
-    .map(|t| t.parse().unwrap())
-    .collect()
+    let sets: Vec<Rules> = Rules::presets_and_variants(40).collect();
+    assert_eq!(sets.len(), 12, "two presets and ten single-option variants");
+    sets
 }
 
 /// The bots of the test, small budgets (the tests run in debug builds too).

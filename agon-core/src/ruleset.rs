@@ -560,6 +560,54 @@ impl Rules {
         (self.0 >> 1) & 3 == Between::Trapped as u32
     }
 
+    /// The rule sets a study of the variants compares: the presets, then every
+    /// single-option variant of the standard rules (each option's other values, in
+    /// [`Rules::OPTIONS`] order), the move limit at `limit` plies (left out if `limit` is
+    /// not from 1 to [`Rules::MAX_LIMIT`]).
+    ///
+    /// ```
+    /// use agon_core::Rules;
+    /// let sets: Vec<String> = Rules::presets_and_variants(300).map(|r| r.to_string()).collect();
+    /// assert_eq!(sets.len(), 12);
+    /// assert_eq!(&sets[..3], ["standard", "ludii", "standard+capture=same-ring"]);
+    /// assert_eq!(sets[11], "standard+limit=300");
+    /// ```
+    pub fn presets_and_variants(limit: u32) -> impl Iterator<Item = Rules> {
+        let s = Rules::STANDARD;
+        let presets = Rules::PRESETS.into_iter().map(|(_, r)| r);
+        let others = Capture::ALL[1..]
+            .iter()
+            .map(move |&v| s.with_capture(v))
+            .chain(Between::ALL[1..].iter().map(move |&v| s.with_between(v)))
+            .chain(
+                GuardReturn::ALL[1..]
+                    .iter()
+                    .map(move |&v| s.with_guard_return(v)),
+            )
+            .chain(
+                QueenReturn::ALL[1..]
+                    .iter()
+                    .map(move |&v| s.with_queen_return(v)),
+            )
+            .chain(
+                QueenPlacer::ALL[1..]
+                    .iter()
+                    .map(move |&v| s.with_queen_placer(v)),
+            )
+            .chain(
+                EmptyThroneRing::ALL[1..]
+                    .iter()
+                    .map(move |&v| s.with_empty_throne_ring(v)),
+            )
+            .chain(Stuck::ALL[1..].iter().map(move |&v| s.with_stuck(v)))
+            .chain(
+                Repetition::ALL[1..]
+                    .iter()
+                    .map(move |&v| s.with_repetition(v)),
+            );
+        presets.chain(others).chain(s.with_limit(limit))
+    }
+
     /// The name of the preset these rules are, if they are one.
     ///
     /// ```

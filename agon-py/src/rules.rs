@@ -242,6 +242,24 @@ impl RulesPy {
         RulesPy(ac::Rules::LUDII)
     }
 
+    /// The rule sets a study of the variants compares: the presets, then every
+    /// single-option variant of the standard rules, in `Rules.OPTIONS` order, the move
+    /// limit at `limit` plies (1 to `Rules.MAX_LIMIT`, else `ValueError`).
+    #[staticmethod]
+    #[pyo3(signature = (limit = 300))]
+    fn presets_and_variants(limit: i64) -> PyResult<Vec<RulesPy>> {
+        let max = ac::Rules::MAX_LIMIT;
+        let limit: u32 = crate::limits::in_range(
+            "limit",
+            limit,
+            1..=max,
+            &format!("1 to Rules.MAX_LIMIT ({max})"),
+        )?;
+        Ok(ac::Rules::presets_and_variants(limit)
+            .map(RulesPy)
+            .collect())
+    }
+
     /// Parses the text form (`"ludii"`, `"standard+capture=same-ring"`), raising
     /// `ParseError`.
     #[staticmethod]

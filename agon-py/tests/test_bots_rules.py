@@ -86,3 +86,16 @@ def test_the_facts_come_from_the_crates() -> None:
     assert agon.data.END_REASONS == tuple(agon.END_REASONS) + ("unfinished",)
     # One ply cap for the arena, the tournaments and the datasets.
     assert agon.generate.DEFAULT_MAX_PLIES == agon.tournament.DEFAULT_MAX_PLIES == agon.MAX_GAME_PLIES
+
+
+def test_the_study_list_of_rule_sets_is_agon_core_s() -> None:
+    sets = agon.Rules.presets_and_variants(60)
+    assert sets[:2] == [agon.Rules.STANDARD, agon.Rules.LUDII]
+    assert str(sets[-1]) == "standard+limit=60" and len(sets) == 12
+    # Every other one differs from the standard rules in exactly one option.
+    for rules in sets[2:]:
+        assert sum(getattr(rules, o.replace("-", "_")) != getattr(agon.Rules.STANDARD, o.replace("-", "_"))
+                   for o in agon.Rules.OPTIONS) == 1, str(rules)
+    for bad in (0, -1, agon.Rules.MAX_LIMIT + 1):
+        with pytest.raises(ValueError):
+            agon.Rules.presets_and_variants(bad)

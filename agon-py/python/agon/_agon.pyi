@@ -486,6 +486,11 @@ class Rules:
         """The rules of Ludii 1.3's Agon.lud, as `Rules("ludii")` and `Rules.LUDII`: a stuck
         side passes and two passes draw, no draw by repetition, a draw after 2500 plies."""
     @staticmethod
+    def presets_and_variants(limit: int = 300) -> List[Rules]:
+        """The rule sets a study of the variants compares: the presets, then every
+        single-option variant of the standard rules, in `Rules.OPTIONS` order, the move
+        limit at `limit` plies (1 to `Rules.MAX_LIMIT`, else `ValueError`)."""
+    @staticmethod
     def parse(text: str) -> Rules:
         """Parses the text form (`"ludii"`, `"standard+capture=same-ring"`), raising
         `ParseError`."""

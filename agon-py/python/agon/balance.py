@@ -42,15 +42,9 @@ DEFAULT_MAX_PLIES = 3000
 
 def default_rule_sets(limit: int = DEFAULT_LIMIT) -> List[Rules]:
     """``standard``, ``ludii``, then each single-option variant of the standard rules in
-    ``Rules.OPTIONS`` order (every value but the standard one; ``limit`` at ``limit``)."""
-    sets = [Rules.STANDARD, Rules.LUDII]
-    for option, values in Rules.values().items():
-        if option == "limit":
-            sets.append(Rules.STANDARD.replace(limit=limit))
-            continue
-        for value in values[1:]:
-            sets.append(Rules(f"standard+{option}={value}"))
-    return sets
+    ``Rules.OPTIONS`` order (every value but the standard one; ``limit`` at ``limit``):
+    ``Rules.presets_and_variants``, agon-core's list."""
+    return Rules.presets_and_variants(limit)
 
 
 @dataclass(frozen=True)
