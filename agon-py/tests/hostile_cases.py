@@ -964,6 +964,14 @@ def _rules_replace(data: Data) -> None:
         assert agon.Rules(str(replaced)) == replaced
 
 
+@entry("values", "Rules.presets_and_variants")
+def _rules_presets_and_variants(data: Data) -> None:
+    limit = data.draw(st.one_of(st.integers(-3, agon.Rules.MAX_LIMIT + 3), any_int, hostile))
+    ok, sets = attempt(lambda: agon.Rules.presets_and_variants(limit))
+    if ok:
+        assert len(sets) == 12 and sets[-1].limit == limit
+
+
 symmetries = st.sampled_from(agon.Symmetry.all())
 properties("values", "Symmetry", symmetries, ["rotation", "is_mirror", "index"])
 immutable_methods("values", "Symmetry", symmetries, {
