@@ -9,7 +9,7 @@
 mod common;
 
 use agon_core::{Cell, EndReason, Game, IllegalMove, Move, Outcome, Position, Side};
-use common::{pos, reference_moves, to_ref};
+use common::{ends_as, pos, reference_moves, to_ref};
 
 fn mv(text: &str) -> Move {
     text.parse().unwrap_or_else(|e| panic!("{text:?}: {e}"))
@@ -550,18 +550,12 @@ fn ring_position(white_queen: &str, black_queen: &str) -> Position {
 fn r10_completing_the_ring_with_own_queen_on_the_throne_wins() {
     let p = ring_position("f6", "f11");
     assert_eq!(p.outcome(), None);
-    let next = p.play(mv("h5-g6")).unwrap();
+    let next = ends_as(
+        p,
+        mv("h5-g6"),
+        Some(Outcome::win(Side::White, EndReason::Throne)),
+    );
     assert_eq!(next.throne_ring_side(), Some(Side::White));
-    assert_eq!(
-        next.outcome(),
-        Some(Outcome::win(Side::White, EndReason::Throne))
-    );
-    let mut game = Game::from_position(p);
-    game.play(mv("h5-g6")).unwrap();
-    assert_eq!(
-        game.outcome(),
-        Some(Outcome::win(Side::White, EndReason::Throne))
-    );
     agrees_with_reference(&p);
     agrees_with_reference(&next);
 }
@@ -569,18 +563,12 @@ fn r10_completing_the_ring_with_own_queen_on_the_throne_wins() {
 #[test]
 fn r10_completing_the_ring_without_own_queen_on_the_throne_loses() {
     let p = ring_position("a1", "f11");
-    let next = p.play(mv("h5-g6")).unwrap();
-    assert_eq!(
-        next.outcome(),
-        Some(Outcome::win(Side::Black, EndReason::RingWithoutQueen))
-    );
     // In a game too: R10 comes before R12, so Black, left without actions by the
     // finished ring, is not the loser.
-    let mut game = Game::from_position(p);
-    game.play(mv("h5-g6")).unwrap();
-    assert_eq!(
-        game.outcome(),
-        Some(Outcome::win(Side::Black, EndReason::RingWithoutQueen))
+    let next = ends_as(
+        p,
+        mv("h5-g6"),
+        Some(Outcome::win(Side::Black, EndReason::RingWithoutQueen)),
     );
     agrees_with_reference(&next);
 }
@@ -591,16 +579,10 @@ fn r10_completing_the_ring_around_the_enemy_queen_loses() {
     // by g6 and e5): White's ring still loses, since White's queen is elsewhere.
     let p = ring_position("f1", "f6");
     assert_eq!(captures(&p, "h5-g6"), ["f6"]);
-    let next = p.play(mv("h5-g6")).unwrap();
-    assert_eq!(
-        next.outcome(),
-        Some(Outcome::win(Side::Black, EndReason::RingWithoutQueen))
-    );
-    let mut game = Game::from_position(p);
-    game.play(mv("h5-g6")).unwrap();
-    assert_eq!(
-        game.outcome(),
-        Some(Outcome::win(Side::Black, EndReason::RingWithoutQueen))
+    let next = ends_as(
+        p,
+        mv("h5-g6"),
+        Some(Outcome::win(Side::Black, EndReason::RingWithoutQueen)),
     );
     agrees_with_reference(&next);
 }

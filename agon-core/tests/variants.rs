@@ -10,7 +10,7 @@ use agon_core::{
     IllegalMove, Kind, Move, Outcome, ParseErrorKind, Piece, Position, QueenPlacer, QueenReturn,
     Record, Repetition, Rules, Side, Stuck,
 };
-use common::{pos_with, single_option_rule_sets, to_ref};
+use common::{ends_as, pos_with, single_option_rule_sets, to_ref};
 
 const S: Rules = Rules::STANDARD;
 
@@ -254,42 +254,23 @@ const RING_WITH_QUEEN: &str = "Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gh5/qf11,ga2,gb7,gd1,gh1,
 
 #[test]
 fn v6_draw_makes_the_ring_without_the_queen_a_draw() {
-    let loses = pos_with(RING_WITHOUT_QUEEN, S).play(mv("h5-g6")).unwrap();
-    let draw = pos_with(
-        RING_WITHOUT_QUEEN,
-        S.with_empty_throne_ring(EmptyThroneRing::Draw),
-    )
-    .play(mv("h5-g6"))
-    .unwrap();
-    assert_eq!(
-        loses.outcome(),
-        Some(Outcome::win(Side::Black, EndReason::RingWithoutQueen))
+    let draw_rules = S.with_empty_throne_ring(EmptyThroneRing::Draw);
+    ends_as(
+        pos_with(RING_WITHOUT_QUEEN, S),
+        mv("h5-g6"),
+        Some(Outcome::win(Side::Black, EndReason::RingWithoutQueen)),
     );
-    assert_eq!(
-        draw.outcome(),
-        Some(Outcome::drawn(EndReason::RingWithoutQueen))
+    let draw = ends_as(
+        pos_with(RING_WITHOUT_QUEEN, draw_rules),
+        mv("h5-g6"),
+        Some(Outcome::drawn(EndReason::RingWithoutQueen)),
     );
     assert!(draw.legal_moves().is_empty());
     // With the queen on the throne the ring still wins.
-    let won = pos_with(
-        RING_WITH_QUEEN,
-        S.with_empty_throne_ring(EmptyThroneRing::Draw),
-    )
-    .play(mv("h5-g6"))
-    .unwrap();
-    assert_eq!(
-        won.outcome(),
-        Some(Outcome::win(Side::White, EndReason::Throne))
-    );
-    // And the game says so too.
-    let mut game = Game::from_position(pos_with(
-        RING_WITHOUT_QUEEN,
-        S.with_empty_throne_ring(EmptyThroneRing::Draw),
-    ));
-    game.play(mv("h5-g6")).unwrap();
-    assert_eq!(
-        game.outcome(),
-        Some(Outcome::drawn(EndReason::RingWithoutQueen))
+    ends_as(
+        pos_with(RING_WITH_QUEEN, draw_rules),
+        mv("h5-g6"),
+        Some(Outcome::win(Side::White, EndReason::Throne)),
     );
 }
 
@@ -310,14 +291,10 @@ fn v7_loses_a_stuck_side_loses_pass_makes_it_pass() {
     let pass = pos_with(WHITE_STUCK, S.with_stuck(Stuck::Pass));
     assert_eq!(pass.legal_moves().to_vec(), [Move::Pass]);
     assert_eq!(pass.outcome(), None);
-    let next = pass.play(Move::Pass).unwrap();
+    let next = ends_as(pass, Move::Pass, None);
     assert_eq!(next, pass.with_turn(Side::Black));
     assert_eq!(perft(&pass, 1), 1);
     assert_eq!(perft(&loses, 1), 0);
-    let mut game = Game::from_position(pass);
-    game.play(Move::Pass).unwrap();
-    assert_eq!(game.outcome(), None);
-    assert_eq!(game.legal_moves().len(), next.legal_moves().len());
 }
 
 #[test]
@@ -465,11 +442,10 @@ fn v9_the_limit_draws_on_exactly_the_nth_action() {
 fn v9_another_end_on_the_nth_action_takes_precedence() {
     // The first action completes the ring: a win on the throne, not the limit's draw.
     let rules = S.with_limit(1).unwrap();
-    let mut game = Game::from_position(pos_with(RING_WITH_QUEEN, rules));
-    game.play(mv("h5-g6")).unwrap();
-    assert_eq!(
-        game.outcome(),
-        Some(Outcome::win(Side::White, EndReason::Throne))
+    ends_as(
+        pos_with(RING_WITH_QUEEN, rules),
+        mv("h5-g6"),
+        Some(Outcome::win(Side::White, EndReason::Throne)),
     );
     // A third occurrence on the 8th action is a repetition, not the limit.
     let mut game = Game::with_rules(S.with_limit(8).unwrap());

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 
 use agon_core::random::{random_move, Rng};
 use agon_core::{
-    Between, Capture, EmptyThroneRing, Game, GuardReturn, Move, Position, QueenPlacer, QueenReturn,
-    Repetition, Rules, Stuck,
+    Between, Capture, EmptyThroneRing, Game, GuardReturn, Move, Outcome, Position, QueenPlacer,
+    QueenReturn, Repetition, Rules, Stuck,
 };
 use agon_reference::{RefMove, State};
 use proptest::prelude::*;
@@ -70,6 +70,24 @@ pub fn pos_with(text: &str, rules: Rules) -> Position {
 /// A position from its one-line text, panicking with the text on error.
 pub fn pos(text: &str) -> Position {
     Position::from_text(text).unwrap_or_else(|e| panic!("{text:?}: {e}"))
+}
+
+/// Plays `m` from `before` both as a [`Position`] and in a [`Game`] started there, checks
+/// that each ends (or goes on) with `outcome`, and answers the position after the move.
+///
+/// A position knows the ends that depend on the board alone (R10, R12) and a game those
+/// that depend on the history too, so a rule of the first kind must hold in both.
+pub fn ends_as(before: Position, m: Move, outcome: Option<Outcome>) -> Position {
+    let after = before
+        .play(m)
+        .unwrap_or_else(|e| panic!("{m} from {before}: {e}"));
+    assert_eq!(after.outcome(), outcome, "the position after {m}");
+    let mut game = Game::from_position(before);
+    game.play(m)
+        .unwrap_or_else(|e| panic!("{m} in a game from {before}: {e}"));
+    assert_eq!(game.outcome(), outcome, "the game after {m}");
+    assert_eq!(game.position(), &after);
+    after
 }
 
 /// The reference's view of an agon-core position, built from its piece list (not its
