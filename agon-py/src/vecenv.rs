@@ -64,8 +64,8 @@ use crate::types::Int;
 /// results do not depend on their number: game `i` draws its random actions from its own
 /// generator, seeded from `seed` and `i`. Threads that share a `VecEnv` take turns (a call
 /// waits for the one running). For the draw by repetition a game keeps its moves and a
-/// table of its positions' fingerprints (12 to 20 bytes a ply, a tenth of what a `Game`
-/// holds), and it ends exactly when a `Game` would.
+/// table of its positions' fingerprints (11 to 22 bytes a ply, about a tenth of what a
+/// `Game` holds: see agon-rl's `vecenv` module), and it ends exactly when a `Game` would.
 #[pyclass(frozen, module = "agon._agon", name = "VecEnv")]
 pub struct VecEnvPy {
     n: usize,

@@ -9,12 +9,18 @@
 //! output buffers. A game's history is what the draw by repetition (R11) needs, kept
 //! compact:
 //!
-//! - its moves since its start (3 bytes a ply), from which any earlier position can be
-//!   replayed; the last 8 in the record, the others in a list of the game's own, to which
-//!   they are moved 8 at a time (a write to memory of its own at every ply would cost a
-//!   large batch a cache miss a ply);
+//! - its moves since its start (a [`Move`] is 3 bytes, in a list that grows by doubling:
+//!   3 to 6 bytes a ply), from which any earlier position can be replayed; the last 8 in
+//!   the record, the others in a list of the game's own, to which they are moved 8 at a
+//!   time (a write to memory of its own at every ply would cost a large batch a cache miss
+//!   a ply);
 //! - a table of 32-bit fingerprints of its positions, each with its count (up to 3), at
 //!   most half full: 8 to 16 bytes a ply.
+//!
+//! So a game holds 11 to 22 bytes a ply besides its fixed part ([`VecEnv::game_bytes`]
+//! measures it; the `vecenv` example prints it for a game of the 99th percentile of random
+//! game lengths: 22,832 bytes at 1,819 plies, 12.6 a ply, a tenth of the 235,744 bytes an
+//! `agon_core::Game` holds for the same game).
 //!
 //! Agon has no irreversible move to cut the history at. Pieces never step outward, but a
 //! captured guard returns to the outer ring and a captured queen anywhere: a guard that
@@ -292,6 +298,9 @@ const NO_MOVE: Move = Move::Step {
     from: Cell::THRONE,
     to: Cell::THRONE,
 };
+
+// The module's memory figures count a move as 3 bytes.
+const _: () = assert!(core::mem::size_of::<Move>() == 3);
 
 /// A game's moves since its start and the fingerprints of its positions (see the module
 /// documentation).
