@@ -101,6 +101,7 @@ pub mod eval;
 mod greedy;
 mod mcts;
 mod random_bot;
+mod search_core;
 mod spec;
 mod sprt;
 

@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use agon_core::{Game, Move, Outcome, Position, Side};
 
-use super::search::{Report, WIN, WIN_BOUND};
+use super::search::Report;
+use crate::search_core::{WIN, WIN_BOUND};
 
 /// A score for the side to move.
 ///
