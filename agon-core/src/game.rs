@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::{
-    Actions, CellSet, EndReason, IllegalMove, Move, MoveList, Outcome, Position, Repetition, Rules,
+    CellSet, EndReason, IllegalMove, Move, MoveList, MoveSet, Outcome, Position, Repetition, Rules,
     Side,
 };
 
@@ -41,7 +41,7 @@ pub struct Game {
     counts: HashCounts,
     outcome: Option<Outcome>,
     /// The legal actions now: computed once per move, empty once the game is over.
-    actions: Actions,
+    actions: MoveSet,
 }
 
 impl Game {
@@ -116,7 +116,7 @@ impl Game {
         self.counts.add(start.hash());
         self.outcome = start.outcome();
         self.actions = if self.outcome.is_some() {
-            Actions::default()
+            MoveSet::default()
         } else {
             start.actions()
         };
@@ -179,13 +179,13 @@ impl Game {
         list
     }
 
-    /// The legal actions in compact form (see [`Actions`]): empty once the game is over.
+    /// The legal actions in compact form (see [`MoveSet`]): empty once the game is over.
     ///
     /// ```
     /// use agon_core::Game;
     /// assert_eq!(Game::new().actions().len(), 27);
     /// ```
-    pub fn actions(&self) -> &Actions {
+    pub fn actions(&self) -> &MoveSet {
         &self.actions
     }
 
@@ -254,12 +254,12 @@ impl Game {
         // then the two-pass draw (V7) and the move limit (V9), which applies only when
         // nothing else ended the game.
         (self.outcome, self.actions) = if next.throne_ring_side().is_some() {
-            (next.outcome(), Actions::default())
+            (next.outcome(), MoveSet::default())
         } else if seen >= 3
             && rules.repetition() == Repetition::Third
             && self.occurrences(&next) >= 3
         {
-            (Some(Outcome::draw()), Actions::default())
+            (Some(Outcome::draw()), MoveSet::default())
         } else {
             let actions = next.actions();
             if actions.is_empty() {
@@ -270,7 +270,7 @@ impl Game {
             {
                 (
                     Some(Outcome::drawn(EndReason::TwoPasses)),
-                    Actions::default(),
+                    MoveSet::default(),
                 )
             } else if rules
                 .limit()
@@ -278,7 +278,7 @@ impl Game {
             {
                 (
                     Some(Outcome::drawn(EndReason::MoveLimit)),
-                    Actions::default(),
+                    MoveSet::default(),
                 )
             } else {
                 (None, actions)

@@ -33,7 +33,7 @@
 //! | the 128-bit bitboard | [`CellSet`] | `cellset.rs` |
 //! | sides and pieces | [`Side`], [`Kind`], [`Piece`] | `piece.rs` |
 //! | positions and their validation | [`Position`], [`PositionError`] | `position.rs` |
-//! | moves (a step or a return) | [`Move`], [`MoveList`], [`Actions`] | `moves.rs` |
+//! | moves (a step or a return) | [`Move`], [`MoveList`], [`MoveSet`] | `moves.rs` |
 //! | the rule set and its options (RULES.md section 8) | [`Rules`], [`Capture`], [`Between`], [`GuardReturn`], [`QueenReturn`], [`QueenPlacer`], [`EmptyThroneRing`], [`Stuck`], [`Repetition`] | `ruleset.rs` |
 //! | every rule: legal moves, steps, captures, returns, the end of the game | methods of [`Position`], [`IllegalMove`] | `rules.rs` |
 //! | how a game ended | [`Outcome`], [`EndReason`], [`Score`] | `outcome.rs` |
@@ -152,7 +152,9 @@ pub use cell::{Cell, Direction, Ring, CELL_COUNT};
 pub use cellset::{CellSet, CellSetIter};
 #[cfg(feature = "alloc")]
 pub use game::{ChoiceError, Game};
-pub use moves::{Actions, ActionsIter, Move, MoveList, MAX_LEGAL_MOVES};
+#[allow(deprecated)]
+pub use moves::{Actions, ActionsIter};
+pub use moves::{Move, MoveList, MoveSet, MoveSetIter, MAX_LEGAL_MOVES};
 pub use notation::{ParseError, ParseErrorKind, PositionText};
 pub use outcome::{EndReason, Outcome, Score};
 #[cfg(feature = "alloc")]
