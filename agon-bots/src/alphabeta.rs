@@ -18,7 +18,9 @@ use crate::{deadline, decision_rng, spec_name, Bot, MAX_TIME_LIMIT};
 /// - **Transposition table** keyed on the Zobrist hash [`Position::hash`]: it stores the
 ///   score bound, depth and best move of each searched position (2<sup>17</sup> entries,
 ///   always replaced). It is emptied for each move, so that the choice depends only on
-///   the seed and the game, not on earlier calls.
+///   the seed and the game, not on earlier calls. The bound of a stored score, the
+///   conversion of win distances for the table and the scale of won scores are the
+///   search core's, which the [`Engine`](crate::Engine) shares.
 /// - **Move ordering**: the table's move, then captures (more pieces first), then by a
 ///   history score of moves that caused cutoffs, then inward steps. The root moves are
 ///   shuffled by the seed first, so equal moves are chosen at random.
