@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 
 use agon_core::{Game, Move, MoveList, Position, Repetition, Side, CELL_COUNT};
 
-use crate::eval::{evaluate_for, evaluate_for_search, WIN};
+use crate::eval::{evaluate_for, evaluate_for_search};
+use crate::search_core::{loss_at, to_table, win_at, Bound, INF, WIN_BOUND};
 use crate::{deadline, decision_rng, spec_name, Bot, MAX_TIME_LIMIT};
 
 /// Alpha-beta search to a fixed depth, deepening one ply at a time, scoring leaves with
@@ -17,7 +18,9 @@ use crate::{deadline, decision_rng, spec_name, Bot, MAX_TIME_LIMIT};
 /// - **Transposition table** keyed on the Zobrist hash [`Position::hash`]: it stores the
 ///   score bound, depth and best move of each searched position (2<sup>17</sup> entries,
 ///   always replaced). It is emptied for each move, so that the choice depends only on
-///   the seed and the game, not on earlier calls.
+///   the seed and the game, not on earlier calls. The bound of a stored score, the
+///   conversion of win distances for the table and the scale of won scores are the
+///   search core's, which the [`Engine`](crate::Engine) shares.
 /// - **Move ordering**: the table's move, then captures (more pieces first), then by a
 ///   history score of moves that caused cutoffs, then inward steps. The root moves are
 ///   shuffled by the seed first, so equal moves are chosen at random.
@@ -54,16 +57,6 @@ pub struct AlphaBetaBot {
     nodes: u64,
 }
 
-/// What a table score means relative to the true value.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-enum Bound {
-    Exact,
-    /// The true value is at least the score (a beta cutoff).
-    Lower,
-    /// The true value is at most the score (no move raised alpha).
-    Upper,
-}
-
 #[derive(Copy, Clone, Debug)]
 struct Entry {
     /// The full hash, to tell apart positions sharing a slot; 0 marks an empty slot.
@@ -84,9 +77,6 @@ const EMPTY_ENTRY: Entry = Entry {
 
 const TABLE_BITS: u32 = 17;
 
-/// Scores beyond this are wins or losses at a known distance.
-const WIN_THRESHOLD: i32 = WIN - 10_000;
-
 /// The search state of one decision.
 struct Search<'a> {
     bot: &'a mut AlphaBetaBot,
@@ -102,7 +92,7 @@ struct Search<'a> {
     /// Whether repetition draws (R11).
     repetition: bool,
     /// The move limit, as plies from the root (`None` without one).
-    limit: Option<i32>,
+    limit: Option<usize>,
     /// Whether the move into the node at each ply from the root was a pass (index 0: the
     /// game's last move), for the two-pass draw.
     passed: Vec<bool>,
@@ -232,7 +222,7 @@ impl AlphaBetaBot {
             repetition: rules.repetition() == Repetition::Third,
             limit: rules
                 .limit()
-                .map(|n| (n as usize).saturating_sub(game.moves().len()).min(1 << 20) as i32),
+                .map(|n| (n as usize).saturating_sub(game.moves().len())),
             passed,
         };
         let mut best = moves[0];
@@ -247,7 +237,7 @@ impl AlphaBetaBot {
                 break;
             }
             best = m;
-            if score.abs() >= WIN_THRESHOLD {
+            if score.abs() >= WIN_BOUND {
                 // A forced win or loss found: deeper search cannot change the result.
                 break;
             }
@@ -258,8 +248,8 @@ impl AlphaBetaBot {
 
 impl Search<'_> {
     fn root(&mut self, position: &Position, moves: &MoveList, depth: i32) -> (i32, Move) {
-        let mut alpha = -WIN - 1;
-        let beta = WIN + 1;
+        let mut alpha = -INF;
+        let beta = INF;
         let mut best = (alpha, moves[0]);
         for &m in moves.iter() {
             let score = self.child(position, m, depth, 0, alpha, beta);
@@ -291,12 +281,12 @@ impl Search<'_> {
         position: &Position,
         m: Move,
         depth: i32,
-        ply: i32,
+        ply: usize,
         alpha: i32,
         beta: i32,
     ) -> i32 {
         let chooser = position.chooser();
-        if m.is_pass() && self.passed[ply as usize] {
+        if m.is_pass() && self.passed[ply] {
             // V7: a pass answered by a pass draws.
             return self.draw(chooser);
         }
@@ -314,11 +304,11 @@ impl Search<'_> {
             return if next.has_legal_move() {
                 self.draw(chooser)
             } else {
-                evaluate_for(&next, chooser, -(WIN - ply - 1))
+                evaluate_for(&next, chooser, loss_at(ply + 1))
             };
         }
         self.path.push(hash);
-        self.passed[ply as usize + 1] = m.is_pass();
+        self.passed[ply + 1] = m.is_pass();
         // Scores are the chooser's: the sign and the window turn when the chooser does.
         let score = if next.chooser() == chooser {
             self.negamax(&next, depth - 1, ply + 1, alpha, beta)
@@ -338,7 +328,14 @@ impl Search<'_> {
         self.game_counts.get(&hash).map_or(0, |&n| n as usize)
     }
 
-    fn negamax(&mut self, position: &Position, depth: i32, ply: i32, alpha: i32, beta: i32) -> i32 {
+    fn negamax(
+        &mut self,
+        position: &Position,
+        depth: i32,
+        ply: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
         self.bot.nodes += 1;
         if self.bot.nodes & 1023 == 0 {
             if let Some(deadline) = self.deadline {
@@ -351,17 +348,17 @@ impl Search<'_> {
             return 0;
         }
         if position.throne_ring_side().is_some() {
-            // R10: the evaluation scores it; prefer wins sooner and losses later.
+            // R10: the evaluation says who won (0: a ring without its queen, drawn under
+            // empty-throne-ring=draw); prefer wins sooner and losses later.
             let score = Self::evaluate(position);
             if score == 0 {
-                // A ring without its queen, drawn (empty-throne-ring=draw).
                 return self.draw(position.chooser());
             }
-            return score - score.signum() * ply;
+            return score.signum() * win_at(ply);
         }
         if depth <= 0 {
             if !position.has_legal_move() {
-                return evaluate_for(position, position.chooser(), -(WIN - ply));
+                return evaluate_for(position, position.chooser(), loss_at(ply));
             }
             return Self::evaluate(position);
         }
@@ -371,13 +368,7 @@ impl Search<'_> {
         if entry.key == position.hash() {
             table_move = entry.best;
             if i32::from(entry.depth) >= depth {
-                let score = from_table(entry.score, ply);
-                let cut = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cut {
+                if let Some(score) = entry.bound.cutoff(entry.score, ply, alpha, beta) {
                     return score;
                 }
             }
@@ -386,12 +377,12 @@ impl Search<'_> {
         if moves.is_empty() {
             // R12: no legal action loses (the side to move, which is the chooser: a side
             // that must return always has a return).
-            return -(WIN - ply);
+            return loss_at(ply);
         }
         self.order(position, moves.as_mut_slice(), table_move);
         let original_alpha = alpha;
         let mut alpha = alpha;
-        let mut best = (-WIN - 1, moves[0]);
+        let mut best = (-INF, moves[0]);
         for &m in moves.iter() {
             let score = self.child(position, m, depth, ply, alpha, beta);
             if self.aborted {
@@ -412,18 +403,11 @@ impl Search<'_> {
                 break;
             }
         }
-        let bound = if best.0 >= beta {
-            Bound::Lower
-        } else if best.0 <= original_alpha {
-            Bound::Upper
-        } else {
-            Bound::Exact
-        };
         self.bot.table[slot] = Entry {
             key: position.hash(),
             best: Some(best.1),
             depth: depth.clamp(0, 255) as u8,
-            bound,
+            bound: Bound::of(best.0, original_alpha, beta),
             score: to_table(best.0, ply),
         };
         best.0
@@ -444,28 +428,6 @@ impl Search<'_> {
             let h = i64::from(history[from.index() * CELL_COUNT + to.index()]);
             -(captures * 1_000_000_000 + h * 4 + inward)
         });
-    }
-}
-
-/// Win scores count plies from the root; the table stores them from the position itself,
-/// so that a stored mate distance stays right when reached at another ply.
-fn to_table(score: i32, ply: i32) -> i32 {
-    if score >= WIN_THRESHOLD {
-        score + ply
-    } else if score <= -WIN_THRESHOLD {
-        score - ply
-    } else {
-        score
-    }
-}
-
-fn from_table(score: i32, ply: i32) -> i32 {
-    if score >= WIN_THRESHOLD {
-        score - ply
-    } else if score <= -WIN_THRESHOLD {
-        score + ply
-    } else {
-        score
     }
 }
 

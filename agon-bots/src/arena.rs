@@ -494,23 +494,30 @@ pub fn play_game_from(
     start: &Position,
     max_plies: usize,
 ) -> (GameResult, [Duration; 2]) {
-    let mut game = Game::from_position(*start);
     let mut longest = [Duration::ZERO; 2];
-    while !game.is_over() && game.moves().len() < max_plies {
+    // The one loop that plays games (agon-core's, which agon-rl's datasets play through
+    // too); the arena checks the bots, so a bot that breaks the rules is a panic here.
+    let played = Game::play_out(*start, max_plies, |game| {
         let side = game.position().chooser();
         let bot: &mut dyn Bot = match side {
             Side::White => &mut *white,
             Side::Black => &mut *black,
         };
         let began = Instant::now();
-        let m = bot.choose_in_game(&game);
+        let m = bot.choose_in_game(game);
         longest[side.index()] = longest[side.index()].max(began.elapsed());
-        let name = bot.name();
-        let m = m.unwrap_or_else(|| panic!("bot {name} returned no move in a game that goes on"));
-        if let Err(e) = game.play(m) {
-            panic!("bot {name} returned the illegal move {m}: {e}");
+        m
+    });
+    let game = played.unwrap_or_else(|e| {
+        let name = match e.chooser() {
+            Side::White => white.name(),
+            Side::Black => black.name(),
+        };
+        match (e.chosen(), e.reason()) {
+            (Some(m), Some(reason)) => panic!("bot {name} returned the illegal move {m}: {reason}"),
+            _ => panic!("bot {name} returned no move in a game that goes on"),
         }
-    }
+    });
     (
         GameResult {
             outcome: game.outcome(),

@@ -34,7 +34,7 @@ use std::fmt;
 use agon_core::random::Rng;
 use agon_core::{Game, ParseError, Position, Rules};
 
-use crate::{Engine, Limits, Score};
+use crate::{Engine, Evaluation, Limits};
 
 /// The largest score, in centipoints, of a book position for either side, by a search of
 /// [`SEARCH_NODES`] nodes.
@@ -176,7 +176,7 @@ pub fn generate(count: usize, seed: u64) -> Vec<Position> {
         let Ok(analysis) = engine.analyse(&position, Limits::nodes(SEARCH_NODES), 1) else {
             continue;
         };
-        if matches!(analysis.score(), Score::Points(p) if p.abs() <= BALANCE) {
+        if matches!(analysis.score(), Evaluation::Points(p) if p.abs() <= BALANCE) {
             book.push(position);
         }
     }

@@ -40,15 +40,9 @@
 
 use agon_core::{Between, Cell, CellSet, Position, QueenPlacer, QueenReturn, Ring, Side};
 
-/// The value of a won position; searches subtract the distance in plies, so faster wins
-/// score higher.
-///
-/// ```
-/// use agon_bots::eval::{evaluate, WIN};
-/// let won: agon_core::Position = "Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gg6/qa1,ga2,gb1,gb2,gc1,gc2,gd1 w".parse().unwrap();
-/// assert_eq!(evaluate(&won), WIN);
-/// ```
-pub const WIN: i32 = 1_000_000;
+// The one scale of won scores: its home is the search core, which the alpha-beta bot
+// and the engine share, and its docs are there.
+pub use crate::search_core::WIN;
 
 /// The value of a queen by the ring she stands on (index 0 is the throne).
 ///

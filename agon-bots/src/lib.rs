@@ -42,7 +42,7 @@
 //! | a player, its search statistics, and building one from its spec | [`Bot`], [`SearchStats`], [`bot_by_name`], [`BotSpec`], [`BotKind`], [`EngineOptions`], [`SpecError`], [`SpecNumber`], [`MAX_SPEC_LEN`], [`MAX_TIME_LIMIT`] | `lib.rs`, `spec.rs` |
 //! | the reference bots | [`RandomBot`], [`GreedyBot`], [`MctsBot`], [`AlphaBetaBot`] | `random_bot.rs`, `greedy.rs`, `mcts.rs`, `alphabeta.rs` |
 //! | the engine, its limits and its search techniques | [`Engine`], [`Limits`], [`Technique`], [`Techniques`] | `engine/` |
-//! | the analysis API | [`analyse`], [`Analysis`], [`Line`], [`Score`], [`Analysable`], [`AnalysisError`] | `engine/analysis.rs`, `engine/mod.rs` |
+//! | the analysis API | [`analyse`], [`Analysis`], [`Line`], [`Evaluation`], [`Analysable`], [`AnalysisError`] | `engine/analysis.rs`, `engine/mod.rs` |
 //! | the sequential probability ratio test, and Elo | [`Sprt`], [`Decision`], [`SprtError`], [`expected_score`], [`elo_of_score`] | `sprt.rs` |
 //! | matches between bots | [`arena`] | `arena.rs` |
 //! | opening books | [`book`] | `book.rs` |
@@ -101,13 +101,16 @@ pub mod eval;
 mod greedy;
 mod mcts;
 mod random_bot;
+mod search_core;
 mod spec;
 mod sprt;
 
 pub use alphabeta::AlphaBetaBot;
 pub use engine::eval as engine_eval;
+#[allow(deprecated)]
+pub use engine::Score;
 pub use engine::{
-    analyse, Analysable, Analysis, AnalysisError, Engine, Limits, Line, Score, Technique,
+    analyse, Analysable, Analysis, AnalysisError, Engine, Evaluation, Limits, Line, Technique,
     Techniques,
 };
 pub use greedy::GreedyBot;

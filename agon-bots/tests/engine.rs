@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use agon_bots::{analyse, bot_by_name, AnalysisError, Bot, Engine, Limits, Score};
+use agon_bots::{analyse, bot_by_name, AnalysisError, Bot, Engine, Evaluation, Limits};
 use agon_core::random::Rng;
 use agon_core::{Cell, Game, Move, Position};
 
@@ -116,18 +116,18 @@ fn throne_wins_are_found_at_their_depth() {
     // White completes the throne ring with h5-g6 (R10): win in 1, found at depth 1.
     let one = pos("Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gh5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w");
     let a = analyse(&one, Limits::depth(1), 1).unwrap();
-    assert_eq!(a.score(), Score::Win(1));
+    assert_eq!(a.score(), Evaluation::Win(1));
     assert_eq!(a.best_move().to_string(), "h5-g6");
     // Two ring-1 cells left, two guards next to them, Black too far to interfere: a win
     // in 2 (three plies), found at depth 3, with both orders of the two steps.
     let two = pos("Qf6,Ge5,Ge6,Gf5,Gf7,Gh4,Gh6/qa1,ga2,gb1,gb2,gc1,gd1,gc2 w");
     let a = analyse(&two, Limits::depth(3), 2).unwrap();
-    assert_eq!(a.score(), Score::Win(2));
-    assert_eq!(a.lines[1].score, Score::Win(2));
+    assert_eq!(a.score(), Evaluation::Win(2));
+    assert_eq!(a.lines[1].score, Evaluation::Win(2));
     assert_eq!(a.pv().len(), 3);
     // The same with Black to move: Black loses in 2 whatever it does.
     let a = analyse(&two.with_turn(agon_core::Side::Black), Limits::depth(4), 1).unwrap();
-    assert_eq!(a.score(), Score::Loss(2));
+    assert_eq!(a.score(), Evaluation::Loss(2));
 }
 
 #[test]
@@ -135,7 +135,7 @@ fn no_action_wins_are_found() {
     // Five of Black's moves leave White without an action (R12): win in 1.
     let p = pos("Qa3,Ga1,Ga2,Ga4,Ga5,Ga6,Gb1/qf11,gb2,gb4,gb6,gb7,gc1,gd2 b");
     let a = analyse(&p, Limits::depth(1), 1).unwrap();
-    assert_eq!(a.score(), Score::Win(1));
+    assert_eq!(a.score(), Evaluation::Win(1));
     let next = p.play(a.best_move()).unwrap();
     assert!(!next.has_legal_move());
 }
@@ -255,7 +255,7 @@ fn long_games_welcome_a_draw() {
         .unwrap()
         .score()
     {
-        Score::Points(c) => c,
+        Evaluation::Points(c) => c,
         other => panic!("{other}"),
     };
     assert!(lead > Engine::DEFAULT_CONTEMPT, "{lead}");
@@ -299,7 +299,7 @@ fn each_technique_switches_something_and_keeps_the_engine_sound() {
         // ...and the engine still finds forced wins and plays legal moves.
         let mut engine = Engine::new(Limits::depth(3)).with_techniques(techniques);
         let a = engine.analyse(&two, Limits::depth(3), 1).unwrap();
-        assert_eq!(a.score(), Score::Win(2), "{techniques:?}");
+        assert_eq!(a.score(), Evaluation::Win(2), "{techniques:?}");
         let mut engine = Engine::new(Limits::nodes(200)).with_techniques(techniques);
         for game in sample_games(1).iter().filter(|g| !g.is_over()) {
             let m = engine.choose_in_game(game).unwrap();

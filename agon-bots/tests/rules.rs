@@ -4,7 +4,7 @@
 //! the arena under other rules.
 
 use agon_bots::arena::{play_game_from, run_match_with, MatchOptions};
-use agon_bots::{book, bot_by_name, AlphaBetaBot, Bot, Engine, GreedyBot, Limits, Score};
+use agon_bots::{book, bot_by_name, AlphaBetaBot, Bot, Engine, Evaluation, GreedyBot, Limits};
 use agon_core::random::{random_move, Rng};
 use agon_core::{Cell, Game, Move, Position, Rules};
 
@@ -137,8 +137,8 @@ fn the_queen_return_that_wins_follows_the_rules() {
     let mut engine = Engine::new(Limits::depth(6));
     let score =
         |engine: &mut Engine, p: &Position| engine.analyse(p, Limits::depth(6), 1).unwrap().score();
-    assert_eq!(score(&mut engine, &standard), Score::Win(2));
-    assert_eq!(score(&mut engine, &not_throne), Score::Win(3));
+    assert_eq!(score(&mut engine, &standard), Evaluation::Win(2));
+    assert_eq!(score(&mut engine, &not_throne), Evaluation::Win(3));
 }
 
 #[test]
@@ -166,7 +166,7 @@ fn the_captor_places_the_queen_for_herself() {
         .unwrap();
     assert_eq!(analysis.side, agon_core::Side::Black);
     assert!(
-        !matches!(analysis.score(), Score::Loss(_)),
+        !matches!(analysis.score(), Evaluation::Loss(_)),
         "{}",
         analysis.score()
     );
@@ -175,7 +175,7 @@ fn the_captor_places_the_queen_for_herself() {
     let owner = Position::from_text(RETURN).unwrap();
     assert_eq!(
         engine.analyse(&owner, Limits::depth(6), 1).unwrap().score(),
-        Score::Win(2)
+        Evaluation::Win(2)
     );
 }
 
@@ -189,7 +189,7 @@ fn the_move_limit_draws_what_comes_after_it() {
         let mut engine = Engine::new(Limits::depth(6));
         let score = engine.analyse(&game, Limits::depth(6), 1).unwrap().score();
         assert_eq!(
-            matches!(score, Score::Win(_)),
+            matches!(score, Evaluation::Win(_)),
             won,
             "limit {limit}: {score}"
         );
@@ -209,7 +209,7 @@ fn the_move_limit_draws_what_comes_after_it() {
             .analyse(&game, Limits::depth(4), 1)
             .unwrap()
             .score();
-        assert_eq!(score == Score::Loss(1), lost, "limit {limit}: {score}");
+        assert_eq!(score == Evaluation::Loss(1), lost, "limit {limit}: {score}");
     }
 }
 
@@ -266,7 +266,7 @@ fn repetition_is_a_draw_only_where_the_rules_say() {
             .unwrap();
         let line = analysis.lines.iter().find(|l| l.pv[0] == back).unwrap();
         // A repetition draw is worth minus the contempt to the searching side, exactly.
-        let contempt = Score::Points(-Engine::DEFAULT_CONTEMPT);
+        let contempt = Evaluation::Points(-Engine::DEFAULT_CONTEMPT);
         assert_eq!(line.score == contempt, draw, "{text}: {}", line.score);
         assert_eq!(line.pv.len() == 1, draw, "{text}: a draw ends the line");
         game.play(back).unwrap();

@@ -5,7 +5,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::{
-    Actions, CellSet, EndReason, IllegalMove, Move, MoveList, Outcome, Position, Repetition, Rules,
+    CellSet, EndReason, IllegalMove, Move, MoveList, MoveSet, Outcome, Position, Repetition, Rules,
+    Side,
 };
 
 /// A game: the positions from a start, the moves between them, and how it ended.
@@ -40,7 +41,7 @@ pub struct Game {
     counts: HashCounts,
     outcome: Option<Outcome>,
     /// The legal actions now: computed once per move, empty once the game is over.
-    actions: Actions,
+    actions: MoveSet,
 }
 
 impl Game {
@@ -115,7 +116,7 @@ impl Game {
         self.counts.add(start.hash());
         self.outcome = start.outcome();
         self.actions = if self.outcome.is_some() {
-            Actions::default()
+            MoveSet::default()
         } else {
             start.actions()
         };
@@ -178,13 +179,13 @@ impl Game {
         list
     }
 
-    /// The legal actions in compact form (see [`Actions`]): empty once the game is over.
+    /// The legal actions in compact form (see [`MoveSet`]): empty once the game is over.
     ///
     /// ```
     /// use agon_core::Game;
     /// assert_eq!(Game::new().actions().len(), 27);
     /// ```
-    pub fn actions(&self) -> &Actions {
+    pub fn actions(&self) -> &MoveSet {
         &self.actions
     }
 
@@ -253,12 +254,12 @@ impl Game {
         // then the two-pass draw (V7) and the move limit (V9), which applies only when
         // nothing else ended the game.
         (self.outcome, self.actions) = if next.throne_ring_side().is_some() {
-            (next.outcome(), Actions::default())
+            (next.outcome(), MoveSet::default())
         } else if seen >= 3
             && rules.repetition() == Repetition::Third
             && self.occurrences(&next) >= 3
         {
-            (Some(Outcome::draw()), Actions::default())
+            (Some(Outcome::draw()), MoveSet::default())
         } else {
             let actions = next.actions();
             if actions.is_empty() {
@@ -269,7 +270,7 @@ impl Game {
             {
                 (
                     Some(Outcome::drawn(EndReason::TwoPasses)),
-                    Actions::default(),
+                    MoveSet::default(),
                 )
             } else if rules
                 .limit()
@@ -277,7 +278,7 @@ impl Game {
             {
                 (
                     Some(Outcome::drawn(EndReason::MoveLimit)),
-                    Actions::default(),
+                    MoveSet::default(),
                 )
             } else {
                 (None, actions)
@@ -327,6 +328,67 @@ impl Game {
         self.outcome.is_some()
     }
 
+    /// Plays a game from `start`, under its rules: `choose` gives the move of the player
+    /// to act ([`Position::chooser`]: the side to move, but the captor where she places a
+    /// returned queen) in the game so far, until the game ends or `max_plies` moves are
+    /// played. This is the one loop that plays games between players: the bots' arena and
+    /// the datasets of `agon-rl` both play through it.
+    ///
+    /// # Errors
+    ///
+    /// [`ChoiceError`] when `choose` gives no move, or an illegal one, while the game goes
+    /// on (the game so far is dropped: a player that breaks the rules makes no game).
+    ///
+    /// ```
+    /// use agon_core::{ChoiceError, Game, IllegalMove, Position, Side};
+    ///
+    /// // The first legal move each ply, for at most 10 plies: the queens shuffle back and
+    /// // forth until a position comes a third time (R11), a draw at ply 9.
+    /// let game = Game::play_out(Position::start(), 10, |g| g.legal_moves().first().copied())?;
+    /// assert_eq!(game.moves().len(), 9);
+    /// assert_eq!(game.outcome().map(|o| o.reason), Some(agon_core::EndReason::Repetition));
+    /// // A player that gives up, or cheats, is named with the ply.
+    /// let none = Game::play_out(Position::start(), 10, |_| None);
+    /// assert_eq!(none.unwrap_err(), ChoiceError::NoMove { ply: 0, chooser: Side::White });
+    /// let cheat = Game::play_out(Position::start(), 10, |_| "f1-f3".parse().ok()).unwrap_err();
+    /// assert_eq!(cheat.reason(), Some(IllegalMove::NotAdjacent));
+    /// assert_eq!(cheat.to_string(), "ply 0: White chose the illegal move f1-f3 (the cells are not adjacent)");
+    /// # Ok::<(), ChoiceError>(())
+    /// ```
+    pub fn play_out(
+        start: Position,
+        max_plies: usize,
+        mut choose: impl FnMut(&Game) -> Option<Move>,
+    ) -> Result<Game, ChoiceError> {
+        let mut game = Game::from_position(start);
+        while !game.is_over() && game.moves().len() < max_plies {
+            let ply = game.moves().len();
+            let chooser = game.position().chooser();
+            match choose(&game) {
+                // `is_legal` looks the move up in the legal actions the game keeps anyway:
+                // cheaper than `play`'s full check, and the same answer. The full check
+                // runs only for a bad move, to say why it is illegal.
+                Some(m) if game.is_legal(m) => game.push_unchecked(m),
+                Some(chosen) => {
+                    return Err(ChoiceError::Illegal {
+                        ply,
+                        chooser,
+                        chosen,
+                        reason: game
+                            .position()
+                            .check_move(chosen)
+                            .err()
+                            // A move the game's actions lack but the position allows: the
+                            // game's own end (it never happens while the game goes on).
+                            .unwrap_or(IllegalMove::GameOver),
+                    });
+                }
+                None => return Err(ChoiceError::NoMove { ply, chooser }),
+            }
+        }
+        Ok(game)
+    }
+
     /// How many times the current position has occurred so far (1 the first time).
     ///
     /// ```
@@ -344,6 +406,102 @@ impl Game {
             return 0;
         }
         self.positions.iter().filter(|p| *p == pos).count()
+    }
+}
+
+/// Why [`Game::play_out`] stopped: its player gave no move, or an illegal one, while the
+/// game went on. Plies count from 0, the first move of the game.
+///
+/// ```
+/// use agon_core::{ChoiceError, Game, Position, Side};
+/// let e = Game::play_out(Position::start(), 4, |_| None).unwrap_err();
+/// assert_eq!((e.ply(), e.chooser(), e.chosen(), e.reason()), (0, Side::White, None, None));
+/// assert_eq!(e.to_string(), "ply 0: White chose no move in a game that goes on");
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ChoiceError {
+    /// The player gave no move.
+    #[error("ply {ply}: {chooser} chose no move in a game that goes on")]
+    NoMove {
+        /// The ply.
+        ply: usize,
+        /// The player to act ([`Position::chooser`]).
+        chooser: Side,
+    },
+    /// The player gave an illegal move.
+    #[error("ply {ply}: {chooser} chose the illegal move {chosen} ({reason})")]
+    Illegal {
+        /// The ply.
+        ply: usize,
+        /// The player to act ([`Position::chooser`]).
+        chooser: Side,
+        /// The move given.
+        chosen: Move,
+        /// Why it is illegal.
+        reason: IllegalMove,
+    },
+}
+
+impl ChoiceError {
+    /// The ply at which the player failed.
+    ///
+    /// ```
+    /// use agon_core::{Game, Position};
+    /// let mut n = 0;
+    /// let e = Game::play_out(Position::start(), 9, |g| {
+    ///     n += 1;
+    ///     if n > 3 { None } else { g.legal_moves().first().copied() }
+    /// });
+    /// assert_eq!(e.unwrap_err().ply(), 3);
+    /// ```
+    pub fn ply(&self) -> usize {
+        match *self {
+            ChoiceError::NoMove { ply, .. } | ChoiceError::Illegal { ply, .. } => ply,
+        }
+    }
+
+    /// The player that failed: the player to act at that ply ([`Position::chooser`]).
+    ///
+    /// ```
+    /// use agon_core::{Game, Position, Side};
+    /// let e = Game::play_out(Position::start(), 9, |g| g.legal_moves().first().copied().filter(|_| g.moves().is_empty()));
+    /// assert_eq!(e.unwrap_err().chooser(), Side::Black);
+    /// ```
+    pub fn chooser(&self) -> Side {
+        match *self {
+            ChoiceError::NoMove { chooser, .. } | ChoiceError::Illegal { chooser, .. } => chooser,
+        }
+    }
+
+    /// The illegal move given, or `None` when the player gave none.
+    ///
+    /// ```
+    /// use agon_core::{Game, Move, Position};
+    /// let f1f3: Move = "f1-f3".parse()?;
+    /// let e = Game::play_out(Position::start(), 9, |_| Some(f1f3)).unwrap_err();
+    /// assert_eq!(e.chosen(), Some(f1f3));
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn chosen(&self) -> Option<Move> {
+        match *self {
+            ChoiceError::NoMove { .. } => None,
+            ChoiceError::Illegal { chosen, .. } => Some(chosen),
+        }
+    }
+
+    /// Why the move given is illegal, or `None` when the player gave none.
+    ///
+    /// ```
+    /// use agon_core::{Game, IllegalMove, Position};
+    /// let e = Game::play_out(Position::start(), 9, |_| "f11-f10".parse().ok()).unwrap_err();
+    /// assert_eq!(e.reason(), Some(IllegalMove::NotYourPiece));
+    /// ```
+    pub fn reason(&self) -> Option<IllegalMove> {
+        match *self {
+            ChoiceError::NoMove { .. } => None,
+            ChoiceError::Illegal { reason, .. } => Some(reason),
+        }
     }
 }
 

@@ -33,11 +33,11 @@
 //! | the 128-bit bitboard | [`CellSet`] | `cellset.rs` |
 //! | sides and pieces | [`Side`], [`Kind`], [`Piece`] | `piece.rs` |
 //! | positions and their validation | [`Position`], [`PositionError`] | `position.rs` |
-//! | moves (a step or a return) | [`Move`], [`MoveList`], [`Actions`] | `moves.rs` |
+//! | moves (a step or a return) | [`Move`], [`MoveList`], [`MoveSet`] | `moves.rs` |
 //! | the rule set and its options (RULES.md section 8) | [`Rules`], [`Capture`], [`Between`], [`GuardReturn`], [`QueenReturn`], [`QueenPlacer`], [`EmptyThroneRing`], [`Stuck`], [`Repetition`] | `ruleset.rs` |
 //! | every rule: legal moves, steps, captures, returns, the end of the game | methods of [`Position`], [`IllegalMove`] | `rules.rs` |
 //! | how a game ended | [`Outcome`], [`EndReason`], [`Score`] | `outcome.rs` |
-//! | history, undo, repetition (feature `alloc`) | [`Game`] | `game.rs` |
+//! | history, undo, repetition, playing a game out between players (feature `alloc`) | [`Game`], [`ChoiceError`] | `game.rs` |
 //! | the text of moves and positions | [`notation`], [`ParseError`], [`PositionText`] | `notation.rs` |
 //! | game records, like PGN (feature `alloc`) | [`Record`], [`RecordError`] | `record.rs` |
 //! | the twelve symmetries of the board | [`Symmetry`] | `symmetry.rs` |
@@ -151,8 +151,10 @@ mod zobrist;
 pub use cell::{Cell, Direction, Ring, CELL_COUNT};
 pub use cellset::{CellSet, CellSetIter};
 #[cfg(feature = "alloc")]
-pub use game::Game;
-pub use moves::{Actions, ActionsIter, Move, MoveList, MAX_LEGAL_MOVES};
+pub use game::{ChoiceError, Game};
+#[allow(deprecated)]
+pub use moves::{Actions, ActionsIter};
+pub use moves::{Move, MoveList, MoveSet, MoveSetIter, MAX_LEGAL_MOVES};
 pub use notation::{ParseError, ParseErrorKind, PositionText};
 pub use outcome::{EndReason, Outcome, Score};
 #[cfg(feature = "alloc")]

@@ -259,10 +259,12 @@ impl PartialEq for MoveList {
 
 impl Eq for MoveList {}
 
-/// The legal actions of a position in compact form: each piece that may act, with the set
-/// of cells it may go to. At most seven entries; a `Copy` value that never allocates.
-/// Built by [`crate::Position::actions`]; iterating it yields the moves in the order of
-/// [`crate::Position::legal_moves`].
+/// The legal actions of a position (its moves, RULES.md's actions) in compact form: each
+/// piece that may act, with the set of cells it may go to. At most seven entries; a `Copy`
+/// value that never allocates. Built by [`crate::Position::actions`]; iterating it yields
+/// the moves in the order of [`crate::Position::legal_moves`]. It was named `Actions`
+/// (a deprecated alias for one release), which agon-rl's numbered actions and the
+/// bindings' batches of them made ambiguous.
 ///
 /// ```
 /// use agon_core::Position;
@@ -272,7 +274,7 @@ impl Eq for MoveList {}
 /// assert_eq!(actions.iter().count(), 27);
 /// ```
 #[derive(Copy, Clone)]
-pub struct Actions {
+pub struct MoveSet {
     from: [Cell; 7],
     targets: [CellSet; 7],
     pieces: u8,
@@ -282,10 +284,33 @@ pub struct Actions {
     len: u16,
 }
 
-impl Actions {
+/// The former name of [`MoveSet`].
+///
+/// ```
+/// #[allow(deprecated)]
+/// let set: agon_core::Actions = agon_core::Position::start().actions();
+/// assert_eq!(set.len(), 27);
+/// ```
+#[deprecated(
+    since = "0.1.0",
+    note = "renamed `MoveSet`: an action is also agon-rl's numbered action"
+)]
+pub type Actions = MoveSet;
+
+/// The former name of [`MoveSetIter`].
+///
+/// ```
+/// #[allow(deprecated)]
+/// let moves: agon_core::ActionsIter = agon_core::Position::start().actions().into_iter();
+/// assert_eq!(moves.count(), 27);
+/// ```
+#[deprecated(since = "0.1.0", note = "renamed `MoveSetIter`")]
+pub type ActionsIter = MoveSetIter;
+
+impl MoveSet {
     /// No actions.
-    pub(crate) const fn new() -> Actions {
-        Actions {
+    pub(crate) const fn new() -> MoveSet {
+        MoveSet {
             from: [Cell::THRONE; 7],
             targets: [CellSet::EMPTY; 7],
             pieces: 0,
@@ -444,8 +469,8 @@ impl Actions {
     }
 }
 
-impl PartialEq for Actions {
-    fn eq(&self, other: &Actions) -> bool {
+impl PartialEq for MoveSet {
+    fn eq(&self, other: &MoveSet) -> bool {
         // Slots past `pieces` hold leftovers of `push`; only the entries count.
         self.entries().eq(other.entries())
             && self.pass == other.pass
@@ -453,25 +478,25 @@ impl PartialEq for Actions {
     }
 }
 
-impl Eq for Actions {}
+impl Eq for MoveSet {}
 
-impl fmt::Debug for Actions {
+impl fmt::Debug for MoveSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.iter()).finish()
     }
 }
 
-impl Default for Actions {
-    fn default() -> Actions {
-        Actions::new()
+impl Default for MoveSet {
+    fn default() -> MoveSet {
+        MoveSet::new()
     }
 }
 
-impl IntoIterator for Actions {
+impl IntoIterator for MoveSet {
     type Item = Move;
-    type IntoIter = ActionsIter;
-    fn into_iter(self) -> ActionsIter {
-        ActionsIter {
+    type IntoIter = MoveSetIter;
+    fn into_iter(self) -> MoveSetIter {
+        MoveSetIter {
             actions: self,
             piece: 0,
             rest: self.targets[0],
@@ -479,15 +504,15 @@ impl IntoIterator for Actions {
     }
 }
 
-/// The moves of an [`Actions`], by value.
+/// The moves of a [`MoveSet`], by value.
 #[derive(Clone, Debug)]
-pub struct ActionsIter {
-    actions: Actions,
+pub struct MoveSetIter {
+    actions: MoveSet,
     piece: usize,
     rest: CellSet,
 }
 
-impl Iterator for ActionsIter {
+impl Iterator for MoveSetIter {
     type Item = Move;
 
     #[inline]

@@ -6,8 +6,8 @@
 
 use crate::zobrist::{self, piece_key};
 use crate::{
-    Actions, Between, Cell, CellSet, Direction, EmptyThroneRing, EndReason, GuardReturn, Kind,
-    Move, MoveList, Outcome, Position, QueenPlacer, QueenReturn, Ring, Side, Stuck, CELL_COUNT,
+    Between, Cell, CellSet, Direction, EmptyThroneRing, EndReason, GuardReturn, Kind, Move,
+    MoveList, MoveSet, Outcome, Position, QueenPlacer, QueenReturn, Ring, Side, Stuck, CELL_COUNT,
 };
 
 /// Why a move is illegal in a position.
@@ -476,8 +476,8 @@ impl Position {
     /// # Ok::<(), agon_core::ParseError>(())
     /// ```
     #[inline]
-    pub fn actions(&self) -> Actions {
-        let mut actions = Actions::new();
+    pub fn actions(&self) -> MoveSet {
+        let mut actions = MoveSet::new();
         if self.visit_actions(|from, targets, is_return| actions.push(from, targets, is_return)) {
             actions.set_pass();
         }
@@ -511,7 +511,7 @@ impl Position {
     /// assert_eq!(list.len(), 27);
     /// ```
     pub fn append_legal_moves(&self, list: &mut MoveList) {
-        // Straight from the visit, in the order of `Actions`, without building one.
+        // Straight from the visit, in the order of `MoveSet`, without building one.
         let pass = self.visit_actions(|from, targets, is_return| {
             for to in targets {
                 list.push(if is_return {

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use agon_bots::{Analysis, Engine, Limits, Score};
+use agon_bots::{Analysis, Engine, Evaluation, Limits};
 use agon_core as ac;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -27,7 +27,7 @@ use crate::types::{move_obj, Int, MovePy, Reduced};
 /// pickle.
 #[pyclass(frozen, eq, ord, hash, module = "agon._agon", name = "Score")]
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct ScorePy(pub Score);
+pub struct ScorePy(pub Evaluation);
 
 /// The arguments of `Score(cp, win_in, loss_in)`.
 type ScoreParts = (Option<i32>, Option<u32>, Option<u32>);
@@ -47,10 +47,10 @@ impl ScorePy {
             |name: &str, n: i64| limits::in_range(name, n, 1..=u32::MAX, "1 to 2**32 - 1 moves");
         match (cp, win_in, loss_in) {
             (Some(cp), None, None) => i32::try_from(cp.0)
-                .map(|cp| ScorePy(Score::Points(cp)))
+                .map(|cp| ScorePy(Evaluation::Points(cp)))
                 .map_err(|_| limits::out_of_range("cp", "-2**31 to 2**31 - 1", cp.0)),
-            (None, Some(n), None) => Ok(ScorePy(Score::Win(moves("win_in", n.0)?))),
-            (None, None, Some(n)) => Ok(ScorePy(Score::Loss(moves("loss_in", n.0)?))),
+            (None, Some(n), None) => Ok(ScorePy(Evaluation::Win(moves("win_in", n.0)?))),
+            (None, None, Some(n)) => Ok(ScorePy(Evaluation::Loss(moves("loss_in", n.0)?))),
             _ => Err(PyValueError::new_err(
                 "a score is exactly one of cp, win_in or loss_in",
             )),
@@ -61,7 +61,7 @@ impl ScorePy {
     #[getter]
     fn cp(&self) -> Option<i32> {
         match self.0 {
-            Score::Points(p) => Some(p),
+            Evaluation::Points(p) => Some(p),
             _ => None,
         }
     }
@@ -70,7 +70,7 @@ impl ScorePy {
     #[getter]
     fn win_in(&self) -> Option<u32> {
         match self.0 {
-            Score::Win(n) => Some(n),
+            Evaluation::Win(n) => Some(n),
             _ => None,
         }
     }
@@ -79,7 +79,7 @@ impl ScorePy {
     #[getter]
     fn loss_in(&self) -> Option<u32> {
         match self.0 {
-            Score::Loss(n) => Some(n),
+            Evaluation::Loss(n) => Some(n),
             _ => None,
         }
     }
@@ -90,9 +90,9 @@ impl ScorePy {
 
     fn __repr__(&self) -> String {
         match self.0 {
-            Score::Points(p) => format!("Score(cp={p})"),
-            Score::Win(n) => format!("Score(win_in={n})"),
-            Score::Loss(n) => format!("Score(loss_in={n})"),
+            Evaluation::Points(p) => format!("Score(cp={p})"),
+            Evaluation::Win(n) => format!("Score(win_in={n})"),
+            Evaluation::Loss(n) => format!("Score(loss_in={n})"),
         }
     }
 
@@ -125,7 +125,7 @@ pub struct AnalysisLinePy {
     multipv: usize,
     /// The first move of `pv`.
     first: ac::Move,
-    score: Score,
+    score: Evaluation,
     pv: Vec<ac::Move>,
     depth: u32,
     seldepth: u32,

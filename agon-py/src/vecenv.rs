@@ -336,17 +336,17 @@ fn unpack_out<'py>(
 }
 
 /// The actions of a step, checked for type and shape.
-enum Actions<'py> {
+enum ActionBatch<'py> {
     /// An int64 array, read in place (what `random_actions` returns).
     Int64(numpy::PyReadonlyArray1<'py, i64>),
     /// Another integer dtype, converted exactly.
     Wide(Vec<i128>),
 }
 
-impl Actions<'_> {
+impl ActionBatch<'_> {
     /// The bytes an int64 array read in place covers (a converted one is a copy).
     fn span(&self) -> Option<(usize, usize)> {
-        let Actions::Int64(a) = self else {
+        let ActionBatch::Int64(a) = self else {
             return None;
         };
         let view = a.as_array();
@@ -364,19 +364,19 @@ impl Actions<'_> {
     /// Each action, exactly.
     fn for_each_until<E>(&self, mut f: impl FnMut(usize, i128) -> Result<(), E>) -> Result<(), E> {
         match self {
-            Actions::Int64(a) => a
+            ActionBatch::Int64(a) => a
                 .as_array()
                 .iter()
                 .enumerate()
                 .try_for_each(|(i, &x)| f(i, i128::from(x))),
-            Actions::Wide(v) => v.iter().enumerate().try_for_each(|(i, &x)| f(i, x)),
+            ActionBatch::Wide(v) => v.iter().enumerate().try_for_each(|(i, &x)| f(i, x)),
         }
     }
 }
 
 /// Reads `actions`: an array of an integer dtype and shape `(n,)`, or what `numpy.asarray`
 /// makes one of (a list of ints). Nothing is coerced: see `VecEnv`.
-fn read_actions<'py>(actions: &Bound<'py, PyAny>, n: usize) -> PyResult<Actions<'py>> {
+fn read_actions<'py>(actions: &Bound<'py, PyAny>, n: usize) -> PyResult<ActionBatch<'py>> {
     let py = actions.py();
     let array: Bound<'py, PyUntypedArray> = match actions.cast::<PyUntypedArray>() {
         Ok(a) => a.clone(),
@@ -420,7 +420,7 @@ fn read_actions<'py>(actions: &Bound<'py, PyAny>, n: usize) -> PyResult<Actions<
     }
     let borrow = |e: numpy::BorrowError| PyValueError::new_err(format!("actions: {e}"));
     if let Ok(a) = array.cast::<PyArray1<i64>>() {
-        return Ok(Actions::Int64(a.try_readonly().map_err(borrow)?));
+        return Ok(ActionBatch::Int64(a.try_readonly().map_err(borrow)?));
     }
     macro_rules! wide {
         ($($t:ty),*) => {
@@ -428,7 +428,7 @@ fn read_actions<'py>(actions: &Bound<'py, PyAny>, n: usize) -> PyResult<Actions<
                 if let Ok(a) = array.cast::<PyArray1<$t>>() {
                     let a = a.try_readonly().map_err(borrow)?;
                     let wide = a.as_array().iter().map(|&x| i128::from(x)).collect();
-                    return Ok(Actions::Wide(wide));
+                    return Ok(ActionBatch::Wide(wide));
                 }
             )*
         };
@@ -537,7 +537,7 @@ impl VecEnvPy {
 
     /// Reads the actions as int64 for the batch; an action out of that range names no
     /// move, and is refused as such.
-    fn int64_actions(state: &mut State, actions: &Actions<'_>) -> Result<(), Refused> {
+    fn int64_actions(state: &mut State, actions: &ActionBatch<'_>) -> Result<(), Refused> {
         let State { env, actions: out } = state;
         out.clear();
         actions.for_each_until(|i, a| match i64::try_from(a) {
@@ -835,8 +835,8 @@ impl VecEnvPy {
         let state = &mut *guard;
         // A contiguous int64 array (what `random_actions` returns) is read in place.
         let in_place = match &actions {
-            Actions::Int64(a) => a.as_slice().ok(),
-            Actions::Wide(_) => None,
+            ActionBatch::Int64(a) => a.as_slice().ok(),
+            ActionBatch::Wide(_) => None,
         };
         if in_place.is_none() {
             if let Err(refused) = VecEnvPy::int64_actions(state, &actions) {

@@ -86,7 +86,7 @@ use std::sync::OnceLock;
 
 use agon_core::random::Rng;
 use agon_core::{
-    Actions, Cell, CellSet, Direction, GuardReturn, Move, Position, Ring, Rules, Side, Stuck,
+    Cell, CellSet, Direction, GuardReturn, Move, MoveSet, Position, Ring, Rules, Side, Stuck,
     Symmetry, CELL_COUNT,
 };
 
@@ -652,7 +652,7 @@ fn step_bits(t: &Tables, from: Cell, targets: CellSet) -> u32 {
 /// Calls `set` with the number of each return action of `actions` (a position's legal
 /// returns; `queen` is the cell of the queen of the side to move).
 #[inline]
-fn for_each_return(t: &Tables, actions: &Actions, queen: Cell, mut set: impl FnMut(usize)) {
+fn for_each_return(t: &Tables, actions: &MoveSet, queen: Cell, mut set: impl FnMut(usize)) {
     for (from, targets) in actions.entries() {
         let outer = OUTER_RETURN_BASE + from.index() * OUTER_CELLS;
         let inner = if from == queen {
@@ -674,7 +674,7 @@ fn for_each_return(t: &Tables, actions: &Actions, queen: Cell, mut set: impl FnM
 /// The mask of `actions` (a position's legal actions) as one bool per action: the same
 /// as [`write_position_mask`], without building the moves. `out` is
 /// [`action_count`] of the rules long; `position` is the actions' position.
-fn write_bool_mask(actions: &Actions, position: &Position, out: &mut [bool]) {
+fn write_bool_mask(actions: &MoveSet, position: &Position, out: &mut [bool]) {
     let t = tables();
     if out.len() > ACTION_COUNT {
         out[ACTION_COUNT..].fill(false);
@@ -698,7 +698,7 @@ fn write_bool_mask(actions: &Actions, position: &Position, out: &mut [bool]) {
 }
 
 /// The mask of `actions`, bit-packed (see [`write_packed_mask`]).
-fn write_bit_mask(actions: &Actions, position: &Position, out: &mut [u8]) {
+fn write_bit_mask(actions: &MoveSet, position: &Position, out: &mut [u8]) {
     let t = tables();
     out.fill(0);
     if actions.is_pass() {

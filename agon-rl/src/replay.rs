@@ -35,7 +35,7 @@
 use core::fmt;
 use core::ops::Range;
 
-use agon_core::{Game, IllegalMove, Move, Position, Side, Symmetry};
+use agon_core::{ChoiceError, Game, IllegalMove, Move, Position, Side, Symmetry};
 
 use crate::{action_count, write_observation, write_position_mask, Action, Layout};
 
@@ -90,6 +90,23 @@ pub enum ReplayError {
         /// The rules of the game.
         got: agon_core::Rules,
     },
+}
+
+impl From<ChoiceError> for ReplayError {
+    /// [`ReplayError::BadChoice`], with the ply and the move chosen.
+    ///
+    /// ```
+    /// use agon_core::{Game, Position};
+    /// use agon_rl::replay::ReplayError;
+    /// let e = Game::play_out(Position::start(), 4, |_| None).unwrap_err();
+    /// assert_eq!(ReplayError::from(e), ReplayError::BadChoice { ply: 0, chosen: None });
+    /// ```
+    fn from(e: ChoiceError) -> ReplayError {
+        ReplayError::BadChoice {
+            ply: e.ply(),
+            chosen: e.chosen(),
+        }
+    }
 }
 
 impl fmt::Display for ReplayError {
@@ -192,7 +209,9 @@ pub fn game_actions(game: &Game) -> Vec<u16> {
 /// Plays a game from `start`, under its rules: `choose` gives the move of the player to
 /// act in the game so far (a bot's `choose_in_game`, picking the bot by
 /// [`Position::chooser`], which is the side to move but where a queen's captor places
-/// her), until the game ends or `max_plies` moves are played.
+/// her), until the game ends or `max_plies` moves are played. The loop is agon-core's
+/// [`Game::play_out`], the one the bots' arena plays through; this names its error as a
+/// [`ReplayError`].
 ///
 /// # Errors
 ///
@@ -210,20 +229,9 @@ pub fn game_actions(game: &Game) -> Vec<u16> {
 pub fn play_out(
     start: Position,
     max_plies: usize,
-    mut choose: impl FnMut(&Game) -> Option<Move>,
+    choose: impl FnMut(&Game) -> Option<Move>,
 ) -> Result<Game, ReplayError> {
-    let mut game = Game::from_position(start);
-    while !game.is_over() && game.moves().len() < max_plies {
-        let ply = game.moves().len();
-        let chosen = choose(&game);
-        match chosen {
-            // `is_legal` looks the move up in the game's legal actions, which the game
-            // keeps anyway: cheaper than `play`'s full check, and the same answer.
-            Some(m) if game.is_legal(m) => game.push_unchecked(m),
-            _ => return Err(ReplayError::BadChoice { ply, chosen }),
-        }
-    }
-    Ok(game)
+    Ok(Game::play_out(start, max_plies, choose)?)
 }
 
 /// The final result of `game` for the side `mover` (say, the chooser of a position): +1 if

@@ -49,7 +49,7 @@ use core::fmt;
 use std::num::NonZeroUsize;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use agon_core::{Actions, Cell, EndReason, Game, Move, Outcome, Position, Repetition, Rules, Side};
+use agon_core::{Cell, EndReason, Game, Move, MoveSet, Outcome, Position, Repetition, Rules, Side};
 use rayon_core::{ThreadPool, ThreadPoolBuilder};
 
 use crate::{
@@ -276,7 +276,7 @@ pub struct VecEnv {
 #[derive(Clone, Copy)]
 struct Start {
     position: Position,
-    actions: Actions,
+    actions: MoveSet,
 }
 
 /// One game of the batch.
@@ -284,7 +284,7 @@ struct Start {
 struct Slot {
     position: Position,
     /// The legal actions of `position` (never empty: a game that ends starts again).
-    actions: Actions,
+    actions: MoveSet,
     rng: agon_core::random::Rng,
     history: History,
 }
@@ -532,12 +532,12 @@ impl Slot {
         // Checked in the order of RULES.md section 6 and of `Game`: throne ring,
         // repetition, no action, then two passes and the move limit.
         let (outcome, actions) = if next.throne_ring_side().is_some() {
-            (next.outcome(), Actions::default())
+            (next.outcome(), MoveSet::default())
         } else if seen >= 3
             && rules.repetition() == Repetition::Third
             && self.history.occurrences(&start.position, &next) >= 3
         {
-            (Some(Outcome::draw()), Actions::default())
+            (Some(Outcome::draw()), MoveSet::default())
         } else {
             let actions = next.actions();
             if actions.is_empty() {
@@ -589,7 +589,7 @@ trait MaskFormat {
     /// Elements per game, for bool masks `width` wide.
     fn len(width: usize) -> usize;
     /// `position` is the position of `actions`.
-    fn write(actions: &Actions, position: &Position, out: &mut [Self::Elem]);
+    fn write(actions: &MoveSet, position: &Position, out: &mut [Self::Elem]);
 }
 
 /// Bool masks of the standard width, [`ACTION_COUNT`].
@@ -605,7 +605,7 @@ impl MaskFormat for BoolMask {
         ACTION_COUNT
     }
     #[inline]
-    fn write(actions: &Actions, position: &Position, out: &mut [bool]) {
+    fn write(actions: &MoveSet, position: &Position, out: &mut [bool]) {
         write_bool_mask(actions, position, out);
     }
 }
@@ -617,7 +617,7 @@ impl MaskFormat for WideBoolMask {
         width
     }
     #[inline]
-    fn write(actions: &Actions, position: &Position, out: &mut [bool]) {
+    fn write(actions: &MoveSet, position: &Position, out: &mut [bool]) {
         write_bool_mask(actions, position, out);
     }
 }
@@ -629,7 +629,7 @@ impl MaskFormat for PackedMask {
         width.div_ceil(8)
     }
     #[inline]
-    fn write(actions: &Actions, position: &Position, out: &mut [u8]) {
+    fn write(actions: &MoveSet, position: &Position, out: &mut [u8]) {
         write_bit_mask(actions, position, out);
     }
 }

@@ -429,7 +429,7 @@ pub struct Hint {
     /// The cell it goes to (`null` for a pass).
     pub to: Option<String>,
     /// The engine's score for the person: `+1.23` (centipoints, see
-    /// `agon_bots::Score`), `win in 3` or `loss in 2`.
+    /// `agon_bots::Evaluation`), `win in 3` or `loss in 2`.
     pub score: String,
     /// `N` when the engine found that the move forces a win with the person's N-th move
     /// from now (1: this move wins), else `null`.
@@ -456,7 +456,7 @@ pub fn hint_for(game: &agon_core::Game) -> Option<Hint> {
         to: best.to().map(|c| c.to_string()),
         score: analysis.score().to_string(),
         win_in: match analysis.score() {
-            agon_bots::Score::Win(n) => Some(n),
+            agon_bots::Evaluation::Win(n) => Some(n),
             _ => None,
         },
         pv: analysis.pv().iter().map(Move::to_string).collect(),

@@ -170,7 +170,7 @@ fn check_valid(pos: &Position) {
         assert_eq!(
             actions.contains(m),
             listed,
-            "Actions::contains({m}) in {text}"
+            "MoveSet::contains({m}) in {text}"
         );
     }
     // A game from the position: over exactly when the position is (no history yet).

@@ -131,24 +131,24 @@ pub fn check_position(p: &Position) {
     }
     // The compact form lists the same moves in the same order.
     let actions = p.actions();
-    assert_eq!(actions.len(), moves.len(), "Actions::len");
-    assert_eq!(actions.is_empty(), moves.is_empty(), "Actions::is_empty");
-    assert_eq!(actions.iter().collect::<Vec<_>>(), *moves, "Actions::iter");
+    assert_eq!(actions.len(), moves.len(), "MoveSet::len");
+    assert_eq!(actions.is_empty(), moves.is_empty(), "MoveSet::is_empty");
+    assert_eq!(actions.iter().collect::<Vec<_>>(), *moves, "MoveSet::iter");
     assert_eq!(
         actions.into_iter().collect::<Vec<_>>(),
         *moves,
-        "Actions by value"
+        "MoveSet by value"
     );
     for (n, &m) in moves.iter().enumerate() {
-        assert_eq!(actions.nth(n), Some(m), "Actions::nth({n})");
-        assert!(actions.contains(m), "Actions::contains({m})");
+        assert_eq!(actions.nth(n), Some(m), "MoveSet::nth({n})");
+        assert!(actions.contains(m), "MoveSet::contains({m})");
     }
-    assert_eq!(actions.nth(moves.len()), None, "Actions::nth past the end");
+    assert_eq!(actions.nth(moves.len()), None, "MoveSet::nth past the end");
     if let Some(first) = moves.first() {
         assert_eq!(
             actions.are_returns(),
             first.is_return(),
-            "Actions::are_returns"
+            "MoveSet::are_returns"
         );
     }
     if !moves.is_empty() {

@@ -1,4 +1,4 @@
-//! What an analysis returns: [`Analysis`], [`Line`], [`Score`], [`AnalysisError`], and
+//! What an analysis returns: [`Analysis`], [`Line`], [`Evaluation`], [`AnalysisError`], and
 //! what can be analysed ([`Analysable`]). The search fills them in ([`Analysis::from_report`]);
 //! the engine's [`analyse`](super::analyse) and [`Engine::analyse`](super::Engine::analyse)
 //! return them. This module knows the search's report, not the engine.
@@ -10,11 +10,14 @@ use std::time::Duration;
 
 use agon_core::{Game, Move, Outcome, Position, Side};
 
-use super::search::{Report, WIN, WIN_BOUND};
+use super::search::Report;
+use crate::search_core::{WIN, WIN_BOUND};
 
-/// A score for the side to move.
+/// The engine's evaluation of a position, for the side to move (named apart from
+/// [`agon_core::Score`], a game's result such as `1-0`; it was `agon_bots::Score`, still
+/// there as a deprecated alias for one release).
 ///
-/// Scores are in **centipoints** for the side to move: the unit in which the evaluation's
+/// Evaluations are in **centipoints** for the side to move: the unit in which the evaluation's
 /// weights were fitted to game results, where a score `s` predicts an expected result of
 /// `1 / (1 + 10^(-s / 400))` (about 0.64 for +1.00, 0.91 for +4.00). They are shown with
 /// two decimals, `+1.23`. A forced result found by the search is shown as `win in N` or
@@ -25,20 +28,20 @@ use super::search::{Report, WIN, WIN_BOUND};
 /// better).
 ///
 /// ```
-/// use agon_bots::Score;
-/// assert_eq!(Score::Points(123).to_string(), "+1.23");
-/// assert_eq!(Score::Points(-5).to_string(), "-0.05");
-/// assert_eq!(Score::Points(0).to_string(), "0.00");
-/// assert_eq!(Score::Win(3).to_string(), "win in 3");
-/// assert_eq!(Score::Loss(1).to_string(), "loss in 1");
-/// assert!(Score::Win(1) > Score::Win(2));
-/// assert!(Score::Win(9) > Score::Points(5000));
-/// assert!(Score::Loss(1) < Score::Loss(2));
-/// assert!(Score::Loss(9) < Score::Points(-5000));
+/// use agon_bots::Evaluation;
+/// assert_eq!(Evaluation::Points(123).to_string(), "+1.23");
+/// assert_eq!(Evaluation::Points(-5).to_string(), "-0.05");
+/// assert_eq!(Evaluation::Points(0).to_string(), "0.00");
+/// assert_eq!(Evaluation::Win(3).to_string(), "win in 3");
+/// assert_eq!(Evaluation::Loss(1).to_string(), "loss in 1");
+/// assert!(Evaluation::Win(1) > Evaluation::Win(2));
+/// assert!(Evaluation::Win(9) > Evaluation::Points(5000));
+/// assert!(Evaluation::Loss(1) < Evaluation::Loss(2));
+/// assert!(Evaluation::Loss(9) < Evaluation::Points(-5000));
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
-pub enum Score {
-    /// An evaluation in centipoints (see [`Score`]).
+pub enum Evaluation {
+    /// An evaluation in centipoints (see [`Evaluation`]).
     Points(i32),
     /// The side to move wins with its N-th move (R10 or R12), whatever the opponent does.
     Win(u32),
@@ -46,74 +49,88 @@ pub enum Score {
     Loss(u32),
 }
 
-impl Score {
+/// The former name of [`Evaluation`], which collided with [`agon_core::Score`] (a game's
+/// result such as `1-0`).
+///
+/// ```
+/// #[allow(deprecated)]
+/// let score: agon_bots::Score = agon_bots::Evaluation::Win(1);
+/// assert_eq!(score.to_string(), "win in 1");
+/// ```
+#[deprecated(
+    since = "0.1.0",
+    note = "renamed `Evaluation`: `agon_core::Score` is a game's result"
+)]
+pub type Score = Evaluation;
+
+impl Evaluation {
     /// The score of the search's internal value.
-    pub(crate) fn from_internal(score: i32) -> Score {
+    pub(crate) fn from_internal(score: i32) -> Evaluation {
         if score >= WIN_BOUND {
-            Score::Win(((WIN - score) as u32).div_ceil(2).max(1))
+            Evaluation::Win(((WIN - score) as u32).div_ceil(2).max(1))
         } else if score <= -WIN_BOUND {
-            Score::Loss(((WIN + score) as u32).div_ceil(2).max(1))
+            Evaluation::Loss(((WIN + score) as u32).div_ceil(2).max(1))
         } else {
-            Score::Points(score)
+            Evaluation::Points(score)
         }
     }
 
     /// A number that orders scores: centipoints, or ±(1 000 000 - N) for a win or loss.
     ///
     /// ```
-    /// use agon_bots::Score;
-    /// assert_eq!(Score::Win(2).rank(), 999_998);
-    /// assert_eq!(Score::Loss(2).rank(), -999_998);
-    /// assert_eq!(Score::Points(-40).rank(), -40);
+    /// use agon_bots::Evaluation;
+    /// assert_eq!(Evaluation::Win(2).rank(), 999_998);
+    /// assert_eq!(Evaluation::Loss(2).rank(), -999_998);
+    /// assert_eq!(Evaluation::Points(-40).rank(), -40);
     /// ```
     pub fn rank(self) -> i64 {
         match self {
-            Score::Points(p) => i64::from(p),
-            Score::Win(n) => 1_000_000 - i64::from(n),
-            Score::Loss(n) => -1_000_000 + i64::from(n),
+            Evaluation::Points(p) => i64::from(p),
+            Evaluation::Win(n) => 1_000_000 - i64::from(n),
+            Evaluation::Loss(n) => -1_000_000 + i64::from(n),
         }
     }
 
     /// The score from the other side's point of view (a win becomes a loss).
     ///
     /// ```
-    /// use agon_bots::Score;
-    /// assert_eq!(Score::Win(2).negate(), Score::Loss(2));
-    /// assert_eq!(Score::Points(7).negate(), Score::Points(-7));
+    /// use agon_bots::Evaluation;
+    /// assert_eq!(Evaluation::Win(2).negate(), Evaluation::Loss(2));
+    /// assert_eq!(Evaluation::Points(7).negate(), Evaluation::Points(-7));
     /// ```
     #[must_use]
-    pub fn negate(self) -> Score {
+    pub fn negate(self) -> Evaluation {
         match self {
-            Score::Points(p) => Score::Points(-p),
-            Score::Win(n) => Score::Loss(n),
-            Score::Loss(n) => Score::Win(n),
+            Evaluation::Points(p) => Evaluation::Points(-p),
+            Evaluation::Win(n) => Evaluation::Loss(n),
+            Evaluation::Loss(n) => Evaluation::Win(n),
         }
     }
 }
 
-impl PartialOrd for Score {
-    fn partial_cmp(&self, other: &Score) -> Option<Ordering> {
+impl PartialOrd for Evaluation {
+    fn partial_cmp(&self, other: &Evaluation) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl Ord for Score {
-    fn cmp(&self, other: &Score) -> Ordering {
+impl Ord for Evaluation {
+    fn cmp(&self, other: &Evaluation) -> Ordering {
         self.rank().cmp(&other.rank())
     }
 }
 
-impl fmt::Display for Score {
+impl fmt::Display for Evaluation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {
-            Score::Points(0) => f.write_str("0.00"),
-            Score::Points(p) => {
+            Evaluation::Points(0) => f.write_str("0.00"),
+            Evaluation::Points(p) => {
                 let sign = if p < 0 { '-' } else { '+' };
                 let a = p.unsigned_abs();
                 write!(f, "{sign}{}.{:02}", a / 100, a % 100)
             }
-            Score::Win(n) => write!(f, "win in {n}"),
-            Score::Loss(n) => write!(f, "loss in {n}"),
+            Evaluation::Win(n) => write!(f, "win in {n}"),
+            Evaluation::Loss(n) => write!(f, "loss in {n}"),
         }
     }
 }
@@ -130,7 +147,7 @@ impl fmt::Display for Score {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Line {
     /// The score of the line for the player to act (see [`Analysis::side`]).
-    pub score: Score,
+    pub score: Evaluation,
     /// The moves of the line, from the analysed position.
     pub pv: Vec<Move>,
 }
@@ -170,7 +187,7 @@ impl Analysis {
                 .lines
                 .into_iter()
                 .map(|l| Line {
-                    score: Score::from_internal(l.score),
+                    score: Evaluation::from_internal(l.score),
                     pv: l.pv,
                 })
                 .collect(),
@@ -203,7 +220,7 @@ impl Analysis {
     /// assert_eq!(a.score(), a.lines[0].score);
     /// # Ok::<(), agon_bots::AnalysisError>(())
     /// ```
-    pub fn score(&self) -> Score {
+    pub fn score(&self) -> Evaluation {
         self.lines[0].score
     }
 

@@ -1,5 +1,5 @@
 //! The engine's evaluation: a weighted sum of [`FEATURES`] of a position, each counted for
-//! the side to move minus the opponent, in [centipoints](crate::Score).
+//! the side to move minus the opponent, in [centipoints](crate::Evaluation).
 //!
 //! The evaluation is linear in its features, so that its weights can be fitted by logistic
 //! regression on game results (Texel tuning, see `agon-bots/tuning/README.md`): the

@@ -19,7 +19,9 @@ pub(crate) mod search;
 mod techniques;
 mod tt;
 
-pub use analysis::{Analysable, Analysis, AnalysisError, Line, Score};
+#[allow(deprecated)]
+pub use analysis::Score;
+pub use analysis::{Analysable, Analysis, AnalysisError, Evaluation, Line};
 pub use techniques::{Technique, Techniques};
 
 /// When a search stops: after a time, a number of nodes, or a depth, whichever comes
@@ -594,18 +596,18 @@ impl Bot for Engine {
 
 /// Analyses `input` under `limits` with a new single-threaded [`Engine`] (a table of
 /// [`Engine::DEFAULT_HASH_MIB`] MiB), returning `multipv` lines best first: what the
-/// engine thinks of a game or a position — best move, [`Score`], principal variation,
+/// engine thinks of a game or a position — best move, [`Evaluation`], principal variation,
 /// depth, nodes and speed, for one or several lines. To keep the table between calls, or
 /// to use threads, call [`Engine::analyse`].
 ///
 /// ```
-/// use agon_bots::{analyse, Limits, Score};
+/// use agon_bots::{analyse, Limits, Evaluation};
 /// use agon_core::Game;
 ///
 /// let analysis = analyse(&Game::new(), Limits::depth(3), 3)?;
 /// assert_eq!(analysis.lines.len(), 3);
 /// assert!(Game::new().is_legal(analysis.best_move()));
-/// assert!(matches!(analysis.score(), Score::Points(_)));
+/// assert!(matches!(analysis.score(), Evaluation::Points(_)));
 /// assert!(analysis.lines.windows(2).all(|w| w[0].score >= w[1].score));
 /// # Ok::<(), agon_bots::AnalysisError>(())
 /// ```
@@ -615,13 +617,13 @@ impl Bot for Engine {
 /// As [`Engine::analyse`]: the game is over, or `limits` sets no limit.
 ///
 /// ```
-/// use agon_bots::{analyse, Limits, Score};
+/// use agon_bots::{analyse, Limits, Evaluation};
 /// use agon_core::Position;
 ///
 /// // Black's five moves that leave White without an action win at once (R12).
 /// let pos: Position = "Qa3,Ga1,Ga2,Ga4,Ga5,Ga6,Gb1/qf11,gb2,gb4,gb6,gb7,gc1,gd2 b".parse()?;
 /// let a = analyse(&pos, Limits::depth(2), 1)?;
-/// assert_eq!(a.score(), Score::Win(1));
+/// assert_eq!(a.score(), Evaluation::Win(1));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn analyse(

@@ -12,7 +12,8 @@ use agon_core::{Cell, EmptyThroneRing, Game, Move, MoveList, Position, Repetitio
 use super::eval::{evaluate_with, NUM_FEATURES};
 use super::ordering::{History, Killers};
 use super::techniques::{Technique, Techniques};
-use super::tt::{Bound, Table};
+use super::tt::Table;
+use crate::search_core::{loss_at, pick_best, to_table, win_at, Bound, INF, WIN, WIN_BOUND};
 
 /// The half-width of the first aspiration window, in centipoints. Scores here swing by
 /// 40 to 60 between odd and even depths, so a window of 25 failed often enough to cost
@@ -20,11 +21,6 @@ use super::tt::{Bound, Table};
 /// example, README).
 const ASPIRATION_WINDOW: i32 = 100;
 
-/// The score of a win on the spot; a win `n` plies from the root scores `WIN - n`.
-pub(crate) const WIN: i32 = 30_000;
-/// Scores at least this far from zero are forced wins or losses.
-pub(crate) const WIN_BOUND: i32 = WIN - 1_000;
-const INF: i32 = 31_000;
 /// The deepest ply the search reaches (main search and quiescence together).
 pub(crate) const MAX_PLY: usize = 120;
 /// The longest quiescence line, in plies past the horizon.
@@ -284,7 +280,7 @@ impl Worker<'_> {
             return Some(if position.has_legal_move() {
                 self.draw_score(position.chooser())
             } else {
-                -WIN + ply as i32
+                loss_at(ply)
             });
         }
         None
@@ -484,9 +480,9 @@ impl Worker<'_> {
             side.other()
         };
         if winner == position.chooser() {
-            WIN - ply as i32
+            win_at(ply)
         } else {
-            -WIN + ply as i32
+            loss_at(ply)
         }
     }
 
@@ -521,8 +517,8 @@ impl Worker<'_> {
                 return score;
             }
             // Mate-distance pruning: no line here beats a win on the spot.
-            alpha = alpha.max(-WIN + ply as i32);
-            beta = beta.min(WIN - ply as i32 - 1);
+            alpha = alpha.max(loss_at(ply));
+            beta = beta.min(win_at(ply + 1));
             if alpha >= beta {
                 return alpha;
             }
@@ -550,13 +546,7 @@ impl Worker<'_> {
                 tt_move = e.best;
             }
             if !pv_node && e.depth >= depth {
-                let s = from_table(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut {
+                if let Some(s) = e.bound.cutoff(e.score, ply, alpha, beta) {
                     return s;
                 }
             }
@@ -565,7 +555,7 @@ impl Worker<'_> {
         if moves.is_empty() {
             // R12: no legal action loses (the side to move, the chooser: a side that must
             // return always can). Under stuck=pass the pass is the move.
-            return -WIN + ply as i32;
+            return loss_at(ply);
         }
         let chooser = position.chooser();
         let mut scores = [0i32; agon_core::MAX_LEGAL_MOVES];
@@ -585,16 +575,7 @@ impl Worker<'_> {
         let mut searched = 0;
         let captured_before = position.captured().len();
         for i in 0..n {
-            // Selection sort: the best remaining move next.
-            let mut j = i;
-            for k in i + 1..n {
-                if scores[k] > scores[j] {
-                    j = k;
-                }
-            }
-            moves.swap(i, j);
-            scores.swap(i, j);
-            let m = moves[i];
+            let m = pick_best(moves, &mut scores[..n], i);
             if ply == 0 && self.excluded.contains(&m) {
                 continue;
             }
@@ -673,14 +654,8 @@ impl Worker<'_> {
             // Every root move is excluded.
             return -INF;
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
         if table {
+            let bound = Bound::of(best_score, original_alpha, beta);
             self.table
                 .store(key, best_move, to_table(best_score, ply), depth, bound);
         }
@@ -712,7 +687,7 @@ impl Worker<'_> {
                 return if position.has_legal_move() {
                     self.draw_score(position.chooser())
                 } else {
-                    -WIN + ply as i32
+                    loss_at(ply)
                 };
             }
         }
@@ -721,7 +696,7 @@ impl Worker<'_> {
         }
         let moves = position.legal_moves();
         if moves.is_empty() {
-            return -WIN + ply as i32;
+            return loss_at(ply);
         }
         let mut candidates: MoveList = MoveList::new();
         let mut keys = [0i32; agon_core::MAX_LEGAL_MOVES];
@@ -767,15 +742,8 @@ impl Worker<'_> {
         let n = candidates.len();
         let candidates = candidates.as_mut_slice();
         for i in 0..n {
-            let mut j = i;
-            for k in i + 1..n {
-                if keys[k] > keys[j] {
-                    j = k;
-                }
-            }
-            candidates.swap(i, j);
-            keys.swap(i, j);
-            let next = position.play_unchecked(candidates[i]);
+            let m = pick_best(candidates, &mut keys[..n], i);
+            let next = position.play_unchecked(m);
             self.passed[ply + 1] = false; // a pass is quiet: never searched here
             let score = self.quiet_child(chooser, &next, ply + 1, alpha, beta, qply + 1);
             if self.stopped() {
@@ -792,26 +760,5 @@ impl Worker<'_> {
             }
         }
         best
-    }
-}
-
-/// Win scores count plies from the root; the table stores them from the position itself.
-fn to_table(score: i32, ply: usize) -> i32 {
-    if score >= WIN_BOUND {
-        score + ply as i32
-    } else if score <= -WIN_BOUND {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-fn from_table(score: i32, ply: usize) -> i32 {
-    if score >= WIN_BOUND {
-        score - ply as i32
-    } else if score <= -WIN_BOUND {
-        score + ply as i32
-    } else {
-        score
     }
 }

@@ -1,20 +1,13 @@
 //! The transposition table: a fixed array of entries keyed on the Zobrist hash, shared by
 //! the search threads without locks (each entry is two atomic words, the key stored XOR
-//! the data, so a torn write is detected as a miss).
+//! the data, so a torn write is detected as a miss). The bound type and the scores it
+//! stores are the search core's ([`crate::search_core`]), shared with the alpha-beta bot.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use agon_core::{Cell, Move};
 
-/// What a stored score means relative to the true value.
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub(crate) enum Bound {
-    Exact = 0,
-    /// The true value is at least the score (a beta cutoff).
-    Lower = 1,
-    /// The true value is at most the score (no move raised alpha).
-    Upper = 2,
-}
+use crate::search_core::Bound;
 
 /// One decoded entry.
 #[derive(Copy, Clone, Debug)]
