@@ -1,7 +1,7 @@
 // The board: the server's SVG drawing (agon-svg) put into the page, and the marks the
 // page draws over it (selection, destinations, returns, the hint, the focus ring).
 
-import { app, interactive, legalFrom } from './state.js';
+import { app, interactive, legalFrom, mySide } from './state.js';
 import { t } from './i18n.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -123,7 +123,7 @@ export function decorate() {
   const map = legalFrom();
   const mustReturn = !!app.state.must_return;
   const moveClass = mustReturn ? 'returnable' : 'movable';
-  const human = app.state.human;
+  const human = mySide();
 
   if (!mustReturn) {
     for (const g of svg.querySelectorAll(`g.piece.${human}[data-cell]`)) {
@@ -196,4 +196,29 @@ export function showFocusRing(/** @type {string | null | undefined} */ cell) {
   if (!cell) return;
   const poly = cellPolygon(cell);
   if (poly) addOutline(marksGroup(svg), poly, 'mark-focus');
+}
+
+/** Whether the person asked for less motion. */
+const reducedMotion = () => window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/**
+ * Slides the piece now on `to` from `from` (a short CSS transform of its group, in the
+ * drawing's units), unless the person prefers reduced motion.
+ * @param {string} from
+ * @param {string} to
+ */
+export function animateMove(from, to) {
+  if (reducedMotion() || from === to) return;
+  const piece = /** @type {SVGGElement | null} */ (board().querySelector(`g.piece[data-cell="${to}"]`));
+  const a = cellPolygon(from);
+  const b = cellPolygon(to);
+  if (!piece || !a || !b || typeof piece.animate !== 'function') return;
+  const p = cellCentre(a);
+  const q = cellCentre(b);
+  const dx = (p.x - q.x).toFixed(2);
+  const dy = (p.y - q.y).toFixed(2);
+  piece.animate(
+    [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: 'translate(0px, 0px)' }],
+    { duration: 160, easing: 'cubic-bezier(0.2, 0.7, 0.3, 1)' },
+  );
 }
