@@ -1,13 +1,26 @@
-//! `agon-web [--addr 127.0.0.1:8080] [--db agon-web.sqlite3] [--workers N]`: the browser
-//! game's server. The environment variables `AGON_WEB_ADDR`, `AGON_WEB_DB` and
-//! `AGON_WEB_WORKERS` set the same, the options win.
+//! `agon-web [--addr 127.0.0.1:8080] [--db agon-web.sqlite3] [--workers N]
+//! [--max-streams N] [--max-streams-per-client N] [--idle-days N]`: the browser game's
+//! server. The environment variables `AGON_WEB_ADDR`, `AGON_WEB_DB`, `AGON_WEB_WORKERS`,
+//! `AGON_WEB_MAX_STREAMS`, `AGON_WEB_MAX_STREAMS_PER_CLIENT` and `AGON_WEB_IDLE_DAYS` set
+//! the same, the options win.
 #![forbid(unsafe_code)]
 
 use std::process::ExitCode;
 
 use agon_web::Config;
 
-const USAGE: &str = "usage: agon-web [--addr 127.0.0.1:8080] [--db agon-web.sqlite3] [--workers N]";
+const USAGE: &str = "usage: agon-web [--addr 127.0.0.1:8080] [--db agon-web.sqlite3] \
+    [--workers N] [--max-streams N] [--max-streams-per-client N] [--idle-days N]";
+
+/// A number from `min` to `max` for option `name`.
+fn number(name: &str, value: &str, min: usize, max: usize) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "--{name}: a number from {min} to {max}, not {value:?}"
+        )),
+    }
+}
 
 fn parse(args: impl Iterator<Item = String>) -> Result<Config, String> {
     let mut config = Config::default();
@@ -19,6 +32,11 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Config, String> {
                     .map_err(|_| format!("--addr: not an address like 127.0.0.1:8080: {value:?}"))?
             }
             "db" => config.db = value.into(),
+            "max-streams" => config.streams.max_streams = number(name, value, 1, 1_000_000)?,
+            "max-streams-per-client" => {
+                config.streams.max_per_client = number(name, value, 1, 100_000)?
+            }
+            "idle-days" => config.idle_days = number(name, value, 1, 36_500)? as u32,
             "workers" => {
                 config.workers = match value.parse::<usize>() {
                     Ok(n) if (1..=1024).contains(&n) => n,
@@ -33,6 +51,9 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Config, String> {
         ("addr", "AGON_WEB_ADDR"),
         ("db", "AGON_WEB_DB"),
         ("workers", "AGON_WEB_WORKERS"),
+        ("max-streams", "AGON_WEB_MAX_STREAMS"),
+        ("max-streams-per-client", "AGON_WEB_MAX_STREAMS_PER_CLIENT"),
+        ("idle-days", "AGON_WEB_IDLE_DAYS"),
     ] {
         if let Ok(value) = std::env::var(var) {
             set(name, &value).map_err(|e| format!("{var}: {e}"))?;
@@ -48,6 +69,9 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Config, String> {
             "--addr" => "addr",
             "--db" => "db",
             "--workers" => "workers",
+            "--max-streams" => "max-streams",
+            "--max-streams-per-client" => "max-streams-per-client",
+            "--idle-days" => "idle-days",
             "-h" | "--help" => return Err(USAGE.to_string()),
             _ => return Err(format!("unknown argument {arg:?}\n{USAGE}")),
         };
