@@ -7,6 +7,9 @@ import { t } from './i18n.js';
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const DECOR = ['selected', 'target', 'movable', 'returnable', 'own'];
 
+/** @type {Set<Element>} the cells and pieces made focusable by the last decorate() */
+const focusable = new Set();
+
 /** The board's container. */
 export const board = () => /** @type {HTMLElement} */ (document.getElementById('board'));
 
@@ -96,6 +99,7 @@ function addMark(g, tag, attrs) {
 
 /** @param {Element} el @param {string} cell */
 function makeFocusable(el, cell) {
+  focusable.add(el);
   el.setAttribute('tabindex', '0');
   el.setAttribute('role', 'button');
   el.setAttribute('aria-label', t('a11y.cell', { cell }));
@@ -106,14 +110,28 @@ export function decorate() {
   const el = board();
   const svg = el && el.querySelector('svg');
   if (!svg) return;
-  for (const node of svg.querySelectorAll('[data-cell]')) {
-    node.classList.remove(...DECOR);
-    if (node.hasAttribute('tabindex')) {
+  for (const node of svg.querySelectorAll('[data-cell]')) node.classList.remove(...DECOR);
+  // The focusable cells are only made unfocusable at the end, if they stay so: taking the
+  // tabindex off the focused piece would drop the keyboard's focus on every redraw.
+  focusable.clear();
+  try {
+    decorateBoard(el, svg);
+  } finally {
+    for (const node of svg.querySelectorAll('[tabindex]')) {
+      if (focusable.has(node)) continue;
       node.removeAttribute('tabindex');
       node.removeAttribute('role');
       node.removeAttribute('aria-label');
     }
   }
+  const focused = /** @type {HTMLElement | SVGElement | null} */ (document.activeElement);
+  if (focused && el.contains(focused) && focused.dataset && focused.dataset.cell && isFocusVisible(focused)) {
+    showFocusRing(focused.dataset.cell);
+  }
+}
+
+/** @param {HTMLElement} el @param {SVGSVGElement} svg */
+function decorateBoard(el, svg) {
   const marks = marksGroup(svg);
   marks.textContent = '';
   el.classList.toggle('interactive', interactive());
@@ -172,10 +190,6 @@ export function decorate() {
       addMark(marks, 'circle', { cx: c.x.toFixed(2), cy: c.y.toFixed(2), r: '5.5', class: 'mark-dot' });
       makeFocusable(poly, mv.to);
     }
-  }
-  const focused = /** @type {HTMLElement | SVGElement | null} */ (document.activeElement);
-  if (focused && el.contains(focused) && focused.dataset && focused.dataset.cell && isFocusVisible(focused)) {
-    showFocusRing(focused.dataset.cell);
   }
 }
 

@@ -34,14 +34,14 @@ function noteCaptures(state, byHuman) {
 }
 
 /**
- * A game's address with the side the board is to be drawn for (none while the side of a
- * token is not known yet: the server then draws it for the creator, the token's side).
+ * The address of a game's state with the side the board is to be drawn for (none while
+ * the side of a token is not known yet: the server then draws it for the creator, the
+ * token's side). The answers to actions are drawn for the token's seat.
  * @param {string} id
- * @param {string} [rest]
  */
-function gamePath(id, rest = '') {
+function gamePath(id) {
   const unknown = app.token && !app.side && !app.state;
-  return `/api/games/${id}${rest}${unknown ? '' : `?view=${viewSide()}`}`;
+  return `/api/games/${id}${unknown ? '' : `?view=${viewSide()}`}`;
 }
 
 /**
@@ -140,7 +140,7 @@ export async function playMove(/** @type {string} */ text) {
   disarmResign();
   setBusy(true);
   try {
-    const state = await post(gamePath(id || '', '/moves'), { token: app.token, move: text, reply: false });
+    const state = await post(`/api/games/${id}/moves`, { token: app.token, move: text, reply: false });
     if (gen !== app.generation) return;
     if (applyState(state, viewSide())) noteCaptures(state, true);
   } catch (e) {
@@ -165,7 +165,7 @@ async function maybeComputer() {
   app.busy = true;
   redraw();
   try {
-    const state = await post(gamePath(id || '', '/computer'), { token: app.token }, true);
+    const state = await post(`/api/games/${id}/computer`, { token: app.token }, true);
     if (gen !== app.generation) return;
     applyState(state, viewSide());
     app.info = [];
@@ -220,7 +220,7 @@ async function tokenAction(action, extra = {}) {
   disarmResign();
   setBusy(true);
   try {
-    const state = await post(gamePath(app.id || '', `/${action}`), { token: app.token || '', ...extra });
+    const state = await post(`/api/games/${app.id}/${action}`, { token: app.token || '', ...extra });
     if (gen !== app.generation) return false;
     applyState(state, viewSide());
   } catch (e) {
@@ -416,10 +416,7 @@ async function join(/** @type {string} */ id) {
     rememberGame(id, answer.token, answer.side);
     app.token = answer.token;
     app.side = answer.side;
-    app.stateView = null;
-    applyState(answer.state, null);
-    // The answer's board may be drawn for the creator: ask for it turned our way.
-    await refresh();
+    applyState(answer.state, answer.side);
   } catch (e) {
     if (gen !== app.generation) return;
     const err = /** @type {import('./api.js').ApiError} */ (e);
