@@ -195,13 +195,12 @@ export function render() {
     lines.push(t(s.to_move === 'white' ? 'status.white-to-move' : 'status.black-to-move'));
     if (s.must_return && s.chooser !== s.to_move) lines.push(t('return.captor-chooses-watching'));
     else if (s.must_return && !friend && s.to_move !== human) lines.push(t('return.computer'));
-  } else if (friend && s.seats && !(s.seats.white.taken && s.seats.black.taken)) {
-    lines.push(t('status.waiting-join'));
   } else if (friend && app.busy) {
     lines.push(t('status.sending'));
   } else if (friend && s.chooser !== human) {
     info();
-    lines.push(t('status.opponent-turn'));
+    const waiting = s.seats && !(s.seats.white.taken && s.seats.black.taken);
+    lines.push(t(waiting ? 'status.waiting-join' : 'status.opponent-turn'));
     if (s.must_return && s.to_move === human) lines.push(t('return.opponent-places-yours'));
   } else if (s.computer_to_move) {
     lines.push(t('status.computer-turn'));
@@ -380,7 +379,7 @@ function renderBars() {
     const computer = !friend && side !== s.human;
     const seat = s.seats ? s.seats[side] : null;
     bar.dataset.side = side;
-    bar.classList.toggle('to-move', !s.outcome && s.chooser === side && (!friend || !!(s.seats && s.seats.white.taken && s.seats.black.taken)));
+    bar.classList.toggle('to-move', !s.outcome && s.chooser === side);
     const waiting = friend && !!seat && !seat.taken;
     bar.classList.toggle('waiting', waiting);
     let name;
