@@ -83,7 +83,10 @@ export function applyState(state, view = null) {
       }
     }
   }
-  if (prev && state.moves.length < prev.moves.length) app.info = [];
+  // A takeback, or an end without a move (time, agreement, resignation): the last words go.
+  if (prev && (state.moves.length < prev.moves.length || (state.outcome && !prev.outcome && state.moves.length === prev.moves.length))) {
+    app.info = [];
+  }
   // A rematch was agreed: both players go on to the new game with the same token.
   if (prev && !prev.rematch_game && state.rematch_game && app.token) {
     const next = state.rematch_game;

@@ -267,7 +267,7 @@ export function render() {
   const offers = s.offers || { draw: null, takeback: null, rematch: null };
   const takeback = $('takeback-btn');
   show(takeback, friend && !outcome);
-  disable(takeback, app.busy || !!offers.takeback || s.moves.length === 0);
+  disable(takeback, app.busy || !!offers.takeback || !hasMoved(s, human));
   const draw = $('draw-btn');
   show(draw, friend && !outcome);
   disable(draw, app.busy || !!offers.draw);
@@ -296,6 +296,17 @@ export function render() {
   restoreFocus();
 }
 
+/** The side that made the first move of the game (moves alternate: count back from the
+ * side to move). */
+function firstMover(/** @type {GameState} */ s) {
+  return s.moves.length % 2 === 0 ? s.to_move : other(s.to_move);
+}
+
+/** Whether `side` has made a move in the game (something to take back). */
+function hasMoved(/** @type {GameState} */ s, /** @type {'white' | 'black'} */ side) {
+  return s.moves.length >= (firstMover(s) === side ? 1 : 2);
+}
+
 /** The move list: numbered pairs, White's move first. */
 function renderMoves(/** @type {GameState} */ s) {
   const list = $('moves');
@@ -306,7 +317,7 @@ function renderMoves(/** @type {GameState} */ s) {
   list.dataset.key = key;
   list.textContent = '';
   // Who made the first move: moves alternate, so count back from the side to move.
-  const first = moves.length % 2 === 0 ? s.to_move : other(s.to_move);
+  const first = firstMover(s);
   /** @type {[number, number | null, number | null][]} */
   const rows = [];
   let i = 0;
