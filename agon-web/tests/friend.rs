@@ -323,6 +323,46 @@ async fn moves_by_seat_and_refusals_change_nothing() {
     assert_eq!(record.status, StatusCode::OK);
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_moves_for_the_same_ply_one_lands() {
+    let s = server();
+    let g = s.pair(json!({})).await;
+    for round in 0..10 {
+        let state = s.state(&g.id).await;
+        let token = if state["chooser"] == "white" {
+            &g.white
+        } else {
+            &g.black
+        };
+        let legal = state["legal_moves"].as_array().unwrap();
+        let (a, b) = (
+            legal[0].as_str().unwrap(),
+            legal[legal.len() - 1].as_str().unwrap(),
+        );
+        let (first, second) = tokio::join!(s.play(&g.id, token, a), s.play(&g.id, token, b));
+        let mut statuses = [first.status.as_u16(), second.status.as_u16()];
+        statuses.sort_unstable();
+        assert_eq!(statuses, [200, 409], "round {round}");
+        let loser = if first.status == StatusCode::OK {
+            &second
+        } else {
+            &first
+        };
+        // Computed from the first move's result: the other side's turn, or the game over.
+        let name = loser.body["error"].as_str().unwrap();
+        assert!(["not-your-turn", "game-over"].contains(&name), "{name}");
+        let after = s.state(&g.id).await;
+        assert_eq!(after["version"], state["version"].as_i64().unwrap() + 1);
+        assert_eq!(
+            after["moves"].as_array().unwrap().len(),
+            state["moves"].as_array().unwrap().len() + 1
+        );
+        if !after["outcome"].is_null() {
+            break;
+        }
+    }
+}
+
 #[tokio::test]
 async fn draw_offers() {
     let s = server();
@@ -534,15 +574,25 @@ async fn the_clock_counts_each_sides_thinking_and_the_increment() {
     let s = server_with_minute(60_000);
     let g = s.pair(json!({"clock": "1+1"})).await;
     let (id, w, b) = (&g.id, &g.white, &g.black);
+    let before_white = std::time::Instant::now();
     s.play(id, w, "f1-e1").await.ok();
+    let after_white = std::time::Instant::now();
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     let state = s.play(id, b, "b7-c7").await.ok();
+    let after_black = before_white.elapsed().as_millis() as i64;
     let clock = &state["clock"];
     assert_eq!(clock["running"], "white");
-    let black = clock["black_ms"].as_i64().unwrap();
-    // 60 s, less about 200 ms of thinking, plus the 1 s increment.
-    assert!((60_700..=60_800).contains(&black), "{black}");
-    assert_eq!(clock["white_ms"], 60_000);
+    // 60 s, less Black's thinking (from White's move to Black's: at least the 200 ms
+    // slept, at most the whole exchange), plus the 1 s increment.
+    let thought = 61_000 - clock["black_ms"].as_i64().unwrap();
+    assert!((200..=after_black).contains(&thought), "{thought} ms");
+    // White's time runs since Black's move: at most the time since then.
+    let white = clock["white_ms"].as_i64().unwrap();
+    let since = after_white.elapsed().as_millis() as i64;
+    assert!(
+        (60_000 - since..=60_000).contains(&white),
+        "White's time just started: {white}"
+    );
     // Replays through agon-core.
     let mut game = Game::new();
     for m in ["f1-e1", "b7-c7"] {
