@@ -230,7 +230,9 @@ async function tokenAction(action, extra = {}) {
     if (gen !== app.generation) return false;
     app.error = /** @type {import('./api.js').ApiError} */ (e);
     // An offer that is gone (answered, or cleared by a move): show the game as it is.
-    if (['no-offer', 'offer-pending', 'game-over', 'game-not-over', 'not-your-turn'].includes(app.error.name)) await refresh();
+    if (['no-offer', 'offer-pending', 'game-over', 'game-not-over', 'not-your-turn', 'rematch-exists', 'conflict'].includes(app.error.name)) {
+      await refresh();
+    }
   }
   app.busy = false;
   redraw();
@@ -360,6 +362,8 @@ export async function createGame(/** @type {SubmitEvent} */ ev) {
   const mine = answer.side || answer.state.human;
   rememberGame(answer.id, answer.token, mine);
   history.pushState({ game: answer.id }, '', `/g/${answer.id}`);
+  // The Start button is at the foot of a long form: the game begins at the top.
+  window.scrollTo({ top: 0 });
   enterGame(answer.id, answer.token);
   app.side = mine;
   applyState(answer.state, answer.state.human === mine ? mine : null);

@@ -254,3 +254,58 @@ def test_pages_resume_after_a_server_restart(restartable_server, new_context, ca
     third = click_some_move(a)
     expect(b.locator("#moves .mv:not(.mv-none)")).to_have_count(3, timeout=TIMEOUT)
     assert move_texts(b) == [first, reply, third]
+
+
+def test_the_move_sound_is_off_by_default_and_remembered(server, new_context, catalogues):
+    game = create_friend(server)
+    ctx = new_context()
+    ctx.add_init_script(f"if (location.protocol === 'http:') localStorage.setItem('agon-token:{game['id']}', '{game['token']}');")
+    a = ctx.new_page()
+    a.goto(f"{server}/g/{game['id']}")
+    sound = a.locator("#sound-btn")
+    expect(sound).to_have_attribute("aria-pressed", "false", timeout=TIMEOUT)
+    expect(sound).to_have_attribute("title", catalogues["en"]["sound.title"])
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    assert a.evaluate("localStorage.getItem('agon-sound')") == "on"
+    a.reload()
+    expect(a.locator("#sound-btn")).to_have_attribute("aria-pressed", "true", timeout=TIMEOUT)
+    # The opponent's move plays it (Web Audio: no file, nothing the policy forbids).
+    b = open_invitation(new_context, f"{server}/g/{game['id']}")
+    a.locator("#board").click(position={"x": 5, "y": 5})  # a gesture wakes the audio
+    click_some_move(a)
+    second = click_some_move(b)
+    expect(a.locator("#moves .mv.last")).to_have_text(second, timeout=LIVE_MS)
+    a.locator("#sound-btn").click()
+    assert a.evaluate("localStorage.getItem('agon-sound')") == "off"
+
+
+def test_screens_new_game_in_arabic_and_a_friend_game_on_a_phone(server, new_context, shots, catalogues):
+    ar = catalogues["ar"]
+    ctx = new_context()
+    page = ctx.new_page()
+    page.goto(server + "/?lang=ar")
+    expect(page.locator("html")).to_have_attribute("dir", "rtl", timeout=TIMEOUT)
+    page.get_by_role("radio", name=ar["new-game.opponent.friend"], exact=True).click()
+    page.locator("#clock-select").select_option("5+3")
+    page.wait_for_selector("#board polygon.cell[data-cell='f6']", timeout=TIMEOUT)
+    page.screenshot(path=str(shots / "arabic-new-game.png"))
+    page.locator("#start-btn").click()
+    page.wait_for_url(re.compile(r"/g/[0-9a-f]+$"), timeout=TIMEOUT)
+    expect(page.locator("#invite")).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator("#game-clock")).to_have_text(ar["game.clock"].replace("{control}", "5+3"))
+    page.screenshot(path=str(shots / "arabic-invite.png"))
+    link = page.locator("#invite-link").input_value()
+
+    phone = new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
+    p = phone.new_page()
+    p.goto(link)
+    expect(p.locator("#game")).to_be_visible(timeout=TIMEOUT)
+    click_some_move(page)
+    expect(p.locator("#moves .mv:not(.mv-none)")).to_have_count(1, timeout=TIMEOUT)
+    assert p.evaluate("document.documentElement.scrollWidth") <= 390
+    top = p.locator("#bar-top").bounding_box()
+    board = p.locator("#board").bounding_box()
+    bottom = p.locator("#bar-bottom").bounding_box()
+    assert top["y"] + top["height"] <= board["y"] + 1 and board["y"] + board["height"] <= bottom["y"] + 1
+    p.screenshot(path=str(shots / "friend-phone.png"))
