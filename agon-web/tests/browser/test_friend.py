@@ -137,6 +137,7 @@ def test_a_friend_game_by_clicking_live_moves_and_a_draw_by_agreement(server, ne
     expect(a.locator("#draw-btn")).to_be_disabled()
     expect(b.locator("#offer-box")).to_be_visible(timeout=LIVE_MS)
     expect(b.locator("#offer-text")).to_have_text(en["offer.draw-in"])
+    b.wait_for_timeout(300)  # the box has faded in
     b.screenshot(path=str(shots / "friend-offer.png"))
     b.locator("#lang-select").select_option("ar")
     expect(b.locator("html")).to_have_attribute("dir", "rtl")
@@ -186,6 +187,18 @@ def test_a_third_browser_watches(server, new_context, catalogues):
     assert status == 200
     expect(c.locator("#moves .mv:not(.mv-none)")).to_have_count(1, timeout=LIVE_MS)
     expect(b.locator("#moves .mv:not(.mv-none)")).to_have_count(1, timeout=LIVE_MS)
+    # Black resigns: a second press confirms; the first changes nothing.
+    b.locator("#resign-btn").click()
+    expect(b.locator("#resign-btn")).to_have_text(en["actions.resign-confirm"])
+    assert api(server, "GET", f"/api/games/{game['id']}")[1]["outcome"] is None
+    b.locator("#resign-btn").click()
+    expect(b.locator("#outcome-reason")).to_have_text(en["reason.you-resigned"], timeout=TIMEOUT)
+    expect(b.locator("#outcome-result")).to_contain_text(en["outcome.lose"])
+    expect(c.locator("#outcome-reason")).to_have_text(
+        en["reason.side-resigned"].replace("{side}", en["side.black"]), timeout=LIVE_MS
+    )
+    expect(c.locator("#outcome-result")).to_contain_text(en["outcome.white-wins"])
+    expect(c.locator("#rematch-btn")).to_be_hidden()
 
 
 def test_a_clock_runs_out(server, new_context, shots, catalogues):
@@ -309,3 +322,33 @@ def test_screens_new_game_in_arabic_and_a_friend_game_on_a_phone(server, new_con
     bottom = p.locator("#bar-bottom").bounding_box()
     assert top["y"] + top["height"] <= board["y"] + 1 and board["y"] + board["height"] <= bottom["y"] + 1
     p.screenshot(path=str(shots / "friend-phone.png"))
+
+
+COUNT_ANIMATIONS = """
+window.__slides = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (frames, options) {
+  if (this.matches && this.matches('#board g.piece')) window.__slides.push(this.dataset.cell);
+  return animate.call(this, frames, options);
+};
+"""
+
+
+def test_moves_slide_unless_reduced_motion(server, new_context):
+    game = create_friend(server)
+    moving = new_context()
+    moving.add_init_script(COUNT_ANIMATIONS)
+    still = new_context(reduced_motion="reduce")
+    still.add_init_script(COUNT_ANIMATIONS)
+    a = moving.new_page()
+    a.goto(f"{server}/g/{game['id']}")  # joins as Black
+    expect(a.locator("#game")).to_be_visible(timeout=TIMEOUT)
+    c = still.new_page()
+    c.goto(f"{server}/g/{game['id']}")  # watches
+    expect(c.locator("#watch-note")).to_be_visible(timeout=TIMEOUT)
+    status, _ = api(server, "POST", f"/api/games/{game['id']}/moves", {"token": game["token"], "move": "a5-a4"})
+    assert status == 200
+    wait_moves(a, 1)
+    wait_moves(c, 1)
+    assert a.evaluate("window.__slides") == ["a4"], "the opponent's piece slides to its cell"
+    assert c.evaluate("window.__slides") == [], "no motion when the person asks for less"
