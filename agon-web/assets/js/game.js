@@ -427,8 +427,8 @@ async function join(/** @type {string} */ id) {
   } catch (e) {
     if (gen !== app.generation) return;
     const err = /** @type {import('./api.js').ApiError} */ (e);
-    // Someone else was quicker: watch.
-    if (err.name !== 'seat-taken') app.error = err;
+    // Someone else was quicker, or the game ended meanwhile: watch.
+    if (err.name !== 'seat-taken' && err.name !== 'game-over') app.error = err;
     await refresh();
   }
 }

@@ -130,6 +130,13 @@ def test_a_friend_game_by_clicking_live_moves_and_a_draw_by_agreement(server, ne
     expect(a.locator("#offer-box")).to_be_hidden(timeout=TIMEOUT)
     expect(b.locator("#offer-box")).to_be_hidden()
     assert move_texts(a) == [first, second]
+    # Asked again and accepted: White's move and Black's reply after it are taken back.
+    a.locator("#takeback-btn").click()
+    expect(b.locator("#offer-text")).to_have_text(en["offer.takeback-in"], timeout=TIMEOUT)
+    b.locator("#offer-accept").click()
+    wait_moves(a, 0)
+    wait_moves(b, 0)
+    expect(a.locator("#status")).to_have_text(en["status.your-turn"], timeout=TIMEOUT)
 
     # White offers a draw; Black, reading the page in Arabic, accepts.
     a.locator("#draw-btn").click()
