@@ -359,3 +359,26 @@ def test_moves_slide_unless_reduced_motion(server, new_context):
     wait_moves(c, 1)
     assert a.evaluate("window.__slides") == ["a4"], "the opponent's piece slides to its cell"
     assert c.evaluate("window.__slides") == [], "no motion when the person asks for less"
+
+
+def test_a_rematch_against_the_computer_swaps_colours_at_once(server, new_context, catalogues):
+    en = catalogues["en"]
+    status, game = api(server, "POST", "/api/games", {"side": "white", "level": "easy"})
+    assert status == 201
+    ctx = new_context()
+    ctx.add_init_script(f"if (location.protocol === 'http:') localStorage.setItem('agon-token:{game['id']}', '{game['token']}');")
+    page = ctx.new_page()
+    page.goto(f"{server}/g/{game['id']}")
+    expect(page.locator("#resign-btn")).to_be_enabled(timeout=TIMEOUT)
+    page.locator("#resign-btn").click()
+    page.locator("#resign-btn").click()
+    expect(page.locator("#rematch-btn")).to_be_visible(timeout=TIMEOUT)
+    page.locator("#rematch-btn").click()
+    page.wait_for_url(re.compile(r"/g/(?!%s)[0-9a-f]+$" % game["id"]), timeout=TIMEOUT)
+    expect(page.locator("#game-info")).to_have_text(
+        en["game.you-play"].replace("{side}", en["side.black"]).replace("{level}", en["level.easy"]), timeout=TIMEOUT
+    )
+    # The computer, now White, has made its first move; Black's pieces are at the bottom.
+    wait_moves(page, 1)
+    expect(page.locator("#status")).to_contain_text(en["status.your-turn"], timeout=TIMEOUT)
+    assert board_turned_for(page, "black")
