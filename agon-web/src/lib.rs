@@ -31,11 +31,12 @@ mod error;
 pub mod i18n;
 mod level;
 pub mod pages;
+pub mod rejections;
 mod state;
 pub mod store;
 mod workers;
 
-pub use error::ApiError;
+pub use error::{ApiError, ErrorName};
 pub use i18n::Language;
 pub use level::Level;
 use pages::Page;
@@ -103,7 +104,8 @@ impl AppState {
     }
 }
 
-/// The whole application: pages, assets and the API, with the security headers.
+/// The whole application: pages, assets and the API, with the security headers and JSON
+/// errors.
 ///
 /// ```
 /// let dir = tempfile::tempdir()?;
@@ -134,6 +136,7 @@ pub fn app(state: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(api::MAX_BODY))
+        .layer(middleware::from_fn(rejections::json_errors))
         .layer(middleware::from_fn(security_headers))
         .with_state(Arc::new(state))
 }
