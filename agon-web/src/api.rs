@@ -651,16 +651,6 @@ pub async fn board_svg(uri: Uri) -> Result<Response, ApiError> {
     Ok(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response())
 }
 
-/// `GET /healthz`: 200 when the database answers.
-pub async fn health(State(app): State<Arc<AppState>>) -> Result<Json<serde_json::Value>, ApiError> {
-    transact(
-        &app,
-        move |tx| Ok(tx.query_row("SELECT 1", [], |_| Ok(()))?),
-    )
-    .await?;
-    Ok(Json(serde_json::json!({ "status": "ok" })))
-}
-
 /// The request's `Cookie` and `Accept-Language` headers, as text.
 pub(crate) fn language_headers(headers: &HeaderMap) -> (Option<&str>, Option<&str>) {
     let get = |name| {

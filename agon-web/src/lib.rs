@@ -28,6 +28,7 @@ use axum::Router;
 
 pub mod api;
 mod error;
+pub mod health;
 pub mod i18n;
 mod level;
 pub mod pages;
@@ -125,7 +126,8 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/resign", post(api::resign))
         .route("/api/games/{id}/record", get(api::record))
         .route("/api/board.svg", get(api::board_svg))
-        .route("/healthz", get(api::health));
+        .route("/api/health", get(health::health))
+        .route("/healthz", get(health::health));
     let site = Router::new()
         .route("/", get(game_page))
         .route("/g/{id}", get(game_page))

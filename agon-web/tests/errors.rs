@@ -1,4 +1,5 @@
-//! Every error is the documented JSON body, axum's own rejections included.
+//! Every error is the documented JSON body, axum's own rejections included; and
+//! `GET /api/health`.
 
 use agon_web::{app, AppState, Config};
 use axum::body::Body;
@@ -7,7 +8,7 @@ use axum::http::{header, HeaderMap, Request, StatusCode};
 use axum::routing::get;
 use axum::Router;
 use http_body_util::BodyExt;
-use serde_json::Value;
+use serde_json::{json, Value};
 use tower::ServiceExt;
 
 struct Answer {
@@ -146,4 +147,17 @@ async fn axums_own_rejections_become_json() {
     teapot.error(418, "client-error");
     assert_eq!(teapot.json()["message"], "short and stout");
     assert_eq!(teapot.headers[header::ALLOW], "GET");
+}
+
+#[tokio::test]
+async fn health_answers_the_version_and_the_database() {
+    let (app, _dir) = server();
+    for uri in ["/api/health", "/healthz"] {
+        let answer = get_uri(&app, uri).await;
+        assert_eq!(answer.status, StatusCode::OK, "{uri}");
+        assert_eq!(
+            answer.json(),
+            json!({"status": "ok", "version": env!("CARGO_PKG_VERSION"), "database": "ok"})
+        );
+    }
 }
