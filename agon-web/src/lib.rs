@@ -31,6 +31,7 @@ mod error;
 pub mod health;
 pub mod i18n;
 mod level;
+pub mod limits;
 pub mod pages;
 pub mod rejections;
 mod state;
@@ -48,7 +49,7 @@ pub use state::{
 pub use store::Store;
 pub use workers::{Workers, QUEUE_MS_PER_WORKER};
 
-/// How the server is set up: `--addr`, `--db`, `--workers`.
+/// How the server is set up: `--addr`, `--db`, `--workers` and the rate limits.
 ///
 /// ```
 /// let config = agon_web::Config::default();
@@ -64,6 +65,8 @@ pub struct Config {
     pub db: PathBuf,
     /// How many computer searches may run at once.
     pub workers: usize,
+    /// The rate limits on creating games and acting in them.
+    pub limits: limits::LimitConfig,
 }
 
 impl Default for Config {
@@ -72,6 +75,7 @@ impl Default for Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             db: PathBuf::from("agon-web.sqlite3"),
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            limits: limits::LimitConfig::default(),
         }
     }
 }
@@ -84,6 +88,8 @@ pub struct AppState {
     pub workers: Arc<Workers>,
     /// The most moves a game may hold (see [`api::MAX_PLIES`]).
     pub max_plies: usize,
+    /// The rate limits.
+    pub limits: Arc<limits::RateLimits>,
 }
 
 impl AppState {
@@ -101,12 +107,13 @@ impl AppState {
             store: Arc::new(Store::open(&config.db)?),
             workers: Arc::new(Workers::new(config.workers)),
             max_plies: api::MAX_PLIES,
+            limits: Arc::new(limits::RateLimits::new(&config.limits)),
         })
     }
 }
 
-/// The whole application: pages, assets and the API, with the security headers and JSON
-/// errors.
+/// The whole application: pages, assets and the API, with the security headers, the rate
+/// limits and JSON errors.
 ///
 /// ```
 /// let dir = tempfile::tempdir()?;
@@ -134,10 +141,12 @@ pub fn app(state: AppState) -> Router {
         .route("/rules", get(rules_page))
         .route("/assets/{*file}", get(pages::asset))
         .route("/i18n/{file}", get(pages::catalogue));
+    let limits = state.limits.clone();
     api.merge(site)
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(api::MAX_BODY))
+        .layer(middleware::from_fn_with_state(limits, limits::enforce))
         .layer(middleware::from_fn(rejections::json_errors))
         .layer(middleware::from_fn(security_headers))
         .with_state(Arc::new(state))
@@ -159,13 +168,15 @@ pub async fn serve(
 }
 
 /// Serves the application on a bound listener until `shutdown` completes (what [`serve`]
-/// does after binding; tests and the load script bind port 0 themselves).
+/// does after binding; tests and the load script bind port 0 themselves). Each request
+/// knows its peer's address, which the rate limits key on.
 pub async fn serve_on(
     listener: tokio::net::TcpListener,
     state: AppState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, app(state))
+    let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .await
 }
