@@ -263,10 +263,11 @@ async fn computer_reply(app: &AppState, game: WebGame) -> Result<WebGame, ApiErr
         return Ok(game);
     }
     let (level, seed) = (game.level, game.seed);
+    let (metrics, counted) = (app.metrics.clone(), app.metrics.clone());
     let mut game = app
         .workers
         .run(level.expected_ms(), move || {
-            let m = level.choose(&game.game, seed);
+            let m = metrics.search(level.name(), || level.choose(&game.game, seed));
             (game, m)
         })
         .await
@@ -288,6 +289,7 @@ async fn computer_reply(app: &AppState, game: WebGame) -> Result<WebGame, ApiErr
             return Ok(stored);
         }
         store::append(tx, &game, stored.plies())?;
+        counted.computer_moved();
         game.resigned = stored.resigned;
         Ok(game)
     })
@@ -333,6 +335,7 @@ pub async fn create(
     );
     let created = game.clone();
     transact(&app, move |tx| store::insert(tx, &created, now_unix())).await?;
+    app.metrics.game_created(level.name());
     let game = computer_reply(&app, game).await?;
     let body = NewGameResponse {
         id: game.id.clone(),
@@ -381,6 +384,7 @@ pub async fn play(
     })
     .await;
     let (game, reply) = game?;
+    app.metrics.person_moved();
     let game = if reply {
         // A busy server still accepted the move: the state says the computer is to move.
         match computer_reply(&app, game.clone()).await {
@@ -474,8 +478,11 @@ pub async fn hint(
     ensure_not_over(&game)?;
     ensure_persons_turn(&game)?;
     let cost = HINT_TIME.as_millis() as usize / 2;
+    let metrics = app.metrics.clone();
     app.workers
-        .run(cost, move || hint_for(&game.game))
+        .run(cost, move || {
+            metrics.search("hint", || hint_for(&game.game))
+        })
         .await?
         // A game that is not over has a legal move, and the engine returns one.
         .ok_or_else(|| ApiError::internal("the engine found no move".to_string()))

@@ -32,6 +32,7 @@ pub mod health;
 pub mod i18n;
 mod level;
 pub mod limits;
+pub mod metrics;
 pub mod pages;
 pub mod rejections;
 mod state;
@@ -41,6 +42,7 @@ mod workers;
 pub use error::{ApiError, ErrorName};
 pub use i18n::Language;
 pub use level::Level;
+pub use metrics::Metrics;
 use pages::Page;
 pub use state::{
     rule_option_values, rule_values, side_name, GameState, LegalMove, OutcomeState, PieceState,
@@ -49,13 +51,15 @@ pub use state::{
 pub use store::Store;
 pub use workers::{Workers, QUEUE_MS_PER_WORKER};
 
-/// How the server is set up: `--addr`, `--db`, `--workers` and the rate limits.
+/// How the server is set up: `--addr`, `--db`, `--workers`, the rate limits and
+/// `--no-metrics`.
 ///
 /// ```
 /// let config = agon_web::Config::default();
 /// assert_eq!(config.addr.to_string(), "127.0.0.1:8080");
 /// assert_eq!(config.db.to_str(), Some("agon-web.sqlite3"));
 /// assert!(config.workers >= 1);
+/// assert!(config.metrics);
 /// ```
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -67,6 +71,8 @@ pub struct Config {
     pub workers: usize,
     /// The rate limits on creating games and acting in them.
     pub limits: limits::LimitConfig,
+    /// Whether `GET /metrics` is served.
+    pub metrics: bool,
 }
 
 impl Default for Config {
@@ -76,6 +82,7 @@ impl Default for Config {
             db: PathBuf::from("agon-web.sqlite3"),
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             limits: limits::LimitConfig::default(),
+            metrics: true,
         }
     }
 }
@@ -88,6 +95,10 @@ pub struct AppState {
     pub workers: Arc<Workers>,
     /// The most moves a game may hold (see [`api::MAX_PLIES`]).
     pub max_plies: usize,
+    /// What the server counts, served at `GET /metrics`.
+    pub metrics: Arc<Metrics>,
+    /// Whether `GET /metrics` is served.
+    pub metrics_endpoint: bool,
     /// The rate limits.
     pub limits: Arc<limits::RateLimits>,
 }
@@ -107,13 +118,15 @@ impl AppState {
             store: Arc::new(Store::open(&config.db)?),
             workers: Arc::new(Workers::new(config.workers)),
             max_plies: api::MAX_PLIES,
+            metrics: Arc::new(Metrics::new()),
+            metrics_endpoint: config.metrics,
             limits: Arc::new(limits::RateLimits::new(&config.limits)),
         })
     }
 }
 
 /// The whole application: pages, assets and the API, with the security headers, the rate
-/// limits and JSON errors.
+/// limits, JSON errors and the metrics.
 ///
 /// ```
 /// let dir = tempfile::tempdir()?;
@@ -141,13 +154,18 @@ pub fn app(state: AppState) -> Router {
         .route("/rules", get(rules_page))
         .route("/assets/{*file}", get(pages::asset))
         .route("/i18n/{file}", get(pages::catalogue));
-    let limits = state.limits.clone();
+    let site = match state.metrics_endpoint {
+        true => site.route("/metrics", get(metrics::endpoint)),
+        false => site,
+    };
+    let (limits, metrics) = (state.limits.clone(), state.metrics.clone());
     api.merge(site)
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(api::MAX_BODY))
         .layer(middleware::from_fn_with_state(limits, limits::enforce))
         .layer(middleware::from_fn(rejections::json_errors))
+        .layer(middleware::from_fn_with_state(metrics, metrics::track))
         .layer(middleware::from_fn(security_headers))
         .with_state(Arc::new(state))
 }

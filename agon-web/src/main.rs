@@ -1,5 +1,5 @@
 //! `agon-web [--addr 127.0.0.1:8080] [--db agon-web.sqlite3] [--workers N]` and the
-//! options of a public address (rate limits, `--trust-proxy`): the browser
+//! options of a public address (rate limits, `--trust-proxy`, `--no-metrics`): the browser
 //! game's server. The environment variables `AGON_WEB_ADDR`, `AGON_WEB_DB`,
 //! `AGON_WEB_WORKERS`, ... set the same (see `NAMES`), the options win.
 #![forbid(unsafe_code)]
@@ -12,13 +12,13 @@ use agon_web::Config;
 const USAGE: &str = "usage: agon-web [--addr 127.0.0.1:8080] [--db agon-web.sqlite3] [--workers N]
        [--create-limit 10/min:20] [--create-global 300/min:100]
        [--action-limit 5/s:20] [--action-global 500/s:1000] [--limit-addresses 50000]
-       [--trust-proxy]
+       [--trust-proxy] [--no-metrics]
   a limit is COUNT/s|min|h[:BURST], or off";
 
 /// Every option: its name (`--NAME`), its environment variable, and whether it is a flag
 /// (no value on the command line; `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` in
 /// the environment).
-const NAMES: [(&str, &str, bool); 9] = [
+const NAMES: [(&str, &str, bool); 10] = [
     ("addr", "AGON_WEB_ADDR", false),
     ("db", "AGON_WEB_DB", false),
     ("workers", "AGON_WEB_WORKERS", false),
@@ -28,6 +28,7 @@ const NAMES: [(&str, &str, bool); 9] = [
     ("action-global", "AGON_WEB_ACTION_GLOBAL", false),
     ("limit-addresses", "AGON_WEB_LIMIT_ADDRESSES", false),
     ("trust-proxy", "AGON_WEB_TRUST_PROXY", true),
+    ("no-metrics", "AGON_WEB_NO_METRICS", true),
 ];
 
 /// A limit's text: a quota, or `off`.
@@ -72,6 +73,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Config, String> {
                     .map_err(|_| format!("a number of addresses, not {value:?}"))?
             }
             "trust-proxy" => config.limits.trust_proxy = flag(value)?,
+            "no-metrics" => config.metrics = !flag(value)?,
             _ => unreachable!("only the names of NAMES are set"),
         }
         Ok(())
@@ -154,13 +156,14 @@ mod tests {
     #[test]
     fn the_options_of_a_public_address() {
         let config = parse(args(
-            "--create-limit 2/min:3 --action-global=off --limit-addresses 7 --trust-proxy",
+            "--create-limit 2/min:3 --action-global=off --limit-addresses 7 --trust-proxy --no-metrics",
         ))
         .unwrap();
         assert_eq!(config.limits.create, Some(Quota::per_minute(2, 3)));
         assert_eq!(config.limits.action_global, None);
         assert_eq!(config.limits.max_addresses, 7);
         assert!(config.limits.trust_proxy);
+        assert!(!config.metrics);
         assert!(parse(args("--action-limit 5")).is_err());
         assert!(parse(args("--trust-proxy=maybe")).is_err());
         assert!(parse(args("--create-limit")).is_err());
