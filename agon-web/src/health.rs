@@ -1,12 +1,18 @@
 //! `GET /api/health` (and its older name `/healthz`): whether the server can serve.
 
 use std::sync::Arc;
+use std::time::Duration;
 
+use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Serialize;
 
-use crate::{ApiError, AppState};
+use crate::{ApiError, AppState, Store};
+
+/// How long the database may take to answer the health check before the server is
+/// reported unavailable (a transaction holding it that long means requests are stuck too).
+pub const TIMEOUT: Duration = Duration::from_secs(2);
 
 /// The answer of a healthy server.
 #[derive(Serialize, Debug, PartialEq, Eq)]
@@ -19,8 +25,8 @@ pub struct Health {
     pub database: &'static str,
 }
 
-/// `GET /api/health`: `200` with [`Health`] once the database answers a `SELECT 1`, else
-/// `503 database-unavailable`.
+/// `GET /api/health`: `200` with [`Health`] once the database answers a `SELECT 1`
+/// within [`TIMEOUT`], else `503 database-unavailable`.
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -32,22 +38,38 @@ pub struct Health {
 /// assert_eq!((health.status, health.database), ("ok", "ok"));
 /// # });
 /// ```
-pub async fn health(
-    axum::extract::State(app): axum::extract::State<Arc<AppState>>,
-) -> Result<Json<Health>, ApiError> {
-    let store = app.store.clone();
-    let checked = tokio::task::spawn_blocking(move || {
+pub async fn health(State(app): State<Arc<AppState>>) -> Result<Json<Health>, ApiError> {
+    check_database(app.store.clone(), TIMEOUT).await?;
+    Ok(Json(Health {
+        status: "ok",
+        version: env!("CARGO_PKG_VERSION"),
+        database: "ok",
+    }))
+}
+
+/// Runs `SELECT 1` through the store (its lock and its connection) on a blocking thread;
+/// `503 database-unavailable` when it fails or takes over `timeout`.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use std::{sync::Arc, time::Duration};
+/// let dir = tempfile::tempdir().unwrap();
+/// let store = Arc::new(agon_web::Store::open(&dir.path().join("g.sqlite3")).unwrap());
+/// assert!(agon_web::health::check_database(store, Duration::from_secs(2)).await.is_ok());
+/// # });
+/// ```
+pub async fn check_database(store: Arc<Store>, timeout: Duration) -> Result<(), ApiError> {
+    let check = tokio::task::spawn_blocking(move || {
         store.transaction(|tx| Ok(tx.query_row("SELECT 1", [], |_| Ok(()))?))
-    })
-    .await;
-    match checked {
-        Ok(Ok(())) => Ok(Json(Health {
-            status: "ok",
-            version: env!("CARGO_PKG_VERSION"),
-            database: "ok",
-        })),
-        Ok(Err(e)) => Err(unavailable(e.message)),
-        Err(e) => Err(unavailable(e.to_string())),
+    });
+    match tokio::time::timeout(timeout, check).await {
+        Ok(Ok(Ok(()))) => Ok(()),
+        Ok(Ok(Err(e))) => Err(unavailable(e.message)),
+        Ok(Err(e)) => Err(unavailable(e.to_string())),
+        Err(_) => Err(unavailable(format!(
+            "no answer within {} ms",
+            timeout.as_millis()
+        ))),
     }
 }
 

@@ -161,3 +161,35 @@ async fn health_answers_the_version_and_the_database() {
         );
     }
 }
+
+#[tokio::test]
+async fn health_is_503_when_the_database_does_not_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = std::sync::Arc::new(agon_web::Store::open(&dir.path().join("g.sqlite3")).unwrap());
+    // Another request holds the database.
+    let (release, held) = std::sync::mpsc::channel::<()>();
+    let (taken, is_taken) = std::sync::mpsc::channel::<()>();
+    let holder = std::thread::spawn({
+        let store = store.clone();
+        move || {
+            store
+                .transaction(|_| {
+                    taken.send(()).unwrap();
+                    held.recv().unwrap();
+                    Ok(())
+                })
+                .unwrap()
+        }
+    });
+    is_taken.recv().unwrap();
+    let timeout = std::time::Duration::from_millis(50);
+    let e = agon_web::health::check_database(store.clone(), timeout)
+        .await
+        .unwrap_err();
+    assert_eq!((e.status.as_u16(), e.name), (503, "database-unavailable"));
+    release.send(()).unwrap();
+    holder.join().unwrap();
+    assert!(agon_web::health::check_database(store, timeout * 40)
+        .await
+        .is_ok());
+}
