@@ -52,8 +52,13 @@ def server():
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     log = open(Path(tmp.name) / "server.log", "w+b")
+    # Every request of the session comes from 127.0.0.1: the rate limits are off (the
+    # browser tests are about the page; tests/limits.rs tests the limits).
+    no_limits = [arg for name in ("create-limit", "create-global", "action-limit", "action-global")
+                 for arg in (f"--{name}", "off")]
     proc = subprocess.Popen(
-        [str(binary), "--addr", f"127.0.0.1:{port}", "--db", str(Path(tmp.name) / "games.sqlite3"), "--workers", "2"],
+        [str(binary), "--addr", f"127.0.0.1:{port}", "--db", str(Path(tmp.name) / "games.sqlite3"), "--workers", "2",
+         *no_limits],
         stdout=log,
         stderr=subprocess.STDOUT,
     )
