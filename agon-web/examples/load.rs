@@ -6,7 +6,9 @@
 //! ```
 //!
 //! It starts the server in this process on a free loopback port with a new database (or
-//! uses `--url http://127.0.0.1:PORT --db FILE` of a server started by hand), runs the
+//! uses `--url http://127.0.0.1:PORT --db FILE` of a server started by hand, with its rate
+//! limits off: `--create-limit off --create-global off --action-limit off
+//! --action-global off`, since every player comes from one address), runs the
 //! players, then prints requests per second, the latency of move requests (p50, p99,
 //! max), the errors (must be 0), and checks every game in the database against a replay
 //! through agon-core and against what its player last saw (a lost move shows there).
@@ -271,6 +273,9 @@ fn main() {
                     max_streams: 10_000,
                     max_per_client: 10_000,
                 },
+                // Every simulated player comes from 127.0.0.1: one address's limits
+                // would measure the limits, not the server.
+                limits: agon_web::limits::LimitConfig::off(),
                 ..agon_web::Config::default()
             };
             let state = agon_web::AppState::open(&config).expect("open the database");

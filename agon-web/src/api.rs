@@ -487,9 +487,12 @@ pub(crate) async fn computer_reply(
     }
     let (level, seed) = (game.level, game.seed);
     let position = game.game.clone();
+    let metrics = app.metrics.clone();
     let m = app
         .workers
-        .run(level.expected_ms(), move || level.choose(&position, seed))
+        .run(level.expected_ms(), move || {
+            metrics.search(level.name(), || level.choose(&position, seed))
+        })
         .await?;
     let Some(m) = m else {
         return Ok(game);
@@ -516,6 +519,9 @@ pub(crate) async fn computer_reply(
         Ok((None, Some(stored)))
     })
     .await?;
+    if changed.is_some() {
+        app.metrics.computer_moved();
+    }
     changed
         .or(unchanged)
         .ok_or_else(|| ApiError::internal("the computer's move was lost"))
@@ -587,6 +593,13 @@ pub async fn create(
     });
     let created = game.clone();
     transact(&app, move |tx| store::insert(tx, &created, now_ms())).await?;
+    app.metrics.game_created(
+        opponent.name(),
+        match opponent {
+            Opponent::Computer => level.name(),
+            Opponent::Friend => "none",
+        },
+    );
     let game = computer_reply(&app, game).await?;
     let body = NewGameResponse {
         id: game.id.clone(),
@@ -688,6 +701,7 @@ pub async fn play(
         Ok(())
     })
     .await?;
+    app.metrics.person_moved();
     let game = if request.reply && game.opponent == Opponent::Computer {
         // A busy server still accepted the move: the state says the computer is to move.
         match computer_reply(&app, game.clone()).await {
@@ -783,8 +797,11 @@ pub async fn hint(
     ensure_not_over(&game)?;
     ensure_persons_turn(&game)?;
     let cost = HINT_TIME.as_millis() as usize / 2;
+    let metrics = app.metrics.clone();
     app.workers
-        .run(cost, move || hint_for(&game.game))
+        .run(cost, move || {
+            metrics.search("hint", || hint_for(&game.game))
+        })
         .await?
         // A game that is not over has a legal move, and the engine returns one.
         .ok_or_else(|| ApiError::internal("the engine found no move".to_string()))
@@ -959,16 +976,6 @@ pub async fn board_svg(uri: Uri) -> Result<Response, ApiError> {
         .last_move(last)
         .to_string();
     Ok(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response())
-}
-
-/// `GET /healthz`: 200 when the database answers.
-pub async fn health(State(app): State<Arc<AppState>>) -> Result<Json<serde_json::Value>, ApiError> {
-    transact(
-        &app,
-        move |tx| Ok(tx.query_row("SELECT 1", [], |_| Ok(()))?),
-    )
-    .await?;
-    Ok(Json(serde_json::json!({ "status": "ok" })))
 }
 
 /// The request's `Cookie` and `Accept-Language` headers, as text.

@@ -23,6 +23,7 @@ use serde::Deserialize;
 use tokio::sync::{broadcast, watch};
 
 use crate::hub::{HubEvent, StreamPermit, Subscription};
+use crate::limits::ClientKey;
 use crate::state::{now_ms, GameState, View};
 use crate::store::WebGame;
 use crate::{ApiError, AppState};
@@ -83,6 +84,8 @@ struct Live {
     /// Events ready to go.
     queue: VecDeque<Event>,
     _permit: StreamPermit,
+    /// Counts the stream in the metrics while it is open.
+    _counted: crate::metrics::StreamGuard,
 }
 
 impl Live {
@@ -176,11 +179,15 @@ pub async fn events(
     if !crate::api::valid_id(&id) {
         return Err(ApiError::unknown_game());
     }
-    let address = request
+    // The client as the rate limits see it (behind a trusted proxy, the forwarded address).
+    let peer = request
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
-        .map(|c| c.0.ip());
+        .map(|c| c.0);
+    let client = ClientKey::of_request(request.headers(), peer, app.limits.trust_proxy());
+    let address = (client != ClientKey::Unknown).then_some(client);
     let permit = app.hub.open_stream(address)?;
+    let counted = app.metrics.stream();
     // Subscribed before the read: nothing committed after the read is missed.
     let mut subscription = app.hub.subscribe(&id);
     let store = app.store.clone();
@@ -203,6 +210,7 @@ pub async fn events(
         sent: since,
         queue: VecDeque::new(),
         _permit: permit,
+        _counted: counted,
     };
     live.state_event(&game);
     let present = live.app.hub.present(&live.id);

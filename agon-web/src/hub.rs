@@ -13,13 +13,13 @@
 //! [`Hub::publish`] on every server, as the store's commit does here.
 
 use std::collections::HashMap;
-use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use agon_core::Side;
 use axum::http::StatusCode;
 use tokio::sync::{broadcast, watch};
 
+use crate::limits::ClientKey;
 use crate::store::WebGame;
 use crate::ApiError;
 
@@ -44,7 +44,7 @@ struct Channel {
 #[derive(Default)]
 struct Streams {
     total: usize,
-    by_address: HashMap<IpAddr, usize>,
+    by_address: HashMap<ClientKey, usize>,
 }
 
 /// The bounds on open event streams.
@@ -159,7 +159,7 @@ impl Hub {
     /// bound of one address, both with `Retry-After`.
     pub fn open_stream(
         self: &Arc<Self>,
-        address: Option<IpAddr>,
+        address: Option<ClientKey>,
     ) -> Result<StreamPermit, ApiError> {
         let mut streams = self.streams.lock().unwrap_or_else(|e| e.into_inner());
         if streams.total >= self.limits.max_streams {
@@ -266,7 +266,7 @@ impl Drop for Subscription {
 /// One open stream, counted until dropped.
 pub struct StreamPermit {
     hub: Arc<Hub>,
-    address: Option<IpAddr>,
+    address: Option<ClientKey>,
 }
 
 impl Drop for StreamPermit {

@@ -31,19 +31,24 @@ pub mod api;
 mod error;
 pub mod events;
 pub mod friend;
+pub mod health;
 mod hub;
 pub mod i18n;
 mod level;
+pub mod limits;
+pub mod metrics;
 pub mod pages;
+pub mod rejections;
 mod state;
 pub mod store;
 mod tasks;
 mod workers;
 
-pub use error::ApiError;
+pub use error::{ApiError, ErrorName};
 pub use hub::{Hub, HubEvent, StreamLimits, StreamPermit, Subscription};
 pub use i18n::Language;
 pub use level::Level;
+pub use metrics::Metrics;
 use pages::Page;
 pub use state::{
     now_ms, rule_option_values, rule_values, side_name, ClockState, GameState, LegalMove,
@@ -54,7 +59,7 @@ pub use tasks::{Timers, PRUNE_EVERY};
 pub use workers::{Workers, QUEUE_MS_PER_WORKER};
 
 /// How the server is set up: `--addr`, `--db`, `--workers`, `--max-streams`,
-/// `--max-streams-per-client`, `--idle-days`.
+/// `--max-streams-per-client`, `--idle-days`, the rate limits and `--no-metrics`.
 ///
 /// ```
 /// let config = agon_web::Config::default();
@@ -62,6 +67,7 @@ pub use workers::{Workers, QUEUE_MS_PER_WORKER};
 /// assert_eq!(config.db.to_str(), Some("agon-web.sqlite3"));
 /// assert!(config.workers >= 1);
 /// assert_eq!(config.idle_days, 30);
+/// assert!(config.metrics);
 /// ```
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -75,6 +81,14 @@ pub struct Config {
     pub streams: StreamLimits,
     /// After how many days without a change a game is pruned (its rows deleted).
     pub idle_days: u32,
+    /// The rate limits on creating games and acting in them.
+    pub limits: limits::LimitConfig,
+    /// Whether `GET /metrics` is served.
+    pub metrics: bool,
+    /// How long a clock's minute lasts, in milliseconds: 60,000. Only tests and
+    /// demonstrations shorten it, to see a clock run out (see
+    /// [`AppState::clock_minute_ms`]).
+    pub clock_minute_ms: i64,
 }
 
 impl Default for Config {
@@ -85,6 +99,9 @@ impl Default for Config {
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             streams: StreamLimits::default(),
             idle_days: DEFAULT_IDLE_DAYS,
+            limits: limits::LimitConfig::default(),
+            metrics: true,
+            clock_minute_ms: 60_000,
         }
     }
 }
@@ -110,6 +127,12 @@ pub struct AppState {
     pub clock_minute_ms: i64,
     /// How long a game may go without a change before it is pruned, in milliseconds.
     pub idle_ms: i64,
+    /// What the server counts, served at `GET /metrics`.
+    pub metrics: Arc<Metrics>,
+    /// Whether `GET /metrics` is served.
+    pub metrics_endpoint: bool,
+    /// The rate limits.
+    pub limits: Arc<limits::RateLimits>,
 }
 
 impl AppState {
@@ -129,13 +152,17 @@ impl AppState {
             max_plies: api::MAX_PLIES,
             hub: Arc::new(Hub::new(config.streams)),
             timers: Timers::default(),
-            clock_minute_ms: 60_000,
+            clock_minute_ms: config.clock_minute_ms,
             idle_ms: i64::from(config.idle_days) * 86_400_000,
+            metrics: Arc::new(Metrics::new()),
+            metrics_endpoint: config.metrics,
+            limits: Arc::new(limits::RateLimits::new(&config.limits)),
         })
     }
 }
 
-/// The whole application: pages, assets and the API, with the security headers.
+/// The whole application: pages, assets and the API, with the security headers, the rate
+/// limits, JSON errors and the metrics.
 ///
 /// ```
 /// let dir = tempfile::tempdir()?;
@@ -164,17 +191,26 @@ fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/events", get(events::events))
         .route("/api/games/{id}/record", get(api::record))
         .route("/api/board.svg", get(api::board_svg))
-        .route("/healthz", get(api::health));
+        .route("/api/health", get(health::health))
+        .route("/healthz", get(health::health));
     let site = Router::new()
         .route("/", get(game_page))
         .route("/g/{id}", get(game_page))
         .route("/rules", get(rules_page))
         .route("/assets/{*file}", get(pages::asset))
         .route("/i18n/{file}", get(pages::catalogue));
+    let site = match state.metrics_endpoint {
+        true => site.route("/metrics", get(metrics::endpoint)),
+        false => site,
+    };
+    let (limits, metrics) = (state.limits.clone(), state.metrics.clone());
     api.merge(site)
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(api::MAX_BODY))
+        .layer(middleware::from_fn_with_state(limits, limits::enforce))
+        .layer(middleware::from_fn(rejections::json_errors))
+        .layer(middleware::from_fn_with_state(metrics, metrics::track))
         .layer(middleware::from_fn(security_headers))
         .with_state(state)
 }
@@ -197,7 +233,8 @@ pub async fn serve(
 /// Serves the application on a bound listener until `shutdown` completes (what [`serve`]
 /// does after binding; tests and the load script bind port 0 themselves). It also runs
 /// the server's own work (the clocks' timers, the pruning of idle games); on shutdown the
-/// event streams end, so that the requests under way can finish.
+/// event streams end, so that the requests under way can finish. Each request knows its
+/// peer's address, which the rate limits and the streams' bound key on.
 pub async fn serve_on(
     listener: tokio::net::TcpListener,
     state: AppState,

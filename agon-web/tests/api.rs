@@ -26,6 +26,8 @@ fn server_with_limit(workers: Arc<Workers>, max_plies: usize) -> Server {
     let dir = tempfile::tempdir().unwrap();
     let config = Config {
         db: dir.path().join("games.sqlite3"),
+        // These tests are about the API: tests/limits.rs tests the limits.
+        limits: agon_web::limits::LimitConfig::off(),
         ..Config::default()
     };
     let mut state = AppState::open(&config).unwrap();

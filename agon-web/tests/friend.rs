@@ -25,6 +25,8 @@ fn server_with_minute(clock_minute_ms: i64) -> Server {
     let config = Config {
         db: dir.path().join("games.sqlite3"),
         workers: 2,
+        // Every request comes from one client: tests/limits.rs tests the rate limits.
+        limits: agon_web::limits::LimitConfig::off(),
         ..Config::default()
     };
     let mut state = AppState::open(&config).unwrap();
@@ -705,6 +707,7 @@ async fn a_version_2_database_keeps_its_games() {
     let config = Config {
         db: path.clone(),
         workers: 1,
+        limits: agon_web::limits::LimitConfig::off(),
         ..Config::default()
     };
     let s = Server {

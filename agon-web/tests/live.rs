@@ -32,6 +32,8 @@ async fn server_with(limits: StreamLimits, clock_minute_ms: i64) -> Server {
         db: dir.path().join("games.sqlite3"),
         workers: 2,
         streams: limits,
+        // Every request comes from 127.0.0.1: tests/limits.rs tests the rate limits.
+        limits: agon_web::limits::LimitConfig::off(),
         ..Config::default()
     };
     let mut state = AppState::open(&config).unwrap();

@@ -54,6 +54,12 @@ def _binary() -> Path:
     return binary
 
 
+# Every request of the session comes from 127.0.0.1: the rate limits are off (the browser
+# tests are about the page; tests/limits.rs tests the limits).
+NO_LIMITS = [arg for name in ("create-limit", "create-global", "action-limit", "action-global")
+             for arg in (f"--{name}", "off")]
+
+
 class Server:
     """One agon-web process on a fixed port and database file: it can be killed and started
     again on both, as a crash and a restart would."""
@@ -69,7 +75,8 @@ class Server:
     def start(self):
         env = dict(os.environ, AGON_WEB_CLOCK_MINUTE_MS=CLOCK_MINUTE_MS)
         self.proc = subprocess.Popen(
-            [str(self.binary), "--addr", f"127.0.0.1:{self.port}", "--db", str(self.db), "--workers", "2"],
+            [str(self.binary), "--addr", f"127.0.0.1:{self.port}", "--db", str(self.db), "--workers", "2",
+             *NO_LIMITS],
             stdout=self.log,
             stderr=subprocess.STDOUT,
             env=env,
