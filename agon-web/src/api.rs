@@ -472,6 +472,7 @@ pub(crate) fn state_for(app: &AppState, game: &WebGame, view: Option<Side>) -> G
             side: view.unwrap_or(game.human),
             now_ms: now_ms(),
             present: app.hub.present(&game.id),
+            minute_ms: app.clock_minute_ms,
         },
     )
 }

@@ -100,6 +100,7 @@ impl Live {
                 side: self.view.unwrap_or(game.human),
                 now_ms: now_ms(),
                 present: self.app.hub.present(&self.id),
+                minute_ms: self.app.clock_minute_ms,
             },
         );
         let data = serde_json::to_string(&state).unwrap_or_default();

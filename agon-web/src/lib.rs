@@ -59,7 +59,7 @@ pub use tasks::{Timers, PRUNE_EVERY};
 pub use workers::{Workers, QUEUE_MS_PER_WORKER};
 
 /// How the server is set up: `--addr`, `--db`, `--workers`, `--max-streams`,
-/// `--max-streams-per-client`, `--idle-days`, the rate limits and `--no-metrics`.
+/// `--max-streams-per-client`, `--idle-days`, `--keep-days`, the rate limits and `--no-metrics`.
 ///
 /// ```
 /// let config = agon_web::Config::default();
@@ -79,8 +79,12 @@ pub struct Config {
     pub workers: usize,
     /// The bounds on open event streams, global and per client address.
     pub streams: StreamLimits,
-    /// After how many days without a change a game is pruned (its rows deleted).
+    /// After how many days without a change an unfinished game is pruned (its rows
+    /// deleted).
     pub idle_days: u32,
+    /// After how many days without a change a finished game is pruned; `None` (the
+    /// default) keeps finished games.
+    pub keep_days: Option<u32>,
     /// The rate limits on creating games and acting in them.
     pub limits: limits::LimitConfig,
     /// Whether `GET /metrics` is served.
@@ -99,6 +103,7 @@ impl Default for Config {
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             streams: StreamLimits::default(),
             idle_days: DEFAULT_IDLE_DAYS,
+            keep_days: None,
             limits: limits::LimitConfig::default(),
             metrics: true,
             clock_minute_ms: 60_000,
@@ -125,8 +130,12 @@ pub struct AppState {
     /// shorten it to see a clock run out (a game created with `"clock": "1+0"` then has
     /// 1 such minute; the increment is scaled alike).
     pub clock_minute_ms: i64,
-    /// How long a game may go without a change before it is pruned, in milliseconds.
+    /// How long an unfinished game may go without a change before it is pruned, in
+    /// milliseconds.
     pub idle_ms: i64,
+    /// How long a finished game is kept after its last change, in milliseconds (`None`:
+    /// for good).
+    pub keep_ms: Option<i64>,
     /// What the server counts, served at `GET /metrics`.
     pub metrics: Arc<Metrics>,
     /// Whether `GET /metrics` is served.
@@ -154,6 +163,7 @@ impl AppState {
             timers: Timers::default(),
             clock_minute_ms: config.clock_minute_ms,
             idle_ms: i64::from(config.idle_days) * 86_400_000,
+            keep_ms: config.keep_days.map(|days| i64::from(days) * 86_400_000),
             metrics: Arc::new(Metrics::new()),
             metrics_endpoint: config.metrics,
             limits: Arc::new(limits::RateLimits::new(&config.limits)),

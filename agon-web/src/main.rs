@@ -10,7 +10,7 @@ use agon_web::limits::Quota;
 use agon_web::Config;
 
 const USAGE: &str = "usage: agon-web [--addr 127.0.0.1:8080] [--db agon-web.sqlite3] [--workers N]
-       [--max-streams 10000] [--max-streams-per-client 16] [--idle-days 30]
+       [--max-streams 10000] [--max-streams-per-client 16] [--idle-days 30] [--keep-days forever]
        [--clock-minute-ms 60000]
        [--create-limit 10/min:20] [--create-global 300/min:100]
        [--action-limit 5/s:20] [--action-global 500/s:1000] [--limit-addresses 50000]
@@ -20,7 +20,7 @@ const USAGE: &str = "usage: agon-web [--addr 127.0.0.1:8080] [--db agon-web.sqli
 /// Every option: its name (`--NAME`), its environment variable, and whether it is a flag
 /// (no value on the command line; `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` in
 /// the environment).
-const NAMES: [(&str, &str, bool); 14] = [
+const NAMES: [(&str, &str, bool); 15] = [
     ("addr", "AGON_WEB_ADDR", false),
     ("db", "AGON_WEB_DB", false),
     ("workers", "AGON_WEB_WORKERS", false),
@@ -31,6 +31,7 @@ const NAMES: [(&str, &str, bool); 14] = [
         false,
     ),
     ("idle-days", "AGON_WEB_IDLE_DAYS", false),
+    ("keep-days", "AGON_WEB_KEEP_DAYS", false),
     ("clock-minute-ms", "AGON_WEB_CLOCK_MINUTE_MS", false),
     ("create-limit", "AGON_WEB_CREATE_LIMIT", false),
     ("create-global", "AGON_WEB_CREATE_GLOBAL", false),
@@ -82,6 +83,12 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Config, String> {
                 config.streams.max_per_client = number(name, value, 1, 100_000)?
             }
             "idle-days" => config.idle_days = number(name, value, 1, 36_500)? as u32,
+            "keep-days" => {
+                config.keep_days = match value {
+                    "forever" => None,
+                    _ => Some(number(name, value, 1, 36_500)? as u32),
+                }
+            }
             "clock-minute-ms" => config.clock_minute_ms = number(name, value, 100, 60_000)? as i64,
             "workers" => {
                 config.workers = match value.parse::<usize>() {

@@ -212,6 +212,8 @@ pub struct Seats {
 /// The clock of a game, as of `now_ms`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ClockState {
+    /// The time control as chosen at "New game": `5+3` (minutes + increment seconds).
+    pub control: String,
     /// Each side's time at the start, in milliseconds.
     pub initial_ms: i64,
     /// What each move adds to its mover's time.
@@ -243,7 +245,7 @@ pub struct OffersState {
 ///
 /// ```
 /// use agon_core::Side;
-/// let view = agon_web::View { side: Side::Black, now_ms: 0, present: [true, false] };
+/// let view = agon_web::View { side: Side::Black, now_ms: 0, present: [true, false], minute_ms: 60_000 };
 /// assert_eq!(view.side, Side::Black);
 /// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -254,6 +256,9 @@ pub struct View {
     pub now_ms: i64,
     /// Whether White's and Black's seats have a page open.
     pub present: [bool; 2],
+    /// How long a clock's minute lasts on this server (`AppState::clock_minute_ms`), to
+    /// name a clock's time control as it was chosen.
+    pub minute_ms: i64,
 }
 
 /// The server's time, unix milliseconds.
@@ -352,6 +357,7 @@ impl GameState {
                 side: game.human,
                 now_ms: now_ms(),
                 present: [false; 2],
+                minute_ms: 60_000,
             },
         )
     }
@@ -362,7 +368,7 @@ impl GameState {
     /// use agon_core::{Position, Side};
     /// use agon_web::{store::WebGame, GameState, Level, View};
     /// let game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
-    /// let state = GameState::view(&game, View { side: Side::Black, now_ms: 0, present: [true, false] });
+    /// let state = GameState::view(&game, View { side: Side::Black, now_ms: 0, present: [true, false], minute_ms: 60_000 });
     /// assert!(state.seats.white.present);
     /// assert!(state.seats.black.present, "the computer is always there");
     /// ```
@@ -414,7 +420,14 @@ impl GameState {
         };
         let clock = game.clock.map(|c| {
             let remaining = game.remaining_at(view.now_ms).unwrap_or(c.remaining_ms);
+            // Rounded: a shortened minute scales the increment to whole milliseconds.
+            let minute = view.minute_ms.max(1);
+            let (minutes, seconds) = (
+                (c.initial_ms + minute / 2) / minute,
+                (c.increment_ms * 60 + minute / 2) / minute,
+            );
             ClockState {
+                control: format!("{minutes}+{seconds}"),
                 initial_ms: c.initial_ms,
                 increment_ms: c.increment_ms,
                 white_ms: remaining[0],

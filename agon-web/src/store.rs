@@ -51,6 +51,10 @@ const MIGRATIONS: [&str; 2] = [
     // `resigned` is kept but no longer read: `end_reason`/`loser` say how a game ended
     // outside the rules. Every stored game gets the version its changes would have given
     // it (a version a move, one for a resignation) and is touched when it was created.
+    // `over` says whether a game has ended (by the rules or otherwise), for the pruning of
+    // unfinished games; SQL cannot replay a game, so of the older games only the resigned
+    // ones count as over (an older game won on the board is pruned as unfinished once
+    // idle, like any game nobody plays).
     "ALTER TABLE games ADD COLUMN opponent TEXT NOT NULL DEFAULT 'computer'
          CHECK (opponent IN ('computer', 'friend'));
      ALTER TABLE games ADD COLUMN guest_sha256 BLOB;
@@ -70,8 +74,9 @@ const MIGRATIONS: [&str; 2] = [
      ALTER TABLE games ADD COLUMN rematch_offer TEXT;
      ALTER TABLE games ADD COLUMN rematch_game TEXT;
      ALTER TABLE games ADD COLUMN touched_ms INTEGER NOT NULL DEFAULT 0;
+     ALTER TABLE games ADD COLUMN over INTEGER NOT NULL DEFAULT 0;
      ALTER TABLE moves ADD COLUMN at_ms INTEGER;
-     UPDATE games SET end_reason = 'resignation', loser = human WHERE resigned = 1;
+     UPDATE games SET end_reason = 'resignation', loser = human, over = 1 WHERE resigned = 1;
      UPDATE games SET
          version = (SELECT count(*) FROM moves WHERE moves.game_id = games.id) + resigned,
          touched_ms = created_unix * 1000;
@@ -563,24 +568,27 @@ impl Store {
         Ok(value)
     }
 
-    /// Deletes every game (and its moves) that nothing changed since `cutoff_ms` (unix
-    /// milliseconds); answers how many.
+    /// Deletes every unfinished game (and its moves) that nothing changed since
+    /// `unfinished_ms` (unix milliseconds), and every finished one not changed since
+    /// `finished_ms` (`None`: finished games are kept); answers how many.
     ///
     /// ```
     /// let dir = tempfile::tempdir()?;
     /// let store = agon_web::Store::open(&dir.path().join("g.sqlite3"))?;
-    /// assert_eq!(store.prune(i64::MAX)?, 0);
+    /// assert_eq!(store.prune(i64::MAX, None)?, 0);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn prune(&self, cutoff_ms: i64) -> Result<usize, ApiError> {
+    pub fn prune(&self, unfinished_ms: i64, finished_ms: Option<i64>) -> Result<usize, ApiError> {
+        const IDLE: &str = "(over = 0 AND touched_ms < ?1) OR (over = 1 AND touched_ms < ?2)";
+        let finished_ms = finished_ms.unwrap_or(i64::MIN);
         self.transaction(|tx| {
             tx.execute(
-                "DELETE FROM moves WHERE game_id IN (SELECT id FROM games WHERE touched_ms < ?1)",
-                params![cutoff_ms],
+                &format!("DELETE FROM moves WHERE game_id IN (SELECT id FROM games WHERE {IDLE})"),
+                params![unfinished_ms, finished_ms],
             )?;
             Ok(tx.execute(
-                "DELETE FROM games WHERE touched_ms < ?1",
-                params![cutoff_ms],
+                &format!("DELETE FROM games WHERE {IDLE}"),
+                params![unfinished_ms, finished_ms],
             )?)
         })
     }
@@ -632,9 +640,9 @@ pub fn insert(tx: &Transaction<'_>, game: &WebGame, now_ms: i64) -> Result<(), A
         "INSERT INTO games (id, token_sha256, human, level, start, seed, resigned, created_unix,
              rules, opponent, guest_sha256, creator_name, guest_name, clock_initial_ms,
              clock_increment_ms, white_ms, black_ms, clock_at_ms, version, end_reason, loser,
-             draw_offer, takeback_offer, rematch_offer, rematch_game, touched_ms)
+             draw_offer, takeback_offer, rematch_offer, rematch_game, touched_ms, over)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-             ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)",
+             ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)",
         params![
             game.id,
             &game.token_sha256[..],
@@ -663,6 +671,7 @@ pub fn insert(tx: &Transaction<'_>, game: &WebGame, now_ms: i64) -> Result<(), A
             side_text(game.offers.rematch),
             game.rematch_game,
             now_ms,
+            game.is_over(),
         ],
     )?;
     append(tx, game, 0, now_ms)
@@ -711,7 +720,7 @@ pub fn save(tx: &Transaction<'_>, game: &mut WebGame, now_ms: i64) -> Result<(),
         "UPDATE games SET guest_sha256 = ?1, guest_name = ?2, white_ms = ?3, black_ms = ?4,
              clock_at_ms = ?5, end_reason = ?6, loser = ?7, resigned = ?8, draw_offer = ?9,
              takeback_offer = ?10, rematch_offer = ?11, rematch_game = ?12,
-             version = version + 1, touched_ms = ?13
+             version = version + 1, touched_ms = ?13, over = ?16
          WHERE id = ?14 AND version = ?15",
         params![
             game.guest_sha256.as_ref().map(|d| &d[..]),
@@ -729,6 +738,7 @@ pub fn save(tx: &Transaction<'_>, game: &mut WebGame, now_ms: i64) -> Result<(),
             now_ms,
             game.id,
             game.version,
+            game.is_over(),
         ],
     )?;
     if changed != 1 {

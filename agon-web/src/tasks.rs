@@ -83,9 +83,10 @@ pub(crate) fn start(app: &Arc<AppState>) -> tokio::task::JoinHandle<()> {
         let mut every = tokio::time::interval(PRUNE_EVERY);
         loop {
             every.tick().await;
-            let cutoff = now_ms() - app.idle_ms;
+            let now = now_ms();
+            let (unfinished, finished) = (now - app.idle_ms, app.keep_ms.map(|ms| now - ms));
             let store = app.store.clone();
-            match tokio::task::spawn_blocking(move || store.prune(cutoff)).await {
+            match tokio::task::spawn_blocking(move || store.prune(unfinished, finished)).await {
                 Ok(Ok(0)) => {}
                 Ok(Ok(n)) => println!("agon-web: pruned {n} idle games"),
                 Ok(Err(e)) => eprintln!("agon-web: pruning: {e}"),

@@ -609,24 +609,40 @@ async fn idle_games_are_pruned() {
     let g = s.pair(json!({})).await;
     s.play(&g.id, &g.white, "f1-e1").await.ok();
     let fresh = s.pair(json!({})).await;
-    // The first game was last touched 31 days ago.
+    let finished = s.pair(json!({})).await;
+    s.post(
+        &format!("/api/games/{}/resign", finished.id),
+        json!({"token": finished.black}),
+    )
+    .await
+    .ok();
+    // The first game and the finished one were last touched 31 days ago.
     let old = agon_web::now_ms() - 31 * 86_400_000;
-    let id = g.id.clone();
-    s.store
-        .transaction(move |tx| {
-            tx.execute(
-                "UPDATE games SET touched_ms = ?1 WHERE id = ?2",
-                rusqlite::params![old, id],
-            )?;
-            Ok(())
-        })
-        .unwrap();
-    let pruned = s
-        .store
-        .prune(agon_web::now_ms() - i64::from(agon_web::DEFAULT_IDLE_DAYS) * 86_400_000)
-        .unwrap();
-    assert_eq!(pruned, 1);
+    for id in [g.id.clone(), finished.id.clone()] {
+        s.store
+            .transaction(move |tx| {
+                tx.execute(
+                    "UPDATE games SET touched_ms = ?1 WHERE id = ?2",
+                    rusqlite::params![old, id],
+                )?;
+                Ok(())
+            })
+            .unwrap();
+    }
+    let idle = agon_web::now_ms() - i64::from(agon_web::DEFAULT_IDLE_DAYS) * 86_400_000;
+    // By default finished games are kept: only the unfinished idle one goes.
+    assert_eq!(s.store.prune(idle, None).unwrap(), 1);
     s.get(&format!("/api/games/{}", g.id))
+        .await
+        .error(404, "unknown-game");
+    s.state(&fresh.id).await;
+    assert_eq!(
+        s.state(&finished.id).await["outcome"]["reason"],
+        "resignation"
+    );
+    // With --keep-days 30, the finished one goes too.
+    assert_eq!(s.store.prune(idle, Some(idle)).unwrap(), 1);
+    s.get(&format!("/api/games/{}", finished.id))
         .await
         .error(404, "unknown-game");
     s.state(&fresh.id).await;
@@ -724,9 +740,17 @@ async fn a_version_2_database_keeps_its_games() {
     let m = state["legal_moves"][0].as_str().unwrap().to_string();
     let state = s.play("fedcba9876543210", "secret", &m).await.ok();
     assert_eq!(state["version"], 3, "the move and the computer's reply");
-    // Old games count as touched when they were created: the one not played since is
-    // pruned like any idle game.
-    assert_eq!(s.store.prune(1_700_000_000_001).unwrap(), 1);
+    // Old games count as touched when they were created, and a resigned one as over: the
+    // resigned one, idle since, is kept as finished games are, unless they are pruned too
+    // (the other was just played).
+    assert_eq!(s.store.prune(1_700_000_000_001, None).unwrap(), 0);
+    s.state("0123456789abcdef").await;
+    assert_eq!(
+        s.store
+            .prune(1_700_000_000_001, Some(1_700_000_000_001))
+            .unwrap(),
+        1
+    );
     s.get("/api/games/0123456789abcdef")
         .await
         .error(404, "unknown-game");

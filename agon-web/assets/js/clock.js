@@ -38,11 +38,9 @@ export function formatTime(/** @type {number} */ ms) {
   return h ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
 }
 
-/** A time control for people: "5+3". */
+/** A time control for people: "5+3", as chosen at "New game" (the server names it). */
 export function controlText(/** @type {Clock} */ clock) {
-  const minutes = clock.initial_ms / 60_000;
-  const min = Number.isInteger(minutes) ? String(minutes) : minutes.toFixed(1);
-  return `${min}+${Math.round(clock.increment_ms / 1000)}`;
+  return clock.control;
 }
 
 /**

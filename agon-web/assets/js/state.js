@@ -7,7 +7,7 @@
  * @typedef {{winner: 'white' | 'black' | null, reason: string, score: string}} Outcome
  * @typedef {'white' | 'black'} Side
  * @typedef {{taken: boolean, name: string | null, present: boolean}} Seat
- * @typedef {{initial_ms: number, increment_ms: number, white_ms: number, black_ms: number,
+ * @typedef {{control: string, initial_ms: number, increment_ms: number, white_ms: number, black_ms: number,
  *   running: Side | null, now_ms: number}} Clock
  * @typedef {{draw: Side | null, takeback: Side | null, rematch: Side | null}} Offers
  * @typedef {{
