@@ -6,7 +6,9 @@
 //! ```
 //!
 //! It starts the server in this process on a free loopback port with a new database (or
-//! uses `--url http://127.0.0.1:PORT --db FILE` of a server started by hand), runs the
+//! uses `--url http://127.0.0.1:PORT --db FILE` of a server started by hand, with its rate
+//! limits off: `--create-limit off --create-global off --action-limit off
+//! --action-global off`, since every player comes from one address), runs the
 //! players, then prints requests per second, the latency of move requests (p50, p99,
 //! max), the errors (must be 0), and checks every game in the database against a replay
 //! through agon-core and against what its player last saw (a lost move shows there).
@@ -15,6 +17,20 @@
 //! Like people, the simulated players think before each move: a random time from 0 to
 //! twice `--think-ms` (default 500 ms). `--think-ms 0` sends moves back to back, which
 //! measures the most the server can do rather than the latency a player sees.
+//!
+//! `--friends N` plays N games between two simulated people instead, each with its own
+//! event stream (`GET /api/games/{id}/events`, as the page's `EventSource`):
+//!
+//! ```sh
+//! cargo run --release -p agon-web --example load -- --friends 100 --think-ms 100 --seconds 60
+//! ```
+//!
+//! Each player moves when its stream says it is its turn; the example reports the latency
+//! from the start of a move's request to the opponent's stream delivering that version
+//! (p50, p99, max), the versions each stream lost or got twice (both must be 0), replays
+//! every game of the database through agon-core against what its players saw, and
+//! prints the process's memory (`VmRSS` and `VmHWM` of `/proc/self/status`: the server
+//! and the clients together, so an upper bound of the server's).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -32,6 +48,7 @@ struct Options {
     db: Option<std::path::PathBuf>,
     workers: usize,
     think_ms: u64,
+    friends: usize,
 }
 
 fn options() -> Options {
@@ -43,6 +60,7 @@ fn options() -> Options {
         db: None,
         workers: 2,
         think_ms: 500,
+        friends: 0,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -60,6 +78,7 @@ fn options() -> Options {
             "--seconds" => o.seconds = number().clamp(1, 3600) as u64,
             "--workers" => o.workers = number().clamp(1, 64),
             "--think-ms" => o.think_ms = number().clamp(0, 60_000) as u64,
+            "--friends" => o.friends = number().clamp(1, 2000),
             "--url" => o.url = Some(value),
             "--db" => o.db = Some(value.into()),
             other => {
@@ -249,6 +268,14 @@ fn main() {
             let config = agon_web::Config {
                 db: db.clone(),
                 workers: o.workers,
+                // Every simulated page comes from 127.0.0.1.
+                streams: agon_web::StreamLimits {
+                    max_streams: 10_000,
+                    max_per_client: 10_000,
+                },
+                // Every simulated player comes from 127.0.0.1: one address's limits
+                // would measure the limits, not the server.
+                limits: agon_web::limits::LimitConfig::off(),
                 ..agon_web::Config::default()
             };
             let state = agon_web::AppState::open(&config).expect("open the database");
@@ -265,6 +292,11 @@ fn main() {
         .enable_all()
         .build()
         .unwrap();
+    if o.friends > 0 {
+        friends(&o, &base, &clients, &db);
+        drop(server_runtime);
+        return;
+    }
     let tally = Arc::new(Tally::default());
     let started = Instant::now();
     let stop = started + Duration::from_secs(o.seconds);
@@ -314,6 +346,281 @@ fn main() {
     );
     drop(server_runtime);
     if errors > 0 || mismatches > 0 {
+        std::process::exit(1);
+    }
+}
+
+/// An event stream's `state` events: (version, when it arrived, moves, outcome over).
+type Arrival = (i64, Instant, Vec<String>, bool);
+
+/// Opens a game's event stream with `token` and forwards each `state` event, stamped with
+/// its arrival time, to the answered channel.
+async fn stream(
+    client: &reqwest::Client,
+    url: String,
+    errors: Arc<AtomicU64>,
+) -> Option<tokio::sync::mpsc::UnboundedReceiver<Arrival>> {
+    let mut response = match client.get(&url).send().await {
+        Ok(r) if r.status() == 200 => r,
+        Ok(r) => {
+            eprintln!("{url}: {}", r.status());
+            errors.fetch_add(1, Ordering::Relaxed);
+            return None;
+        }
+        Err(e) => {
+            eprintln!("{url}: {e}");
+            errors.fetch_add(1, Ordering::Relaxed);
+            return None;
+        }
+    };
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        let mut buffer = String::new();
+        while let Ok(Some(chunk)) = response.chunk().await {
+            let at = Instant::now();
+            buffer.push_str(&String::from_utf8_lossy(&chunk));
+            while let Some(end) = buffer.find("\n\n") {
+                let block: String = buffer.drain(..end + 2).collect();
+                if !block.lines().any(|l| l == "event: state") {
+                    continue;
+                }
+                let data: String = block
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("data: "))
+                    .collect();
+                let Ok(state) = serde_json::from_str::<Value>(&data) else {
+                    continue;
+                };
+                let version = state["version"].as_i64().unwrap_or(-1);
+                let arrival = (
+                    version,
+                    at,
+                    strings(&state["moves"]),
+                    !state["outcome"].is_null(),
+                );
+                if tx.send(arrival).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    Some(rx)
+}
+
+#[derive(Default)]
+struct FriendTally {
+    errors: Arc<AtomicU64>,
+    moves: AtomicU64,
+    lost: AtomicU64,
+    duplicated: AtomicU64,
+    finished: AtomicU64,
+    latencies_us: Mutex<Vec<u64>>,
+    games: Mutex<Vec<(String, Vec<String>, bool)>>,
+}
+
+/// One game between two simulated people: each moves when its stream shows its turn.
+async fn pair(n: usize, base: String, think_ms: u64, tally: Arc<FriendTally>, stop: Instant) {
+    let client = reqwest::Client::new();
+    let mut rng = Rng::new(n as u64 + 1);
+    let errors = tally.errors.clone();
+    let post = |url: String, body: Value| {
+        let client = client.clone();
+        let errors = errors.clone();
+        async move {
+            match client.post(&url).json(&body).send().await {
+                Ok(r) if r.status().is_success() => r.json::<Value>().await.ok(),
+                Ok(r) => {
+                    let status = r.status();
+                    eprintln!("{url}: {status} {}", r.text().await.unwrap_or_default());
+                    errors.fetch_add(1, Ordering::Relaxed);
+                    None
+                }
+                Err(e) => {
+                    eprintln!("{url}: {e}");
+                    errors.fetch_add(1, Ordering::Relaxed);
+                    None
+                }
+            }
+        }
+    };
+    let Some(created) = post(
+        format!("{base}/api/games"),
+        json!({"opponent": "friend", "side": "white", "name": format!("w{n}")}),
+    )
+    .await
+    else {
+        return;
+    };
+    let id = created["id"].as_str().unwrap_or_default().to_string();
+    let Some(joined) = post(
+        format!("{base}/api/games/{id}/join"),
+        json!({"name": format!("b{n}")}),
+    )
+    .await
+    else {
+        return;
+    };
+    let tokens = [
+        created["token"].as_str().unwrap_or_default().to_string(),
+        joined["token"].as_str().unwrap_or_default().to_string(),
+    ];
+    let mut streams = Vec::new();
+    for (token, view) in tokens.iter().zip(["white", "black"]) {
+        let url = format!("{base}/api/games/{id}/events?since=1&view={view}&token={token}");
+        match stream(&client, url, errors.clone()).await {
+            Some(rx) => streams.push(rx),
+            None => return,
+        }
+    }
+    // Every version each stream got.
+    let mut seen: [Vec<i64>; 2] = [vec![], vec![]];
+    let mut state = joined["state"].clone();
+    let mut moves: Vec<String> = vec![];
+    let mut version = state["version"].as_i64().unwrap_or(1);
+    let mut over = false;
+    while !over && Instant::now() < stop {
+        let mover = usize::from(state["chooser"] == "black");
+        let legal = strings(&state["legal_moves"]);
+        if legal.is_empty() {
+            break;
+        }
+        let m = legal[rng.below(legal.len())].clone();
+        if think_ms > 0 {
+            let think = rng.below(2 * think_ms as usize + 1) as u64;
+            tokio::time::sleep(Duration::from_millis(think)).await;
+        }
+        let started = Instant::now();
+        let Some(answer) = post(
+            format!("{base}/api/games/{id}/moves"),
+            json!({"token": tokens[mover], "move": m}),
+        )
+        .await
+        else {
+            break;
+        };
+        version = answer["version"].as_i64().unwrap_or(version);
+        tally.moves.fetch_add(1, Ordering::Relaxed);
+        // Both streams up to this version; the opponent's arrival is the latency.
+        for (side, rx) in streams.iter_mut().enumerate() {
+            loop {
+                let next = tokio::time::timeout(Duration::from_secs(10), rx.recv()).await;
+                let Ok(Some((v, at, seen_moves, ended))) = next else {
+                    eprintln!("game {id}: stream {side} stopped before version {version}");
+                    tally.lost.fetch_add(1, Ordering::Relaxed);
+                    over = true;
+                    break;
+                };
+                seen[side].push(v);
+                if v == version {
+                    if side != mover {
+                        let us = at.saturating_duration_since(started).as_micros() as u64;
+                        tally.latencies_us.lock().unwrap().push(us);
+                    }
+                    moves = seen_moves;
+                    over |= ended;
+                    break;
+                }
+            }
+        }
+        state = answer;
+    }
+    for (side, versions) in seen.iter().enumerate() {
+        let mut duplicated = 0;
+        let mut lost = 0;
+        let mut last = 1;
+        for &v in versions {
+            if v <= last {
+                duplicated += 1;
+                continue;
+            }
+            lost += (v - last - 1) as u64;
+            last = v;
+        }
+        lost += (version - last).max(0) as u64;
+        if lost + duplicated > 0 {
+            eprintln!("game {id} stream {side}: {lost} lost, {duplicated} twice");
+        }
+        tally.lost.fetch_add(lost, Ordering::Relaxed);
+        tally.duplicated.fetch_add(duplicated, Ordering::Relaxed);
+    }
+    if over {
+        tally.finished.fetch_add(1, Ordering::Relaxed);
+    }
+    tally.games.lock().unwrap().push((id, moves, over));
+}
+
+/// A line of `/proc/self/status` (`VmRSS`, `VmHWM`) in MB.
+fn memory_mb(field: &str) -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            status.lines().find_map(|line| {
+                let rest = line.strip_prefix(field)?.strip_prefix(':')?;
+                rest.trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+            })
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+fn friends(o: &Options, base: &str, clients: &tokio::runtime::Runtime, db: &std::path::Path) {
+    let tally = Arc::new(FriendTally::default());
+    let started = Instant::now();
+    let stop = started + Duration::from_secs(o.seconds);
+    println!(
+        "load: {} pairs of friends over event streams, thinking 0-{} ms a move, at {base}, at most {} s",
+        o.friends,
+        2 * o.think_ms,
+        o.seconds
+    );
+    let peak_streams = clients.block_on(async {
+        let tasks: Vec<_> = (0..o.friends)
+            .map(|n| tokio::spawn(pair(n, base.to_string(), o.think_ms, tally.clone(), stop)))
+            .collect();
+        for t in tasks {
+            let _ = t.await;
+        }
+        2 * o.friends
+    });
+    let seconds = started.elapsed().as_secs_f64();
+    let mut latencies = std::mem::take(&mut *tally.latencies_us.lock().unwrap());
+    latencies.sort_unstable();
+    let moves = tally.moves.load(Ordering::Relaxed);
+    println!(
+        "pairs={} streams={peak_streams} games_finished={} moves={moves} seconds={seconds:.1} moves_per_second={:.0}",
+        o.friends,
+        tally.finished.load(Ordering::Relaxed),
+        moves as f64 / seconds
+    );
+    println!(
+        "move_to_opponent_event={} p50_ms={:.2} p99_ms={:.2} max_ms={:.2} (target: p99 under 50 ms)",
+        latencies.len(),
+        percentile(&latencies, 50.0),
+        percentile(&latencies, 99.0),
+        latencies.last().copied().unwrap_or(0) as f64 / 1000.0
+    );
+    let lost = tally.lost.load(Ordering::Relaxed);
+    let duplicated = tally.duplicated.load(Ordering::Relaxed);
+    let errors = tally.errors.load(Ordering::Relaxed);
+    let games = std::mem::take(&mut *tally.games.lock().unwrap());
+    let (checked, mismatches) = if o.url.is_none() || o.db.is_some() {
+        check_database(db, &games)
+    } else {
+        println!("database not checked: give --db with --url");
+        (0, 0)
+    };
+    println!(
+        "lost_events={lost} duplicated_events={duplicated} errors={errors} games_checked={checked} lost_or_wrong_moves={mismatches} (target: all 0)"
+    );
+    println!(
+        "memory: VmRSS_mb={:.1} VmHWM_mb={:.1} (this process: the server and the clients; target: under 200 MB)",
+        memory_mb("VmRSS"),
+        memory_mb("VmHWM")
+    );
+    if errors > 0 || mismatches > 0 || lost > 0 || duplicated > 0 {
         std::process::exit(1);
     }
 }

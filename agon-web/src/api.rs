@@ -1,10 +1,13 @@
 //! The JSON API: creating games, moving, the computer's replies, undo, resign, records.
 //!
 //! Each handler validates the whole request before it writes anything, and writes in one
-//! transaction, so a request that fails changes nothing.
+//! transaction, so a request that fails changes nothing. The one exception is the clock:
+//! an action on a game whose running clock has run out commits the `time-forfeit` it
+//! finds (that is a fact of the clock, not of the request) and is refused with
+//! `409 game-over`. Every change gives the game its next version in its own transaction
+//! ([`store::save`]) and is published to the game's event streams in commit order.
 
 use std::sync::Arc;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use agon_core::{
     IllegalMove, Move, ParseError, ParseErrorKind, Position, Record, Rules, Score, Side,
@@ -13,14 +16,15 @@ use axum::extract::{FromRequest, Path, Request, State};
 use axum::http::{header, HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use rusqlite::Transaction;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use subtle::ConstantTimeEq;
 
-use crate::state::{last_human_ply, GameState};
-use crate::store::{self, WebGame};
-use crate::{ApiError, AppState, Level};
+use crate::events::parse_view;
+use crate::state::{last_human_ply, now_ms, GameState, View};
+use crate::store::{self, Clock, EndKind, Opponent, WebGame};
+use crate::{side_name, tasks, ApiError, AppState, Level};
 
 /// The largest request body accepted, in bytes.
 pub const MAX_BODY: usize = 4096;
@@ -83,10 +87,20 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NewGameRequest {
-    /// `white`, `black` or `random`.
+    /// The creator's side: `white`, `black` or `random`.
     pub side: String,
-    /// `easy`, `medium` or `hard`.
-    pub level: String,
+    /// `easy`, `medium` or `hard`: required against the computer, ignored for a friend.
+    #[serde(default)]
+    pub level: Option<String>,
+    /// `computer` (the default) or `friend`.
+    #[serde(default)]
+    pub opponent: Option<String>,
+    /// The clock: `M+S` (minutes, increment seconds), or `none` or absent for none.
+    #[serde(default)]
+    pub clock: Option<String>,
+    /// The creator's display name.
+    #[serde(default)]
+    pub name: Option<String>,
     /// A start position other than the standard one (read under `rules`).
     #[serde(default)]
     pub position: Option<String>,
@@ -134,8 +148,105 @@ pub struct NewGameResponse {
     pub id: String,
     /// The secret that lets its holder play the game.
     pub token: String,
+    /// The creator's side.
+    pub side: &'static str,
     /// The game's state.
     pub state: GameState,
+}
+
+/// The longest display name, in characters.
+pub const MAX_NAME: usize = 24;
+
+/// The most minutes a clock may start with.
+pub const MAX_CLOCK_MINUTES: u32 = 180;
+
+/// The largest increment of a clock, in seconds.
+pub const MAX_CLOCK_INCREMENT: u32 = 60;
+
+/// Reads a clock's text: `M+S` (whole minutes 1 to 180, plus an increment of 0 to 60
+/// seconds a move), or `none` for no clock. Anything else is `400 invalid-clock`.
+///
+/// ```
+/// use agon_web::api::parse_clock;
+/// assert_eq!(parse_clock("5+3"), Ok(Some((5, 3))));
+/// assert_eq!(parse_clock("none"), Ok(None));
+/// for bad in ["5", "0+3", "181+0", "5+61", "5+-1", "5.5+0", " 5+3", "+3", "5+"] {
+///     assert_eq!(parse_clock(bad).unwrap_err().name, "invalid-clock", "{bad}");
+/// }
+/// ```
+pub fn parse_clock(text: &str) -> Result<Option<(u32, u32)>, ApiError> {
+    if text == "none" {
+        return Ok(None);
+    }
+    let number = |part: &str| -> Option<u32> {
+        if part.is_empty() || part.len() > 3 || !part.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        part.parse().ok()
+    };
+    let parsed = text
+        .split_once('+')
+        .and_then(|(m, s)| Some((number(m)?, number(s)?)))
+        .filter(|&(m, s)| (1..=MAX_CLOCK_MINUTES).contains(&m) && s <= MAX_CLOCK_INCREMENT);
+    match parsed {
+        Some(clock) => Ok(Some(clock)),
+        None => Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid-clock",
+            format!(
+                "clock must be none or minutes+seconds like 5+3 (minutes 1 to \
+                 {MAX_CLOCK_MINUTES}, increment 0 to {MAX_CLOCK_INCREMENT}), not {text:?}"
+            ),
+        )),
+    }
+}
+
+/// Reads a display name: trimmed, 1 to [`MAX_NAME`] characters, no control characters;
+/// else `400 invalid-field`.
+///
+/// ```
+/// use agon_web::api::parse_name;
+/// assert_eq!(parse_name("  Ada "), Ok("Ada".to_string()));
+/// assert!(parse_name("").is_err());
+/// assert!(parse_name("a\u{7}b").is_err());
+/// assert!(parse_name(&"x".repeat(25)).is_err());
+/// ```
+pub fn parse_name(text: &str) -> Result<String, ApiError> {
+    let name = text.trim();
+    let length = name.chars().count();
+    if !(1..=MAX_NAME).contains(&length) || name.chars().any(char::is_control) {
+        return Err(ApiError::invalid_field(format!(
+            "name must be 1 to {MAX_NAME} characters, without control characters"
+        )));
+    }
+    Ok(name.to_string())
+}
+
+/// `POST /api/games/{id}/join`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JoinRequest {
+    /// The joining player's display name.
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// The answer of `POST /api/games/{id}/join`.
+#[derive(Serialize)]
+pub struct JoinResponse {
+    /// The secret of the seat taken.
+    pub token: String,
+    /// The seat's side.
+    pub side: &'static str,
+    /// The game's state.
+    pub state: GameState,
+}
+
+/// The query of `GET /api/games/{id}`: `?view=white|black`.
+#[derive(Deserialize)]
+pub struct ViewQuery {
+    /// The side at the bottom of the board (default: the creator's).
+    pub view: Option<String>,
 }
 
 /// A request that only proves who is asking.
@@ -164,52 +275,70 @@ fn yes() -> bool {
     true
 }
 
-fn digest(token: &str) -> [u8; 32] {
+pub(crate) fn digest(token: &str) -> [u8; 32] {
     Sha256::digest(token.as_bytes()).into()
 }
 
 /// Random bytes as lowercase hex, from the operating system.
-fn random_hex<const N: usize>() -> Result<String, ApiError> {
+pub(crate) fn random_hex<const N: usize>() -> Result<String, ApiError> {
     let mut bytes = [0u8; N];
     getrandom::fill(&mut bytes).map_err(|e| ApiError::internal(format!("randomness: {e}")))?;
     Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-fn random_u64() -> Result<u64, ApiError> {
+pub(crate) fn random_u64() -> Result<u64, ApiError> {
     let mut bytes = [0u8; 8];
     getrandom::fill(&mut bytes).map_err(|e| ApiError::internal(format!("randomness: {e}")))?;
     Ok(u64::from_le_bytes(bytes))
 }
 
 /// Game ids are 16 lowercase hex digits; anything else names no game.
-fn valid_id(id: &str) -> bool {
+pub(crate) fn valid_id(id: &str) -> bool {
     id.len() == 16 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
-fn now_unix() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64)
+/// Loads a game inside a transaction and finds the seat of the token (compared in
+/// constant time with both seats'): `403 wrong-token` for neither.
+fn load_seat(tx: &Transaction<'_>, id: &str, token: &str) -> Result<(WebGame, Side), ApiError> {
+    let game = load_game(tx, id)?;
+    let seat = game
+        .seat_of(&digest(token))
+        .ok_or_else(ApiError::wrong_token)?;
+    Ok((game, seat))
 }
 
-/// Loads a game inside a transaction and checks the token, in constant time.
-fn load_owned(tx: &rusqlite::Transaction<'_>, id: &str, token: &str) -> Result<WebGame, ApiError> {
-    let game = load_game(tx, id)?;
-    if bool::from(game.token_sha256.ct_eq(&digest(token))) {
-        Ok(game)
+/// `409 not-against-computer` in a game between friends.
+pub(crate) fn ensure_computer(game: &WebGame) -> Result<(), ApiError> {
+    if game.opponent == Opponent::Computer {
+        Ok(())
     } else {
-        Err(ApiError::wrong_token())
+        Err(ApiError::conflict(
+            "not-against-computer",
+            "this game is between friends, not against the computer",
+        ))
     }
 }
 
-fn load_game(tx: &rusqlite::Transaction<'_>, id: &str) -> Result<WebGame, ApiError> {
+/// `409 not-a-friend-game` in a game against the computer.
+pub(crate) fn ensure_friend(game: &WebGame) -> Result<(), ApiError> {
+    if game.opponent == Opponent::Friend {
+        Ok(())
+    } else {
+        Err(ApiError::conflict(
+            "not-a-friend-game",
+            "this game is against the computer",
+        ))
+    }
+}
+
+pub(crate) fn load_game(tx: &Transaction<'_>, id: &str) -> Result<WebGame, ApiError> {
     if !valid_id(id) {
         return Err(ApiError::unknown_game());
     }
     store::load(tx, id)?.ok_or_else(ApiError::unknown_game)
 }
 
-fn ensure_not_over(game: &WebGame) -> Result<(), ApiError> {
+pub(crate) fn ensure_not_over(game: &WebGame) -> Result<(), ApiError> {
     if game.is_over() {
         Err(ApiError::conflict("game-over", "the game has ended"))
     } else {
@@ -256,42 +385,147 @@ async fn transact<T: Send + 'static>(
     blocking(move || store.transaction(f)).await
 }
 
+/// Runs `f` in one database transaction; the game it answers as changed (saved with its
+/// next version) is published to the game's streams once committed, while the store is
+/// still locked (so in commit order), and its clock's timer is set.
+pub(crate) async fn commit<T: Send + 'static>(
+    app: &Arc<AppState>,
+    f: impl FnOnce(&Transaction<'_>) -> Result<(T, Option<WebGame>), ApiError> + Send + 'static,
+) -> Result<(T, Option<WebGame>), ApiError> {
+    let store = app.store.clone();
+    let hub = app.hub.clone();
+    let (value, changed) = blocking(move || {
+        store.transaction_then(f, |(_, changed)| {
+            if let Some(game) = changed {
+                hub.publish(game);
+            }
+        })
+    })
+    .await?;
+    if let Some(game) = &changed {
+        tasks::schedule(app, game);
+    }
+    Ok((value, changed))
+}
+
+/// `409 game-over`.
+pub(crate) fn game_over() -> ApiError {
+    ApiError::conflict("game-over", "the game has ended")
+}
+
+/// Runs an action of the holder of `token` on game `id`, in one transaction: loads the
+/// game, finds the token's seat, ends the game if the running clock has run out (that is
+/// committed, and the action refused with `409 game-over`), runs `f` with the game, the
+/// seat and the time, and saves the game with its next version. Answers the changed game.
+pub(crate) async fn act<T: Send + 'static>(
+    app: &Arc<AppState>,
+    id: String,
+    token: String,
+    f: impl FnOnce(&Transaction<'_>, &mut WebGame, Side, i64) -> Result<T, ApiError> + Send + 'static,
+) -> Result<(WebGame, Side, T), ApiError> {
+    let (value, changed) = commit(app, move |tx| {
+        let (mut game, seat) = load_seat(tx, &id, &token)?;
+        let now = now_ms();
+        if game.flag(now) {
+            store::save(tx, &mut game, now)?;
+            return Ok((None, Some(game)));
+        }
+        let value = f(tx, &mut game, seat, now)?;
+        store::save(tx, &mut game, now)?;
+        Ok((Some((seat, value)), Some(game)))
+    })
+    .await?;
+    match (value, changed) {
+        (Some((seat, value)), Some(game)) => Ok((game, seat, value)),
+        _ => Err(game_over()),
+    }
+}
+
+/// Ends game `id` by `time-forfeit` if its running clock has run out, and publishes it;
+/// else sets its timer again (the clock's timer and the server's start call it).
+pub(crate) async fn settle_clock(app: &Arc<AppState>, id: String) -> Result<(), ApiError> {
+    let (unchanged, _) = commit(app, move |tx| {
+        let Some(mut game) = store::load(tx, &id)? else {
+            return Ok((None, None));
+        };
+        let now = now_ms();
+        if game.flag(now) {
+            store::save(tx, &mut game, now)?;
+            Ok((None, Some(game)))
+        } else {
+            Ok((Some(game), None))
+        }
+    })
+    .await?;
+    if let Some(game) = unchanged {
+        tasks::schedule(app, &game);
+    }
+    Ok(())
+}
+
+/// The state of `game` for the answer to `view`'s side (or the creator's), with the
+/// seats' presence.
+pub(crate) fn state_for(app: &AppState, game: &WebGame, view: Option<Side>) -> GameState {
+    GameState::view(
+        game,
+        View {
+            side: view.unwrap_or(game.human),
+            now_ms: now_ms(),
+            present: app.hub.present(&game.id),
+            minute_ms: app.clock_minute_ms,
+        },
+    )
+}
+
 /// Lets the computer move in `game` if it is its turn, and stores the move unless the game
 /// changed meanwhile (an undo, a second tab); answers the game as it now stands.
-async fn computer_reply(app: &AppState, game: WebGame) -> Result<WebGame, ApiError> {
+pub(crate) async fn computer_reply(
+    app: &Arc<AppState>,
+    game: WebGame,
+) -> Result<WebGame, ApiError> {
     if !game.computer_to_move() {
         return Ok(game);
     }
     let (level, seed) = (game.level, game.seed);
-    let mut game = app
+    let position = game.game.clone();
+    let metrics = app.metrics.clone();
+    let m = app
         .workers
         .run(level.expected_ms(), move || {
-            let m = level.choose(&game.game, seed);
-            (game, m)
+            metrics.search(level.name(), || level.choose(&position, seed))
         })
-        .await
-        .map(|(mut game, m)| {
-            if let Some(m) = m {
-                // The bot returns one of the position's legal moves.
-                if game.play(m).is_err() {
-                    unreachable!("the {level} bot chose an illegal move");
-                }
-            }
-            game
-        })?;
-    transact(app, move |tx| {
-        let Some(stored) = store::load(tx, &game.id)? else {
+        .await?;
+    let Some(m) = m else {
+        return Ok(game);
+    };
+    let (id, base) = (game.id.clone(), game.version);
+    let (unchanged, changed) = commit(app, move |tx| {
+        let Some(mut stored) = store::load(tx, &id)? else {
             return Err(ApiError::unknown_game());
         };
-        if stored.plies() + 1 != game.plies() || stored.resigned {
+        if stored.version != base || !stored.computer_to_move() {
             // Someone else changed the game while the computer thought.
-            return Ok(stored);
+            return Ok((Some(stored), None));
         }
-        store::append(tx, &game, stored.plies())?;
-        game.resigned = stored.resigned;
-        Ok(game)
+        let now = now_ms();
+        if !stored.flag(now) {
+            let before = stored.plies();
+            // The bot returns one of the position's legal moves.
+            if stored.play_at(m, now).is_err() {
+                unreachable!("the {level} bot chose an illegal move");
+            }
+            store::append(tx, &stored, before, now)?;
+        }
+        store::save(tx, &mut stored, now)?;
+        Ok((None, Some(stored)))
     })
-    .await
+    .await?;
+    if changed.is_some() {
+        app.metrics.computer_moved();
+    }
+    changed
+        .or(unchanged)
+        .ok_or_else(|| ApiError::internal("the computer's move was lost"))
 }
 
 /// `POST /api/games`: creates a game; when the computer moves first, answers after its move.
@@ -299,6 +533,10 @@ pub async fn create(
     State(app): State<Arc<AppState>>,
     JsonBody(request): JsonBody<NewGameRequest>,
 ) -> Result<Response, ApiError> {
+    let opponent = match request.opponent.as_deref() {
+        None => Opponent::Computer,
+        Some(text) => text.parse().map_err(ApiError::invalid_field)?,
+    };
     let human = match Side::from_name(&request.side) {
         Some(side) => side,
         None if request.side == "random" => {
@@ -315,15 +553,29 @@ pub async fn create(
             )))
         }
     };
-    let level: Level = request.level.parse().map_err(ApiError::invalid_field)?;
+    let level: Level = match (opponent, request.level.as_deref()) {
+        (Opponent::Computer, None) => {
+            return Err(ApiError::invalid_field(
+                "level (easy, medium or hard) is required against the computer",
+            ))
+        }
+        (Opponent::Computer, Some(text)) => text.parse().map_err(ApiError::invalid_field)?,
+        // Unused: a game between friends has no computer.
+        (Opponent::Friend, _) => Level::Easy,
+    };
     let rules = parse_rules(request.rules.as_deref())?;
     let start = match &request.position {
         None => Position::start_with_rules(rules),
         Some(text) => Position::from_text_with_rules(text, rules)
             .map_err(|e| ApiError::invalid_field(format!("position: {e}")))?,
     };
+    let clock = match request.clock.as_deref() {
+        None => None,
+        Some(text) => parse_clock(text)?,
+    };
+    let name = request.name.as_deref().map(parse_name).transpose()?;
     let token = random_hex::<16>()?;
-    let game = WebGame::new(
+    let mut game = WebGame::new(
         random_hex::<8>()?,
         digest(&token),
         human,
@@ -331,57 +583,127 @@ pub async fn create(
         random_u64()?,
         start,
     );
+    game.opponent = opponent;
+    game.names[human.index()] = name;
+    let minute = app.clock_minute_ms;
+    game.clock = clock.map(|(minutes, seconds)| {
+        Clock::new(
+            i64::from(minutes) * minute,
+            i64::from(seconds) * minute / 60,
+        )
+    });
     let created = game.clone();
-    transact(&app, move |tx| store::insert(tx, &created, now_unix())).await?;
+    transact(&app, move |tx| store::insert(tx, &created, now_ms())).await?;
+    app.metrics.game_created(
+        opponent.name(),
+        match opponent {
+            Opponent::Computer => level.name(),
+            Opponent::Friend => "none",
+        },
+    );
     let game = computer_reply(&app, game).await?;
     let body = NewGameResponse {
         id: game.id.clone(),
         token,
-        state: GameState::of(&game),
+        side: side_name(human),
+        state: state_for(&app, &game, None),
     };
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
-/// `GET /api/games/{id}`.
+/// `POST /api/games/{id}/join`: takes the free seat of a game between friends.
+pub async fn join(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    JsonBody(request): JsonBody<JoinRequest>,
+) -> Result<Json<JoinResponse>, ApiError> {
+    let name = request.name.as_deref().map(parse_name).transpose()?;
+    let token = random_hex::<16>()?;
+    let seat_digest = digest(&token);
+    let (_, game) = commit(&app, move |tx| {
+        let mut game = load_game(tx, &id)?;
+        ensure_friend(&game)?;
+        if game.guest_sha256.is_some() {
+            return Err(ApiError::conflict(
+                "seat-taken",
+                "both seats are taken: you can watch the game",
+            ));
+        }
+        ensure_not_over(&game)?;
+        let now = now_ms();
+        game.guest_sha256 = Some(seat_digest);
+        game.names[game.human.other().index()] = name;
+        game.start_clock(now);
+        store::save(tx, &mut game, now)?;
+        Ok(((), Some(game)))
+    })
+    .await?;
+    let game = game.ok_or_else(|| ApiError::internal("the joined game was lost"))?;
+    let side = game.human.other();
+    Ok(Json(JoinResponse {
+        token,
+        side: side_name(side),
+        state: state_for(&app, &game, Some(side)),
+    }))
+}
+
+/// `GET /api/games/{id}?view=white|black`.
 pub async fn show(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
+    uri: Uri,
 ) -> Result<Json<GameState>, ApiError> {
+    let view = match uri.query() {
+        None => None,
+        Some(_) => {
+            let query: ViewQuery = axum::extract::Query::try_from_uri(&uri)
+                .map_err(|e| ApiError::invalid_field(e.body_text()))?
+                .0;
+            parse_view(query.view.as_deref())?
+        }
+    };
     let game = transact(&app, move |tx| load_game(tx, &id)).await?;
-    Ok(Json(GameState::of(&game)))
+    Ok(Json(state_for(&app, &game, view)))
 }
 
-/// `POST /api/games/{id}/moves`: the person's move, then (unless `reply` is false) the
-/// computer's.
+/// `POST /api/games/{id}/moves`: the move of the token's seat; against the computer,
+/// then (unless `reply` is false) the computer's.
 pub async fn play(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
     JsonBody(request): JsonBody<MoveRequest>,
 ) -> Result<Json<GameState>, ApiError> {
     let max_plies = app.max_plies;
-    let game = transact(&app, move |tx| {
-        let mut game = load_owned(tx, &id, &request.token)?;
-        ensure_not_over(&game)?;
+    let text = request.text;
+    let (game, seat, ()) = act(&app, id, request.token, move |tx, game, seat, now| {
+        ensure_not_over(game)?;
         if game.plies() >= max_plies {
             return Err(ApiError::conflict(
                 "game-too-long",
                 format!("this game has reached the limit of {max_plies} moves: start a new one"),
             ));
         }
-        ensure_persons_turn(&game)?;
-        let m: Move = game
-            .game
-            .position()
-            .parse_move(&request.text)
-            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "malformed-move", e.to_string()))?;
+        if game.game.position().chooser() != seat {
+            return Err(ApiError::conflict(
+                "not-your-turn",
+                match game.opponent {
+                    Opponent::Computer => "the computer is to move",
+                    Opponent::Friend => "your opponent is to move",
+                },
+            ));
+        }
+        let m: Move =
+            game.game.position().parse_move(&text).map_err(|e| {
+                ApiError::new(StatusCode::BAD_REQUEST, "malformed-move", e.to_string())
+            })?;
         let before = game.plies();
-        game.play(m).map_err(illegal)?;
-        store::append(tx, &game, before)?;
-        Ok((game, request.reply))
+        game.play_at(m, now).map_err(illegal)?;
+        store::append(tx, game, before, now)?;
+        Ok(())
     })
-    .await;
-    let (game, reply) = game?;
-    let game = if reply {
+    .await?;
+    app.metrics.person_moved();
+    let game = if request.reply && game.opponent == Opponent::Computer {
         // A busy server still accepted the move: the state says the computer is to move.
         match computer_reply(&app, game.clone()).await {
             Err(e) if e.name == "server-busy" => game,
@@ -390,7 +712,7 @@ pub async fn play(
     } else {
         game
     };
-    Ok(Json(GameState::of(&game)))
+    Ok(Json(state_for(&app, &game, Some(seat))))
 }
 
 /// `POST /api/games/{id}/computer`: the computer's move, when it is its turn.
@@ -399,7 +721,8 @@ pub async fn computer(
     Path(id): Path<String>,
     JsonBody(request): JsonBody<TokenRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    let game = transact(&app, move |tx| load_owned(tx, &id, &request.token)).await?;
+    let (game, _) = transact(&app, move |tx| load_seat(tx, &id, &request.token)).await?;
+    ensure_computer(&game)?;
     ensure_not_over(&game)?;
     if !game.computer_to_move() {
         return Err(ApiError::conflict(
@@ -408,7 +731,7 @@ pub async fn computer(
         ));
     }
     let game = computer_reply(&app, game).await?;
-    Ok(Json(GameState::of(&game)))
+    Ok(Json(state_for(&app, &game, None)))
 }
 
 /// How much the engine searches for a hint: a node budget, so that the same position gets
@@ -470,28 +793,34 @@ pub async fn hint(
     Path(id): Path<String>,
     JsonBody(request): JsonBody<TokenRequest>,
 ) -> Result<Json<Hint>, ApiError> {
-    let game = transact(&app, move |tx| load_owned(tx, &id, &request.token)).await?;
+    let (game, _) = transact(&app, move |tx| load_seat(tx, &id, &request.token)).await?;
+    ensure_computer(&game)?;
     ensure_not_over(&game)?;
     ensure_persons_turn(&game)?;
     let cost = HINT_TIME.as_millis() as usize / 2;
+    let metrics = app.metrics.clone();
     app.workers
-        .run(cost, move || hint_for(&game.game))
+        .run(cost, move || {
+            metrics.search("hint", || hint_for(&game.game))
+        })
         .await?
         // A game that is not over has a legal move, and the engine returns one.
         .ok_or_else(|| ApiError::internal("the engine found no move".to_string()))
         .map(Json)
 }
 
-/// `POST /api/games/{id}/undo`: takes back the person's last move and the replies after it.
+/// `POST /api/games/{id}/undo`: takes back the person's last move and the replies after it
+/// (against the computer; between friends a takeback is asked for, see
+/// [`crate::friend::takeback`]).
 pub async fn undo(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
     JsonBody(request): JsonBody<TokenRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    let game = transact(&app, move |tx| {
-        let mut game = load_owned(tx, &id, &request.token)?;
-        let keep = match last_human_ply(&game) {
-            Some(ply) if !game.resigned => ply,
+    let (game, _, ()) = act(&app, id, request.token, |tx, game, _, now| {
+        ensure_computer(game)?;
+        let keep = match last_human_ply(game) {
+            Some(ply) if game.end.is_none() => ply,
             _ => {
                 return Err(ApiError::conflict(
                     "nothing-to-undo",
@@ -499,49 +828,38 @@ pub async fn undo(
                 ))
             }
         };
-        store::truncate(tx, &id, keep)?;
-        while game.plies() > keep {
-            game.game.undo();
-        }
-        // What the move before captured, for the state's last_captures.
-        game.last_captures = match (game.game.moves().last(), game.game.positions()) {
-            (Some(&m), positions) if positions.len() >= 2 => {
-                positions[positions.len() - 2].captures(m)
-            }
-            _ => agon_core::CellSet::EMPTY,
-        };
-        Ok(game)
+        store::truncate(tx, &game.id, keep)?;
+        game.take_back_to(keep, now);
+        Ok(())
     })
     .await?;
-    Ok(Json(GameState::of(&game)))
+    Ok(Json(state_for(&app, &game, None)))
 }
 
-/// `POST /api/games/{id}/resign`: the person gives the game up.
+/// `POST /api/games/{id}/resign`: the token's seat gives the game up.
 pub async fn resign(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
     JsonBody(request): JsonBody<TokenRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    let game = transact(&app, move |tx| {
-        let mut game = load_owned(tx, &id, &request.token)?;
-        ensure_not_over(&game)?;
-        store::resign(tx, &id)?;
-        game.resigned = true;
-        Ok(game)
+    let (game, seat, ()) = act(&app, id, request.token, |_, game, seat, now| {
+        ensure_not_over(game)?;
+        game.end_with(EndKind::Resignation, Some(seat.other()), now);
+        Ok(())
     })
     .await?;
-    Ok(Json(GameState::of(&game)))
+    Ok(Json(state_for(&app, &game, Some(seat))))
 }
 
-/// The game record of a web game: its moves, the players and the result (a resignation
-/// included).
+/// The game record of a web game: its moves, the players and the result (an end outside
+/// the rules, like a resignation or a time forfeit, included).
 ///
 /// ```
 /// use agon_core::{Position, Side};
-/// use agon_web::{api::record_of, store::WebGame, Level};
+/// use agon_web::{api::record_of, store::{End, EndKind, WebGame}, Level};
 /// let mut game = WebGame::new("0011223344556677".into(), [0; 32], Side::Black, Level::Hard, 1, Position::start());
 /// game.play("f1-e1".parse()?)?;
-/// game.resigned = true;
+/// game.end = Some(End { kind: EndKind::Resignation, winner: Some(Side::White) });
 /// let text = record_of(&game).to_string();
 /// assert!(text.contains("[White \"computer (hard)\"]"));
 /// assert!(text.ends_with("1. f1-e1 1-0\n"));
@@ -549,19 +867,28 @@ pub async fn resign(
 /// ```
 pub fn record_of(game: &WebGame) -> Record {
     let mut record = Record::new(game.game.clone());
-    let computer = format!("computer ({})", game.level);
-    let (white, black) = match game.human {
-        Side::White => ("you".to_string(), computer),
-        Side::Black => (computer, "you".to_string()),
+    let player = |side: Side| -> String {
+        match game.opponent {
+            Opponent::Computer if side == game.human => "you".to_string(),
+            Opponent::Computer => format!("computer ({})", game.level),
+            Opponent::Friend => game.names[side.index()]
+                .clone()
+                .unwrap_or_else(|| side_name(side).to_string()),
+        }
     };
-    let termination = if game.resigned {
-        // Only a game still going can be resigned, so any result is its to take.
-        let set = record.set_result(match game.human {
-            Side::White => Score::BlackWins,
-            Side::Black => Score::WhiteWins,
+    let (white, black) = (player(Side::White), player(Side::Black));
+    let termination = if let Some(end) = game.end {
+        // Only a game still going can end outside the rules, so any result is its to take.
+        let set = record.set_result(match end.winner {
+            Some(Side::White) => Score::WhiteWins,
+            Some(Side::Black) => Score::BlackWins,
+            None => Score::Draw,
         });
-        debug_assert!(set.is_ok(), "a resigned game was over: {set:?}");
-        Some("resignation")
+        debug_assert!(
+            set.is_ok(),
+            "a game ended outside the rules was over: {set:?}"
+        );
+        Some(end.kind.name())
     } else {
         game.game.outcome().map(|outcome| outcome.reason.name())
     };
@@ -575,7 +902,8 @@ pub fn record_of(game: &WebGame) -> Record {
         .into_iter()
         .chain(termination.map(|t| ("Termination", t)))
     {
-        // Fixed names, and values without line breaks (ids are hex, levels are names).
+        // Fixed names; the values are hex ids, levels and names without control
+        // characters (parse_name), so without line breaks.
         let set = record.set_tag(name, value);
         debug_assert!(set.is_ok(), "tag {name}: {set:?}");
     }
@@ -649,16 +977,6 @@ pub async fn board_svg(uri: Uri) -> Result<Response, ApiError> {
         .last_move(last)
         .to_string();
     Ok(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response())
-}
-
-/// `GET /healthz`: 200 when the database answers.
-pub async fn health(State(app): State<Arc<AppState>>) -> Result<Json<serde_json::Value>, ApiError> {
-    transact(
-        &app,
-        move |tx| Ok(tx.query_row("SELECT 1", [], |_| Ok(()))?),
-    )
-    .await?;
-    Ok(Json(serde_json::json!({ "status": "ok" })))
 }
 
 /// The request's `Cookie` and `Accept-Language` headers, as text.

@@ -137,6 +137,7 @@ impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = serde_json::json!({ "error": self.name, "message": self.message });
         let mut response = (self.status, Json(body)).into_response();
+        response.extensions_mut().insert(ErrorName(self.name));
         if let Some(seconds) = self.retry_after {
             response
                 .headers_mut()
@@ -145,3 +146,15 @@ impl IntoResponse for ApiError {
         response
     }
 }
+
+/// The name of the error an [`ApiError`] response carries (a response extension), for the
+/// middleware that turns any other error into JSON and the one that counts rejections.
+///
+/// ```
+/// use axum::response::IntoResponse;
+/// let response = agon_web::ApiError::unknown_game().into_response();
+/// let name = response.extensions().get::<agon_web::ErrorName>();
+/// assert_eq!(name.map(|n| n.0), Some("unknown-game"));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ErrorName(pub &'static str);

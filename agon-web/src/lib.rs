@@ -1,7 +1,8 @@
-//! **agon-web**: play Agon against the computer in a browser, no sign-up.
+//! **agon-web**: play Agon against the computer or a friend in a browser, no sign-up.
 //!
 //! An axum server that keeps every game in SQLite ([`Store`]) and serves two embedded pages
-//! ([`pages`]) and a JSON API (documented in the crate's `README.md`). The rules come from
+//! ([`pages`]) and a JSON API (documented in the crate's `README.md`), whose changes it
+//! pushes to the open pages as Server-Sent Events ([`Hub`], [`events`]). The rules come from
 //! `agon-core`, the computer's moves from `agon-bots` ([`Level`]), the board picture from
 //! `agon-svg`.
 //!
@@ -28,31 +29,45 @@ use axum::Router;
 
 pub mod api;
 mod error;
+pub mod events;
+pub mod friend;
+pub mod health;
+mod hub;
 pub mod i18n;
 mod level;
+pub mod limits;
+pub mod metrics;
 pub mod pages;
+pub mod rejections;
 mod state;
 pub mod store;
+mod tasks;
 mod workers;
 
-pub use error::ApiError;
+pub use error::{ApiError, ErrorName};
+pub use hub::{Hub, HubEvent, StreamLimits, StreamPermit, Subscription};
 pub use i18n::Language;
 pub use level::Level;
+pub use metrics::Metrics;
 use pages::Page;
 pub use state::{
-    rule_option_values, rule_values, side_name, GameState, LegalMove, OutcomeState, PieceState,
-    RuleOption, RulesParts,
+    now_ms, rule_option_values, rule_values, side_name, ClockState, GameState, LegalMove,
+    OffersState, OutcomeState, PieceState, RuleOption, RulesParts, SeatState, Seats, View,
 };
 pub use store::Store;
+pub use tasks::{Timers, PRUNE_EVERY};
 pub use workers::{Workers, QUEUE_MS_PER_WORKER};
 
-/// How the server is set up: `--addr`, `--db`, `--workers`.
+/// How the server is set up: `--addr`, `--db`, `--workers`, `--max-streams`,
+/// `--max-streams-per-client`, `--idle-days`, `--keep-days`, the rate limits and `--no-metrics`.
 ///
 /// ```
 /// let config = agon_web::Config::default();
 /// assert_eq!(config.addr.to_string(), "127.0.0.1:8080");
 /// assert_eq!(config.db.to_str(), Some("agon-web.sqlite3"));
 /// assert!(config.workers >= 1);
+/// assert_eq!(config.idle_days, 30);
+/// assert!(config.metrics);
 /// ```
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -62,6 +77,22 @@ pub struct Config {
     pub db: PathBuf,
     /// How many computer searches may run at once.
     pub workers: usize,
+    /// The bounds on open event streams, global and per client address.
+    pub streams: StreamLimits,
+    /// After how many days without a change an unfinished game is pruned (its rows
+    /// deleted).
+    pub idle_days: u32,
+    /// After how many days without a change a finished game is pruned; `None` (the
+    /// default) keeps finished games.
+    pub keep_days: Option<u32>,
+    /// The rate limits on creating games and acting in them.
+    pub limits: limits::LimitConfig,
+    /// Whether `GET /metrics` is served.
+    pub metrics: bool,
+    /// How long a clock's minute lasts, in milliseconds: 60,000. Only tests and
+    /// demonstrations shorten it, to see a clock run out (see
+    /// [`AppState::clock_minute_ms`]).
+    pub clock_minute_ms: i64,
 }
 
 impl Default for Config {
@@ -70,11 +101,20 @@ impl Default for Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
             db: PathBuf::from("agon-web.sqlite3"),
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            streams: StreamLimits::default(),
+            idle_days: DEFAULT_IDLE_DAYS,
+            keep_days: None,
+            limits: limits::LimitConfig::default(),
+            metrics: true,
+            clock_minute_ms: 60_000,
         }
     }
 }
 
-/// What every handler shares: the database and the search workers.
+/// The default of [`Config::idle_days`].
+pub const DEFAULT_IDLE_DAYS: u32 = 30;
+
+/// What every handler shares: the database, the search workers and the live games.
 pub struct AppState {
     /// The games.
     pub store: Arc<Store>,
@@ -82,6 +122,26 @@ pub struct AppState {
     pub workers: Arc<Workers>,
     /// The most moves a game may hold (see [`api::MAX_PLIES`]).
     pub max_plies: usize,
+    /// The live games: broadcasts to the event streams, presence, the streams' bound.
+    pub hub: Arc<Hub>,
+    /// The timers of the running clocks.
+    pub timers: Timers,
+    /// How long a clock's minute lasts, in milliseconds: 60,000, except in tests, which
+    /// shorten it to see a clock run out (a game created with `"clock": "1+0"` then has
+    /// 1 such minute; the increment is scaled alike).
+    pub clock_minute_ms: i64,
+    /// How long an unfinished game may go without a change before it is pruned, in
+    /// milliseconds.
+    pub idle_ms: i64,
+    /// How long a finished game is kept after its last change, in milliseconds (`None`:
+    /// for good).
+    pub keep_ms: Option<i64>,
+    /// What the server counts, served at `GET /metrics`.
+    pub metrics: Arc<Metrics>,
+    /// Whether `GET /metrics` is served.
+    pub metrics_endpoint: bool,
+    /// The rate limits.
+    pub limits: Arc<limits::RateLimits>,
 }
 
 impl AppState {
@@ -99,11 +159,20 @@ impl AppState {
             store: Arc::new(Store::open(&config.db)?),
             workers: Arc::new(Workers::new(config.workers)),
             max_plies: api::MAX_PLIES,
+            hub: Arc::new(Hub::new(config.streams)),
+            timers: Timers::default(),
+            clock_minute_ms: config.clock_minute_ms,
+            idle_ms: i64::from(config.idle_days) * 86_400_000,
+            keep_ms: config.keep_days.map(|days| i64::from(days) * 86_400_000),
+            metrics: Arc::new(Metrics::new()),
+            metrics_endpoint: config.metrics,
+            limits: Arc::new(limits::RateLimits::new(&config.limits)),
         })
     }
 }
 
-/// The whole application: pages, assets and the API, with the security headers.
+/// The whole application: pages, assets and the API, with the security headers, the rate
+/// limits, JSON errors and the metrics.
 ///
 /// ```
 /// let dir = tempfile::tempdir()?;
@@ -113,6 +182,10 @@ impl AppState {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn app(state: AppState) -> Router {
+    router(Arc::new(state))
+}
+
+fn router(state: Arc<AppState>) -> Router {
     let api = Router::new()
         .route("/api/games", post(api::create))
         .route("/api/games/{id}", get(api::show))
@@ -121,21 +194,35 @@ pub fn app(state: AppState) -> Router {
         .route("/api/games/{id}/hint", post(api::hint))
         .route("/api/games/{id}/undo", post(api::undo))
         .route("/api/games/{id}/resign", post(api::resign))
+        .route("/api/games/{id}/join", post(api::join))
+        .route("/api/games/{id}/draw", post(friend::draw))
+        .route("/api/games/{id}/takeback", post(friend::takeback))
+        .route("/api/games/{id}/rematch", post(friend::rematch))
+        .route("/api/games/{id}/events", get(events::events))
         .route("/api/games/{id}/record", get(api::record))
         .route("/api/board.svg", get(api::board_svg))
-        .route("/healthz", get(api::health));
+        .route("/api/health", get(health::health))
+        .route("/healthz", get(health::health));
     let site = Router::new()
         .route("/", get(game_page))
         .route("/g/{id}", get(game_page))
         .route("/rules", get(rules_page))
         .route("/assets/{*file}", get(pages::asset))
         .route("/i18n/{file}", get(pages::catalogue));
+    let site = match state.metrics_endpoint {
+        true => site.route("/metrics", get(metrics::endpoint)),
+        false => site,
+    };
+    let (limits, metrics) = (state.limits.clone(), state.metrics.clone());
     api.merge(site)
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(api::MAX_BODY))
+        .layer(middleware::from_fn_with_state(limits, limits::enforce))
+        .layer(middleware::from_fn(rejections::json_errors))
+        .layer(middleware::from_fn_with_state(metrics, metrics::track))
         .layer(middleware::from_fn(security_headers))
-        .with_state(Arc::new(state))
+        .with_state(state)
 }
 
 /// Serves `config` until `shutdown` completes.
@@ -154,15 +241,30 @@ pub async fn serve(
 }
 
 /// Serves the application on a bound listener until `shutdown` completes (what [`serve`]
-/// does after binding; tests and the load script bind port 0 themselves).
+/// does after binding; tests and the load script bind port 0 themselves). It also runs
+/// the server's own work (the clocks' timers, the pruning of idle games); on shutdown the
+/// event streams end, so that the requests under way can finish. Each request knows its
+/// peer's address, which the rate limits and the streams' bound key on.
 pub async fn serve_on(
     listener: tokio::net::TcpListener,
     state: AppState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, app(state))
-        .with_graceful_shutdown(shutdown)
-        .await
+    let state = Arc::new(state);
+    let background = tasks::start(&state);
+    let hub = state.hub.clone();
+    let shutdown = async move {
+        shutdown.await;
+        hub.close();
+    };
+    let served = axum::serve(
+        listener,
+        router(state).into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown(shutdown)
+    .await;
+    background.abort();
+    served
 }
 
 async fn not_found() -> ApiError {

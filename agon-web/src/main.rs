@@ -1,13 +1,72 @@
-//! `agon-web [--addr 127.0.0.1:8080] [--db agon-web.sqlite3] [--workers N]`: the browser
-//! game's server. The environment variables `AGON_WEB_ADDR`, `AGON_WEB_DB` and
-//! `AGON_WEB_WORKERS` set the same, the options win.
+//! `agon-web [--addr 127.0.0.1:8080] [--db agon-web.sqlite3] [--workers N]` and the
+//! options of a public address (rate limits, `--trust-proxy`, `--no-metrics`): the browser
+//! game's server. The environment variables `AGON_WEB_ADDR`, `AGON_WEB_DB`,
+//! `AGON_WEB_WORKERS`, ... set the same (see `NAMES`), the options win.
 #![forbid(unsafe_code)]
 
 use std::process::ExitCode;
 
+use agon_web::limits::Quota;
 use agon_web::Config;
 
-const USAGE: &str = "usage: agon-web [--addr 127.0.0.1:8080] [--db agon-web.sqlite3] [--workers N]";
+const USAGE: &str = "usage: agon-web [--addr 127.0.0.1:8080] [--db agon-web.sqlite3] [--workers N]
+       [--max-streams 10000] [--max-streams-per-client 16] [--idle-days 30] [--keep-days forever]
+       [--clock-minute-ms 60000]
+       [--create-limit 10/min:20] [--create-global 300/min:100]
+       [--action-limit 5/s:20] [--action-global 500/s:1000] [--limit-addresses 50000]
+       [--trust-proxy] [--no-metrics]
+  a limit is COUNT/s|min|h[:BURST], or off";
+
+/// Every option: its name (`--NAME`), its environment variable, and whether it is a flag
+/// (no value on the command line; `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` in
+/// the environment).
+const NAMES: [(&str, &str, bool); 15] = [
+    ("addr", "AGON_WEB_ADDR", false),
+    ("db", "AGON_WEB_DB", false),
+    ("workers", "AGON_WEB_WORKERS", false),
+    ("max-streams", "AGON_WEB_MAX_STREAMS", false),
+    (
+        "max-streams-per-client",
+        "AGON_WEB_MAX_STREAMS_PER_CLIENT",
+        false,
+    ),
+    ("idle-days", "AGON_WEB_IDLE_DAYS", false),
+    ("keep-days", "AGON_WEB_KEEP_DAYS", false),
+    ("clock-minute-ms", "AGON_WEB_CLOCK_MINUTE_MS", false),
+    ("create-limit", "AGON_WEB_CREATE_LIMIT", false),
+    ("create-global", "AGON_WEB_CREATE_GLOBAL", false),
+    ("action-limit", "AGON_WEB_ACTION_LIMIT", false),
+    ("action-global", "AGON_WEB_ACTION_GLOBAL", false),
+    ("limit-addresses", "AGON_WEB_LIMIT_ADDRESSES", false),
+    ("trust-proxy", "AGON_WEB_TRUST_PROXY", true),
+    ("no-metrics", "AGON_WEB_NO_METRICS", true),
+];
+
+/// A number from `min` to `max` for option `name`.
+fn number(name: &str, value: &str, min: usize, max: usize) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "--{name}: a number from {min} to {max}, not {value:?}"
+        )),
+    }
+}
+
+/// A limit's text: a quota, or `off`.
+fn quota(value: &str) -> Result<Option<Quota>, String> {
+    match value {
+        "off" | "none" => Ok(None),
+        _ => value.parse().map(Some),
+    }
+}
+
+fn flag(value: &str) -> Result<bool, String> {
+    match value.to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" | "" => Ok(false),
+        _ => Err(format!("not 1 or 0 (true or false): {value:?}")),
+    }
+}
 
 fn parse(args: impl Iterator<Item = String>) -> Result<Config, String> {
     let mut config = Config::default();
@@ -16,24 +75,43 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Config, String> {
             "addr" => {
                 config.addr = value
                     .parse()
-                    .map_err(|_| format!("--addr: not an address like 127.0.0.1:8080: {value:?}"))?
+                    .map_err(|_| format!("not an address like 127.0.0.1:8080: {value:?}"))?
             }
             "db" => config.db = value.into(),
+            "max-streams" => config.streams.max_streams = number(name, value, 1, 1_000_000)?,
+            "max-streams-per-client" => {
+                config.streams.max_per_client = number(name, value, 1, 100_000)?
+            }
+            "idle-days" => config.idle_days = number(name, value, 1, 36_500)? as u32,
+            "keep-days" => {
+                config.keep_days = match value {
+                    "forever" => None,
+                    _ => Some(number(name, value, 1, 36_500)? as u32),
+                }
+            }
+            "clock-minute-ms" => config.clock_minute_ms = number(name, value, 100, 60_000)? as i64,
             "workers" => {
                 config.workers = match value.parse::<usize>() {
                     Ok(n) if (1..=1024).contains(&n) => n,
-                    _ => return Err(format!("--workers: a number from 1 to 1024, not {value:?}")),
+                    _ => return Err(format!("a number from 1 to 1024, not {value:?}")),
                 }
             }
-            _ => unreachable!("only the names below are set"),
+            "create-limit" => config.limits.create = quota(value)?,
+            "create-global" => config.limits.create_global = quota(value)?,
+            "action-limit" => config.limits.action = quota(value)?,
+            "action-global" => config.limits.action_global = quota(value)?,
+            "limit-addresses" => {
+                config.limits.max_addresses = value
+                    .parse()
+                    .map_err(|_| format!("a number of addresses, not {value:?}"))?
+            }
+            "trust-proxy" => config.limits.trust_proxy = flag(value)?,
+            "no-metrics" => config.metrics = !flag(value)?,
+            _ => unreachable!("only the names of NAMES are set"),
         }
         Ok(())
     };
-    for (name, var) in [
-        ("addr", "AGON_WEB_ADDR"),
-        ("db", "AGON_WEB_DB"),
-        ("workers", "AGON_WEB_WORKERS"),
-    ] {
+    for (name, var, _) in NAMES {
         if let Ok(value) = std::env::var(var) {
             set(name, &value).map_err(|e| format!("{var}: {e}"))?;
         }
@@ -44,18 +122,24 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Config, String> {
             Some((f, v)) => (f.to_string(), Some(v.to_string())),
             None => (arg.clone(), None),
         };
-        let name = match flag.as_str() {
-            "--addr" => "addr",
-            "--db" => "db",
-            "--workers" => "workers",
-            "-h" | "--help" => return Err(USAGE.to_string()),
-            _ => return Err(format!("unknown argument {arg:?}\n{USAGE}")),
+        if matches!(flag.as_str(), "-h" | "--help") {
+            return Err(USAGE.to_string());
+        }
+        let known = NAMES
+            .iter()
+            .find(|(name, _, _)| flag.strip_prefix("--") == Some(name));
+        let Some(&(name, _, is_flag)) = known else {
+            return Err(format!("unknown argument {arg:?}\n{USAGE}"));
         };
-        let value = match inline.or_else(|| args.next()) {
-            Some(v) => v,
-            None => return Err(format!("{flag} needs a value\n{USAGE}")),
+        let value = match (is_flag, inline) {
+            (true, None) => "1".to_string(),
+            (_, Some(v)) => v,
+            (false, None) => match args.next() {
+                Some(v) => v,
+                None => return Err(format!("{flag} needs a value\n{USAGE}")),
+            },
         };
-        set(name, &value)?;
+        set(name, &value).map_err(|e| format!("{flag}: {e}"))?;
     }
     Ok(config)
 }
@@ -91,5 +175,30 @@ async fn main() -> ExitCode {
             eprintln!("agon-web: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(text: &str) -> impl Iterator<Item = String> + '_ {
+        text.split_whitespace().map(String::from)
+    }
+
+    #[test]
+    fn the_options_of_a_public_address() {
+        let config = parse(args(
+            "--create-limit 2/min:3 --action-global=off --limit-addresses 7 --trust-proxy --no-metrics",
+        ))
+        .unwrap();
+        assert_eq!(config.limits.create, Some(Quota::per_minute(2, 3)));
+        assert_eq!(config.limits.action_global, None);
+        assert_eq!(config.limits.max_addresses, 7);
+        assert!(config.limits.trust_proxy);
+        assert!(!config.metrics);
+        assert!(parse(args("--action-limit 5")).is_err());
+        assert!(parse(args("--trust-proxy=maybe")).is_err());
+        assert!(parse(args("--create-limit")).is_err());
     }
 }

@@ -4,7 +4,7 @@ use agon_core::{CellSet, Kind, Move, Rules, Side};
 use agon_svg::Svg;
 use serde::Serialize;
 
-use crate::store::WebGame;
+use crate::store::{Opponent, WebGame};
 
 /// The name of a side in the API: `white` or `black`.
 ///
@@ -21,7 +21,8 @@ pub struct OutcomeState {
     /// `white`, `black`, or `None` for a draw.
     pub winner: Option<&'static str>,
     /// `throne`, `ring-without-queen`, `no-legal-action`, `repetition`, `two-passes`,
-    /// `move-limit` or `resignation`.
+    /// `move-limit` (agon-core's), or `resignation`, `time-forfeit`, `agreement`
+    /// (agon-web's).
     pub reason: &'static str,
     /// `1-0`, `0-1` or `1/2-1/2`.
     pub score: &'static str,
@@ -187,15 +188,111 @@ pub struct PieceState {
     pub captured: bool,
 }
 
+/// One seat of a game, as the state shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SeatState {
+    /// Whether someone holds the seat (the computer's always is).
+    pub taken: bool,
+    /// The seat's display name, if its player gave one.
+    pub name: Option<String>,
+    /// Whether the seat has a page open (an event stream with its token; the computer is
+    /// always present).
+    pub present: bool,
+}
+
+/// Both seats.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Seats {
+    /// White's seat.
+    pub white: SeatState,
+    /// Black's seat.
+    pub black: SeatState,
+}
+
+/// The clock of a game, as of `now_ms`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ClockState {
+    /// The time control as chosen at "New game": `5+3` (minutes + increment seconds).
+    pub control: String,
+    /// Each side's time at the start, in milliseconds.
+    pub initial_ms: i64,
+    /// What each move adds to its mover's time.
+    pub increment_ms: i64,
+    /// White's remaining time at `now_ms`.
+    pub white_ms: i64,
+    /// Black's remaining time at `now_ms`.
+    pub black_ms: i64,
+    /// The side whose time runs (the chooser), or `None` before the clock started and
+    /// after the game ended.
+    pub running: Option<&'static str>,
+    /// The server's time of these figures, unix milliseconds.
+    pub now_ms: i64,
+}
+
+/// The pending offers: the side offering each, or `None`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OffersState {
+    /// A draw offer.
+    pub draw: Option<&'static str>,
+    /// A takeback request.
+    pub takeback: Option<&'static str>,
+    /// A rematch offer.
+    pub rematch: Option<&'static str>,
+}
+
+/// Who looks at a state: the board's orientation, the time of the figures and which seats
+/// have a page open.
+///
+/// ```
+/// use agon_core::Side;
+/// let view = agon_web::View { side: Side::Black, now_ms: 0, present: [true, false], minute_ms: 60_000 };
+/// assert_eq!(view.side, Side::Black);
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct View {
+    /// The side at the bottom of the board.
+    pub side: Side,
+    /// The server's time, unix milliseconds (the clock's figures are as of it).
+    pub now_ms: i64,
+    /// Whether White's and Black's seats have a page open.
+    pub present: [bool; 2],
+    /// How long a clock's minute lasts on this server (`AppState::clock_minute_ms`), to
+    /// name a clock's time control as it was chosen.
+    pub minute_ms: i64,
+}
+
+/// The server's time, unix milliseconds.
+///
+/// ```
+/// assert!(agon_web::now_ms() > 1_700_000_000_000);
+/// ```
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
 /// The state of a game, as JSON (documented in the crate README).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GameState {
     /// The game's id.
     pub id: String,
-    /// The side the person plays.
+    /// The side the creator plays.
     pub human: &'static str,
-    /// The computer's level.
-    pub level: &'static str,
+    /// `computer` or `friend`.
+    pub opponent: &'static str,
+    /// The game's version: +1 for every change.
+    pub version: i64,
+    /// Who holds each seat, their names and presence.
+    pub seats: Seats,
+    /// The clock, if the game has one.
+    pub clock: Option<ClockState>,
+    /// The pending offers.
+    pub offers: OffersState,
+    /// The rematch's id, once one was agreed.
+    pub rematch_game: Option<String>,
+    /// The computer's level (`None` in a game between friends).
+    pub level: Option<&'static str>,
     /// The rule set in force, in its canonical text form (`standard`, `ludii`,
     /// `standard+capture=same-ring`).
     pub rules: String,
@@ -228,9 +325,9 @@ pub struct GameState {
     pub outcome: Option<OutcomeState>,
     /// Whether the computer has to move.
     pub computer_to_move: bool,
-    /// Whether the person has a move to take back.
+    /// Whether the person has a move to take back (against the computer only).
     pub can_undo: bool,
-    /// The board, drawn by agon-svg with the person's side at the bottom.
+    /// The board, drawn by agon-svg with the view's side at the bottom.
     pub svg: String,
 }
 
@@ -239,7 +336,7 @@ fn names(cells: CellSet) -> Vec<String> {
 }
 
 impl GameState {
-    /// The state of `game`.
+    /// The state of `game`, seen from the creator's side, now, with no page open.
     ///
     /// ```
     /// use agon_core::{Position, Side};
@@ -250,17 +347,44 @@ impl GameState {
     /// assert_eq!(state.legal[0].text, state.legal_moves[0]);
     /// assert_eq!(state.pieces.len(), 14);
     /// assert_eq!(state.to_move, "white");
+    /// assert_eq!((state.opponent, state.version), ("computer", 0));
     /// assert!(!state.computer_to_move);
     /// ```
     pub fn of(game: &WebGame) -> GameState {
+        GameState::view(
+            game,
+            View {
+                side: game.human,
+                now_ms: now_ms(),
+                present: [false; 2],
+                minute_ms: 60_000,
+            },
+        )
+    }
+
+    /// The state of `game` as `view` sees it.
+    ///
+    /// ```
+    /// use agon_core::{Position, Side};
+    /// use agon_web::{store::WebGame, GameState, Level, View};
+    /// let game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
+    /// let state = GameState::view(&game, View { side: Side::Black, now_ms: 0, present: [true, false], minute_ms: 60_000 });
+    /// assert!(state.seats.white.present);
+    /// assert!(state.seats.black.present, "the computer is always there");
+    /// ```
+    pub fn view(game: &WebGame, view: View) -> GameState {
         let g = &game.game;
         let position = g.position();
-        let outcome = if game.resigned {
-            let winner = game.human.other();
+        let score = |winner: Option<Side>| match winner {
+            Some(Side::White) => "1-0",
+            Some(Side::Black) => "0-1",
+            None => "1/2-1/2",
+        };
+        let outcome = if let Some(end) = game.end {
             Some(OutcomeState {
-                winner: Some(side_name(winner)),
-                reason: "resignation",
-                score: if winner == Side::White { "1-0" } else { "0-1" },
+                winner: end.winner.map(side_name),
+                reason: end.kind.name(),
+                score: score(end.winner),
             })
         } else {
             g.outcome().map(|o| OutcomeState {
@@ -287,10 +411,48 @@ impl GameState {
             })
             .collect();
         let last_move = g.moves().last().copied();
+        let computer = game.opponent == Opponent::Computer;
+        let taken = game.seats_taken();
+        let seat = |side: Side| SeatState {
+            taken: taken[side.index()],
+            name: game.names[side.index()].clone(),
+            present: view.present[side.index()] || (computer && side != game.human),
+        };
+        let clock = game.clock.map(|c| {
+            let remaining = game.remaining_at(view.now_ms).unwrap_or(c.remaining_ms);
+            // Rounded: a shortened minute scales the increment to whole milliseconds.
+            let minute = view.minute_ms.max(1);
+            let (minutes, seconds) = (
+                (c.initial_ms + minute / 2) / minute,
+                (c.increment_ms * 60 + minute / 2) / minute,
+            );
+            ClockState {
+                control: format!("{minutes}+{seconds}"),
+                initial_ms: c.initial_ms,
+                increment_ms: c.increment_ms,
+                white_ms: remaining[0],
+                black_ms: remaining[1],
+                running: game.running().map(side_name),
+                now_ms: view.now_ms,
+            }
+        });
         GameState {
             id: game.id.clone(),
             human: side_name(game.human),
-            level: game.level.name(),
+            opponent: game.opponent.name(),
+            version: game.version,
+            seats: Seats {
+                white: seat(Side::White),
+                black: seat(Side::Black),
+            },
+            clock,
+            offers: OffersState {
+                draw: game.offers.draw.map(side_name),
+                takeback: game.offers.takeback.map(side_name),
+                rematch: game.offers.rematch.map(side_name),
+            },
+            rematch_game: game.rematch_game.clone(),
+            level: computer.then(|| game.level.name()),
             rules: g.rules().to_string(),
             rules_parts: RulesParts::of(g.rules()),
             position: position.to_text().to_string(),
@@ -306,10 +468,10 @@ impl GameState {
             captured: names(position.captured()),
             outcome,
             computer_to_move: game.computer_to_move(),
-            can_undo: !game.resigned && last_human_ply(game).is_some(),
+            can_undo: computer && game.end.is_none() && last_human_ply(game).is_some(),
             svg: Svg::new(position)
                 .size(None)
-                .flipped(game.human == Side::Black)
+                .flipped(view.side == Side::Black)
                 .last_move(last_move)
                 .to_string(),
         }
@@ -320,9 +482,5 @@ impl GameState {
 /// A move is the person's when they chose it (`Position::chooser()`), so under
 /// `queen-placer=captor` the return of the computer's queen is theirs.
 pub(crate) fn last_human_ply(game: &WebGame) -> Option<usize> {
-    let positions = game.game.positions();
-    // positions[i] is the position before move i.
-    (0..game.plies())
-        .rev()
-        .find(|&i| positions[i].chooser() == game.human)
+    game.last_ply_of(game.human)
 }

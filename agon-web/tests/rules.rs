@@ -54,6 +54,8 @@ fn server() -> Server {
     let config = Config {
         db: dir.path().join("games.sqlite3"),
         workers: 2,
+        // These tests are about rule sets: tests/limits.rs tests the limits.
+        limits: agon_web::limits::LimitConfig::off(),
         ..Config::default()
     };
     let state = AppState::open(&config).unwrap();

@@ -1,11 +1,14 @@
 // The board: the server's SVG drawing (agon-svg) put into the page, and the marks the
 // page draws over it (selection, destinations, returns, the hint, the focus ring).
 
-import { app, interactive, legalFrom } from './state.js';
+import { app, interactive, legalFrom, mySide } from './state.js';
 import { t } from './i18n.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const DECOR = ['selected', 'target', 'movable', 'returnable', 'own'];
+
+/** @type {Set<Element>} the cells and pieces made focusable by the last decorate() */
+const focusable = new Set();
 
 /** The board's container. */
 export const board = () => /** @type {HTMLElement} */ (document.getElementById('board'));
@@ -96,6 +99,7 @@ function addMark(g, tag, attrs) {
 
 /** @param {Element} el @param {string} cell */
 function makeFocusable(el, cell) {
+  focusable.add(el);
   el.setAttribute('tabindex', '0');
   el.setAttribute('role', 'button');
   el.setAttribute('aria-label', t('a11y.cell', { cell }));
@@ -106,14 +110,28 @@ export function decorate() {
   const el = board();
   const svg = el && el.querySelector('svg');
   if (!svg) return;
-  for (const node of svg.querySelectorAll('[data-cell]')) {
-    node.classList.remove(...DECOR);
-    if (node.hasAttribute('tabindex')) {
+  for (const node of svg.querySelectorAll('[data-cell]')) node.classList.remove(...DECOR);
+  // The focusable cells are only made unfocusable at the end, if they stay so: taking the
+  // tabindex off the focused piece would drop the keyboard's focus on every redraw.
+  focusable.clear();
+  try {
+    decorateBoard(el, svg);
+  } finally {
+    for (const node of svg.querySelectorAll('[tabindex]')) {
+      if (focusable.has(node)) continue;
       node.removeAttribute('tabindex');
       node.removeAttribute('role');
       node.removeAttribute('aria-label');
     }
   }
+  const focused = /** @type {HTMLElement | SVGElement | null} */ (document.activeElement);
+  if (focused && el.contains(focused) && focused.dataset && focused.dataset.cell && isFocusVisible(focused)) {
+    showFocusRing(focused.dataset.cell);
+  }
+}
+
+/** @param {HTMLElement} el @param {SVGSVGElement} svg */
+function decorateBoard(el, svg) {
   const marks = marksGroup(svg);
   marks.textContent = '';
   el.classList.toggle('interactive', interactive());
@@ -123,7 +141,7 @@ export function decorate() {
   const map = legalFrom();
   const mustReturn = !!app.state.must_return;
   const moveClass = mustReturn ? 'returnable' : 'movable';
-  const human = app.state.human;
+  const human = mySide();
 
   if (!mustReturn) {
     for (const g of svg.querySelectorAll(`g.piece.${human}[data-cell]`)) {
@@ -173,10 +191,6 @@ export function decorate() {
       makeFocusable(poly, mv.to);
     }
   }
-  const focused = /** @type {HTMLElement | SVGElement | null} */ (document.activeElement);
-  if (focused && el.contains(focused) && focused.dataset && focused.dataset.cell && isFocusVisible(focused)) {
-    showFocusRing(focused.dataset.cell);
-  }
 }
 
 /** Whether the browser shows the focus of `node` (keyboard, not mouse). */
@@ -196,4 +210,29 @@ export function showFocusRing(/** @type {string | null | undefined} */ cell) {
   if (!cell) return;
   const poly = cellPolygon(cell);
   if (poly) addOutline(marksGroup(svg), poly, 'mark-focus');
+}
+
+/** Whether the person asked for less motion. */
+const reducedMotion = () => window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/**
+ * Slides the piece now on `to` from `from` (a short CSS transform of its group, in the
+ * drawing's units), unless the person prefers reduced motion.
+ * @param {string} from
+ * @param {string} to
+ */
+export function animateMove(from, to) {
+  if (reducedMotion() || from === to) return;
+  const piece = /** @type {SVGGElement | null} */ (board().querySelector(`g.piece[data-cell="${to}"]`));
+  const a = cellPolygon(from);
+  const b = cellPolygon(to);
+  if (!piece || !a || !b || typeof piece.animate !== 'function') return;
+  const p = cellCentre(a);
+  const q = cellCentre(b);
+  const dx = (p.x - q.x).toFixed(2);
+  const dy = (p.y - q.y).toFixed(2);
+  piece.animate(
+    [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: 'translate(0px, 0px)' }],
+    { duration: 160, easing: 'cubic-bezier(0.2, 0.7, 0.3, 1)' },
+  );
 }

@@ -5,8 +5,10 @@ import { app, canPass, interactive, legalFrom, ownPieceAt, redraw } from './stat
 import { initRulesChoice } from './ruleset.js';
 import { board, isFocusVisible, showFocusRing } from './board.js';
 import {
-  askHint, copyPosition, createGame, disarmResign, playMove, resign, route, showStart, undo,
+  askHint, copyInvite, copyPosition, createGame, disarmResign, offer, playMove, rematch, resign, route,
+  showStart, undo,
 } from './game.js';
+import { initSound, setSound, soundOn } from './sound.js';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -111,6 +113,30 @@ export function initGameEvents() {
     $('resign-btn').focus();
   });
   $('copy-btn').addEventListener('click', copyPosition);
+  $('invite-copy').addEventListener('click', copyInvite);
+  $('takeback-btn').addEventListener('click', () => offer('takeback', 'offer'));
+  $('draw-btn').addEventListener('click', () => offer('draw', 'offer'));
+  /** @param {'accept' | 'decline'} answer */
+  const answerOffer = (answer) => {
+    const kind = $('offer-box').dataset.kind;
+    if (kind === 'takeback' || kind === 'draw' || kind === 'rematch') offer(kind, answer);
+  };
+  $('offer-accept').addEventListener('click', () => answerOffer('accept'));
+  $('offer-decline').addEventListener('click', () => answerOffer('decline'));
+  $('rematch-btn').addEventListener('click', rematch);
+  $('rematch-link').addEventListener('click', (ev) => {
+    ev.preventDefault();
+    history.pushState({}, '', $('rematch-link').getAttribute('href'));
+    route();
+  });
+  $('sound-btn').addEventListener('click', () => {
+    setSound(!soundOn());
+    redraw();
+  });
+  initSound();
+  for (const radio of document.querySelectorAll('#new-game input[name="opponent"]')) {
+    radio.addEventListener('change', redraw);
+  }
   $('new-game-btn').addEventListener('click', () => {
     history.pushState({}, '', '/');
     app.newGameError = null;

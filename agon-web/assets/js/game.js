@@ -2,16 +2,20 @@
 // it (moves, the computer's replies, hints, undo, resign, a new game). Each updates the
 // state and redraws; an answer for a game no longer shown is dropped.
 
-import { app, interactive, readToken, redraw, rememberGame } from './state.js';
+import {
+  app, interactive, isFriendGame, keepName, mySide, other, readName, readSide, readToken, redraw,
+  rememberGame, viewSide,
+} from './state.js';
 import { api, fetchStartBoard, post } from './api.js';
 import { setBoard } from './board.js';
 import { rememberFocus } from './focus.js';
 import { t } from './i18n.js';
 import { rulesText } from './ruleset.js';
-
-const WATCH_POLL_MS = 5000;
+import { follow, stop as stopLive } from './live.js';
+import { moveSound } from './sound.js';
 
 /** @typedef {import('./state.js').GameState} GameState */
+/** @typedef {import('./state.js').Side} Side */
 
 function setBusy(/** @type {boolean} */ on) {
   if (on) rememberFocus();
@@ -23,17 +27,81 @@ function setBusy(/** @type {boolean} */ on) {
 function noteCaptures(state, byHuman) {
   const caps = state.last_captures || [];
   if (caps.length) {
-    app.info.push({ key: byHuman ? 'status.you-captured' : 'status.computer-captured', params: { cells: caps.join(', ') } });
+    let key = byHuman ? 'status.you-captured' : 'status.computer-captured';
+    if (!byHuman && state.opponent === 'friend') key = 'status.opponent-captured';
+    app.info.push({ key, params: { cells: caps.join(', ') } });
   }
 }
 
-function applyState(/** @type {GameState} */ state) {
+/**
+ * The address of a game's state with the side the board is to be drawn for (none while
+ * the side of a token is not known yet: the server then draws it for the creator, the
+ * token's side). The answers to actions are drawn for the token's seat.
+ * @param {string} id
+ */
+function gamePath(id) {
+  const unknown = app.token && !app.side && !app.state;
+  return `/api/games/${id}${unknown ? '' : `?view=${viewSide()}`}`;
+}
+
+/**
+ * Takes a state from the server, if it is newer than the one shown: every answer and
+ * every event carries the whole state and its version, so an older or equal one (an
+ * event that crossed the answer to a move) changes nothing. A state drawn for another
+ * view (the board turned the other way) is replaced by the same version for ours.
+ * @param {GameState} state
+ * @param {Side | null} view the side the board in `state` is drawn for, when known
+ * @returns {boolean} whether it was applied
+ */
+export function applyState(state, view = null) {
   const prev = app.state;
+  if (!state || (prev && state.id && prev.id && state.id !== prev.id)) return false;
+  if (prev && typeof prev.version === 'number' && typeof state.version === 'number') {
+    const better = state.version > prev.version ||
+      (state.version === prev.version && app.stateView !== viewSide() && view === viewSide());
+    if (!better) return false;
+  }
   app.state = state;
+  app.stateView = view;
+  app.clockAt = performance.now();
+  if (state.seats) app.presence = { white: state.seats.white.present, black: state.seats.black.present };
   if (!prev || prev.position !== state.position) {
     app.selected = null;
     app.hint = null;
   }
+  if (prev && state.moves.length === prev.moves.length + 1 && state.last_move) {
+    // One new move: slide its piece (the previous state listed it with its cells), and
+    // sound it when the opponent made it.
+    const mv = (prev.legal || []).find((m) => m.move === state.last_move);
+    if (mv && mv.from && mv.to) app.animate = { from: mv.from, to: mv.to };
+    const side = mySide();
+    if (side && prev.chooser !== side) {
+      moveSound();
+      if (state.opponent === 'friend') {
+        app.info = [{ key: 'status.opponent-moved', params: { move: state.last_move } }];
+        noteCaptures(state, false);
+      }
+    }
+  }
+  // A takeback, or an end without a move (time, agreement, resignation): the last words go.
+  if (prev && (state.moves.length < prev.moves.length || (state.outcome && !prev.outcome && state.moves.length === prev.moves.length))) {
+    app.info = [];
+  }
+  // A rematch was agreed: both players go on to the new game with the same token.
+  if (prev && !prev.rematch_game && state.rematch_game && app.token) {
+    const next = state.rematch_game;
+    setTimeout(() => goToRematch(next), 0);
+  }
+  return true;
+}
+
+/** Opens the rematch with this game's token, playing the other colour. */
+export function goToRematch(/** @type {string} */ next) {
+  if (!app.token || app.id === next) return;
+  const side = mySide();
+  rememberGame(next, app.token, side ? other(side) : null);
+  history.pushState({ game: next }, '', `/g/${next}`);
+  openGame(next);
 }
 
 /**
@@ -64,7 +132,7 @@ export async function askHint() {
   }
 }
 
-/** Sends the person's move (in the notation), then asks for the computer's. */
+/** Sends the person's move (in the notation); against the computer, then asks for its reply. */
 export async function playMove(/** @type {string} */ text) {
   if (!app.state || !app.token) return;
   const id = app.id;
@@ -77,8 +145,7 @@ export async function playMove(/** @type {string} */ text) {
   try {
     const state = await post(`/api/games/${id}/moves`, { token: app.token, move: text, reply: false });
     if (gen !== app.generation) return;
-    applyState(state);
-    noteCaptures(state, true);
+    if (applyState(state, viewSide())) noteCaptures(state, true);
   } catch (e) {
     if (gen !== app.generation) return;
     app.error = /** @type {import('./api.js').ApiError} */ (e);
@@ -93,7 +160,7 @@ export async function playMove(/** @type {string} */ text) {
 /** Asks the computer for its move when it is its turn. */
 async function maybeComputer() {
   const s = app.state;
-  if (!s || !app.token || s.outcome || !s.computer_to_move || app.thinking) return;
+  if (!s || !app.token || s.outcome || !s.computer_to_move || app.thinking || isFriendGame()) return;
   const id = app.id;
   const gen = app.generation;
   rememberFocus();
@@ -103,7 +170,7 @@ async function maybeComputer() {
   try {
     const state = await post(`/api/games/${id}/computer`, { token: app.token }, true);
     if (gen !== app.generation) return;
-    applyState(state);
+    applyState(state, viewSide());
     app.info = [];
     if (state.last_move) app.info.push({ key: 'status.computer-moved', params: { move: state.last_move } });
     noteCaptures(state, false);
@@ -129,42 +196,76 @@ async function maybeComputer() {
   }
 }
 
-async function refresh() {
+/** Asks for the state again (after a reconnect, or when an answer said it was stale). */
+export async function refresh() {
   if (!app.id) return;
   const gen = app.generation;
   try {
-    const state = await api('GET', `/api/games/${app.id}`);
+    const state = await api('GET', gamePath(app.id));
     if (gen !== app.generation) return;
-    applyState(state);
+    applyState(state, viewSide());
   } catch (e) {
     if (gen !== app.generation) return;
     app.error = /** @type {import('./api.js').ApiError} */ (e);
   }
 }
 
-/** Undo or resign: one request with the token, then the state it answers. */
-async function tokenAction(/** @type {'undo' | 'resign'} */ action) {
+/**
+ * One request with the token (undo, resign, an offer or its answer), then the state it
+ * answers.
+ * @param {string} action the path after the game's: 'undo', 'resign', 'draw', ...
+ * @param {Record<string, string>} [extra] more fields of the body
+ */
+async function tokenAction(action, extra = {}) {
   const gen = app.generation;
   app.error = null;
   app.info = [];
   disarmResign();
   setBusy(true);
   try {
-    const state = await post(`/api/games/${app.id}/${action}`, { token: app.token });
+    const state = await post(`/api/games/${app.id}/${action}`, { token: app.token || '', ...extra });
     if (gen !== app.generation) return false;
-    applyState(state);
+    applyState(state, viewSide());
   } catch (e) {
     if (gen !== app.generation) return false;
     app.error = /** @type {import('./api.js').ApiError} */ (e);
+    // An offer that is gone (answered, or cleared by a move): show the game as it is.
+    if (['no-offer', 'offer-pending', 'game-over', 'game-not-over', 'not-your-turn', 'rematch-exists', 'conflict'].includes(app.error.name)) {
+      await refresh();
+    }
   }
   app.busy = false;
   redraw();
   return true;
 }
 
+/** Against the computer: takes back the person's last move at once. */
 export async function undo() {
   if (!app.state || !app.token || app.busy) return;
   if (await tokenAction('undo')) await maybeComputer();
+}
+
+/**
+ * Between people: a takeback, a draw or a rematch, offered or answered.
+ * @param {'takeback' | 'draw' | 'rematch'} kind
+ * @param {'offer' | 'accept' | 'decline'} answer
+ */
+export async function offer(kind, answer) {
+  if (!app.state || !app.token || app.busy) return;
+  await tokenAction(kind, { answer });
+}
+
+/** A rematch, colours swapped: against the computer at once, with a friend when both ask. */
+export async function rematch() {
+  const s = app.state;
+  if (!s || !app.token || app.busy || !s.outcome) return;
+  if (s.rematch_game) {
+    goToRematch(s.rematch_game);
+    return;
+  }
+  const side = mySide();
+  const theirs = s.offers && s.offers.rematch;
+  await offer('rematch', theirs && theirs !== side ? 'accept' : 'offer');
 }
 
 export function disarmResign() {
@@ -188,15 +289,18 @@ export async function resign() {
   await tokenAction('resign');
 }
 
-/** Copies the position text, or selects it for a manual copy. */
-export async function copyPosition() {
-  if (!app.state) return;
-  const input = /** @type {HTMLInputElement} */ (document.getElementById('position-text'));
-  const note = /** @type {HTMLElement} */ (document.getElementById('copy-note'));
+/**
+ * Copies the text of an input, or selects it for a manual copy, and says which in `note`.
+ * @param {string} inputId
+ * @param {string} noteId
+ */
+async function copyField(inputId, noteId) {
+  const input = /** @type {HTMLInputElement} */ (document.getElementById(inputId));
+  const note = /** @type {HTMLElement} */ (document.getElementById(noteId));
   let copied = false;
   try {
     if (navigator.clipboard && window.isSecureContext) {
-      await navigator.clipboard.writeText(app.state.position);
+      await navigator.clipboard.writeText(input.value);
       copied = true;
     }
   } catch {
@@ -216,23 +320,37 @@ export async function copyPosition() {
   }, 5000);
 }
 
+/** Copies the position text. */
+export const copyPosition = () => copyField('position-text', 'copy-note');
+
+/** Copies the invitation link. */
+export const copyInvite = () => copyField('invite-link', 'invite-note');
+
 /** The "New game" form: creates the game and goes to its address. */
 export async function createGame(/** @type {SubmitEvent} */ ev) {
   ev.preventDefault();
   if (app.busy) return;
   const form = /** @type {HTMLFormElement} */ (document.getElementById('new-game'));
   const field = (/** @type {string} */ name) => /** @type {RadioNodeList} */ (form.elements.namedItem(name)).value;
+  const opponent = field('opponent') === 'friend' ? 'friend' : 'computer';
   const side = field('side') || 'white';
   const level = field('level') || 'easy';
+  const clock = field('clock') || 'none';
+  const name = (/** @type {HTMLInputElement} */ (document.getElementById('name-input')).value || '').trim();
   const errEl = /** @type {HTMLElement} */ (document.getElementById('new-game-error'));
   errEl.hidden = true;
   app.newGameError = null;
+  /** @type {Record<string, string>} */
+  const body = { opponent, side, rules: rulesText() };
+  if (opponent === 'computer') body.level = level;
+  if (clock !== 'none') body.clock = clock;
+  if (opponent === 'friend' && name) body.name = name;
   // Playing Black (perhaps by lot), the computer makes the first move right away.
-  app.thinking = side !== 'white';
+  app.thinking = opponent === 'computer' && side !== 'white';
   setBusy(true);
   let answer;
   try {
-    answer = await post('/api/games', { side, level, rules: rulesText() });
+    answer = await post('/api/games', body);
   } catch (e) {
     app.busy = false;
     app.thinking = false;
@@ -240,15 +358,21 @@ export async function createGame(/** @type {SubmitEvent} */ ev) {
     redraw();
     return;
   }
-  rememberGame(answer.id, answer.token);
+  if (opponent === 'friend') keepName(name);
+  const mine = answer.side || answer.state.human;
+  rememberGame(answer.id, answer.token, mine);
   history.pushState({ game: answer.id }, '', `/g/${answer.id}`);
+  // The Start button is at the foot of a long form: the game begins at the top.
+  window.scrollTo({ top: 0 });
   enterGame(answer.id, answer.token);
-  app.state = answer.state;
+  app.side = mine;
+  applyState(answer.state, answer.state.human === mine ? mine : null);
   app.busy = false;
-  if (answer.state.last_move) {
+  if (opponent === 'computer' && answer.state.last_move) {
     app.info.push({ key: 'status.computer-moved', params: { move: answer.state.last_move } });
   }
   redraw();
+  startLive();
   await maybeComputer();
 }
 
@@ -259,15 +383,20 @@ function enterGame(id, token) {
   app.generation++;
   app.id = id;
   app.token = token || null;
+  app.side = id && token ? readSide(id) : null;
   app.state = null;
+  app.stateView = null;
+  app.presence = null;
+  app.live = false;
   app.selected = null;
   app.error = null;
   app.info = [];
   app.thinking = false;
   app.busy = false;
   app.boardKey = null;
+  app.animate = null;
   disarmResign();
-  stopPolling();
+  stopLive();
 }
 
 /** The start page: the "New game" panel by the start position. */
@@ -278,15 +407,44 @@ export async function showStart() {
   if (!app.id && app.startSvg) setBoard(app.startSvg, 'start');
 }
 
+/** Whether this browser, holding no token, should take the free seat of a friend game. */
+function mayJoin(/** @type {GameState} */ s) {
+  if (app.token || s.opponent !== 'friend' || s.outcome || !s.seats) return false;
+  return !s.seats.white.taken || !s.seats.black.taken;
+}
+
+/** Takes the free seat: the first other browser to open the invitation plays. */
+async function join(/** @type {string} */ id) {
+  const gen = app.generation;
+  const name = readName();
+  try {
+    const answer = await post(`/api/games/${id}/join`, name ? { name } : {});
+    if (gen !== app.generation) return;
+    rememberGame(id, answer.token, answer.side);
+    app.token = answer.token;
+    app.side = answer.side;
+    applyState(answer.state, answer.side);
+  } catch (e) {
+    if (gen !== app.generation) return;
+    const err = /** @type {import('./api.js').ApiError} */ (e);
+    // Someone else was quicker, or the game ended meanwhile: watch.
+    if (err.name !== 'seat-taken' && err.name !== 'game-over') app.error = err;
+    await refresh();
+  }
+}
+
 async function openGame(/** @type {string} */ id) {
   enterGame(id, readToken(id));
   const gen = app.generation;
   redraw();
   try {
-    const state = await api('GET', `/api/games/${id}`);
+    const state = await api('GET', gamePath(id));
     if (gen !== app.generation) return;
-    app.state = state;
-    if (app.token) rememberGame(id, null);
+    if (app.token && !app.side) app.side = state.human;
+    applyState(state, viewSide());
+    if (app.token) rememberGame(id, null, app.side);
+    if (mayJoin(state)) await join(id);
+    if (gen !== app.generation) return;
   } catch (e) {
     if (gen !== app.generation) return;
     const err = /** @type {import('./api.js').ApiError} */ (e);
@@ -301,8 +459,51 @@ async function openGame(/** @type {string} */ id) {
     }
   }
   redraw();
+  startLive();
   await maybeComputer();
-  schedulePoll();
+}
+
+/** Follows the game shown by its event stream: the other side's moves, offers, clocks. */
+function startLive() {
+  const id = app.id;
+  if (!id) return;
+  const gen = app.generation;
+  follow(() => {
+    const since = app.state && typeof app.state.version === 'number' ? app.state.version : 0;
+    const token = app.token ? `&token=${encodeURIComponent(app.token)}` : '';
+    return `/api/games/${id}/events?since=${since}&view=${viewSide()}${token}`;
+  }, {
+    onState: (state) => {
+      if (gen !== app.generation) return;
+      if (applyState(state, viewSide())) {
+        app.error = null;
+        redraw();
+        if (!app.busy) maybeComputer();
+      }
+    },
+    onPresence: (presence) => {
+      if (gen !== app.generation) return;
+      app.presence = presence;
+      redraw();
+    },
+    onOpen: async () => {
+      if (gen !== app.generation) return;
+      const wasDown = !app.live;
+      app.live = true;
+      app.liveDownAt = 0;
+      // Whatever happened while the stream was away: the state as it is now.
+      await refresh();
+      if (gen !== app.generation) return;
+      if (wasDown && app.error && app.error.name === 'network') app.error = null;
+      redraw();
+    },
+    onDown: () => {
+      if (gen !== app.generation) return;
+      if (app.live) app.liveDownAt = performance.now();
+      app.live = false;
+      redraw();
+    },
+  });
 }
 
 /** Shows what the address names: a game (/g/{id}) or the start page. */
@@ -314,34 +515,4 @@ export function route() {
     app.newGameError = null;
     showStart();
   }
-}
-
-/** A watcher sees the game move on without reloading. */
-function schedulePoll() {
-  stopPolling();
-  if (!app.id || app.token || !app.state || app.state.outcome) return;
-  const gen = app.generation;
-  app.pollTimer = setTimeout(async () => {
-    if (gen !== app.generation) return;
-    if (!document.hidden && app.state) {
-      try {
-        /** @type {GameState} */
-        const state = await api('GET', `/api/games/${app.id}`);
-        if (gen !== app.generation || !app.state) return;
-        if (state.position !== app.state.position || JSON.stringify(state.outcome) !== JSON.stringify(app.state.outcome) ||
-            state.moves.length !== app.state.moves.length) {
-          app.state = state;
-          redraw();
-        }
-      } catch {
-        // keep polling quietly
-      }
-    }
-    schedulePoll();
-  }, WATCH_POLL_MS);
-}
-
-function stopPolling() {
-  if (app.pollTimer) clearTimeout(app.pollTimer);
-  app.pollTimer = null;
 }

@@ -8,7 +8,10 @@
 //   board.js   the SVG board and the marks drawn over it
 //   focus.js   the keyboard focus across requests
 //   panel.js   render(): the game panel and the board from the state
-//   game.js    the game's requests and which game is shown
+//   game.js    the game's requests and which game is shown, the states applied by version
+//   live.js    the game's event stream (EventSource), reconnected whenever it drops
+//   clock.js   the clocks counted down between the server's figures
+//   sound.js   the sound on the opponent's move (Web Audio, off by default)
 //   events.js  clicks, keys and controls
 //   ruleset.js the "New game" panel's rule set, and rule sets described for people
 //   rules.js   the rules page

@@ -1,11 +1,15 @@
 // The game panel: shows the state (the board, whose turn, the outcome, the move list,
 // the controls) after every change. It reads the state and changes only the page.
 
-import { app, canPass, interactive, lastGame, legalFrom, other, pieceAt } from './state.js';
+import {
+  app, canPass, interactive, isFriendGame, lastGame, legalFrom, mySide, other, pieceAt, readName, viewSide,
+} from './state.js';
 import { has, t } from './i18n.js';
-import { board, decorate, setBoard } from './board.js';
+import { animateMove, board, decorate, setBoard } from './board.js';
 import { restoreFocus } from './focus.js';
 import { renderRulesChoice, ruleValue, rulesPhrase } from './ruleset.js';
+import { controlText, renderClocks } from './clock.js';
+import { soundOn } from './sound.js';
 
 /** @typedef {import('./state.js').GameState} GameState */
 
@@ -32,6 +36,7 @@ function errorText(/** @type {import('./state.js').ErrorLike} */ err) {
   const name = err && err.name ? err.name : 'unknown';
   if (name === 'empty-entry') return t('entry.empty');
   if (has(`illegal.${name}`) && (err.status === 422 || !has(`error.${name}`))) return t(`illegal.${name}`);
+  if (name === 'not-your-turn' && app.state && app.state.opponent === 'friend') return t('error.not-your-turn-friend');
   if (has(`error.${name}`)) return t(`error.${name}`);
   return t('error.unknown', { name });
 }
@@ -75,12 +80,17 @@ export function render() {
     if (ok) $('continue-link').setAttribute('href', `/g/${last}`);
   }
 
-  if (!inGame) renderRulesChoice();
+  if (!inGame) {
+    renderRulesChoice();
+    renderOpponentChoice();
+  }
 
   // Thinking indicator (under the board)
   show($('thinking'), app.thinking);
   board().classList.toggle('is-thinking', app.thinking);
 
+  renderBars();
+  renderClocks();
   if (!inGame) {
     if (app.startSvg) setBoard(app.startSvg, 'start');
     return;
@@ -94,18 +104,36 @@ export function render() {
     return;
   }
 
-  setBoard(s.svg, `${app.id}:${s.moves.length}:${s.position}:${s.last_move}`);
+  setBoard(s.svg, `${app.id}:${s.version}:${app.stateView}:${s.moves.length}:${s.position}:${s.last_move}`);
   decorate();
+  if (app.animate) {
+    animateMove(app.animate.from, app.animate.to);
+    app.animate = null;
+  }
 
   const watching = !app.token;
-  const human = s.human;
-  setText($('game-info'), watching
-    ? t('game.players', { side: t(`side.${human}`), level: t(`level.${s.level}`) })
-    : t('game.you-play', { side: t(`side.${human}`), level: t(`level.${s.level}`) }));
+  const friend = isFriendGame();
+  const human = mySide() || s.human;
+  if (friend) {
+    setText($('game-info'), watching ? t('game.players-friend') : t('game.you-play-friend', { side: t(`side.${human}`) }));
+  } else {
+    setText($('game-info'), watching
+      ? t('game.players', { side: t(`side.${human}`), level: t(`level.${s.level}`) })
+      : t('game.you-play', { side: t(`side.${human}`), level: t(`level.${s.level}`) }));
+  }
   setText($('game-rules-text'), t('game.rules', { rules: rulesPhrase(s.rules_parts) }));
   $('game-rules').dataset.rules = s.rules;
+  show($('game-clock'), true);
+  setText($('game-clock'), s.clock ? t('game.clock', { control: controlText(s.clock) }) : t('game.no-clock'));
   show($('watch-note'), watching);
+  setText($('watch-note'), t(friend ? 'game.watching-friend' : 'game.watching'));
   document.body.classList.toggle('watching', watching);
+  show($('live-note'), !app.live && app.liveDownAt > 0);
+  const soundBtn = $('sound-btn');
+  soundBtn.setAttribute('aria-pressed', String(soundOn()));
+  show(soundBtn, !watching);
+  renderInvite(s);
+  renderOffers(s);
 
   // Outcome
   const outcome = s.outcome;
@@ -129,11 +157,25 @@ export function render() {
     $('outcome').dataset.tone = tone;
     setText($('outcome-result'), `${result} (${outcome.score})`);
     let reasonKey = `reason.${outcome.reason}`;
-    if (outcome.reason === 'resignation' && !watching) reasonKey = 'reason.you-resigned';
+    /** @type {Record<string, string> | undefined} */
+    let params;
+    const loser = outcome.winner ? other(outcome.winner) : null;
+    if (outcome.reason === 'resignation' || outcome.reason === 'time-forfeit') {
+      const base = outcome.reason === 'resignation' ? 'reason.side-resigned' : 'reason.time-forfeit';
+      if (watching) {
+        reasonKey = base;
+        params = { side: t(`side.${loser || 'white'}`) };
+      } else if (outcome.reason === 'resignation') {
+        reasonKey = loser === human ? 'reason.you-resigned' : 'reason.opponent-resigned';
+      } else {
+        reasonKey = loser === human ? 'reason.time-forfeit-you' : 'reason.time-forfeit-opponent';
+      }
+    }
     // Under empty-throne-ring=draw the closed ring draws instead of losing.
     if (outcome.reason === 'ring-without-queen' && !outcome.winner) reasonKey = 'reason.ring-without-queen-draw';
-    setText($('outcome-reason'), t(reasonKey));
+    setText($('outcome-reason'), t(reasonKey, params));
   }
+  renderRematch(s);
 
   // Status line
   const map = legalFrom();
@@ -152,7 +194,14 @@ export function render() {
   } else if (watching) {
     lines.push(t(s.to_move === 'white' ? 'status.white-to-move' : 'status.black-to-move'));
     if (s.must_return && s.chooser !== s.to_move) lines.push(t('return.captor-chooses-watching'));
-    else if (s.must_return && s.to_move !== human) lines.push(t('return.computer'));
+    else if (s.must_return && !friend && s.to_move !== human) lines.push(t('return.computer'));
+  } else if (friend && app.busy) {
+    lines.push(t('status.sending'));
+  } else if (friend && s.chooser !== human) {
+    info();
+    const waiting = s.seats && !(s.seats.white.taken && s.seats.black.taken);
+    lines.push(t(waiting ? 'status.waiting-join' : 'status.opponent-turn'));
+    if (s.must_return && s.to_move === human) lines.push(t('return.opponent-places-yours'));
   } else if (s.computer_to_move) {
     lines.push(t('status.computer-turn'));
     // Under queen-placer=captor the computer places the person's captured queen.
@@ -187,9 +236,10 @@ export function render() {
     const froms = [...map.keys()];
     const queenFirst = froms.some((c) => (pieceAt(c) || {}).kind === 'queen');
     const forComputer = s.to_move !== human;
-    setText($('return-box').querySelector('h2'), t(forComputer ? 'return.captor-title' : 'return.title'));
+    const captor = friend ? 'return.captor-title-friend' : 'return.captor-title';
+    setText($('return-box').querySelector('h2'), t(forComputer ? captor : 'return.title'));
     let explain = t('return.explain');
-    if (forComputer) explain = t('return.captor-explain');
+    if (forComputer) explain = t(friend ? 'return.captor-explain-friend' : 'return.captor-explain');
     else if (queenFirst) explain = `${explain} ${t('return.queen-first')}`;
     setText($('return-explain'), explain);
     setText($('return-pieces'), t('return.pieces', { pieces: froms.map(pieceName).join(', ') }));
@@ -212,11 +262,19 @@ export function render() {
   disable($('move-input'), !canPlay);
   disable($('entry-btn'), !canPlay);
   show($('actions'), !watching);
+  show($('undo-btn'), !friend);
   disable($('undo-btn'), app.busy || !s.can_undo);
+  const offers = s.offers || { draw: null, takeback: null, rematch: null };
+  const takeback = $('takeback-btn');
+  show(takeback, friend && !outcome);
+  disable(takeback, app.busy || !!offers.takeback || !hasMoved(s, human));
+  const draw = $('draw-btn');
+  show(draw, friend && !outcome);
+  disable(draw, app.busy || !!offers.draw);
   const passBtn = $('pass-btn');
   show(passBtn, !watching && !outcome && canPass());
   disable(passBtn, !canPlay);
-  show($('hint-btn'), !outcome);
+  show($('hint-btn'), !outcome && !friend);
   disable($('hint-btn'), !canPlay || !!app.hint);
   const resignBtn = $('resign-btn');
   show(resignBtn, !outcome);
@@ -238,6 +296,17 @@ export function render() {
   restoreFocus();
 }
 
+/** The side that made the first move of the game (moves alternate: count back from the
+ * side to move). */
+function firstMover(/** @type {GameState} */ s) {
+  return s.moves.length % 2 === 0 ? s.to_move : other(s.to_move);
+}
+
+/** Whether `side` has made a move in the game (something to take back). */
+function hasMoved(/** @type {GameState} */ s, /** @type {'white' | 'black'} */ side) {
+  return s.moves.length >= (firstMover(s) === side ? 1 : 2);
+}
+
 /** The move list: numbered pairs, White's move first. */
 function renderMoves(/** @type {GameState} */ s) {
   const list = $('moves');
@@ -248,7 +317,7 @@ function renderMoves(/** @type {GameState} */ s) {
   list.dataset.key = key;
   list.textContent = '';
   // Who made the first move: moves alternate, so count back from the side to move.
-  const first = moves.length % 2 === 0 ? s.to_move : other(s.to_move);
+  const first = firstMover(s);
   /** @type {[number, number | null, number | null][]} */
   const rows = [];
   let i = 0;
@@ -270,7 +339,7 @@ function renderMoves(/** @type {GameState} */ s) {
     }
     span.textContent = moves[index];
     if (index === moves.length - 1) span.classList.add('last');
-    span.classList.add(side === s.human ? 'by-human' : 'by-computer');
+    span.classList.add(side === (mySide() || s.human) ? 'by-human' : 'by-computer');
     return span;
   };
   for (const [n, w, b] of rows) {
@@ -283,4 +352,126 @@ function renderMoves(/** @type {GameState} */ s) {
     list.appendChild(li);
   }
   list.scrollTop = list.scrollHeight;
+}
+
+/** The "New game" panel: the level for the computer, the name for a friend. */
+function renderOpponentChoice() {
+  const form = /** @type {HTMLFormElement | null} */ (document.getElementById('new-game'));
+  if (!form) return;
+  const radio = /** @type {RadioNodeList | null} */ (form.elements.namedItem('opponent'));
+  const friend = !!radio && radio.value === 'friend';
+  show($('level-choice'), !friend);
+  show($('name-row'), friend);
+  const hint = $('opponent-hint');
+  const key = friend ? 'new-game.opponent.friend-hint' : 'new-game.opponent.computer-hint';
+  hint.dataset.i18n = key;
+  setText(hint, t(key));
+  const name = /** @type {HTMLInputElement} */ ($('name-input'));
+  if (!name.dataset.filled) {
+    name.dataset.filled = '1';
+    if (!name.value) name.value = readName();
+  }
+}
+
+/** Who plays which side: a bar above the board (the opponent) and one below (oneself). */
+function renderBars() {
+  const s = app.state;
+  const bars = /** @type {const} */ ([['bar-top', 'top'], ['bar-bottom', 'bottom']]);
+  const on = !!(app.id && s);
+  const area = board().parentElement;
+  if (area) area.classList.toggle('with-bars', on);
+  for (const [id, where] of bars) {
+    const bar = $(id);
+    show(bar, on);
+    if (!s) continue;
+    const side = where === 'bottom' ? viewSide() : other(viewSide());
+    const mine = side === mySide();
+    const friend = s.opponent === 'friend';
+    const computer = !friend && side !== s.human;
+    const seat = s.seats ? s.seats[side] : null;
+    bar.dataset.side = side;
+    bar.classList.toggle('to-move', !s.outcome && s.chooser === side);
+    const waiting = friend && !!seat && !seat.taken;
+    bar.classList.toggle('waiting', waiting);
+    let name;
+    let note = '';
+    if (computer) {
+      name = t('player.computer');
+      if (s.level) note = t('player.level', { level: t(`level.${s.level}`) });
+    } else if (waiting) {
+      name = t('player.waiting');
+    } else if (mine) {
+      name = (seat && seat.name) || t('player.you');
+      if (seat && seat.name) note = t('player.you-note');
+    } else if (seat && seat.name) {
+      name = seat.name;
+    } else {
+      name = app.token && friend ? t('player.friend') : t(`side.${side}`);
+    }
+    setText(bar.querySelector('.player-name'), name);
+    setText(bar.querySelector('.player-note'), note);
+    const dot = /** @type {HTMLElement} */ (bar.querySelector('.presence'));
+    const present = app.presence ? app.presence[side] : !!(seat && seat.present);
+    show(dot, friend && !!seat && seat.taken);
+    dot.classList.toggle('online', mine ? app.live : present);
+    const label = t((mine ? app.live : present) ? 'presence.online' : 'presence.offline');
+    if (dot.getAttribute('aria-label') !== label) {
+      dot.setAttribute('aria-label', label);
+      dot.setAttribute('title', label);
+    }
+    /** @type {HTMLElement} */ (bar.querySelector('.clock')).dataset.clock = side;
+  }
+}
+
+/** The invitation: while a friend game waits for its second player. */
+function renderInvite(/** @type {GameState} */ s) {
+  const side = mySide();
+  const open = !!(side && s.opponent === 'friend' && !s.outcome && s.seats && !s.seats[other(side)].taken);
+  show($('invite'), open);
+  if (!open || !side) return;
+  setText($('invite-text'), t('invite.text', { side: t(`side.${other(side)}`) }));
+  const link = /** @type {HTMLInputElement} */ ($('invite-link'));
+  const url = `${location.origin}/g/${app.id}`;
+  if (link.value !== url) link.value = url;
+  const note = $('invite-note');
+  if (note.dataset.key) setText(note, t(note.dataset.key));
+}
+
+/** Offers between the players: one to answer (accept, decline), or one's own, waiting. */
+function renderOffers(/** @type {GameState} */ s) {
+  const side = mySide();
+  const offers = s.offers;
+  const box = $('offer-box');
+  if (!side || s.opponent !== 'friend' || !offers) {
+    show(box, false);
+    return;
+  }
+  /** @type {('takeback' | 'draw' | 'rematch')[]} */
+  const kinds = s.outcome ? ['rematch'] : ['takeback', 'draw'];
+  const incoming = kinds.find((k) => offers[k] && offers[k] !== side);
+  const outgoing = kinds.find((k) => offers[k] === side);
+  const kind = incoming || outgoing;
+  show(box, !!kind);
+  if (!kind) return;
+  box.dataset.kind = kind;
+  box.classList.toggle('incoming', !!incoming);
+  setText($('offer-text'), t(`offer.${kind}-${incoming ? 'in' : 'out'}`));
+  show($('offer-answer'), !!incoming);
+  disable($('offer-accept'), app.busy);
+  disable($('offer-decline'), app.busy);
+}
+
+/** After the game: a rematch, colours swapped (or the way to one already agreed). */
+function renderRematch(/** @type {GameState} */ s) {
+  const side = mySide();
+  const row = $('rematch-row');
+  const next = s.rematch_game || null;
+  show(row, !!s.outcome && (!!side || !!next));
+  const btn = $('rematch-btn');
+  const mineOffered = !!(s.offers && s.offers.rematch && s.offers.rematch === side);
+  show(btn, !!side && !next);
+  disable(btn, app.busy || mineOffered);
+  const link = $('rematch-link');
+  show(link, !!next);
+  if (next) link.setAttribute('href', `/g/${next}`);
 }

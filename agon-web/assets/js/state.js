@@ -5,8 +5,16 @@
  * @typedef {{move: string, from: string | null, to: string | null, kind: 'step' | 'return' | 'pass'}} LegalMove
  * @typedef {{cell: string, side: 'white' | 'black', kind: 'queen' | 'guard', captured: boolean}} Piece
  * @typedef {{winner: 'white' | 'black' | null, reason: string, score: string}} Outcome
+ * @typedef {'white' | 'black'} Side
+ * @typedef {{taken: boolean, name: string | null, present: boolean}} Seat
+ * @typedef {{control: string, initial_ms: number, increment_ms: number, white_ms: number, black_ms: number,
+ *   running: Side | null, now_ms: number}} Clock
+ * @typedef {{draw: Side | null, takeback: Side | null, rematch: Side | null}} Offers
  * @typedef {{
- *   id: string, human: 'white' | 'black', level: string, position: string,
+ *   id: string, human: 'white' | 'black', level: string | null, position: string,
+ *   opponent?: 'computer' | 'friend', version?: number,
+ *   seats?: {white: Seat, black: Seat}, clock?: Clock | null, offers?: Offers,
+ *   rematch_game?: string | null,
  *   rules: string, rules_parts: import('./ruleset.js').RulesParts, chooser: 'white' | 'black',
  *   to_move: 'white' | 'black', must_return: boolean, legal_moves: string[],
  *   legal: LegalMove[], pieces: Piece[], moves: string[], last_move: string | null,
@@ -26,6 +34,18 @@ export const app = {
   token: null,
   /** @type {GameState | null} the last game state from the server */
   state: null,
+  /** @type {Side | null} the side this browser plays in the game shown (null: watching) */
+  side: null,
+  /** @type {{white: boolean, black: boolean} | null} who has the game open (the latest word) */
+  presence: null,
+  live: false, // the event stream is connected
+  liveDownAt: 0, // performance.now() when the stream dropped (0: never connected or up)
+  /** @type {Side | null} the side the shown state's board is drawn for, when known */
+  stateView: null,
+  /** @type {{from: string, to: string} | null} a move to slide on the next redraw */
+  animate: null,
+  /** @type {number} performance.now() when the state's clock figures arrived */
+  clockAt: 0,
   /** @type {string | null} the selected cell */
   selected: null,
   /** @type {Hint | null} the engine's suggestion for this position */
@@ -44,8 +64,6 @@ export const app = {
   resignTimer: null,
   /** @type {ReturnType<typeof setTimeout> | null} */
   copyTimer: null,
-  /** @type {ReturnType<typeof setTimeout> | null} */
-  pollTimer: null,
   /** @type {string | null} the start position's board, once fetched */
   startSvg: null,
   /** @type {string | null} what the board currently shows (to avoid redrawing) */
@@ -77,11 +95,27 @@ export function redraw() {
 /** @param {'white' | 'black'} side */
 export const other = (side) => (side === 'white' ? 'black' : 'white');
 
-/** Whether the person chooses the next action: the chooser (under queen-placer=captor,
- * the person chooses where the computer's captured queen returns). */
+/** Whether the game is between two people. */
+export function isFriendGame() {
+  return !!(app.state && app.state.opponent === 'friend');
+}
+
+/** The side this browser plays (null: it watches). */
+export function mySide() {
+  return app.token ? app.side || (app.state && app.state.human) || null : null;
+}
+
+/** The side at the bottom of the board: one's own, White for a watcher. */
+export function viewSide() {
+  return mySide() || 'white';
+}
+
+/** Whether this browser chooses the next action: it is the chooser (under
+ * queen-placer=captor, the captor chooses where the captured queen returns). */
 export function humanToMove() {
   const s = app.state;
-  return !!(s && !s.outcome && !s.computer_to_move && s.chooser === s.human);
+  const side = mySide();
+  return !!(s && side && !s.outcome && !s.computer_to_move && s.chooser === side);
 }
 
 /** Whether the pass is the legal move (a rule set with stuck=pass, nothing else to do). */
@@ -127,14 +161,46 @@ export function pieceAt(cell) {
  */
 export function ownPieceAt(cell) {
   const p = pieceAt(cell);
-  return p && app.state && p.side === app.state.human ? p : undefined;
+  return p && p.side === mySide() ? p : undefined;
 }
 
 // ---------------------------------------------------------------- this browser's games
 
 /** @param {string} id */
 const tokenKey = (id) => `agon-token:${id}`;
+/** @param {string} id */
+const sideKey = (id) => `agon-side:${id}`;
 const LAST_GAME = 'agon-last-game';
+const NAME = 'agon-name';
+
+/** The side this browser took in game `id` (a friend game's second seat), or null. */
+export function readSide(/** @type {string} */ id) {
+  try {
+    const side = localStorage.getItem(sideKey(id));
+    return side === 'white' || side === 'black' ? side : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The display name last given on this browser, or ''. */
+export function readName() {
+  try {
+    return localStorage.getItem(NAME) || '';
+  } catch {
+    return '';
+  }
+}
+
+/** Keeps the display name for the next game (and for joining one). */
+export function keepName(/** @type {string} */ name) {
+  try {
+    if (name) localStorage.setItem(NAME, name);
+    else localStorage.removeItem(NAME);
+  } catch {
+    // no storage
+  }
+}
 
 /** The token this browser holds for game `id`, or null. */
 export function readToken(/** @type {string} */ id) {
@@ -161,10 +227,12 @@ export function lastGame() {
  * game still works until the page is left.
  * @param {string} id
  * @param {string | null} token the token to keep, or null to keep the one held
+ * @param {Side | null} [side] the side the token plays, when known
  */
-export function rememberGame(id, token) {
+export function rememberGame(id, token, side = null) {
   try {
     if (token) localStorage.setItem(tokenKey(id), token);
+    if (side) localStorage.setItem(sideKey(id), side);
     localStorage.setItem(LAST_GAME, id);
   } catch {
     // no storage

@@ -40,47 +40,103 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def server():
-    """The base URL of a running agon-web with an empty database."""
+# A clock's minute in the browser tests' server, in ms: short, so that a "1+0" game runs out
+# within seconds (the server reads it for tests only; a server without it keeps 60,000).
+CLOCK_MINUTE_MS = "4000"
+
+
+def _binary() -> Path:
     binary = Path(os.environ.get("AGON_WEB_BIN", REPO / "target" / "debug" / "agon-web"))
     if not binary.is_absolute():
         binary = REPO / binary
     if not binary.exists():
         pytest.fail(f"no server binary at {binary}: run `cargo build -p agon-web` first")
-    tmp = tempfile.TemporaryDirectory(prefix="agon-web-browser-")
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    log = open(Path(tmp.name) / "server.log", "w+b")
-    proc = subprocess.Popen(
-        [str(binary), "--addr", f"127.0.0.1:{port}", "--db", str(Path(tmp.name) / "games.sqlite3"), "--workers", "2"],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    try:
+    return binary
+
+
+# Every request of the session comes from 127.0.0.1: the rate limits are off (the browser
+# tests are about the page; tests/limits.rs tests the limits).
+NO_LIMITS = [arg for name in ("create-limit", "create-global", "action-limit", "action-global")
+             for arg in (f"--{name}", "off")]
+
+
+class Server:
+    """One agon-web process on a fixed port and database file: it can be killed and started
+    again on both, as a crash and a restart would."""
+
+    def __init__(self, directory: Path):
+        self.binary = _binary()
+        self.port = _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.db = directory / "games.sqlite3"
+        self.log = open(directory / "server.log", "w+b")
+        self.proc = None
+
+    def start(self):
+        env = dict(os.environ, AGON_WEB_CLOCK_MINUTE_MS=CLOCK_MINUTE_MS)
+        self.proc = subprocess.Popen(
+            [str(self.binary), "--addr", f"127.0.0.1:{self.port}", "--db", str(self.db), "--workers", "2",
+             *NO_LIMITS],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+            env=env,
+        )
         deadline = time.monotonic() + 30
         while True:
-            if proc.poll() is not None:
-                log.seek(0)
-                pytest.fail(f"agon-web exited with {proc.returncode}:\n{log.read().decode(errors='replace')}")
+            if self.proc.poll() is not None:
+                self.log.seek(0)
+                pytest.fail(f"agon-web exited with {self.proc.returncode}:\n{self.log.read().decode(errors='replace')}")
             try:
-                with urllib.request.urlopen(f"{base}/healthz", timeout=1) as res:
+                with urllib.request.urlopen(f"{self.base}/healthz", timeout=1) as res:
                     if res.status == 200:
-                        break
+                        return
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 pass
             if time.monotonic() > deadline:
                 pytest.fail("agon-web did not answer /healthz within 30 s")
             time.sleep(0.1)
-        yield base
+
+    def kill(self):
+        """Kills the process at once (no graceful stop)."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+
+
+@pytest.fixture(scope="session")
+def server():
+    """The base URL of a running agon-web with an empty database."""
+    tmp = tempfile.TemporaryDirectory(prefix="agon-web-browser-")
+    srv = Server(Path(tmp.name))
+    try:
+        srv.start()
+        yield srv.base
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
+        srv.stop()
+        tmp.cleanup()
+
+
+@pytest.fixture
+def restartable_server():
+    """A server of this test's own, which the test may kill and start again (same port,
+    same database file)."""
+    tmp = tempfile.TemporaryDirectory(prefix="agon-web-restart-")
+    srv = Server(Path(tmp.name))
+    try:
+        srv.start()
+        yield srv
+    finally:
+        srv.stop()
         tmp.cleanup()
 
 

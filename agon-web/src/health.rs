@@ -1,0 +1,82 @@
+//! `GET /api/health` (and its older name `/healthz`): whether the server can serve.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use serde::Serialize;
+
+use crate::{ApiError, AppState, Store};
+
+/// How long the database may take to answer the health check before the server is
+/// reported unavailable (a transaction holding it that long means requests are stuck too).
+pub const TIMEOUT: Duration = Duration::from_secs(2);
+
+/// The answer of a healthy server.
+#[derive(Serialize, Debug, PartialEq, Eq)]
+pub struct Health {
+    /// `ok`.
+    pub status: &'static str,
+    /// The server's version (the crate's).
+    pub version: &'static str,
+    /// `ok`: the database answered `SELECT 1`.
+    pub database: &'static str,
+}
+
+/// `GET /api/health`: `200` with [`Health`] once the database answers a `SELECT 1`
+/// within [`TIMEOUT`], else `503 database-unavailable`.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use std::sync::Arc;
+/// let dir = tempfile::tempdir().unwrap();
+/// let config = agon_web::Config { db: dir.path().join("g.sqlite3"), ..Default::default() };
+/// let state = Arc::new(agon_web::AppState::open(&config).unwrap());
+/// let health = agon_web::health::health(axum::extract::State(state)).await.unwrap();
+/// assert_eq!((health.status, health.database), ("ok", "ok"));
+/// # });
+/// ```
+pub async fn health(State(app): State<Arc<AppState>>) -> Result<Json<Health>, ApiError> {
+    check_database(app.store.clone(), TIMEOUT).await?;
+    Ok(Json(Health {
+        status: "ok",
+        version: env!("CARGO_PKG_VERSION"),
+        database: "ok",
+    }))
+}
+
+/// Runs `SELECT 1` through the store (its lock and its connection) on a blocking thread;
+/// `503 database-unavailable` when it fails or takes over `timeout`.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use std::{sync::Arc, time::Duration};
+/// let dir = tempfile::tempdir().unwrap();
+/// let store = Arc::new(agon_web::Store::open(&dir.path().join("g.sqlite3")).unwrap());
+/// assert!(agon_web::health::check_database(store, Duration::from_secs(2)).await.is_ok());
+/// # });
+/// ```
+pub async fn check_database(store: Arc<Store>, timeout: Duration) -> Result<(), ApiError> {
+    let check = tokio::task::spawn_blocking(move || {
+        store.transaction(|tx| Ok(tx.query_row("SELECT 1", [], |_| Ok(()))?))
+    });
+    match tokio::time::timeout(timeout, check).await {
+        Ok(Ok(Ok(()))) => Ok(()),
+        Ok(Ok(Err(e))) => Err(unavailable(e.message)),
+        Ok(Err(e)) => Err(unavailable(e.to_string())),
+        Err(_) => Err(unavailable(format!(
+            "no answer within {} ms",
+            timeout.as_millis()
+        ))),
+    }
+}
+
+fn unavailable(why: String) -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "database-unavailable",
+        format!("the database does not answer: {why}"),
+    )
+}

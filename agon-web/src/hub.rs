@@ -1,0 +1,285 @@
+//! [`Hub`]: the live side of the games, in memory: each game's broadcast of its new
+//! versions to the open event streams, which seats have a page open, and the bound on
+//! the number of streams.
+//!
+//! The database stays the only place a game lives: the hub carries copies of what was
+//! just committed ([`Hub::publish`], called while the store is still locked, so in commit
+//! order) and forgets a game as soon as no stream listens to it. A stream that misses
+//! something (it lagged, or it was not connected) reads the game again from the
+//! database, so the hub may drop anything at any time without losing a move.
+//!
+//! With several servers on one database (the PostgreSQL issue) the hub stays as it is:
+//! a listener of the database's notifications (`LISTEN`) loads the changed game and calls
+//! [`Hub::publish`] on every server, as the store's commit does here.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use agon_core::Side;
+use axum::http::StatusCode;
+use tokio::sync::{broadcast, watch};
+
+use crate::limits::ClientKey;
+use crate::store::WebGame;
+use crate::ApiError;
+
+/// What a game's streams receive.
+#[derive(Clone, Debug)]
+pub enum HubEvent {
+    /// The game as it was just committed (its `version` is new).
+    State(Arc<WebGame>),
+    /// Which seats (White's, Black's) have a page open now.
+    Presence([bool; 2]),
+}
+
+/// How many events may wait for a slow stream before it lags (and reads the game again).
+const CAPACITY: usize = 32;
+
+struct Channel {
+    sender: broadcast::Sender<HubEvent>,
+    /// The number of open streams holding each seat's token (White's, Black's).
+    present: [usize; 2],
+}
+
+#[derive(Default)]
+struct Streams {
+    total: usize,
+    by_address: HashMap<ClientKey, usize>,
+}
+
+/// The bounds on open event streams.
+///
+/// ```
+/// let limits = agon_web::StreamLimits::default();
+/// assert_eq!((limits.max_streams, limits.max_per_client), (10_000, 16));
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct StreamLimits {
+    /// The most streams open at once on the server (then `503 too-many-streams`).
+    pub max_streams: usize,
+    /// The most streams open at once from one client address (then `429 rate-limited`).
+    pub max_per_client: usize,
+}
+
+impl Default for StreamLimits {
+    fn default() -> StreamLimits {
+        StreamLimits {
+            max_streams: 10_000,
+            max_per_client: 16,
+        }
+    }
+}
+
+/// The live games: broadcasts, presence and the open streams' count.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use std::sync::Arc;
+/// use agon_core::{Position, Side};
+/// use agon_web::{store::WebGame, Hub, HubEvent, Level, StreamLimits};
+/// let hub = Arc::new(Hub::new(StreamLimits::default()));
+/// let mut game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
+/// let mut sub = hub.subscribe(&game.id);
+/// game.version = 1;
+/// hub.publish(&game);
+/// match sub.receiver().recv().await.unwrap() {
+///     HubEvent::State(g) => assert_eq!(g.version, 1),
+///     other => panic!("{other:?}"),
+/// }
+/// drop(sub);
+/// assert_eq!(hub.games(), 0, "a game nobody listens to is forgotten");
+/// # });
+/// ```
+pub struct Hub {
+    channels: Mutex<HashMap<String, Channel>>,
+    streams: Mutex<Streams>,
+    limits: StreamLimits,
+    closed: watch::Sender<bool>,
+}
+
+impl Hub {
+    /// A hub with no game, bounding streams by `limits`.
+    pub fn new(limits: StreamLimits) -> Hub {
+        Hub {
+            channels: Mutex::new(HashMap::new()),
+            streams: Mutex::new(Streams::default()),
+            limits,
+            closed: watch::channel(false).0,
+        }
+    }
+
+    fn channels(&self) -> MutexGuard<'_, HashMap<String, Channel>> {
+        // Nothing panics while holding it; a poisoned map is still consistent.
+        self.channels.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sends `game` (just committed) to its game's streams, if any listens.
+    pub fn publish(&self, game: &WebGame) {
+        let channels = self.channels();
+        if let Some(channel) = channels.get(&game.id) {
+            // An error means no receiver is left: nothing to do.
+            let _ = channel.sender.send(HubEvent::State(Arc::new(game.clone())));
+        }
+    }
+
+    /// Listens to game `id` from now on.
+    pub fn subscribe(self: &Arc<Self>, id: &str) -> Subscription {
+        let mut channels = self.channels();
+        let channel = channels.entry(id.to_string()).or_insert_with(|| Channel {
+            sender: broadcast::channel(CAPACITY).0,
+            present: [0; 2],
+        });
+        Subscription {
+            receiver: Some(channel.sender.subscribe()),
+            hub: self.clone(),
+            id: id.to_string(),
+            seat: None,
+        }
+    }
+
+    /// Which seats of game `id` (White's, Black's) have a page open.
+    pub fn present(&self, id: &str) -> [bool; 2] {
+        self.channels()
+            .get(id)
+            .map_or([false; 2], |c| [c.present[0] > 0, c.present[1] > 0])
+    }
+
+    /// The number of games that streams listen to.
+    pub fn games(&self) -> usize {
+        self.channels().len()
+    }
+
+    /// The number of open streams.
+    pub fn streams(&self) -> usize {
+        self.streams.lock().unwrap_or_else(|e| e.into_inner()).total
+    }
+
+    /// Counts a new stream from `address` (unknown in tests without a socket), or refuses
+    /// it: `503 too-many-streams` past the global bound, `429 rate-limited` past the
+    /// bound of one address, both with `Retry-After`.
+    pub fn open_stream(
+        self: &Arc<Self>,
+        address: Option<ClientKey>,
+    ) -> Result<StreamPermit, ApiError> {
+        let mut streams = self.streams.lock().unwrap_or_else(|e| e.into_inner());
+        if streams.total >= self.limits.max_streams {
+            return Err(ApiError {
+                retry_after: Some(10),
+                ..ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "too-many-streams",
+                    "the server has too many open event streams: try again later",
+                )
+            });
+        }
+        if let Some(address) = address {
+            let n = streams.by_address.entry(address).or_insert(0);
+            if *n >= self.limits.max_per_client {
+                return Err(ApiError {
+                    retry_after: Some(10),
+                    ..ApiError::new(
+                        StatusCode::TOO_MANY_REQUESTS,
+                        "rate-limited",
+                        "too many open event streams from your address",
+                    )
+                });
+            }
+            *n += 1;
+        }
+        streams.total += 1;
+        Ok(StreamPermit {
+            hub: self.clone(),
+            address,
+        })
+    }
+
+    /// Ends every stream (the server is shutting down) and refuses none later: streams
+    /// opened after it end at once.
+    pub fn close(&self) {
+        self.closed.send_replace(true);
+    }
+
+    /// Whether [`Hub::close`] was called, and a way to wait for it.
+    pub fn closed(&self) -> watch::Receiver<bool> {
+        self.closed.subscribe()
+    }
+
+    /// Counts one more page open on `side`'s seat of game `id`; sends `presence` when the
+    /// seat's presence changes.
+    fn enter(&self, id: &str, side: Side) {
+        let mut channels = self.channels();
+        if let Some(channel) = channels.get_mut(id) {
+            channel.present[side.index()] += 1;
+            if channel.present[side.index()] == 1 {
+                let present = [channel.present[0] > 0, channel.present[1] > 0];
+                let _ = channel.sender.send(HubEvent::Presence(present));
+            }
+        }
+    }
+}
+
+/// A stream's subscription to a game; when dropped, its seat's presence ends and a game
+/// nobody listens to any more is forgotten.
+pub struct Subscription {
+    receiver: Option<broadcast::Receiver<HubEvent>>,
+    hub: Arc<Hub>,
+    id: String,
+    seat: Option<Side>,
+}
+
+impl Subscription {
+    /// The events of the game since the subscription.
+    pub fn receiver(&mut self) -> &mut broadcast::Receiver<HubEvent> {
+        // Taken only by Drop.
+        self.receiver.as_mut().expect("a live subscription")
+    }
+
+    /// Marks `side`'s seat present while this subscription lives.
+    pub fn mark_present(&mut self, side: Side) {
+        if self.seat.is_none() {
+            self.seat = Some(side);
+            self.hub.enter(&self.id, side);
+        }
+    }
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        drop(self.receiver.take());
+        let mut channels = self.hub.channels();
+        let Some(channel) = channels.get_mut(&self.id) else {
+            return;
+        };
+        if let Some(side) = self.seat {
+            channel.present[side.index()] -= 1;
+            if channel.present[side.index()] == 0 {
+                let present = [channel.present[0] > 0, channel.present[1] > 0];
+                let _ = channel.sender.send(HubEvent::Presence(present));
+            }
+        }
+        if channel.sender.receiver_count() == 0 {
+            channels.remove(&self.id);
+        }
+    }
+}
+
+/// One open stream, counted until dropped.
+pub struct StreamPermit {
+    hub: Arc<Hub>,
+    address: Option<ClientKey>,
+}
+
+impl Drop for StreamPermit {
+    fn drop(&mut self) {
+        let mut streams = self.hub.streams.lock().unwrap_or_else(|e| e.into_inner());
+        streams.total -= 1;
+        if let Some(address) = self.address {
+            if let Some(n) = streams.by_address.get_mut(&address) {
+                *n -= 1;
+                if *n == 0 {
+                    streams.by_address.remove(&address);
+                }
+            }
+        }
+    }
+}

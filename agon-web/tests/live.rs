@@ -1,0 +1,514 @@
+//! The live events over real HTTP on a loopback port: two people play each other, a third
+//! page watches, streams are dropped and reopened mid-game with `Last-Event-ID`, and every
+//! version arrives exactly once, in order; presence; a clock that runs out with nobody
+//! acting; the bound on open streams.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use agon_core::{Game, Move};
+use agon_web::{AppState, Config, StreamLimits};
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+
+struct Server {
+    base: String,
+    client: reqwest::Client,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+async fn server_with(limits: StreamLimits, clock_minute_ms: i64) -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config {
+        db: dir.path().join("games.sqlite3"),
+        workers: 2,
+        streams: limits,
+        // Every request comes from 127.0.0.1: tests/limits.rs tests the rate limits.
+        limits: agon_web::limits::LimitConfig::off(),
+        ..Config::default()
+    };
+    let mut state = AppState::open(&config).unwrap();
+    state.clock_minute_ms = clock_minute_ms;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(agon_web::serve_on(listener, state, async move {
+        let _ = stopped.await;
+    }));
+    Server {
+        base,
+        client: reqwest::Client::new(),
+        stop: Some(stop),
+        _dir: dir,
+    }
+}
+
+async fn server() -> Server {
+    server_with(StreamLimits::default(), 60_000).await
+}
+
+impl Server {
+    async fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        let r = self
+            .client
+            .post(format!("{}{path}", self.base))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        (status, r.json().await.unwrap())
+    }
+
+    async fn ok(&self, path: &str, body: Value) -> Value {
+        let (status, value) = self.post(path, body).await;
+        assert!(status < 300, "{path}: {status} {value}");
+        value
+    }
+
+    async fn get(&self, path: &str) -> Value {
+        let r = self
+            .client
+            .get(format!("{}{path}", self.base))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        r.json().await.unwrap()
+    }
+}
+
+/// One event of a stream.
+#[derive(Clone, Debug)]
+struct Sse {
+    event: String,
+    id: Option<i64>,
+    data: Value,
+}
+
+/// An open event stream, read by a task into a channel; dropping it closes the
+/// connection.
+struct Stream {
+    events: mpsc::UnboundedReceiver<Sse>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// Opens `GET /api/games/{id}/events` with the query and `Last-Event-ID`; answers the
+/// stream, or the status and body of a refusal.
+async fn open(
+    s: &Server,
+    id: &str,
+    query: &str,
+    last: Option<i64>,
+) -> Result<Stream, (u16, Option<String>, Value)> {
+    let mut request = s
+        .client
+        .get(format!("{}/api/games/{id}/events?{query}", s.base));
+    if let Some(last) = last {
+        request = request.header("Last-Event-ID", last.to_string());
+    }
+    let mut response = request.send().await.unwrap();
+    if response.status() != 200 {
+        let retry = response
+            .headers()
+            .get("retry-after")
+            .map(|v| v.to_str().unwrap().to_string());
+        return Err((
+            response.status().as_u16(),
+            retry,
+            response.json().await.unwrap(),
+        ));
+    }
+    assert_eq!(
+        response.headers()["content-type"].to_str().unwrap(),
+        "text/event-stream"
+    );
+    let (tx, events) = mpsc::unbounded_channel();
+    let task = tokio::spawn(async move {
+        let mut buffer = String::new();
+        while let Ok(Some(chunk)) = response.chunk().await {
+            buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+            while let Some(end) = buffer.find("\n\n") {
+                let block: String = buffer.drain(..end + 2).collect();
+                let (mut event, mut id, mut data) = (String::new(), None, String::new());
+                for line in block.lines() {
+                    if let Some(v) = line.strip_prefix("event:") {
+                        event = v.trim().to_string();
+                    } else if let Some(v) = line.strip_prefix("id:") {
+                        id = Some(v.trim().parse().unwrap());
+                    } else if let Some(v) = line.strip_prefix("data:") {
+                        data.push_str(v.trim_start());
+                    }
+                }
+                if event.is_empty() {
+                    continue; // a keep-alive comment
+                }
+                let data = serde_json::from_str(&data).unwrap();
+                if tx.send(Sse { event, id, data }).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    Ok(Stream { events, task })
+}
+
+impl Stream {
+    /// The next event of this kind (others are skipped), within 5 s.
+    async fn next(&mut self, kind: &str) -> Sse {
+        loop {
+            let event = tokio::time::timeout(Duration::from_secs(5), self.events.recv())
+                .await
+                .unwrap_or_else(|_| panic!("no {kind} event within 5 s"))
+                .expect("the stream ended");
+            if event.event == kind {
+                return event;
+            }
+        }
+    }
+
+    /// Every `state` event until (and with) version `version`.
+    async fn states_until(&mut self, version: i64) -> Vec<Sse> {
+        let mut states = Vec::new();
+        loop {
+            let event = self.next("state").await;
+            let v = event.id.unwrap();
+            states.push(event);
+            if v >= version {
+                return states;
+            }
+        }
+    }
+
+    /// Asserts that no `state` event comes within `ms`.
+    async fn quiet(&mut self, ms: u64) {
+        let deadline = tokio::time::Instant::now() + Duration::from_millis(ms);
+        while let Ok(Some(event)) = tokio::time::timeout_at(deadline, self.events.recv()).await {
+            assert_ne!(event.event, "state", "unexpected {event:?}");
+        }
+    }
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_version_once_in_order_across_reconnects() {
+    let s = server().await;
+    let created = s
+        .ok(
+            "/api/games",
+            json!({"opponent": "friend", "side": "white", "name": "Ada"}),
+        )
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let white = created["token"].as_str().unwrap().to_string();
+    // What the server answered at each version: the moves then.
+    let mut history: BTreeMap<i64, Vec<String>> = BTreeMap::new();
+    history.insert(0, vec![]);
+
+    let mut watcher = open(&s, &id, "", None).await.unwrap();
+    let first = watcher.next("state").await;
+    assert_eq!(first.id, Some(0), "the current state at once");
+    let joined = s
+        .ok(&format!("/api/games/{id}/join"), json!({"name": "Bo"}))
+        .await;
+    let black = joined["token"].as_str().unwrap().to_string();
+    assert_eq!(joined["side"], "black");
+    history.insert(1, vec![]);
+
+    let mut streams = [
+        open(&s, &id, &format!("token={white}&view=white&since=1"), None)
+            .await
+            .unwrap(),
+        open(&s, &id, &format!("token={black}&view=black&since=1"), None)
+            .await
+            .unwrap(),
+    ];
+    // Every version each player's stream got, in order.
+    let mut got: [Vec<i64>; 2] = [vec![], vec![]];
+    let mut watched: Vec<Sse> = vec![first];
+    let tokens = [white.clone(), black.clone()];
+    let mut state = s.get(&format!("/api/games/{id}")).await;
+    let mut rng = agon_core::random::Rng::new(23);
+    let mut ply = 0;
+    while state["outcome"].is_null() && ply < 40 {
+        let chooser = usize::from(state["chooser"] == "black");
+        let legal = strings(&state["legal_moves"]);
+        let m = legal[rng.below(legal.len())].clone();
+        state = s
+            .ok(
+                &format!("/api/games/{id}/moves"),
+                json!({"token": tokens[chooser], "move": m}),
+            )
+            .await;
+        let version = state["version"].as_i64().unwrap();
+        history.insert(version, strings(&state["moves"]));
+        ply += 1;
+        // Mid-game, now and then: an offer declined (two versions without a move).
+        if ply % 9 == 4 {
+            let other = 1 - chooser;
+            s.ok(
+                &format!("/api/games/{id}/draw"),
+                json!({"token": tokens[chooser], "answer": "offer"}),
+            )
+            .await;
+            state = s
+                .ok(
+                    &format!("/api/games/{id}/draw"),
+                    json!({"token": tokens[other], "answer": "decline"}),
+                )
+                .await;
+            let version = state["version"].as_i64().unwrap();
+            history.insert(version - 1, strings(&state["moves"]));
+            history.insert(version, strings(&state["moves"]));
+        }
+        let version = state["version"].as_i64().unwrap();
+        for (n, stream) in streams.iter_mut().enumerate() {
+            for event in stream.states_until(version).await {
+                got[n].push(event.id.unwrap());
+                assert_eq!(event.data["version"], event.id.unwrap());
+            }
+        }
+        // A player's stream dropped and reopened where it was: nothing twice, nothing
+        // missed.
+        if ply % 5 == 0 {
+            let n = ply / 5 % 2;
+            let view = ["white", "black"][n];
+            streams[n] = open(
+                &s,
+                &id,
+                &format!("token={}&view={view}", tokens[n]),
+                Some(version),
+            )
+            .await
+            .unwrap();
+            streams[n].quiet(50).await;
+        }
+        // The watcher drops out for a few changes and comes back with Last-Event-ID.
+        if ply % 7 == 0 {
+            watched.extend(watcher.states_until(version).await);
+            let last = watched.last().unwrap().id;
+            drop(watcher);
+            for _ in 0..2 {
+                if !state["outcome"].is_null() {
+                    break;
+                }
+                let chooser = usize::from(state["chooser"] == "black");
+                let legal = strings(&state["legal_moves"]);
+                let m = legal[rng.below(legal.len())].clone();
+                state = s
+                    .ok(
+                        &format!("/api/games/{id}/moves"),
+                        json!({"token": tokens[chooser], "move": m}),
+                    )
+                    .await;
+                let version = state["version"].as_i64().unwrap();
+                history.insert(version, strings(&state["moves"]));
+                ply += 1;
+                for (n, stream) in streams.iter_mut().enumerate() {
+                    for event in stream.states_until(version).await {
+                        got[n].push(event.id.unwrap());
+                    }
+                }
+            }
+            watcher = open(&s, &id, "", last).await.unwrap();
+        }
+    }
+    let last = state["version"].as_i64().unwrap();
+    watched.extend(watcher.states_until(last).await);
+    for stream in streams.iter_mut() {
+        stream.quiet(100).await;
+    }
+    watcher.quiet(100).await;
+
+    // The players' streams: every version after 1, exactly once, in order.
+    let all: Vec<i64> = (2..=last).collect();
+    assert_eq!(got[0], all, "white's stream");
+    assert_eq!(got[1], all, "black's stream");
+    // The watcher's: strictly increasing (nothing twice), up to the last; each event the
+    // game as it was at that version.
+    let versions: Vec<i64> = watched.iter().map(|e| e.id.unwrap()).collect();
+    assert!(versions.windows(2).all(|w| w[0] < w[1]), "{versions:?}");
+    assert_eq!(*versions.last().unwrap(), last);
+    for event in &watched {
+        let v = event.id.unwrap();
+        assert_eq!(event.data["version"], v);
+        assert_eq!(strings(&event.data["moves"]), history[&v], "version {v}");
+    }
+    // The views: each player's board turned their way.
+    assert_eq!(state["human"], "white");
+    // The final moves replay through agon-core.
+    let mut game = Game::new();
+    for m in strings(&state["moves"]) {
+        game.play(m.parse::<Move>().unwrap()).unwrap();
+    }
+    assert_eq!(state["position"], game.position().to_text().to_string());
+    assert_eq!(s.get(&format!("/api/games/{id}")).await["version"], last);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn presence_follows_the_open_pages() {
+    let s = server().await;
+    let created = s
+        .ok("/api/games", json!({"opponent": "friend", "side": "black"}))
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let creator = created["token"].as_str().unwrap().to_string();
+    let mut watcher = open(&s, &id, "", None).await.unwrap();
+    let p = watcher.next("presence").await;
+    assert_eq!(p.data, json!({"white": false, "black": false}));
+    let page = open(&s, &id, &format!("token={creator}"), None)
+        .await
+        .unwrap();
+    let p = watcher.next("presence").await;
+    assert_eq!(p.data, json!({"white": false, "black": true}));
+    let state = s.get(&format!("/api/games/{id}")).await;
+    assert_eq!(state["seats"]["black"]["present"], true);
+    assert_eq!(state["seats"]["white"]["present"], false);
+    // A wrong token watches: no presence.
+    let _other = open(&s, &id, "token=nope", None).await.unwrap();
+    drop(page);
+    let p = watcher.next("presence").await;
+    assert_eq!(p.data, json!({"white": false, "black": false}));
+    let state = s.get(&format!("/api/games/{id}")).await;
+    assert_eq!(state["seats"]["black"]["present"], false);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clock_that_runs_out_is_pushed_with_nobody_acting() {
+    // A clock minute of 400 ms: "1+0" gives each side 400 ms.
+    let s = server_with(StreamLimits::default(), 400).await;
+    let created = s
+        .ok(
+            "/api/games",
+            json!({"opponent": "friend", "side": "white", "clock": "1+0"}),
+        )
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let white = created["token"].as_str().unwrap().to_string();
+    assert_eq!(created["state"]["clock"]["initial_ms"], 400);
+    let joined = s.ok(&format!("/api/games/{id}/join"), json!({})).await;
+    let black = joined["token"].as_str().unwrap().to_string();
+    let mut watcher = open(&s, &id, "", None).await.unwrap();
+    watcher.next("state").await;
+    let moved = s
+        .ok(
+            &format!("/api/games/{id}/moves"),
+            json!({"token": white, "move": "f1-e1"}),
+        )
+        .await;
+    assert_eq!(moved["clock"]["running"], "black");
+    let after_move = watcher.next("state").await;
+    assert_eq!(after_move.data["outcome"], Value::Null);
+    // Nobody acts: the server ends the game when Black's time runs out.
+    let ended = watcher.next("state").await;
+    assert_eq!(
+        ended.data["outcome"],
+        json!({"winner": "white", "reason": "time-forfeit", "score": "1-0"})
+    );
+    assert_eq!(ended.data["clock"]["black_ms"], 0);
+    assert_eq!(ended.data["clock"]["running"], Value::Null);
+    assert_eq!(ended.id, Some(after_move.id.unwrap() + 1));
+    // A move after it: 409 game-over, and nothing changes.
+    let (status, body) = s
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"token": black, "move": "f11-e11"}),
+        )
+        .await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("game-over")));
+    let state = s.get(&format!("/api/games/{id}")).await;
+    assert_eq!(state["version"], ended.data["version"]);
+    assert_eq!(state["moves"], json!(["f1-e1"]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn open_streams_are_bounded() {
+    let limits = StreamLimits {
+        max_streams: 3,
+        max_per_client: 2,
+    };
+    let s = server_with(limits, 60_000).await;
+    let created = s
+        .ok("/api/games", json!({"side": "white", "level": "easy"}))
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let a = open(&s, &id, "", None).await.unwrap();
+    let b = open(&s, &id, "", None).await.unwrap();
+    let (status, retry, body) = open(&s, &id, "", None).await.err().unwrap();
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (429, Some("rate-limited"))
+    );
+    assert!(retry.is_some(), "Retry-After");
+    // A closed stream frees its place (once the server sees the connection closed).
+    drop(a);
+    let mut reopened = None;
+    for _ in 0..50 {
+        if let Ok(stream) = open(&s, &id, "", None).await {
+            reopened = Some(stream);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(reopened.is_some(), "the closed stream's place was freed");
+    drop((b, reopened));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Unknown games and bad queries are refused.
+    let (status, _, body) = open(&s, "0000000000000000", "", None).await.err().unwrap();
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (404, Some("unknown-game"))
+    );
+    let (status, _, body) = open(&s, &id, "since=x", None).await.err().unwrap();
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (400, Some("invalid-field"))
+    );
+    let (status, _, body) = open(&s, &id, "view=red", None).await.err().unwrap();
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (400, Some("invalid-field"))
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_global_bound_answers_503() {
+    let limits = StreamLimits {
+        max_streams: 1,
+        max_per_client: 10,
+    };
+    let s = server_with(limits, 60_000).await;
+    let created = s
+        .ok("/api/games", json!({"side": "white", "level": "easy"}))
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let _a = open(&s, &id, "", None).await.unwrap();
+    let (status, retry, body) = open(&s, &id, "", None).await.err().unwrap();
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (503, Some("too-many-streams"))
+    );
+    assert!(retry.is_some());
+}
