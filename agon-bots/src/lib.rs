@@ -1,5 +1,6 @@
 //! Reference bots for **Agon** and an arena to measure
-//! them, built on the public API of [`agon_core`] only.
+//! them, built on the public API of [`agon_core`] only (how the crates fit together, and
+//! where each fact lives: `ARCHITECTURE.md` at the repository root).
 //!
 //! | bot | spec for [`bot_by_name`] | how it plays |
 //! |---|---|---|

@@ -2,7 +2,8 @@
 //!
 //! Everything of the rules comes from agon-core; this crate only converts values, names
 //! errors, and lays out numpy arrays; pictures are drawn by agon-svg. The Python package
-//! `agon` (in `python/agon`) re-exports all of it.
+//! `agon` (in `python/agon`) re-exports all of it. How the crates fit together, and where
+//! each fact lives: `ARCHITECTURE.md` at the repository root.
 
 use agon_core as ac;
 use numpy::{PyArray2, PyArrayMethods};

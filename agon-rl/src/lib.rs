@@ -2,7 +2,8 @@
 //! observation planes and the twelve symmetries' action maps, for reinforcement learning.
 //!
 //! Rust programs and the Python package (`agon.ACTION_COUNT`, `action_mask()`,
-//! `observation()`, `VecEnv`) share this one encoding.
+//! `observation()`, `VecEnv`) share this one encoding. How the crates fit together, and
+//! where each fact lives: `ARCHITECTURE.md` at the repository root.
 //!
 //! ```
 //! use agon_core::Position;

@@ -1,5 +1,6 @@
 //! SVG pictures of Agon positions: the one drawing of the board that the Python package
-//! (`agon.svg`, and the notebook pictures of positions and games) and the web game share.
+//! (`agon.svg`, and the notebook pictures of positions and games) and the web game share
+//! (how the crates fit together: `ARCHITECTURE.md` at the repository root).
 //!
 //! [`Svg`] draws the hexagonal board of a [`Position`]: 91 flat-topped cells shaded by
 //! ring, the throne marked with a star, each empty cell labelled with its name, the pieces

@@ -4,7 +4,8 @@
 //! ([`pages`]) and a JSON API (documented in the crate's `README.md`), whose changes it
 //! pushes to the open pages as Server-Sent Events ([`Hub`], [`events`]). The rules come from
 //! `agon-core`, the computer's moves from `agon-bots` ([`Level`]), the board picture from
-//! `agon-svg`.
+//! `agon-svg`. How the crates fit together, and where each fact lives: `ARCHITECTURE.md`
+//! at the repository root.
 //!
 //! ```no_run
 //! # #[tokio::main] async fn main() -> Result<(), Box<dyn std::error::Error>> {
