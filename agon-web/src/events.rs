@@ -39,7 +39,7 @@ pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 struct EventsQuery {
     /// The version the page has: the stream sends the state only once newer
     /// (`Last-Event-ID` wins over it).
-    #[param(value_type = Option<u64>)]
+    #[param(value_type = Option<i64>, minimum = 0)]
     since: Option<String>,
     /// The side at the bottom of the board (default: the creator's).
     #[param(value_type = Option<SideName>)]

@@ -271,8 +271,9 @@ fn name_errors(operation: &mut Value) {
         return;
     };
     for response in responses.values_mut() {
-        let content = &mut response["content"]["application/json"];
-        if content["schema"]["$ref"] != "#/components/schemas/ErrorBody" {
+        // Read without indexing mutably: that would insert what is missing.
+        let reference = response.pointer("/content/application~1json/schema/$ref");
+        if reference != Some(&json!("#/components/schemas/ErrorBody")) {
             continue;
         }
         let description = response["description"].as_str().unwrap_or_default();
