@@ -260,6 +260,25 @@ async fn every_route_is_documented_and_every_documented_operation_is_routed() {
     );
 }
 
+impl Server {
+    /// Sends a request to the operation at `path` (its `{id}` filled in), asserts `status`
+    /// and checks the answer against its schema in `doc`.
+    async fn checked(
+        &self,
+        doc: &Value,
+        (method, path, id): (&str, &str, &str),
+        body: Option<Value>,
+        status: u16,
+    ) -> Value {
+        let uri = path.replace("{id}", id);
+        let body = body.map(|b| b.to_string());
+        let (answered, _, answer) = self.send(method, &uri, body.as_deref()).await;
+        assert_eq!(answered, status, "{method} {uri}: {answer}");
+        check(doc, answer_schema(doc, method, path, status), &answer, &uri);
+        answer
+    }
+}
+
 /// The schemas say what the server sends: real answers of every kind checked against them
 /// (every key required and sent, types, enums, nullable fields).
 #[tokio::test]
@@ -267,110 +286,58 @@ async fn real_answers_match_their_schemas() {
     let server = server();
     let doc = server.document().await;
     let body = json!({"side": "white", "opponent": "friend", "clock": "5+3", "name": "Ada"});
-    let (status, _, created) = server
-        .send("POST", "/api/games", Some(&body.to_string()))
+    let created = server
+        .checked(&doc, ("POST", "/api/games", ""), Some(body), 201)
         .await;
-    assert_eq!(status, 201);
-    check(
-        &doc,
-        answer_schema(&doc, "POST", "/api/games", 201),
-        &created,
-        "create",
-    );
     let id = created["id"].as_str().unwrap();
     let required = resolve(&doc, &json!({"$ref": "#/components/schemas/GameState"}))["required"]
         .as_array()
         .unwrap()
         .len();
     assert_eq!(required, created["state"].as_object().unwrap().len());
-    let (status, _, joined) = server
-        .send("POST", &format!("/api/games/{id}/join"), Some("{}"))
-        .await;
-    assert_eq!(status, 200);
-    check(
-        &doc,
-        answer_schema(&doc, "POST", "/api/games/{id}/join", 200),
-        &joined,
-        "join",
-    );
-    let token = created["token"].as_str().unwrap();
-    let play = json!({"token": token, "move": created["state"]["legal_moves"][0]});
-    let (status, _, moved) = server
-        .send(
-            "POST",
-            &format!("/api/games/{id}/moves"),
-            Some(&play.to_string()),
+    server
+        .checked(
+            &doc,
+            ("POST", "/api/games/{id}/join", id),
+            Some(json!({})),
+            200,
         )
         .await;
-    assert_eq!(status, 200);
-    check(
-        &doc,
-        answer_schema(&doc, "POST", "/api/games/{id}/moves", 200),
-        &moved,
-        "moves",
-    );
+    let token = &created["token"];
+    let play = json!({"token": token, "move": created["state"]["legal_moves"][0]});
+    let moved = server
+        .checked(&doc, ("POST", "/api/games/{id}/moves", id), Some(play), 200)
+        .await;
     assert!(moved["clock"]["running"].is_string());
-    let resign = json!({"token": token}).to_string();
-    let (status, _, over) = server
-        .send("POST", &format!("/api/games/{id}/resign"), Some(&resign))
+    let resign = json!({ "token": token });
+    let over = server
+        .checked(
+            &doc,
+            ("POST", "/api/games/{id}/resign", id),
+            Some(resign),
+            200,
+        )
         .await;
-    assert_eq!(status, 200);
     assert!(over["outcome"].is_object());
-    check(
-        &doc,
-        answer_schema(&doc, "POST", "/api/games/{id}/resign", 200),
-        &over,
-        "resign",
-    );
     // Against the computer: a level, a hint.
-    let body = json!({"side": "black", "level": "easy", "rules": "ludii"}).to_string();
-    let (_, _, computer) = server.send("POST", "/api/games", Some(&body)).await;
-    let (id, token) = (computer["id"].as_str().unwrap(), &computer["token"]);
-    check(
-        &doc,
-        answer_schema(&doc, "POST", "/api/games", 201),
-        &computer,
-        "computer",
-    );
-    let hint = json!({"token": token}).to_string();
-    let (status, _, hinted) = server
-        .send("POST", &format!("/api/games/{id}/hint"), Some(&hint))
+    let body = json!({"side": "black", "level": "easy", "rules": "ludii"});
+    let computer = server
+        .checked(&doc, ("POST", "/api/games", ""), Some(body), 201)
         .await;
-    assert_eq!(status, 200);
-    check(
-        &doc,
-        answer_schema(&doc, "POST", "/api/games/{id}/hint", 200),
-        &hinted,
-        "hint",
-    );
-    let (status, _, shown) = server
-        .send("GET", &format!("/api/games/{id}?view=white"), None)
+    let id = computer["id"].as_str().unwrap();
+    let hint = json!({"token": computer["token"]});
+    server
+        .checked(&doc, ("POST", "/api/games/{id}/hint", id), Some(hint), 200)
         .await;
-    assert_eq!(status, 200);
-    check(
-        &doc,
-        answer_schema(&doc, "GET", "/api/games/{id}", 200),
-        &shown,
-        "show",
-    );
-    let (status, _, health) = server.send("GET", "/api/health", None).await;
-    assert_eq!(status, 200);
-    check(
-        &doc,
-        answer_schema(&doc, "GET", "/api/health", 200),
-        &health,
-        "health",
-    );
-    let (status, _, error) = server
-        .send("GET", &format!("/api/games/{NO_GAME}"), None)
+    server
+        .checked(&doc, ("GET", "/api/games/{id}", id), None, 200)
         .await;
-    assert_eq!(status, 404);
-    check(
-        &doc,
-        answer_schema(&doc, "GET", "/api/games/{id}", 404),
-        &error,
-        "404",
-    );
+    server
+        .checked(&doc, ("GET", "/api/health", ""), None, 200)
+        .await;
+    server
+        .checked(&doc, ("GET", "/api/games/{id}", NO_GAME), None, 404)
+        .await;
     // The text answers have their media types.
     for (path, media) in [
         ("/api/games/{id}/record", "text/plain"),
