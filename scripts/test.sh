@@ -83,5 +83,11 @@ echo "pip: installing playwright (its driver only; the browser is Debian's)"
 cargo build -q -p agon-web
 .venv/bin/python -m pytest -q -p no:cacheprovider agon-web/tests/browser
 
+step "web API fuzzed by Schemathesis from its OpenAPI document (agon-web/tests/schemathesis)"
+echo "pip: installing schemathesis (pinned)"
+.venv/bin/python -m pip install --quiet "schemathesis==4.32.5"
+cargo build -q -p agon-web
+bash agon-web/tests/schemathesis/run.sh
+
 step "fuzz smoke run"
 bash fuzz/smoke.sh

@@ -20,11 +20,13 @@ use rusqlite::Transaction;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use utoipa::{IntoParams, ToSchema};
 
 use crate::events::parse_view;
+use crate::openapi::{LevelName, OpponentName, SideChoice, SideName};
 use crate::state::{last_human_ply, now_ms, GameState, View};
 use crate::store::{self, Clock, EndKind, Opponent, WebGame};
-use crate::{side_name, tasks, ApiError, AppState, Level};
+use crate::{side_name, tasks, ApiError, AppState, ErrorBody, Level};
 
 /// The largest request body accepted, in bytes.
 pub const MAX_BODY: usize = 4096;
@@ -84,22 +86,30 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
 }
 
 /// `POST /api/games`.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewGameRequest {
     /// The creator's side: `white`, `black` or `random`.
+    #[schema(value_type = SideChoice)]
     pub side: String,
     /// `easy`, `medium` or `hard`: required against the computer, ignored for a friend.
     #[serde(default)]
+    #[schema(value_type = Option<LevelName>)]
     pub level: Option<String>,
     /// `computer` (the default) or `friend`.
     #[serde(default)]
+    #[schema(value_type = Option<OpponentName>)]
     pub opponent: Option<String>,
-    /// The clock: `M+S` (minutes, increment seconds), or `none` or absent for none.
+    /// The clock: `M+S` (minutes 1 to 180, increment seconds 0 to 60), or `none` or absent
+    /// for none.
     #[serde(default)]
+    #[schema(example = "5+3")]
     pub clock: Option<String>,
-    /// The creator's display name.
+    /// The creator's display name: 1 to 24 characters once trimmed, no control characters.
     #[serde(default)]
+    #[schema(
+        pattern = r"^[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*[^\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u001f\u007f-\u009f]([^\u0000-\u001f\u007f-\u009f]{0,22}[^\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u001f\u007f-\u009f])?[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$"
+    )]
     pub name: Option<String>,
     /// A start position other than the standard one (read under `rules`).
     #[serde(default)]
@@ -142,13 +152,14 @@ fn parse_rules(text: Option<&str>) -> Result<Rules, ApiError> {
 }
 
 /// The answer of `POST /api/games`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct NewGameResponse {
     /// The game's public id.
     pub id: String,
     /// The secret that lets its holder play the game.
     pub token: String,
     /// The creator's side.
+    #[schema(value_type = SideName)]
     pub side: &'static str,
     /// The game's state.
     pub state: GameState,
@@ -223,34 +234,41 @@ pub fn parse_name(text: &str) -> Result<String, ApiError> {
 }
 
 /// `POST /api/games/{id}/join`.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct JoinRequest {
-    /// The joining player's display name.
+    /// The joining player's display name: 1 to 24 characters once trimmed, no control
+    /// characters.
     #[serde(default)]
+    #[schema(
+        pattern = r"^[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*[^\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u001f\u007f-\u009f]([^\u0000-\u001f\u007f-\u009f]{0,22}[^\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u001f\u007f-\u009f])?[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$"
+    )]
     pub name: Option<String>,
 }
 
 /// The answer of `POST /api/games/{id}/join`.
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 pub struct JoinResponse {
     /// The secret of the seat taken.
     pub token: String,
     /// The seat's side.
+    #[schema(value_type = SideName)]
     pub side: &'static str,
     /// The game's state.
     pub state: GameState,
 }
 
 /// The query of `GET /api/games/{id}`: `?view=white|black`.
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ViewQuery {
     /// The side at the bottom of the board (default: the creator's).
+    #[param(value_type = Option<SideName>)]
     pub view: Option<String>,
 }
 
 /// A request that only proves who is asking.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TokenRequest {
     /// The game's secret token.
@@ -258,13 +276,14 @@ pub struct TokenRequest {
 }
 
 /// `POST /api/games/{id}/moves`.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MoveRequest {
     /// The game's secret token.
     pub token: String,
     /// The move in the notation: `f1-e1`, `f4>l1`, `f1e1` or `pass`.
     #[serde(rename = "move")]
+    #[schema(example = "f1-e1")]
     pub text: String,
     /// Whether the computer answers in the same request (default true).
     #[serde(default = "yes")]
@@ -529,6 +548,17 @@ pub(crate) async fn computer_reply(
 }
 
 /// `POST /api/games`: creates a game; when the computer moves first, answers after its move.
+#[utoipa::path(
+    post,
+    path = "/api/games",
+    tag = "games",
+    request_body = NewGameRequest,
+    responses(
+        (status = 201, description = "The game, created: its id, the creator's token and side, and its state (after the computer's first move when it opens)", body = NewGameResponse),
+        (status = 400, description = "a field is wrong: `invalid-field`, `invalid-clock`, `unknown-preset`, `unknown-rule-option`, `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`, `malformed-rules`", body = ErrorBody),
+        (status = 503, description = "every search worker is busy and the queue is full: `server-busy`", body = ErrorBody, headers(("Retry-After" = u32, description = "Seconds to wait before retrying"))),
+    )
+)]
 pub async fn create(
     State(app): State<Arc<AppState>>,
     JsonBody(request): JsonBody<NewGameRequest>,
@@ -612,6 +642,19 @@ pub async fn create(
 }
 
 /// `POST /api/games/{id}/join`: takes the free seat of a game between friends.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/join",
+    tag = "friends",
+    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)")),
+    request_body = JoinRequest,
+    responses(
+        (status = 200, description = "The free seat taken: its token and side, and the state", body = JoinResponse),
+        (status = 400, description = "the name is not 1 to 24 characters without control characters: `invalid-field`", body = ErrorBody),
+        (status = 404, description = "no game has this id: `unknown-game`", body = ErrorBody),
+        (status = 409, description = "refused: `not-a-friend-game`, `seat-taken`, `game-over`, `conflict` (the game changed meanwhile: reload and retry)", body = ErrorBody),
+    )
+)]
 pub async fn join(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
@@ -648,6 +691,17 @@ pub async fn join(
 }
 
 /// `GET /api/games/{id}?view=white|black`.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)"), ViewQuery),
+    responses(
+        (status = 200, description = "The game's state", body = GameState),
+        (status = 400, description = "the query is wrong (`view` is not white or black): `invalid-field`", body = ErrorBody),
+        (status = 404, description = "no game has this id: `unknown-game`", body = ErrorBody),
+    )
+)]
 pub async fn show(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
@@ -668,6 +722,21 @@ pub async fn show(
 
 /// `POST /api/games/{id}/moves`: the move of the token's seat; against the computer,
 /// then (unless `reply` is false) the computer's.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/moves",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)")),
+    request_body = MoveRequest,
+    responses(
+        (status = 200, description = "The state after the move and, against the computer (unless `reply` is false), its reply", body = GameState),
+        (status = 400, description = "the move does not parse: `malformed-move`", body = ErrorBody),
+        (status = 403, description = "the token is not this game's: `wrong-token`", body = ErrorBody),
+        (status = 404, description = "no game has this id: `unknown-game`", body = ErrorBody),
+        (status = 409, description = "refused: `game-over`, `game-too-long`, `not-your-turn`, `conflict` (the game changed meanwhile: reload and retry)", body = ErrorBody),
+        (status = 422, description = "the move is illegal here; the error is agon-core's IllegalMove name (not-your-piece, between-enemies, must-return, no-pass, ...)", body = ErrorBody),
+    )
+)]
 pub async fn play(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
@@ -716,6 +785,20 @@ pub async fn play(
 }
 
 /// `POST /api/games/{id}/computer`: the computer's move, when it is its turn.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/computer",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)")),
+    request_body = TokenRequest,
+    responses(
+        (status = 200, description = "The state after the computer's move", body = GameState),
+        (status = 403, description = "the token is not this game's: `wrong-token`", body = ErrorBody),
+        (status = 404, description = "no game has this id: `unknown-game`", body = ErrorBody),
+        (status = 409, description = "refused: `not-against-computer`, `game-over`, `not-computer-turn`, `conflict` (the game changed meanwhile: reload and retry)", body = ErrorBody),
+        (status = 503, description = "every search worker is busy and the queue is full: `server-busy`", body = ErrorBody, headers(("Retry-After" = u32, description = "Seconds to wait before retrying"))),
+    )
+)]
 pub async fn computer(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
@@ -742,7 +825,7 @@ pub const HINT_NODES: u64 = 200_000;
 pub const HINT_TIME: std::time::Duration = std::time::Duration::from_millis(1000);
 
 /// The answer of `POST /api/games/{id}/hint`: the move the engine suggests to the person.
-#[derive(Serialize, Debug)]
+#[derive(Serialize, Debug, ToSchema)]
 pub struct Hint {
     /// The move in the notation (`e5-f5`, `f4>l1`).
     #[serde(rename = "move")]
@@ -788,6 +871,20 @@ pub fn hint_for(game: &agon_core::Game) -> Option<Hint> {
 
 /// `POST /api/games/{id}/hint`: the engine's suggestion for the person's move. It changes
 /// nothing: the person still plays the move they choose.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/hint",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)")),
+    request_body = TokenRequest,
+    responses(
+        (status = 200, description = "The engine's suggestion for the person's move; the game does not change", body = Hint),
+        (status = 403, description = "the token is not this game's: `wrong-token`", body = ErrorBody),
+        (status = 404, description = "no game has this id: `unknown-game`", body = ErrorBody),
+        (status = 409, description = "refused: `not-against-computer`, `game-over`, `not-your-turn`", body = ErrorBody),
+        (status = 503, description = "every search worker is busy and the queue is full: `server-busy`", body = ErrorBody, headers(("Retry-After" = u32, description = "Seconds to wait before retrying"))),
+    )
+)]
 pub async fn hint(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
@@ -812,6 +909,19 @@ pub async fn hint(
 /// `POST /api/games/{id}/undo`: takes back the person's last move and the replies after it
 /// (against the computer; between friends a takeback is asked for, see
 /// [`crate::friend::takeback`]).
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/undo",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)")),
+    request_body = TokenRequest,
+    responses(
+        (status = 200, description = "The state with the person's last move and the replies after it taken back", body = GameState),
+        (status = 403, description = "the token is not this game's: `wrong-token`", body = ErrorBody),
+        (status = 404, description = "no game has this id: `unknown-game`", body = ErrorBody),
+        (status = 409, description = "refused: `not-against-computer`, `nothing-to-undo`, `game-over`, `conflict` (the game changed meanwhile: reload and retry)", body = ErrorBody),
+    )
+)]
 pub async fn undo(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
@@ -837,6 +947,19 @@ pub async fn undo(
 }
 
 /// `POST /api/games/{id}/resign`: the token's seat gives the game up.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/resign",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)")),
+    request_body = TokenRequest,
+    responses(
+        (status = 200, description = "The state, the game lost by the token's seat", body = GameState),
+        (status = 403, description = "the token is not this game's: `wrong-token`", body = ErrorBody),
+        (status = 404, description = "no game has this id: `unknown-game`", body = ErrorBody),
+        (status = 409, description = "refused: `game-over`, `conflict` (the game changed meanwhile: reload and retry)", body = ErrorBody),
+    )
+)]
 pub async fn resign(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
@@ -911,6 +1034,16 @@ pub fn record_of(game: &WebGame) -> Record {
 }
 
 /// `GET /api/games/{id}/record`: the game record, as a download.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/record",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)")),
+    responses(
+        (status = 200, description = "The game record (agon-core's Record), as a download", body = String, content_type = "text/plain"),
+        (status = 404, description = "no game has this id: `unknown-game`", body = ErrorBody),
+    )
+)]
 pub async fn record(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
@@ -931,7 +1064,8 @@ pub async fn record(
 }
 
 /// `GET /api/board.svg?position=TEXT&flipped=1&last=MOVE&rules=RULES`.
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 #[serde(deny_unknown_fields)]
 pub struct BoardQuery {
     /// The position's text (default: the start).
@@ -946,6 +1080,16 @@ pub struct BoardQuery {
 }
 
 /// `GET /api/board.svg`: any position drawn.
+#[utoipa::path(
+    get,
+    path = "/api/board.svg",
+    tag = "games",
+    params(BoardQuery),
+    responses(
+        (status = 200, description = "The position drawn", body = String, content_type = "image/svg+xml"),
+        (status = 400, description = "the query is wrong: `invalid-field` (an unknown parameter, the position, `flipped`), `malformed-move` (`last`), `unknown-preset`, `unknown-rule-option`, `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`, `malformed-rules`", body = ErrorBody),
+    )
+)]
 pub async fn board_svg(uri: Uri) -> Result<Response, ApiError> {
     let query: BoardQuery = axum::extract::Query::try_from_uri(&uri)
         .map_err(|e| ApiError::invalid_field(e.body_text()))?

@@ -3,6 +3,8 @@
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use serde::Serialize;
+use utoipa::ToSchema;
 
 /// An error answered as `{"error": NAME, "message": TEXT}` with a 4xx (or 503) status.
 ///
@@ -135,7 +137,10 @@ impl From<rusqlite::Error> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = serde_json::json!({ "error": self.name, "message": self.message });
+        let body = ErrorBody {
+            error: self.name,
+            message: self.message,
+        };
         let mut response = (self.status, Json(body)).into_response();
         response.extensions_mut().insert(ErrorName(self.name));
         if let Some(seconds) = self.retry_after {
@@ -145,6 +150,25 @@ impl IntoResponse for ApiError {
         }
         response
     }
+}
+
+/// The body of every error answer: the stable name clients switch on, and a sentence for
+/// people (what [`ApiError`] sends, and the schema the API document gives it).
+///
+/// ```
+/// let body = agon_web::ErrorBody { error: "unknown-game", message: "no game has this id".into() };
+/// let json = serde_json::to_value(&body)?;
+/// assert_eq!(json, serde_json::json!({"error": "unknown-game", "message": "no game has this id"}));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// The stable name of the error (`wrong-token`, `game-over`, the core's
+    /// `between-enemies`, ...): each response of the API document lists the names it
+    /// can carry.
+    pub error: &'static str,
+    /// What went wrong, for people; it may change between versions.
+    pub message: String,
 }
 
 /// The name of the error an [`ApiError`] response carries (a response extension), for the

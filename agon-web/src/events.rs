@@ -21,21 +21,31 @@ use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, Stream};
 use serde::Deserialize;
 use tokio::sync::{broadcast, watch};
+use utoipa::IntoParams;
 
 use crate::hub::{HubEvent, StreamPermit, Subscription};
 use crate::limits::ClientKey;
+use crate::openapi::SideName;
 use crate::state::{now_ms, GameState, View};
 use crate::store::WebGame;
-use crate::{ApiError, AppState};
+use crate::{ApiError, AppState, ErrorBody};
 
 /// How often a stream sends a keep-alive comment.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// The query of `GET /api/games/{id}/events`.
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 struct EventsQuery {
+    /// The version the page has: the stream sends the state only once newer
+    /// (`Last-Event-ID` wins over it).
+    #[param(value_type = Option<i64>, minimum = 0)]
     since: Option<String>,
+    /// The side at the bottom of the board (default: the creator's).
+    #[param(value_type = Option<SideName>)]
     view: Option<String>,
+    /// A seat's token: marks that seat present while the stream is open (any other opens
+    /// the stream as a watcher's).
     token: Option<String>,
 }
 
@@ -158,6 +168,19 @@ impl Live {
 
 /// `GET /api/games/{id}/events?since=N&view=white&token=TOKEN`: the game's live events
 /// (see the crate README). A token of neither seat opens the stream as a watcher's.
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/events",
+    tag = "games",
+    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)"), EventsQuery),
+    responses(
+        (status = 200, description = "Server-Sent Events: `state` (id: the version; data: the state as GET answers it) and `presence` (data: {\"white\": bool, \"black\": bool}), a keep-alive comment every 15 s", body = String, content_type = "text/event-stream"),
+        (status = 400, description = "the query is wrong (`since`, `view`): `invalid-field`", body = ErrorBody),
+        (status = 404, description = "no game has this id: `unknown-game`", body = ErrorBody),
+        (status = 429, description = "too many event streams open from this address: `rate-limited`", body = ErrorBody),
+        (status = 503, description = "too many event streams open on the server: `too-many-streams`", body = ErrorBody, headers(("Retry-After" = u32, description = "Seconds to wait before retrying"))),
+    )
+)]
 pub async fn events(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,

@@ -13,18 +13,22 @@ use agon_core::Side;
 use axum::extract::{Path, State};
 use axum::Json;
 use serde::Deserialize;
+use utoipa::ToSchema;
+
+use crate::openapi::AnswerName;
 
 use crate::api::{act, computer_reply, ensure_friend, ensure_not_over, state_for, JsonBody};
 use crate::store::{self, EndKind, Opponent, WebGame};
-use crate::{ApiError, AppState, GameState};
+use crate::{ApiError, AppState, ErrorBody, GameState};
 
 /// The body of `draw`, `takeback` and `rematch`.
-#[derive(Deserialize)]
+#[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AnswerRequest {
     /// The token of the seat answering.
     pub token: String,
     /// `offer`, `accept` or `decline`.
+    #[schema(value_type = AnswerName)]
     pub answer: String,
 }
 
@@ -80,6 +84,20 @@ fn check(pending: Option<Side>, seat: Side, answer: Answer) -> Result<(), ApiErr
 
 /// `POST /api/games/{id}/draw`: a draw offered, accepted (the game is drawn by
 /// `agreement`) or declined. Between friends only.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/draw",
+    tag = "friends",
+    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)")),
+    request_body = AnswerRequest,
+    responses(
+        (status = 200, description = "The state: the draw offered, agreed (the game drawn by `agreement`) or declined", body = GameState),
+        (status = 400, description = "`answer` is not offer, accept or decline: `invalid-field`", body = ErrorBody),
+        (status = 403, description = "the token is not this game's: `wrong-token`", body = ErrorBody),
+        (status = 404, description = "no game has this id: `unknown-game`", body = ErrorBody),
+        (status = 409, description = "refused: `not-a-friend-game`, `game-over`, `offer-pending`, `no-offer`, `conflict` (the game changed meanwhile: reload and retry)", body = ErrorBody),
+    )
+)]
 pub async fn draw(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
@@ -104,6 +122,20 @@ pub async fn draw(
 /// `POST /api/games/{id}/takeback`: a seat asks to take back its last action (and the
 /// opponent's reply after it, if any); the other accepts (it is taken back) or declines.
 /// Between friends only: against the computer `POST .../undo` takes back at once.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/takeback",
+    tag = "friends",
+    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)")),
+    request_body = AnswerRequest,
+    responses(
+        (status = 200, description = "The state: the takeback asked, done or declined", body = GameState),
+        (status = 400, description = "`answer` is not offer, accept or decline: `invalid-field`", body = ErrorBody),
+        (status = 403, description = "the token is not this game's: `wrong-token`", body = ErrorBody),
+        (status = 404, description = "no game has this id: `unknown-game`", body = ErrorBody),
+        (status = 409, description = "refused: `not-a-friend-game`, `game-over`, `offer-pending`, `no-offer`, `nothing-to-undo`, `conflict` (the game changed meanwhile: reload and retry)", body = ErrorBody),
+    )
+)]
 pub async fn takeback(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
@@ -158,6 +190,20 @@ fn rematch_of(old: &WebGame, id: String, seed: u64) -> WebGame {
 /// `POST /api/games/{id}/rematch`: once the game is over, a rematch offered (against the
 /// computer: created at once), accepted (created) or declined. The answer is this game's
 /// state, `rematch_game` set once the new game exists.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/rematch",
+    tag = "friends",
+    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)")),
+    request_body = AnswerRequest,
+    responses(
+        (status = 200, description = "This game's state, `rematch_game` set once the rematch exists", body = GameState),
+        (status = 400, description = "`answer` is not offer, accept or decline: `invalid-field`", body = ErrorBody),
+        (status = 403, description = "the token is not this game's: `wrong-token`", body = ErrorBody),
+        (status = 404, description = "no game has this id: `unknown-game`", body = ErrorBody),
+        (status = 409, description = "refused: `game-not-over`, `rematch-exists`, `offer-pending`, `no-offer`, `game-over` (the clock ran out just now), `conflict` (the game changed meanwhile: reload and retry)", body = ErrorBody),
+    )
+)]
 pub async fn rematch(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,

@@ -7,15 +7,16 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use serde::Serialize;
+use utoipa::ToSchema;
 
-use crate::{ApiError, AppState, Store};
+use crate::{ApiError, AppState, ErrorBody, Store};
 
 /// How long the database may take to answer the health check before the server is
 /// reported unavailable (a transaction holding it that long means requests are stuck too).
 pub const TIMEOUT: Duration = Duration::from_secs(2);
 
 /// The answer of a healthy server.
-#[derive(Serialize, Debug, PartialEq, Eq)]
+#[derive(Serialize, Debug, PartialEq, Eq, ToSchema)]
 pub struct Health {
     /// `ok`.
     pub status: &'static str,
@@ -38,6 +39,15 @@ pub struct Health {
 /// assert_eq!((health.status, health.database), ("ok", "ok"));
 /// # });
 /// ```
+#[utoipa::path(
+    get,
+    path = "/api/health",
+    tag = "server",
+    responses(
+        (status = 200, description = "The server and its database answer", body = Health),
+        (status = 503, description = "the database fails or does not answer within 2 s: `database-unavailable`", body = ErrorBody),
+    )
+)]
 pub async fn health(State(app): State<Arc<AppState>>) -> Result<Json<Health>, ApiError> {
     check_database(app.store.clone(), TIMEOUT).await?;
     Ok(Json(Health {

@@ -3,7 +3,9 @@
 use agon_core::{CellSet, Kind, Move, Rules, Side};
 use agon_svg::Svg;
 use serde::Serialize;
+use utoipa::ToSchema;
 
+use crate::openapi::{LevelName, OpponentName, SideName};
 use crate::store::{Opponent, WebGame};
 
 /// The name of a side in the API: `white` or `black`.
@@ -16,9 +18,10 @@ pub const fn side_name(side: Side) -> &'static str {
 }
 
 /// The end of a game as the API reports it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct OutcomeState {
     /// `white`, `black`, or `None` for a draw.
+    #[schema(value_type = Option<SideName>)]
     pub winner: Option<&'static str>,
     /// `throne`, `ring-without-queen`, `no-legal-action`, `repetition`, `two-passes`,
     /// `move-limit` (agon-core's), or `resignation`, `time-forfeit`, `agreement`
@@ -29,7 +32,7 @@ pub struct OutcomeState {
 }
 
 /// A legal move with its parts, so the page need not parse the notation.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct LegalMove {
     /// The move in the notation: `f1-e1`, `f4>l1`.
     #[serde(rename = "move")]
@@ -66,7 +69,7 @@ impl LegalMove {
 }
 
 /// One option of a rule set that differs from its preset.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct RuleOption {
     /// The option's name in the text form (`capture`, `limit`, ...).
     pub option: &'static str,
@@ -75,7 +78,7 @@ pub struct RuleOption {
 }
 
 /// A rule set in parts, so that a client need not parse its text form.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct RulesParts {
     /// The preset the canonical text starts with: `standard` or `ludii`.
     pub preset: &'static str,
@@ -176,11 +179,12 @@ pub fn rule_option_values() -> Vec<(&'static str, Vec<&'static str>)> {
 }
 
 /// A piece on the board, as the page needs it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct PieceState {
     /// Its cell.
     pub cell: String,
     /// `white` or `black`.
+    #[schema(value_type = SideName)]
     pub side: &'static str,
     /// `queen` or `guard`.
     pub kind: &'static str,
@@ -189,7 +193,7 @@ pub struct PieceState {
 }
 
 /// One seat of a game, as the state shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct SeatState {
     /// Whether someone holds the seat (the computer's always is).
     pub taken: bool,
@@ -201,7 +205,7 @@ pub struct SeatState {
 }
 
 /// Both seats.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct Seats {
     /// White's seat.
     pub white: SeatState,
@@ -210,7 +214,7 @@ pub struct Seats {
 }
 
 /// The clock of a game, as of `now_ms`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct ClockState {
     /// The time control as chosen at "New game": `5+3` (minutes + increment seconds).
     pub control: String,
@@ -224,19 +228,23 @@ pub struct ClockState {
     pub black_ms: i64,
     /// The side whose time runs (the chooser), or `None` before the clock started and
     /// after the game ended.
+    #[schema(value_type = Option<SideName>)]
     pub running: Option<&'static str>,
     /// The server's time of these figures, unix milliseconds.
     pub now_ms: i64,
 }
 
 /// The pending offers: the side offering each, or `None`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct OffersState {
     /// A draw offer.
+    #[schema(value_type = Option<SideName>)]
     pub draw: Option<&'static str>,
     /// A takeback request.
+    #[schema(value_type = Option<SideName>)]
     pub takeback: Option<&'static str>,
     /// A rematch offer.
+    #[schema(value_type = Option<SideName>)]
     pub rematch: Option<&'static str>,
 }
 
@@ -273,13 +281,15 @@ pub fn now_ms() -> i64 {
 }
 
 /// The state of a game, as JSON (documented in the crate README).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct GameState {
     /// The game's id.
     pub id: String,
     /// The side the creator plays.
+    #[schema(value_type = SideName)]
     pub human: &'static str,
     /// `computer` or `friend`.
+    #[schema(value_type = OpponentName)]
     pub opponent: &'static str,
     /// The game's version: +1 for every change.
     pub version: i64,
@@ -292,6 +302,7 @@ pub struct GameState {
     /// The rematch's id, once one was agreed.
     pub rematch_game: Option<String>,
     /// The computer's level (`None` in a game between friends).
+    #[schema(value_type = Option<LevelName>)]
     pub level: Option<&'static str>,
     /// The rule set in force, in its canonical text form (`standard`, `ludii`,
     /// `standard+capture=same-ring`).
@@ -301,11 +312,13 @@ pub struct GameState {
     /// The current position's text.
     pub position: String,
     /// The side to move.
+    #[schema(value_type = SideName)]
     pub to_move: &'static str,
     /// Whether the side to move must return a captured piece.
     pub must_return: bool,
     /// The side that chooses the next action (`Position::chooser()`): the side to move,
     /// except under `queen-placer=captor` when the side to move must return its queen.
+    #[schema(value_type = SideName)]
     pub chooser: &'static str,
     /// The legal moves of the side to move (none once the game is over).
     pub legal_moves: Vec<String>,

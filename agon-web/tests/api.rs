@@ -904,3 +904,56 @@ async fn hints_are_refused_when_they_cannot_be_given() {
     s.play(&id, &token, "f1-e1", false).await.json();
     s.act(&id, "hint", &token).await.error(409, "not-your-turn");
 }
+
+/// Schemathesis' finding (ST202, "schema-valid request rejected"): the document called an
+/// empty or blank display name valid, which the server refuses. The documented pattern
+/// now accepts exactly the names the server takes.
+#[tokio::test]
+async fn a_blank_name_is_refused_and_the_document_says_which_names_are_taken() {
+    let s = server();
+    let (id, _, _) = s
+        .create(json!({"side": "white", "opponent": "friend"}))
+        .await;
+    let long = "x".repeat(25);
+    for name in ["", "   ", "\u{3000}", "a\u{7}b", "\u{85}", long.as_str()] {
+        s.post(&format!("/api/games/{id}/join"), json!({ "name": name }))
+            .await
+            .error(400, "invalid-field");
+    }
+    let doc = agon_web::openapi::document();
+    let names = [
+        "",
+        " ",
+        "\t",
+        "\u{3000}",
+        "\u{a0}x\u{a0}",
+        "Ada",
+        " Ada ",
+        "\tAda\n",
+        "a b",
+        "a\u{7}b",
+        "\u{7}",
+        "\u{85}a",
+        "a\u{85}b",
+        "\u{1c}a",
+        "é",
+        "名前",
+        &long,
+        &"x".repeat(24),
+        &format!("  {}  ", "x".repeat(24)),
+        "\u{2003}y\u{2003}",
+    ];
+    for schema in ["JoinRequest", "NewGameRequest"] {
+        let pattern = doc["components"]["schemas"][schema]["properties"]["name"]["pattern"]
+            .as_str()
+            .unwrap();
+        let pattern = regex::Regex::new(pattern).unwrap();
+        for name in names {
+            assert_eq!(
+                pattern.is_match(name),
+                agon_web::api::parse_name(name).is_ok(),
+                "{schema}: {name:?}"
+            );
+        }
+    }
+}

@@ -1,0 +1,512 @@
+//! The API document served at `GET /api/openapi.json`: OpenAPI 3.1, every route of the
+//! router and of the README in it, its schemas true of real answers, and the errors real
+//! requests get listed under their operation. (Schemathesis fuzzes the server against the
+//! same document: `tests/schemathesis/run.sh`.)
+
+use std::collections::BTreeSet;
+
+use agon_web::{app, AppState, Config};
+use axum::body::Body;
+use axum::http::{header, Method, Request};
+use axum::Router;
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+/// An id no game has, of the valid form.
+const NO_GAME: &str = "0011223344556677";
+
+struct Server {
+    app: Router,
+    _dir: tempfile::TempDir,
+}
+
+fn server() -> Server {
+    let dir = tempfile::tempdir().unwrap();
+    let config = Config {
+        db: dir.path().join("games.sqlite3"),
+        limits: agon_web::limits::LimitConfig::off(),
+        ..Config::default()
+    };
+    Server {
+        app: app(AppState::open(&config).unwrap()),
+        _dir: dir,
+    }
+}
+
+impl Server {
+    /// Answers (status, content type, body).
+    async fn send(&self, method: &str, uri: &str, body: Option<&str>) -> (u16, String, Value) {
+        let mut request = Request::builder()
+            .method(Method::from_bytes(method.as_bytes()).unwrap())
+            .uri(uri);
+        if body.is_some() {
+            request = request.header(header::CONTENT_TYPE, "application/json");
+        }
+        let body = body.map_or_else(Body::empty, |b| Body::from(b.to_string()));
+        let response = self.app.clone().oneshot(request.body(body).unwrap()).await;
+        let response = response.unwrap();
+        let status = response.status().as_u16();
+        let content_type = response.headers()[header::CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .to_string();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        (status, content_type, value)
+    }
+
+    async fn document(&self) -> Value {
+        let (status, content_type, doc) = self.send("GET", "/api/openapi.json", None).await;
+        assert_eq!((status, content_type.as_str()), (200, "application/json"));
+        doc
+    }
+}
+
+/// Every operation of the document: (method, path, operation).
+fn operations(doc: &Value) -> Vec<(String, String, Value)> {
+    let mut all = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            all.push((method.to_uppercase(), path.clone(), operation.clone()));
+        }
+    }
+    all
+}
+
+/// The component a `$ref` names.
+fn resolve<'a>(doc: &'a Value, schema: &'a Value) -> &'a Value {
+    match schema["$ref"].as_str() {
+        Some(reference) => {
+            let name = reference.strip_prefix("#/components/schemas/").unwrap();
+            let target = &doc["components"]["schemas"][name];
+            assert!(target.is_object(), "{reference} names no schema");
+            resolve(doc, target)
+        }
+        None => schema,
+    }
+}
+
+/// Checks a real answer against its schema, as far as this API's schemas go: types,
+/// enums, every property, the required keys exactly the keys sent, arrays' items, `oneOf`
+/// (a null or the schema) and `allOf`. Panics with the JSON path of a mismatch.
+fn check(doc: &Value, schema: &Value, value: &Value, at: &str) {
+    let schema = resolve(doc, schema);
+    if let Some(all) = schema["allOf"].as_array() {
+        for part in all {
+            // A part may speak of some keys only (the error's names).
+            let part = resolve(doc, part);
+            match part.get("required") {
+                Some(_) => check(doc, part, value, at),
+                None => {
+                    for (key, property) in part["properties"].as_object().into_iter().flatten() {
+                        check(doc, property, &value[key], &format!("{at}.{key}"));
+                    }
+                }
+            }
+        }
+    }
+    if let Some(one) = schema["oneOf"].as_array() {
+        let fits = one.iter().filter(|s| {
+            let s = resolve(doc, s);
+            match value.is_null() {
+                true => s["type"] == "null",
+                false => s["type"] != "null",
+            }
+        });
+        let fits: Vec<&Value> = fits.collect();
+        assert_eq!(fits.len(), 1, "{at}: one schema of oneOf for {value}");
+        check(doc, fits[0], value, at);
+    }
+    if let Some(values) = schema["enum"].as_array() {
+        assert!(values.contains(value), "{at}: {value} not in {values:?}");
+    }
+    let types: Vec<&str> = match &schema["type"] {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => vec![],
+    };
+    if !types.is_empty() {
+        let actual = match value {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+            Value::Number(_) => "number",
+            Value::String(_) => "string",
+            Value::Array(_) => "array",
+            Value::Object(_) => "object",
+        };
+        let fits = types.contains(&actual) || (actual == "integer" && types.contains(&"number"));
+        assert!(fits, "{at}: a {actual}, the schema says {types:?}");
+    }
+    if let (Some(properties), Some(object)) = (schema["properties"].as_object(), value.as_object())
+    {
+        if let Some(required) = schema["required"].as_array() {
+            let required: BTreeSet<&str> = required.iter().filter_map(Value::as_str).collect();
+            let sent: BTreeSet<&str> = object.keys().map(String::as_str).collect();
+            if schema["allOf"].is_null() && properties.len() > 1 {
+                assert_eq!(required, sent, "{at}: required keys and keys sent");
+            }
+        }
+        for (key, item) in object {
+            let property = properties.get(key);
+            assert!(property.is_some(), "{at}.{key}: not in the schema");
+            check(doc, property.unwrap(), item, &format!("{at}.{key}"));
+        }
+    }
+    if let (Some(items), Some(array)) = (schema.get("items"), value.as_array()) {
+        for (i, item) in array.iter().enumerate() {
+            check(doc, items, item, &format!("{at}[{i}]"));
+        }
+    }
+}
+
+/// The schema of `status`'s JSON answer of the operation at `path`.
+fn answer_schema<'a>(doc: &'a Value, method: &str, path: &str, status: u16) -> &'a Value {
+    let response = &doc["paths"][path][method.to_lowercase()]["responses"][status.to_string()];
+    assert!(
+        response.is_object(),
+        "{method} {path} does not document {status}"
+    );
+    &response["content"]["application/json"]["schema"]
+}
+
+/// Whether the document lists error `name` under `status` for the operation at `path`.
+fn documents_error(doc: &Value, method: &str, path: &str, status: u16, name: &str) -> bool {
+    let schema = answer_schema(doc, method, path, status);
+    match schema["allOf"][1]["properties"]["error"]["enum"].as_array() {
+        Some(names) => names.contains(&json!(name)),
+        // Only the core's illegal moves are an open set (their 422 gives examples).
+        None => status == 422,
+    }
+}
+
+#[tokio::test]
+async fn the_document_is_openapi_3_1_and_every_reference_resolves() {
+    let doc = server().document().await;
+    assert_eq!(doc["openapi"], "3.1.0");
+    assert_eq!(doc["info"]["title"], "agon-web");
+    assert_eq!(doc["info"]["version"], env!("CARGO_PKG_VERSION"));
+    let mut ids = BTreeSet::new();
+    for (method, path, operation) in operations(&doc) {
+        let id = operation["operationId"].as_str().unwrap().to_string();
+        assert!(ids.insert(id), "{method} {path}: operation ids are unique");
+        assert!(operation["responses"].as_object().unwrap().len() >= 3);
+        for (status, response) in operation["responses"].as_object().unwrap() {
+            assert!(response["description"].is_string(), "{path} {status}");
+            for (media, content) in response["content"].as_object().into_iter().flatten() {
+                assert!(content["schema"].is_object(), "{path} {status} {media}");
+            }
+        }
+    }
+    // Every reference names a schema of the document.
+    let text = doc.to_string();
+    for reference in text.split("\"$ref\":\"").skip(1) {
+        let reference = &reference[..reference.find('"').unwrap()];
+        let _ = resolve(&doc, &json!({ "$ref": reference }));
+    }
+}
+
+/// A new endpoint without an entry in the document fails here: every API route is built
+/// from its `#[utoipa::path]` (`api_routes` in lib.rs), no `/api` route is added beside
+/// them, every documented operation is routed, and the README's table of endpoints is the
+/// document's list of operations.
+#[tokio::test]
+async fn every_route_is_documented_and_every_documented_operation_is_routed() {
+    let server = server();
+    let doc = server.document().await;
+    let lib = include_str!("../src/lib.rs");
+    for line in lib.lines().filter(|l| l.contains(".route(\"")) {
+        assert!(
+            !line.contains("\"/api"),
+            "an API route outside api_routes (no document): {line}"
+        );
+    }
+    let documented: BTreeSet<String> = operations(&doc)
+        .iter()
+        .map(|(method, path, _)| format!("{method} {path}"))
+        .collect();
+    assert_eq!(documented.len(), 16, "{documented:?}");
+    for (method, path, operation) in operations(&doc) {
+        let uri = path.replace("{id}", NO_GAME);
+        let body = operation.get("requestBody").map(|_| "{}");
+        let (status, _, answer) = server.send(&method, &uri, body).await;
+        let name = answer["error"].as_str().unwrap_or("");
+        assert!(
+            !matches!(name, "not-found" | "method-not-allowed"),
+            "{method} {path} is not routed: {status} {name}"
+        );
+    }
+    let readme = include_str!("../README.md");
+    let endpoints = readme
+        .split("### Endpoints")
+        .nth(1)
+        .unwrap()
+        .split("\n\n")
+        .nth(1)
+        .unwrap();
+    let listed: BTreeSet<String> = endpoints
+        .lines()
+        .filter_map(|line| line.strip_prefix("| `"))
+        .map(|row| {
+            let endpoint = &row[..row.find('`').unwrap()];
+            endpoint.split('?').next().unwrap().to_string()
+        })
+        .filter(|endpoint| endpoint != "GET /metrics")
+        .collect();
+    assert_eq!(
+        listed, documented,
+        "the README's endpoints and the document's"
+    );
+}
+
+impl Server {
+    /// Sends a request to the operation at `path` (its `{id}` filled in), asserts `status`
+    /// and checks the answer against its schema in `doc`.
+    async fn checked(
+        &self,
+        doc: &Value,
+        (method, path, id): (&str, &str, &str),
+        body: Option<Value>,
+        status: u16,
+    ) -> Value {
+        let uri = path.replace("{id}", id);
+        let body = body.map(|b| b.to_string());
+        let (answered, _, answer) = self.send(method, &uri, body.as_deref()).await;
+        assert_eq!(answered, status, "{method} {uri}: {answer}");
+        check(doc, answer_schema(doc, method, path, status), &answer, &uri);
+        answer
+    }
+}
+
+/// The schemas say what the server sends: real answers of every kind checked against them
+/// (every key required and sent, types, enums, nullable fields).
+#[tokio::test]
+async fn real_answers_match_their_schemas() {
+    let server = server();
+    let doc = server.document().await;
+    let body = json!({"side": "white", "opponent": "friend", "clock": "5+3", "name": "Ada"});
+    let created = server
+        .checked(&doc, ("POST", "/api/games", ""), Some(body), 201)
+        .await;
+    let id = created["id"].as_str().unwrap();
+    let required = resolve(&doc, &json!({"$ref": "#/components/schemas/GameState"}))["required"]
+        .as_array()
+        .unwrap()
+        .len();
+    assert_eq!(required, created["state"].as_object().unwrap().len());
+    server
+        .checked(
+            &doc,
+            ("POST", "/api/games/{id}/join", id),
+            Some(json!({})),
+            200,
+        )
+        .await;
+    let token = &created["token"];
+    let play = json!({"token": token, "move": created["state"]["legal_moves"][0]});
+    let moved = server
+        .checked(&doc, ("POST", "/api/games/{id}/moves", id), Some(play), 200)
+        .await;
+    assert!(moved["clock"]["running"].is_string());
+    let resign = json!({ "token": token });
+    let over = server
+        .checked(
+            &doc,
+            ("POST", "/api/games/{id}/resign", id),
+            Some(resign),
+            200,
+        )
+        .await;
+    assert!(over["outcome"].is_object());
+    // Against the computer: a level, a hint.
+    let body = json!({"side": "black", "level": "easy", "rules": "ludii"});
+    let computer = server
+        .checked(&doc, ("POST", "/api/games", ""), Some(body), 201)
+        .await;
+    let id = computer["id"].as_str().unwrap();
+    let hint = json!({"token": computer["token"]});
+    server
+        .checked(&doc, ("POST", "/api/games/{id}/hint", id), Some(hint), 200)
+        .await;
+    server
+        .checked(&doc, ("GET", "/api/games/{id}", id), None, 200)
+        .await;
+    server
+        .checked(&doc, ("GET", "/api/health", ""), None, 200)
+        .await;
+    server
+        .checked(&doc, ("GET", "/api/games/{id}", NO_GAME), None, 404)
+        .await;
+    // The text answers have their media types.
+    for (path, media) in [
+        ("/api/games/{id}/record", "text/plain"),
+        ("/api/board.svg", "image/svg+xml"),
+        ("/api/games/{id}/events", "text/event-stream"),
+    ] {
+        let content = &doc["paths"][path]["get"]["responses"]["200"]["content"];
+        assert!(content[media].is_object(), "{path}: {content}");
+    }
+}
+
+/// Every value an enum of the document lists is one the server takes.
+#[tokio::test]
+async fn the_documents_enums_are_what_the_server_takes() {
+    let server = server();
+    let doc = server.document().await;
+    let values = |name: &str| -> Vec<String> {
+        doc["components"]["schemas"][name]["enum"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(values("SideChoice"), ["white", "black", "random"]);
+    for level in values("LevelName") {
+        for side in values("SideChoice") {
+            let body = json!({"side": side, "level": level}).to_string();
+            let (status, _, _) = server.send("POST", "/api/games", Some(&body)).await;
+            assert_eq!(status, 201, "{side} {level}");
+        }
+    }
+    for opponent in values("OpponentName") {
+        let body = json!({"side": "white", "level": "easy", "opponent": opponent}).to_string();
+        let (status, _, created) = server.send("POST", "/api/games", Some(&body)).await;
+        assert_eq!(status, 201, "{opponent}");
+        assert_eq!(created["state"]["opponent"], json!(opponent));
+    }
+    let body = json!({"side": "white", "opponent": "friend"}).to_string();
+    let (_, _, created) = server.send("POST", "/api/games", Some(&body)).await;
+    let id = created["id"].as_str().unwrap();
+    for answer in values("AnswerName") {
+        let body = json!({"token": created["token"], "answer": answer}).to_string();
+        let (status, _, refused) = server
+            .send("POST", &format!("/api/games/{id}/draw"), Some(&body))
+            .await;
+        // Accepted, or refused by the game (409), never as an unknown answer (400).
+        assert!(status == 200 || status == 409, "{answer}: {refused}");
+    }
+}
+
+/// The errors real requests get are listed under their operation with their status and
+/// name, and every name of the README's table of errors is in the document.
+#[tokio::test]
+async fn every_error_answered_is_documented_for_its_operation() {
+    let server = server();
+    let doc = server.document().await;
+    let body = json!({"side": "white", "level": "easy"}).to_string();
+    let (_, _, game) = server.send("POST", "/api/games", Some(&body)).await;
+    let id = game["id"].as_str().unwrap().to_string();
+    let mut seen = 0;
+    for (method, path, operation) in operations(&doc) {
+        if path == "/api/games/{id}/events" {
+            continue; // a stream: its errors are checked below
+        }
+        let mut requests: Vec<(String, Option<String>)> = vec![
+            (path.replace("{id}", NO_GAME), None),
+            (path.replace("{id}", "%FF"), None),
+        ];
+        if operation.get("requestBody").is_some() {
+            let uri = path.replace("{id}", &id);
+            requests.extend([
+                (uri.clone(), Some("[]".to_string())),
+                (
+                    uri.clone(),
+                    Some(json!({"token": "x", "answer": "offer", "move": "a1-a2"}).to_string()),
+                ),
+                (
+                    uri.clone(),
+                    Some(json!({"token": "wrong", "answer": "offer"}).to_string()),
+                ),
+                (uri.clone(), Some(json!({"token": "wrong"}).to_string())),
+                (
+                    uri.clone(),
+                    Some(json!({"token": game["token"], "answer": "maybe"}).to_string()),
+                ),
+                (
+                    uri.clone(),
+                    Some(json!({"token": game["token"], "move": "z9"}).to_string()),
+                ),
+                (
+                    uri.clone(),
+                    Some(json!({"token": game["token"], "move": "a2-a3"}).to_string()),
+                ),
+                (
+                    uri.clone(),
+                    Some(json!({"token": game["token"], "answer": "accept"}).to_string()),
+                ),
+                (
+                    uri.clone(),
+                    Some(json!({"token": game["token"]}).to_string()),
+                ),
+                (uri.clone(), Some(json!({"name": ""}).to_string())),
+                (uri, Some(format!("{{\"name\": \"{}\"}}", "x".repeat(5000)))),
+            ]);
+        } else {
+            let uri = path.replace("{id}", &id);
+            requests.push((format!("{uri}?view=up&position=x&flipped=2"), None));
+            requests.push((format!("{uri}?last=q&rules=chess"), None));
+        }
+        for (uri, body) in requests {
+            let (status, _, answer) = server.send(&method, &uri, body.as_deref()).await;
+            if status < 400 {
+                continue;
+            }
+            let name = answer["error"].as_str().unwrap();
+            assert!(
+                documents_error(&doc, &method, &path, status, name),
+                "{method} {uri}: {status} {name} is not in the document"
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen > 100, "{seen} errors checked");
+    // The media type is checked before anything else.
+    let (status, _, answer) = server.send("POST", "/api/games", None).await;
+    assert_eq!(
+        (status, &answer["error"]),
+        (415, &json!("unsupported-media-type"))
+    );
+    assert!(documents_error(
+        &doc,
+        "POST",
+        "/api/games",
+        415,
+        "unsupported-media-type"
+    ));
+    let events = "/api/games/{id}/events";
+    assert!(documents_error(&doc, "GET", events, 400, "invalid-field"));
+    assert!(documents_error(&doc, "GET", events, 429, "rate-limited"));
+    assert!(documents_error(
+        &doc,
+        "GET",
+        events,
+        503,
+        "too-many-streams"
+    ));
+    // The README's names: each is in the document (but `not-found`, a path no route has).
+    let readme = include_str!("../README.md");
+    let table = readme.split("### Errors").nth(1).unwrap();
+    let text = doc.to_string();
+    let mut names = 0;
+    for row in table
+        .lines()
+        .filter(|l| l.starts_with("| 4") || l.starts_with("| 5"))
+    {
+        let name_cell = row.split('|').nth(2).unwrap();
+        if name_cell.contains("IllegalMove") {
+            continue;
+        }
+        for name in agon_web::openapi::error_names(name_cell) {
+            names += 1;
+            if name != "not-found" {
+                assert!(
+                    text.contains(&format!("\"{name}\"")),
+                    "{name} is not in the document"
+                );
+            }
+        }
+    }
+    assert!(names >= 35, "{names} names in the README");
+}
