@@ -81,6 +81,33 @@ pub enum IllegalMove {
 }
 
 impl IllegalMove {
+    /// Every reason, in the order of the enum (so that a program can list the names a
+    /// move may be refused with, as the web game's API document does).
+    ///
+    /// ```
+    /// use agon_core::IllegalMove;
+    /// assert_eq!(IllegalMove::ALL.len(), 16);
+    /// assert_eq!(IllegalMove::ALL[0], IllegalMove::GameOver);
+    /// ```
+    pub const ALL: [IllegalMove; 16] = [
+        IllegalMove::GameOver,
+        IllegalMove::NoPiece,
+        IllegalMove::NotYourPiece,
+        IllegalMove::MustReturn,
+        IllegalMove::NotAdjacent,
+        IllegalMove::Outward,
+        IllegalMove::Occupied,
+        IllegalMove::ThroneForQueens,
+        IllegalMove::BetweenEnemies,
+        IllegalMove::NotCaptured,
+        IllegalMove::QueenFirst,
+        IllegalMove::GuardToOuterRing,
+        IllegalMove::GuardToNextRing,
+        IllegalMove::QueenToThrone,
+        IllegalMove::NoPass,
+        IllegalMove::PassWithActions,
+    ];
+
     /// A short lowercase name of the reason, stable for programs to match on (the
     /// bindings use it): `game-over`, `no-piece`, `not-your-piece`, `must-return`,
     /// `not-adjacent`, `outward`, `occupied`, `throne-for-queens`, `between-enemies`,
@@ -109,6 +136,45 @@ impl IllegalMove {
             IllegalMove::QueenToThrone => "queen-to-throne",
             IllegalMove::NoPass => "no-pass",
             IllegalMove::PassWithActions => "pass-with-actions",
+        }
+    }
+}
+
+#[cfg(test)]
+mod illegal_move_tests {
+    use super::IllegalMove;
+
+    /// The position of `reason` in [`IllegalMove::ALL`], by an exhaustive match: a new
+    /// reason does not compile until it is placed here, and the test below then fails
+    /// until it is in `ALL` too.
+    const fn position(reason: IllegalMove) -> usize {
+        match reason {
+            IllegalMove::GameOver => 0,
+            IllegalMove::NoPiece => 1,
+            IllegalMove::NotYourPiece => 2,
+            IllegalMove::MustReturn => 3,
+            IllegalMove::NotAdjacent => 4,
+            IllegalMove::Outward => 5,
+            IllegalMove::Occupied => 6,
+            IllegalMove::ThroneForQueens => 7,
+            IllegalMove::BetweenEnemies => 8,
+            IllegalMove::NotCaptured => 9,
+            IllegalMove::QueenFirst => 10,
+            IllegalMove::GuardToOuterRing => 11,
+            IllegalMove::GuardToNextRing => 12,
+            IllegalMove::QueenToThrone => 13,
+            IllegalMove::NoPass => 14,
+            IllegalMove::PassWithActions => 15,
+        }
+    }
+
+    #[test]
+    fn all_lists_every_reason_once_with_distinct_names() {
+        for (i, reason) in IllegalMove::ALL.into_iter().enumerate() {
+            assert_eq!(position(reason), i, "{reason:?}");
+            for other in &IllegalMove::ALL[..i] {
+                assert_ne!(other.name(), reason.name());
+            }
         }
     }
 }

@@ -263,14 +263,13 @@ pub fn error_names(description: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Each error response's names as the `enum` of its `error`, the first as its example. A
-/// response that names none (the core's illegal moves, an open set) keeps the plain
-/// schema.
+/// Each error response's names as the `enum` of its `error`, the first as its example. The
+/// `422` of an illegal move names agon-core's reasons (`IllegalMove::ALL`).
 fn name_errors(operation: &mut Value) {
     let Some(responses) = operation["responses"].as_object_mut() else {
         return;
     };
-    for response in responses.values_mut() {
+    for (status, response) in responses.iter_mut() {
         // Read without indexing mutably: that would insert what is missing.
         let reference = response.pointer("/content/application~1json/schema/$ref");
         if reference != Some(&json!("#/components/schemas/ErrorBody")) {
@@ -282,6 +281,9 @@ fn name_errors(operation: &mut Value) {
             if !unique.contains(&name) {
                 unique.push(name);
             }
+        }
+        if unique.is_empty() && status == "422" {
+            unique = agon_core::IllegalMove::ALL.map(|r| r.name()).to_vec();
         }
         if unique.is_empty() {
             continue;
