@@ -140,45 +140,6 @@ impl IllegalMove {
     }
 }
 
-#[cfg(test)]
-mod illegal_move_tests {
-    use super::IllegalMove;
-
-    /// The position of `reason` in [`IllegalMove::ALL`], by an exhaustive match: a new
-    /// reason does not compile until it is placed here, and the test below then fails
-    /// until it is in `ALL` too.
-    const fn position(reason: IllegalMove) -> usize {
-        match reason {
-            IllegalMove::GameOver => 0,
-            IllegalMove::NoPiece => 1,
-            IllegalMove::NotYourPiece => 2,
-            IllegalMove::MustReturn => 3,
-            IllegalMove::NotAdjacent => 4,
-            IllegalMove::Outward => 5,
-            IllegalMove::Occupied => 6,
-            IllegalMove::ThroneForQueens => 7,
-            IllegalMove::BetweenEnemies => 8,
-            IllegalMove::NotCaptured => 9,
-            IllegalMove::QueenFirst => 10,
-            IllegalMove::GuardToOuterRing => 11,
-            IllegalMove::GuardToNextRing => 12,
-            IllegalMove::QueenToThrone => 13,
-            IllegalMove::NoPass => 14,
-            IllegalMove::PassWithActions => 15,
-        }
-    }
-
-    #[test]
-    fn all_lists_every_reason_once_with_distinct_names() {
-        for (i, reason) in IllegalMove::ALL.into_iter().enumerate() {
-            assert_eq!(position(reason), i, "{reason:?}");
-            for other in &IllegalMove::ALL[..i] {
-                assert_ne!(other.name(), reason.name());
-            }
-        }
-    }
-}
-
 const RING1: CellSet = Ring::THRONE_RING.cells();
 
 // The rules' tables, computed at compile time from the board's geometry (crate::cell),
@@ -925,5 +886,44 @@ impl Position {
         next.turn = them;
         next.hash ^= zobrist::BLACK_TO_MOVE;
         next
+    }
+}
+
+#[cfg(test)]
+mod illegal_move_tests {
+    use super::IllegalMove;
+
+    /// The position of `reason` in [`IllegalMove::ALL`], by an exhaustive match: a new
+    /// reason does not compile until it is placed here, and the test below then fails
+    /// until it is in `ALL` too.
+    const fn position(reason: IllegalMove) -> usize {
+        match reason {
+            IllegalMove::GameOver => 0,
+            IllegalMove::NoPiece => 1,
+            IllegalMove::NotYourPiece => 2,
+            IllegalMove::MustReturn => 3,
+            IllegalMove::NotAdjacent => 4,
+            IllegalMove::Outward => 5,
+            IllegalMove::Occupied => 6,
+            IllegalMove::ThroneForQueens => 7,
+            IllegalMove::BetweenEnemies => 8,
+            IllegalMove::NotCaptured => 9,
+            IllegalMove::QueenFirst => 10,
+            IllegalMove::GuardToOuterRing => 11,
+            IllegalMove::GuardToNextRing => 12,
+            IllegalMove::QueenToThrone => 13,
+            IllegalMove::NoPass => 14,
+            IllegalMove::PassWithActions => 15,
+        }
+    }
+
+    #[test]
+    fn all_lists_every_reason_once_with_distinct_names() {
+        for (i, reason) in IllegalMove::ALL.into_iter().enumerate() {
+            assert_eq!(position(reason), i, "{reason:?}");
+            for other in &IllegalMove::ALL[..i] {
+                assert_ne!(other.name(), reason.name());
+            }
+        }
     }
 }
