@@ -26,7 +26,7 @@
 
 use std::time::{Duration, Instant};
 
-use agon_bots::arena::{run_match_with, MatchOptions};
+use agon_bots::arena::{run_match_with, MatchError, MatchOptions};
 use agon_bots::{book, Sprt};
 use agon_examples::{fail, parse_arg};
 
@@ -100,6 +100,13 @@ fn main() {
             eprintln!("game {i}: A {a_side}, {end}, {} plies", result.plies);
         }
     })
-    .unwrap_or_else(|e| fail(e, USAGE));
+    .unwrap_or_else(|e| match e {
+        MatchError::Spec(_) => fail(e, USAGE),
+        // Not a usage error: a bug of the bot.
+        _ => {
+            eprintln!("error: {e}");
+            std::process::exit(1)
+        }
+    });
     println!("{report} seconds={:.1}", start.elapsed().as_secs_f64());
 }

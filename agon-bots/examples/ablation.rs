@@ -115,7 +115,11 @@ fn main() {
     let full = engine(Techniques::ALL);
     for (name, techniques) in &variants[1..] {
         let variant = engine(*techniques);
-        let report = run_match_of((name, &variant), ("all", &full), &options, |_, _, _| {});
+        let report = run_match_of((name, &variant), ("all", &full), &options, |_, _, _| {})
+            .unwrap_or_else(|e| {
+                eprintln!("error: {e}");
+                std::process::exit(1)
+            });
         println!("{report}");
     }
 }

@@ -126,9 +126,19 @@ impl AlphaBetaBot {
     /// ```
     pub const MAX_DEPTH: u32 = 64;
 
+    /// The memory of the bot's table, in bytes: 2<sup>17</sup> entries of the table's
+    /// entry type (24 bytes), 3 MiB, allocated on the first search (beside it, a history
+    /// of cutoffs, a 4-byte counter per pair of cells: 32 KiB).
+    ///
+    /// ```
+    /// use agon_bots::AlphaBetaBot;
+    /// assert_eq!(AlphaBetaBot::TABLE_BYTES, 3 << 20);
+    /// ```
+    pub const TABLE_BYTES: usize = (1 << TABLE_BITS) * std::mem::size_of::<Entry>();
+
     /// A bot that searches `depth` plies: a depth below 1 counts as 1, one above
     /// [`AlphaBetaBot::MAX_DEPTH`] as that. Its memory is fixed (a table of
-    /// 2<sup>17</sup> entries, about 3 MiB, allocated on the first search) and its
+    /// [`AlphaBetaBot::TABLE_BYTES`], 3 MiB, allocated on the first search) and its
     /// recursion at most `depth` deep; its time grows exponentially with the depth, so
     /// give a deep one a [time limit](AlphaBetaBot::with_time_limit).
     ///
@@ -442,5 +452,25 @@ impl Bot for AlphaBetaBot {
 
     fn choose_in_game(&mut self, game: &Game) -> Option<Move> {
         self.search(game)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The memory the docs give: 24-byte entries, 3 MiB of table, 32 KiB of history.
+    #[test]
+    fn the_table_and_history_take_what_the_docs_say() {
+        assert_eq!(std::mem::size_of::<Entry>(), 24);
+        let mut bot = AlphaBetaBot::new(1, 0);
+        assert!(bot.choose(&Position::start()).is_some());
+        assert_eq!(
+            bot.table.len() * std::mem::size_of::<Entry>(),
+            AlphaBetaBot::TABLE_BYTES
+        );
+        assert_eq!(bot.table.capacity(), bot.table.len());
+        let history = bot.history.len() * std::mem::size_of::<u32>();
+        assert_eq!(history / 1024, 32, "{history}");
     }
 }

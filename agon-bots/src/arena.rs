@@ -21,7 +21,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use agon_core::random::{player_seeds, seed_of};
-use agon_core::{Game, Outcome, Position, Rules, Side};
+use agon_core::{ChoiceError, Game, Outcome, Position, Rules, Side};
 
 use crate::{bot_by_name, elo_of_score, Bot, Decision, SpecError, Sprt};
 
@@ -37,8 +37,9 @@ use crate::{bot_by_name, elo_of_score, Bot, Decision, SpecError, Sprt};
 /// ```
 /// use agon_bots::arena::{play_game, MAX_PLIES};
 /// use agon_bots::GreedyBot;
-/// let result = play_game(&mut GreedyBot::new(1), &mut GreedyBot::new(2), MAX_PLIES);
+/// let result = play_game(&mut GreedyBot::new(1), &mut GreedyBot::new(2), MAX_PLIES)?;
 /// assert!(result.plies <= MAX_PLIES);
+/// # Ok::<(), agon_bots::arena::ArenaError>(())
 /// ```
 pub const MAX_PLIES: usize = 2000;
 
@@ -48,9 +49,10 @@ pub const MAX_PLIES: usize = 2000;
 /// use agon_bots::arena::{play_game, GameResult};
 /// use agon_bots::RandomBot;
 ///
-/// let result = play_game(&mut RandomBot::new(1), &mut RandomBot::new(2), 2000);
+/// let result = play_game(&mut RandomBot::new(1), &mut RandomBot::new(2), 2000)?;
 /// assert!(result.plies > 0);
 /// assert!(result.outcome.is_some() || result.plies == 2000);
+/// # Ok::<(), agon_bots::arena::ArenaError>(())
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct GameResult {
@@ -75,20 +77,138 @@ impl GameResult {
 /// Plays one game from the start, `white` against `black`, through [`Game`] (so
 /// repetition draws count), stopping after `max_plies` plies as a draw.
 ///
-/// # Panics
+/// # Errors
 ///
-/// If a bot returns an illegal move, or no move while the game goes on: the arena is also
-/// a check of the bots.
+/// [`ArenaError`], naming the bot, if a bot returns an illegal move, or no move while the
+/// game goes on: the arena is also a check of the bots.
 ///
 /// ```
 /// use agon_bots::arena::play_game;
 /// use agon_bots::{GreedyBot, RandomBot};
 ///
-/// let result = play_game(&mut GreedyBot::new(1), &mut RandomBot::new(1), 2000);
+/// let result = play_game(&mut GreedyBot::new(1), &mut RandomBot::new(1), 2000)?;
 /// assert!(result.outcome.is_some());
+/// # Ok::<(), agon_bots::arena::ArenaError>(())
 /// ```
-pub fn play_game(white: &mut dyn Bot, black: &mut dyn Bot, max_plies: usize) -> GameResult {
-    play_game_from(white, black, &Position::start(), max_plies).0
+pub fn play_game(
+    white: &mut dyn Bot,
+    black: &mut dyn Bot,
+    max_plies: usize,
+) -> Result<GameResult, ArenaError> {
+    Ok(play_game_from(white, black, &Position::start(), max_plies)?.0)
+}
+
+/// A bot broke the rules in an arena game: it returned an illegal move, or no move while
+/// the game went on ([`play_game`], [`play_game_from`]). The game is dropped.
+///
+/// ```
+/// use agon_bots::arena::play_game;
+/// use agon_bots::{Bot, RandomBot};
+/// use agon_core::{IllegalMove, Move, Position};
+///
+/// /// A bot that always steps two cells at once.
+/// struct Cheater;
+/// impl Bot for Cheater {
+///     fn name(&self) -> String {
+///         "cheater".to_string()
+///     }
+///     fn choose(&mut self, _: &Position) -> Option<Move> {
+///         "f1-f3".parse().ok()
+///     }
+/// }
+///
+/// let e = play_game(&mut Cheater, &mut RandomBot::new(1), 100).unwrap_err();
+/// assert_eq!(e.bot, "cheater");
+/// assert_eq!(e.error.reason(), Some(IllegalMove::NotAdjacent));
+/// assert_eq!(e.to_string(), "bot cheater returned the illegal move f1-f3 at ply 0: the cells are not adjacent");
+/// ```
+#[derive(Clone, PartialEq, Eq, Debug)]
+#[non_exhaustive]
+pub struct ArenaError {
+    /// The name of the bot that broke the rules ([`Bot::name`]).
+    pub bot: String,
+    /// What it did, at which ply.
+    pub error: ChoiceError,
+}
+
+impl fmt::Display for ArenaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (bot, ply) = (&self.bot, self.error.ply());
+        match (self.error.chosen(), self.error.reason()) {
+            (Some(m), Some(reason)) => {
+                write!(
+                    f,
+                    "bot {bot} returned the illegal move {m} at ply {ply}: {reason}"
+                )
+            }
+            _ => write!(
+                f,
+                "bot {bot} returned no move at ply {ply} in a game that goes on"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ArenaError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.error)
+    }
+}
+
+/// Why a match stopped without a report: a spec no bot answers to, or a bot that broke
+/// the rules ([`ArenaError`]) in one of its games.
+///
+/// ```
+/// use agon_bots::arena::{run_match, MatchError};
+/// let e = run_match("greedy", "chess", 2, 0, |_, _, _| {}).unwrap_err();
+/// assert!(matches!(e, MatchError::Spec(_)));
+/// assert!(e.to_string().starts_with("unknown bot \"chess\""));
+/// ```
+#[derive(Clone, PartialEq, Eq, Debug)]
+#[non_exhaustive]
+pub enum MatchError {
+    /// A spec that [`bot_by_name`] refuses (found before any game is played).
+    Spec(SpecError),
+    /// A bot broke the rules in game `game` (numbered from 0, as `progress` numbers
+    /// them); the match stopped there, the games before it counted.
+    Game {
+        /// The game's number.
+        game: u32,
+        /// The bot and what it did.
+        error: ArenaError,
+    },
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatchError::Spec(e) => e.fmt(f),
+            MatchError::Game { game, error } => write!(f, "game {game}: {error}"),
+        }
+    }
+}
+
+impl std::error::Error for MatchError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            // The spec's error is this one's text: its source is the spec's own.
+            MatchError::Spec(e) => e.source(),
+            MatchError::Game { error, .. } => Some(error),
+        }
+    }
+}
+
+impl From<SpecError> for MatchError {
+    /// [`MatchError::Spec`].
+    ///
+    /// ```
+    /// use agon_bots::arena::MatchError;
+    /// let e = agon_bots::bot_by_name("chess", 0).err().unwrap();
+    /// assert_eq!(MatchError::from(e.clone()), MatchError::Spec(e));
+    /// ```
+    fn from(e: SpecError) -> MatchError {
+        MatchError::Spec(e)
+    }
 }
 
 /// The results of a match, from the point of view of its first bot (A).
@@ -260,7 +380,8 @@ fn bot_seeds(seed: u64, game: u32, a_side: Side) -> (u64, u64) {
 ///
 /// # Errors
 ///
-/// The [`SpecError`] of a spec that [`bot_by_name`] refuses (before any game is played).
+/// [`MatchError::Spec`] for a spec that [`bot_by_name`] refuses (before any game is
+/// played); [`MatchError::Game`] when a bot breaks the rules (the match stops there).
 ///
 /// ```
 /// use agon_bots::arena::run_match;
@@ -268,7 +389,7 @@ fn bot_seeds(seed: u64, game: u32, a_side: Side) -> (u64, u64) {
 /// let stats = run_match("greedy", "random", 2, 7, |_, _, _| {})?;
 /// assert_eq!(stats.games, 2);
 /// assert_eq!(stats.wins + stats.draws + stats.losses, 2);
-/// # Ok::<(), agon_bots::SpecError>(())
+/// # Ok::<(), agon_bots::arena::MatchError>(())
 /// ```
 pub fn run_match(
     a: &str,
@@ -276,7 +397,7 @@ pub fn run_match(
     games: u32,
     seed: u64,
     mut progress: impl FnMut(u32, Side, &GameResult),
-) -> Result<MatchStats, SpecError> {
+) -> Result<MatchStats, MatchError> {
     // Check both specs before playing anything.
     bot_by_name(a, 0)?;
     bot_by_name(b, 0)?;
@@ -289,7 +410,8 @@ pub fn run_match(
         let result = match a_side {
             Side::White => play_game(bot_a.as_mut(), bot_b.as_mut(), MAX_PLIES),
             Side::Black => play_game(bot_b.as_mut(), bot_a.as_mut(), MAX_PLIES),
-        };
+        }
+        .map_err(|error| MatchError::Game { game: i, error })?;
         stats.record(a_side, &result);
         progress(i, a_side, &result);
     }
@@ -419,7 +541,7 @@ impl MatchOptions {
     /// assert_eq!(options.rules, Rules::LUDII);
     /// let report = run_match_with("greedy", "random", &options, |_, _, _| {})?;
     /// assert_eq!(report.stats.games, 2);
-    /// # Ok::<(), agon_bots::SpecError>(())
+    /// # Ok::<(), agon_bots::arena::MatchError>(())
     /// ```
     #[must_use]
     pub fn with_rules(self, rules: Rules) -> MatchOptions {
@@ -476,27 +598,29 @@ pub fn with_time_control(spec: &str, time: Duration) -> String {
 /// player to act ([`Position::chooser`]). Also returns the longest time each bot took
 /// for a move (White's first).
 ///
-/// # Panics
+/// # Errors
 ///
-/// As [`play_game`], if a bot returns an illegal move or none.
+/// As [`play_game`]: [`ArenaError`], naming the bot, if a bot returns an illegal move or
+/// none.
 ///
 /// ```
 /// use agon_bots::arena::play_game_from;
 /// use agon_bots::{GreedyBot, RandomBot};
 /// use agon_core::Position;
-/// let (result, longest) = play_game_from(&mut GreedyBot::new(1), &mut RandomBot::new(1), &Position::start(), 2000);
+/// let (result, longest) = play_game_from(&mut GreedyBot::new(1), &mut RandomBot::new(1), &Position::start(), 2000)?;
 /// assert!(result.outcome.is_some());
 /// assert!(longest[0] >= std::time::Duration::ZERO);
+/// # Ok::<(), agon_bots::arena::ArenaError>(())
 /// ```
 pub fn play_game_from(
     white: &mut dyn Bot,
     black: &mut dyn Bot,
     start: &Position,
     max_plies: usize,
-) -> (GameResult, [Duration; 2]) {
+) -> Result<(GameResult, [Duration; 2]), ArenaError> {
     let mut longest = [Duration::ZERO; 2];
     // The one loop that plays games (agon-core's, which agon-rl's datasets play through
-    // too); the arena checks the bots, so a bot that breaks the rules is a panic here.
+    // too), and its one answer to a bot that breaks the rules: an error, here naming it.
     let played = Game::play_out(*start, max_plies, |game| {
         let side = game.position().chooser();
         let bot: &mut dyn Bot = match side {
@@ -508,23 +632,20 @@ pub fn play_game_from(
         longest[side.index()] = longest[side.index()].max(began.elapsed());
         m
     });
-    let game = played.unwrap_or_else(|e| {
-        let name = match e.chooser() {
+    let game = played.map_err(|error| ArenaError {
+        bot: match error.chooser() {
             Side::White => white.name(),
             Side::Black => black.name(),
-        };
-        match (e.chosen(), e.reason()) {
-            (Some(m), Some(reason)) => panic!("bot {name} returned the illegal move {m}: {reason}"),
-            _ => panic!("bot {name} returned no move in a game that goes on"),
-        }
-    });
-    (
+        },
+        error,
+    })?;
+    Ok((
         GameResult {
             outcome: game.outcome(),
             plies: game.moves().len(),
         },
         longest,
-    )
+    ))
 }
 
 /// The results of [`run_match_with`].
@@ -534,7 +655,7 @@ pub fn play_game_from(
 /// let report = run_match_with("greedy", "random", &MatchOptions::new(2, 1), |_, _, _| {})?;
 /// assert_eq!(report.stats.games, 2);
 /// assert!(report.to_string().contains("elo="));
-/// # Ok::<(), agon_bots::SpecError>(())
+/// # Ok::<(), agon_bots::arena::MatchError>(())
 /// ```
 #[derive(Clone, Debug)]
 pub struct MatchReport {
@@ -605,7 +726,8 @@ impl fmt::Display for MatchReport {
 ///
 /// # Errors
 ///
-/// The [`SpecError`] of a spec that [`bot_by_name`] refuses (before any game is played).
+/// As [`run_match`]: [`MatchError::Spec`] for a spec that [`bot_by_name`] refuses (before
+/// any game is played), [`MatchError::Game`] when a bot breaks the rules.
 ///
 /// ```
 /// use agon_bots::arena::{run_match_with, MatchOptions};
@@ -613,14 +735,14 @@ impl fmt::Display for MatchReport {
 /// let options = MatchOptions::new(4, 1).with_book(book::standard()).with_concurrency(2);
 /// let report = run_match_with("greedy", "random", &options, |_, _, _| {})?;
 /// assert_eq!(report.stats.games, 4);
-/// # Ok::<(), agon_bots::SpecError>(())
+/// # Ok::<(), agon_bots::arena::MatchError>(())
 /// ```
 pub fn run_match_with(
     a: &str,
     b: &str,
     options: &MatchOptions,
     progress: impl FnMut(u32, Side, &GameResult),
-) -> Result<MatchReport, SpecError> {
+) -> Result<MatchReport, MatchError> {
     let (a, b) = match options.time_per_move {
         Some(t) => (with_time_control(a, t), with_time_control(b, t)),
         None => (a.trim().to_string(), b.trim().to_string()),
@@ -630,12 +752,12 @@ pub fn run_match_with(
     let make = |spec: &str, seed: u64| -> Box<dyn Bot + Send> {
         bot_by_name(spec, seed).unwrap_or_else(|e| unreachable!("checked above: {e}"))
     };
-    Ok(run_match_of(
+    run_match_of(
         (&a, &|seed| make(&a, seed)),
         (&b, &|seed| make(&b, seed)),
         options,
         progress,
-    ))
+    )
 }
 
 /// A factory of bots: called with the seed of the bot's colour in each game ([`game_seeds`]).
@@ -645,22 +767,30 @@ pub type BotFactory<'a> = &'a (dyn Fn(u64) -> Box<dyn Bot + Send> + Sync);
 /// weights): each bot is a name and a [`BotFactory`]. The time control of `options` is
 /// not applied (the factories set their own limits).
 ///
+/// # Errors
+///
+/// [`MatchError::Game`] when a bot breaks the rules: the first such game in game order,
+/// whatever the concurrency (the games before it are counted and passed to `progress`,
+/// the games after it dropped).
+///
 /// ```
 /// use agon_bots::arena::{run_match_of, MatchOptions};
 /// use agon_bots::{Bot, GreedyBot, RandomBot};
 /// let greedy = |seed| Box::new(GreedyBot::new(seed)) as Box<dyn Bot + Send>;
 /// let random = |seed| Box::new(RandomBot::new(seed)) as Box<dyn Bot + Send>;
-/// let report = run_match_of(("greedy", &greedy), ("random", &random), &MatchOptions::new(2, 1), |_, _, _| {});
+/// let report = run_match_of(("greedy", &greedy), ("random", &random), &MatchOptions::new(2, 1), |_, _, _| {})?;
 /// assert_eq!(report.stats.games, 2);
+/// # Ok::<(), agon_bots::arena::MatchError>(())
 /// ```
 pub fn run_match_of(
     (a, make_a): (&str, BotFactory<'_>),
     (b, make_b): (&str, BotFactory<'_>),
     options: &MatchOptions,
     mut progress: impl FnMut(u32, Side, &GameResult),
-) -> MatchReport {
+) -> Result<MatchReport, MatchError> {
     let next = AtomicU32::new(0);
     let stop = AtomicBool::new(false);
+    let first_failure = AtomicU32::new(u32::MAX);
     let (sender, receiver) = mpsc::channel();
     let mut report = MatchReport {
         a: a.to_string(),
@@ -669,13 +799,19 @@ pub fn run_match_of(
         longest_move: [Duration::ZERO; 2],
         sprt: None,
     };
+    let mut failed = None;
     std::thread::scope(|scope| {
         for _ in 0..options.concurrency.max(1) {
             let sender = sender.clone();
-            let (next, stop) = (&next, &stop);
+            let (next, stop, first_failure) = (&next, &stop, &first_failure);
             scope.spawn(move || loop {
                 let i = next.fetch_add(1, AtomicOrdering::Relaxed);
-                if i >= options.games || stop.load(AtomicOrdering::Relaxed) {
+                // Games before a failed one are still played, for the failure reported
+                // to be the first in game order.
+                if i >= options.games
+                    || i > first_failure.load(AtomicOrdering::Relaxed)
+                    || stop.load(AtomicOrdering::Relaxed)
+                {
                     break;
                 }
                 let start = if options.book.is_empty() {
@@ -699,32 +835,43 @@ pub fn run_match_of(
                 let (seed_a, seed_b) = bot_seeds(options.seed, i, a_side);
                 let mut bot_a = make_a(seed_a);
                 let mut bot_b = make_b(seed_b);
-                let (result, longest) = match a_side {
+                let played = match a_side {
                     Side::White => {
                         play_game_from(bot_a.as_mut(), bot_b.as_mut(), &start, options.max_plies)
                     }
                     Side::Black => {
-                        let (r, l) = play_game_from(
-                            bot_b.as_mut(),
-                            bot_a.as_mut(),
-                            &start,
-                            options.max_plies,
-                        );
-                        (r, [l[1], l[0]])
+                        play_game_from(bot_b.as_mut(), bot_a.as_mut(), &start, options.max_plies)
+                            .map(|(r, l)| (r, [l[1], l[0]]))
                     }
                 };
-                if sender.send((i, a_side, result, longest)).is_err() {
+                if played.is_err() {
+                    // The match ends at its first failed game: none after it is started.
+                    first_failure.fetch_min(i, AtomicOrdering::Relaxed);
+                }
+                if sender.send((i, a_side, played)).is_err() {
                     break;
                 }
             });
         }
         drop(sender);
         // Results arrive in any order; they are counted in game order.
+        // Every game before a failed one is played and arrives: the failure reported is
+        // the first in game order.
         let mut pending = std::collections::BTreeMap::new();
         let mut counted = 0;
-        'games: for (i, a_side, result, longest) in receiver {
-            pending.insert(i, (a_side, result, longest));
-            while let Some((a_side, result, longest)) = pending.remove(&counted) {
+        'games: for (i, a_side, played) in receiver {
+            pending.insert(i, (a_side, played));
+            while let Some((a_side, played)) = pending.remove(&counted) {
+                let (result, longest) = match played {
+                    Ok(played) => played,
+                    Err(error) => {
+                        failed = Some(MatchError::Game {
+                            game: counted,
+                            error,
+                        });
+                        break 'games;
+                    }
+                };
                 report.stats.record(a_side, &result);
                 report.longest_move[0] = report.longest_move[0].max(longest[0]);
                 report.longest_move[1] = report.longest_move[1].max(longest[1]);
@@ -744,6 +891,7 @@ pub fn run_match_of(
                 }
             }
         }
+        // Breaking out drops the receiver: the threads stop at their next send.
     });
-    report
+    failed.map_or(Ok(report), Err)
 }

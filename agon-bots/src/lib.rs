@@ -62,9 +62,10 @@
 //!   docs say: at least one playout ([`MctsBot::new`]), a depth from 1 to
 //!   [`AlphaBetaBot::MAX_DEPTH`] ([`AlphaBetaBot::new`]).
 //! - **Memory** is bounded whatever the budget: an [`MctsBot`] tree holds at most
-//!   [`MctsBot::MAX_TREE_NODES`] nodes (about 64 MiB; past it the search goes on with
-//!   playouts from the leaves it has), an [`AlphaBetaBot`] uses a fixed table of about
-//!   3 MiB and a search path of at most [`AlphaBetaBot::MAX_DEPTH`] plies.
+//!   [`MctsBot::MAX_TREE_NODES`] nodes ([`MctsBot::MAX_TREE_BYTES`], 64 MiB; past it the
+//!   search goes on with playouts from the leaves it has), an [`AlphaBetaBot`] uses a
+//!   fixed table of [`AlphaBetaBot::TABLE_BYTES`] (3 MiB) and a search path of at most
+//!   [`AlphaBetaBot::MAX_DEPTH`] plies.
 //! - **Time** grows with the budget, in proportion to the playouts and exponentially
 //!   with the depth: `alphabeta:64` or `mcts:4294967295` would think for days, so give
 //!   them a time limit (`with_time_limit`, or `:500ms` in a spec). Any [`Duration`] is

@@ -47,6 +47,17 @@ pub struct MctsBot {
     time_limit: Option<Duration>,
 }
 
+/// The first capacity of the tree of a search of `playouts` playouts bounded by
+/// `max_nodes`: about one expansion (some 30 nodes) per playout, bounded so that a huge
+/// budget under a time limit does not reserve memory it will never use. A power of two,
+/// as is [`MctsBot::MAX_TREE_NODES`], so that the vector's doubling reaches the bound
+/// exactly and never reserves more ([`MctsBot::MAX_TREE_BYTES`]).
+fn first_capacity(playouts: u32, max_nodes: usize) -> usize {
+    (playouts.min(1 << 14) as usize * 32)
+        .next_power_of_two()
+        .min(max_nodes)
+}
+
 /// A node of the search tree: the move that led to it and its statistics.
 struct Node {
     mv: Move,
@@ -101,6 +112,17 @@ impl MctsBot {
     /// assert!(bot.choose(&agon_core::Position::start()).is_some());
     /// ```
     pub const MAX_TREE_NODES: usize = 1 << 21;
+
+    /// The most memory a search tree takes, in bytes: [`MctsBot::MAX_TREE_NODES`] nodes
+    /// of the tree's node type (32 bytes), 64 MiB. The tree reserves no more than that
+    /// (its capacity is a power of two, as is the bound).
+    ///
+    /// ```
+    /// use agon_bots::MctsBot;
+    /// assert_eq!(MctsBot::MAX_TREE_BYTES, MctsBot::MAX_TREE_NODES * 32);
+    /// assert_eq!(MctsBot::MAX_TREE_BYTES, 64 << 20);
+    /// ```
+    pub const MAX_TREE_BYTES: usize = Self::MAX_TREE_NODES * std::mem::size_of::<Node>();
 
     /// A bot that runs `playouts` playouts per move (at least one: 0 counts as 1). Any
     /// budget is accepted; its tree stays within [`MctsBot::MAX_TREE_NODES`] nodes, but
@@ -183,11 +205,7 @@ impl MctsBot {
         let position = *game.position();
         let mut rng = decision_rng(self.seed, &position, game.moves().len());
         let mut scratch = game.clone();
-        // About one expansion per playout; bounded so that a huge budget under a time
-        // limit does not reserve memory it will never use. A power of two, as is
-        // MAX_TREE_NODES, so that the vector's doubling never reserves more than that.
-        let mut tree: Vec<Node> =
-            Vec::with_capacity((self.playouts.min(1 << 14) as usize * 32).min(max_nodes));
+        let mut tree: Vec<Node> = Vec::with_capacity(first_capacity(self.playouts, max_nodes));
         tree.push(Node {
             // The root's move is never read.
             mv: root_moves[0],
@@ -389,7 +407,21 @@ mod tests {
     #[test]
     fn a_node_is_32_bytes_so_the_tree_bound_is_64_mib() {
         assert_eq!(std::mem::size_of::<Node>(), 32);
-        assert_eq!(MctsBot::MAX_TREE_NODES * 32, 64 << 20);
+        assert_eq!(MctsBot::MAX_TREE_BYTES, 64 << 20);
+    }
+
+    /// The tree's memory is its capacity, not its length: a first capacity that is no
+    /// power of two, doubled past the bound, would reserve up to twice
+    /// [`MctsBot::MAX_TREE_BYTES`].
+    #[test]
+    fn the_first_capacity_doubles_up_to_the_bound_exactly() {
+        for playouts in [1, 60, 100, 2000, 10_000, 16_384, 1 << 20, u32::MAX] {
+            let first = first_capacity(playouts, MctsBot::MAX_TREE_NODES);
+            assert!(first.is_power_of_two(), "{playouts}: {first}");
+            assert!(first >= (playouts.min(1 << 14) as usize * 32).min(MctsBot::MAX_TREE_NODES));
+            assert_eq!(MctsBot::MAX_TREE_NODES % first, 0, "{playouts}: {first}");
+        }
+        assert_eq!(first_capacity(100, 1000), 1000);
     }
 
     /// Regression: the tree grew by about 30 nodes a playout without bound (a budget of

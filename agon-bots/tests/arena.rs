@@ -2,11 +2,11 @@
 //! statistics are exact.
 
 use agon_bots::arena::{
-    game_seeds, play_game, play_game_from, run_match, run_match_with, GameResult, MatchOptions,
-    MatchStats, MAX_PLIES,
+    game_seeds, play_game, play_game_from, run_match, run_match_of, run_match_with, GameResult,
+    MatchError, MatchOptions, MatchStats, MAX_PLIES,
 };
 use agon_bots::{bot_by_name, Bot, RandomBot};
-use agon_core::{EndReason, Move, Outcome, Position, Side};
+use agon_core::{ChoiceError, EndReason, Game, IllegalMove, Move, Outcome, Position, Side};
 
 #[test]
 fn a_small_match_alternates_colours_adds_up_and_is_reproducible() {
@@ -80,7 +80,7 @@ fn statistics() {
 
 #[test]
 fn the_ply_cap_counts_as_a_draw() {
-    let result = play_game(&mut RandomBot::new(1), &mut RandomBot::new(2), 10);
+    let result = play_game(&mut RandomBot::new(1), &mut RandomBot::new(2), 10).unwrap();
     assert_eq!(
         result,
         GameResult {
@@ -101,7 +101,8 @@ fn the_ply_cap_counts_as_a_draw() {
     assert_eq!((stats.wins, stats.draws, stats.losses), (0, 1, 1));
 }
 
-/// A bot that breaks the rules, to check that the arena catches it.
+/// A bot that breaks the rules, to check that the arena catches it: it steps two cells at
+/// once from the start.
 struct Cheater;
 
 impl Bot for Cheater {
@@ -113,12 +114,100 @@ impl Bot for Cheater {
     }
 }
 
+/// A bot that gives up: no move in a game that goes on.
+struct Quitter;
+
+impl Bot for Quitter {
+    fn name(&self) -> String {
+        "quitter".to_string()
+    }
+    fn choose(&mut self, _: &Position) -> Option<Move> {
+        None
+    }
+}
+
 #[test]
-#[should_panic(
-    expected = "bot cheater returned the illegal move f1-f3: the cells are not adjacent"
-)]
-fn an_illegal_move_is_caught() {
-    play_game(&mut Cheater, &mut RandomBot::new(1), MAX_PLIES);
+fn an_illegal_move_is_an_error_naming_the_bot() {
+    let e = play_game(&mut Cheater, &mut RandomBot::new(1), MAX_PLIES).unwrap_err();
+    assert_eq!(e.bot, "cheater");
+    assert_eq!(
+        e.error,
+        ChoiceError::Illegal {
+            ply: 0,
+            chooser: Side::White,
+            chosen: "f1-f3".parse().unwrap(),
+            reason: IllegalMove::NotAdjacent
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "bot cheater returned the illegal move f1-f3 at ply 0: the cells are not adjacent"
+    );
+    // The core's error is its source.
+    let source = std::error::Error::source(&e).unwrap();
+    assert_eq!(source.to_string(), e.error.to_string());
+}
+
+#[test]
+fn no_move_is_an_error_naming_the_bot() {
+    // Black gives up at its first turn, from the start or from any position.
+    let e = play_game(&mut RandomBot::new(1), &mut Quitter, MAX_PLIES).unwrap_err();
+    assert_eq!(e.bot, "quitter");
+    assert_eq!(
+        e.error,
+        ChoiceError::NoMove {
+            ply: 1,
+            chooser: Side::Black
+        }
+    );
+    assert_eq!(
+        e.to_string(),
+        "bot quitter returned no move at ply 1 in a game that goes on"
+    );
+    let start = *Game::play_out(Position::start(), 3, |g| g.legal_moves().first().copied())
+        .unwrap()
+        .position();
+    assert_eq!(start.chooser(), Side::Black);
+    let e = play_game_from(&mut RandomBot::new(1), &mut Quitter, &start, MAX_PLIES).unwrap_err();
+    assert_eq!(e.error.ply(), 0, "plies count from the start given");
+}
+
+/// A match whose bot A breaks the rules in games 3 and 5 only (the games whose seeds its
+/// factory is given) stops with game 3's error, whatever the concurrency: games 0 to 2
+/// are counted and reported, none after 3.
+#[test]
+fn a_match_stops_at_the_first_game_a_bot_breaks_the_rules_in() {
+    let seed = 9;
+    // A plays White in even games, Black in odd ones (from the start position).
+    let cheats = [game_seeds(seed, 3)[1], game_seeds(seed, 5)[1]];
+    let a = move |s: u64| -> Box<dyn Bot + Send> {
+        if cheats.contains(&s) {
+            // It plays Black, so its f1-f3 is not even its piece.
+            Box::new(Cheater)
+        } else {
+            Box::new(RandomBot::new(s))
+        }
+    };
+    let b = |s: u64| Box::new(RandomBot::new(s)) as Box<dyn Bot + Send>;
+    for threads in [1, 2, 3] {
+        let options = MatchOptions::new(8, seed)
+            .with_max_plies(30)
+            .with_concurrency(threads);
+        let mut reported = Vec::new();
+        let e =
+            run_match_of(("a", &a), ("b", &b), &options, |i, _, _| reported.push(i)).unwrap_err();
+        assert_eq!(reported, [0, 1, 2], "{threads} threads");
+        let MatchError::Game { game, error } = &e else {
+            panic!("{e:?}");
+        };
+        assert_eq!((*game, error.bot.as_str()), (3, "cheater"));
+        assert_eq!((error.error.ply(), error.error.chooser()), (1, Side::Black));
+        assert!(
+            e.to_string()
+                .starts_with("game 3: bot cheater returned the illegal move f1-f3"),
+            "{e}"
+        );
+    }
 }
 
 /// The one seeding scheme: game `i` of a match seeded `seed` is game `i` of pair 0 of a
@@ -153,7 +242,8 @@ fn a_match_seeds_its_bots_by_colour_from_seed_of() {
             black.as_mut(),
             &Position::start(),
             max_plies,
-        );
+        )
+        .unwrap();
         assert_eq!(again, result, "game {i}");
     }
 }

@@ -40,14 +40,15 @@ fn every_bot_plays_every_rule_set_legally() {
             let mut w = bot_by_name(white, k as u64).unwrap();
             let mut b = bot_by_name(black, k as u64 + 7).unwrap();
             // From the start, and from a middle game where pieces have been captured and
-            // returned: play_game_from panics on an illegal move or a missing one.
+            // returned: play_game_from fails on an illegal move or a missing one.
             let starts = [
                 Position::start_with_rules(rules),
                 random_middle_game(rules, k as u64, 120),
             ];
             for start in starts {
                 assert_eq!(start.rules(), rules);
-                let (result, _) = play_game_from(w.as_mut(), b.as_mut(), &start, 24);
+                let (result, _) = play_game_from(w.as_mut(), b.as_mut(), &start, 24)
+                    .unwrap_or_else(|e| panic!("{rules}: {e}"));
                 assert!(result.plies <= 24);
                 assert!(result.outcome.is_some() || result.plies == 24, "{rules}");
             }
@@ -67,7 +68,8 @@ fn random_games_end_as_the_rules_say() {
             b.as_mut(),
             &Position::start_with_rules(rules),
             5000,
-        );
+        )
+        .unwrap();
         let outcome = result.outcome.expect("a limit ends every game");
         assert!(result.plies <= rules.limit().unwrap() as usize);
         assert_ne!(outcome.reason, agon_core::EndReason::NoLegalAction);

@@ -1,7 +1,7 @@
 //! Bot specs refused with a typed error: each variant of `SpecError` from a
 //! representative bad spec, with the fields a caller acts on and the message people read.
 
-use agon_bots::arena::{run_match, run_match_with, MatchOptions};
+use agon_bots::arena::{run_match, run_match_with, MatchError, MatchOptions};
 use agon_bots::{bot_by_name, Engine, SpecError, SpecNumber, MAX_SPEC_LEN};
 
 fn refused(spec: &str) -> SpecError {
@@ -225,10 +225,10 @@ fn the_error_is_a_standard_error() {
 fn the_arena_passes_the_error_on() {
     assert_eq!(
         run_match("greedy", "minimax", 2, 0, |_, _, _| {}).err(),
-        Some(refused("minimax"))
+        Some(MatchError::Spec(refused("minimax")))
     );
     assert_eq!(
         run_match_with("engine:x", "random", &MatchOptions::new(2, 0), |_, _, _| {}).err(),
-        Some(refused("engine:x"))
+        Some(MatchError::Spec(refused("engine:x")))
     );
 }

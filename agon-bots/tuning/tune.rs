@@ -78,15 +78,18 @@ fn generate(games: u32, spec: &str, seed: u64, rules: Rules) {
         let mut white = bot_by_name(spec, white_seed).expect("a bot spec");
         let mut black = bot_by_name(spec, black_seed).expect("a bot spec");
         let start = openings[(i as usize + seed as usize) % openings.len()];
-        let mut game = Game::from_position(start);
-        while !game.is_over() && game.moves().len() < MAX_PLIES {
+        // The one game loop (agon-core's, which the arena plays through).
+        let game = Game::play_out(start, MAX_PLIES, |game| {
             let bot = match game.position().chooser() {
                 Side::White => &mut white,
                 Side::Black => &mut black,
             };
-            let m = bot.choose_in_game(&game).expect("a move");
-            game.play(m).expect("a legal move");
-        }
+            bot.choose_in_game(game)
+        })
+        .unwrap_or_else(|e| {
+            eprintln!("error: game {i}: bot {spec}: {e}");
+            std::process::exit(1)
+        });
         let winner = game.outcome().and_then(|o| o.winner);
         for p in game.positions().iter().skip(1) {
             // Quiet positions only: no return due, no capture available to the mover.
@@ -290,6 +293,10 @@ fn sprt(path: &str, nodes: u64, games: u32, rules: Rules) {
                 r.outcome.map_or("ply cap".to_string(), |o| o.to_string())
             )
         },
-    );
+    )
+    .unwrap_or_else(|e| {
+        eprintln!("error: {e}");
+        std::process::exit(1)
+    });
     println!("{report}");
 }

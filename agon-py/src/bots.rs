@@ -368,7 +368,9 @@ type ArenaGame = (bool, Option<&'static str>, &'static str, usize);
 /// position of `rules` (standard if omitted), seeded `seed` by the one seeding scheme
 /// (`agon_core::random::seed_of`), each capped at `max_plies` (`MAX_GAME_PLIES` if None).
 /// Returns one tuple per game: (A had White, winner, end reason or `"unfinished"`, plies).
-/// Without the GIL. For tests that a Python tournament plays the arena's games.
+/// Without the GIL. For tests that a Python tournament plays the arena's games. Raises
+/// `ValueError` for a bad spec or limit, `RuntimeError` (naming the game and the bot) if
+/// a bot breaks the rules.
 #[pyfunction]
 #[pyo3(signature = (a, b, games, seed, max_plies = None, rules = None))]
 fn _arena_match(
@@ -405,7 +407,12 @@ fn _arena_match(
             ));
         })
     })
-    .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    .map_err(|e| match e {
+        agon_bots::arena::MatchError::Spec(_) => PyValueError::new_err(e.to_string()),
+        // The reference bots always choose a legal move: a game they break is a bug of
+        // theirs, as in `_play_games`.
+        _ => PyRuntimeError::new_err(e.to_string()),
+    })?;
     Ok(played)
 }
 

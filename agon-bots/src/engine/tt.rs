@@ -19,6 +19,9 @@ pub(crate) struct Entry {
     generation: u8,
 }
 
+/// The size of an entry in the table: two 64-bit words, 16 bytes.
+const ENTRY_BYTES: usize = std::mem::size_of::<[AtomicU64; 2]>();
+
 pub(crate) struct Table {
     slots: Vec<[AtomicU64; 2]>,
     generation: u8,
@@ -59,7 +62,7 @@ impl Table {
     /// entries of 16 bytes.
     pub(crate) fn new(mib: usize) -> Table {
         let bytes = mib.max(1).saturating_mul(1 << 20);
-        let entries = (bytes / 16).max(1);
+        let entries = (bytes / ENTRY_BYTES).max(1);
         let entries = 1usize << (usize::BITS - 1 - entries.leading_zeros());
         let mut slots = Vec::with_capacity(entries);
         slots.resize_with(entries, || [AtomicU64::new(0), AtomicU64::new(0)]);
@@ -187,5 +190,21 @@ mod tests {
         }
         assert!(table.probe(12345, false).is_none());
         assert_eq!(Table::new(1).slots.len(), 65536);
+    }
+
+    /// The engine's docs: entries of 16 bytes, a table of the size given in MiB, rounded
+    /// down to a power of two entries.
+    #[test]
+    fn a_table_takes_the_mib_it_is_given() {
+        assert_eq!(ENTRY_BYTES, 16);
+        for mib in [1, 2, 16, 64] {
+            assert_eq!(
+                Table::new(mib).slots.len() * ENTRY_BYTES,
+                mib << 20,
+                "{mib}"
+            );
+        }
+        assert_eq!(Table::new(3).slots.len() * ENTRY_BYTES, 2 << 20);
+        assert_eq!(Table::new(0).slots.len() * ENTRY_BYTES, 1 << 20);
     }
 }

@@ -1513,7 +1513,9 @@ def _arena_match(
     position of `rules` (standard if omitted), seeded `seed` by the one seeding scheme
     (`agon_core::random::seed_of`), each capped at `max_plies` (`MAX_GAME_PLIES` if None).
     Returns one tuple per game: (A had White, winner, end reason or `"unfinished"`, plies).
-    Without the GIL. For tests that a Python tournament plays the arena's games."""
+    Without the GIL. For tests that a Python tournament plays the arena's games. Raises
+    `ValueError` for a bad spec or limit, `RuntimeError` (naming the game and the bot) if
+    a bot breaks the rules."""
 def _play_games(
     white: str,
     black: str,

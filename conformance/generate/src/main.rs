@@ -124,36 +124,51 @@ const MAX_PLIES: usize = 240;
 const MIN_COVER: usize = 5;
 
 fn select_games() -> Vec<Played> {
-    let mut kept: Vec<Played> = Vec::new();
+    select_by_seed(
+        (GAMES, MAX_PLIES),
+        (&CATEGORIES, MIN_COVER),
+        |seed| Some(play(seed)),
+        |p| p.game.moves().len(),
+        |p, category| p.categories.contains(&category),
+    )
+}
+
+/// Games chosen by seed, for `games.json` and each rule set's games: the games `play`
+/// gives for seeds 0, 1, ... (`None`: a seed without a usable game) of at most `max_plies`
+/// plies (`plies` of a game) until `games` are kept; then, for each target that fewer than
+/// `min_cover` kept games cover, the next games of any length covering it, searched from
+/// the first seed not yet tried (skipping the kept ones), so that each target gets the
+/// first seeds that cover it.
+fn select_by_seed<P>(
+    (games, max_plies): (usize, usize),
+    (targets, min_cover): (&[&'static str], usize),
+    mut play: impl FnMut(u64) -> Option<P>,
+    plies: impl Fn(&P) -> usize,
+    covers: impl Fn(&P, &'static str) -> bool,
+) -> Vec<P> {
+    let mut kept: Vec<(u64, P)> = Vec::new();
     let mut seed = 0;
-    while kept.len() < GAMES {
-        let p = play(seed);
-        if p.game.moves().len() <= MAX_PLIES {
-            kept.push(p);
+    while kept.len() < games {
+        if let Some(p) = play(seed).filter(|p| plies(p) <= max_plies) {
+            kept.push((seed, p));
         }
         seed += 1;
     }
-    for category in CATEGORIES {
-        let covered = |kept: &[Played]| {
-            kept.iter()
-                .filter(|p| p.categories.contains(&category))
-                .count()
-        };
+    for &target in targets {
+        let covered = |kept: &[(u64, P)]| kept.iter().filter(|(_, p)| covers(p, target)).count();
         let mut next = seed;
-        while covered(&kept) < MIN_COVER {
-            assert!(next < seed + 100_000, "no game covers {category}");
-            if !kept.iter().any(|p| p.seed == next) {
-                let p = play(next);
-                if p.categories.contains(&category) {
-                    kept.push(p);
+        while covered(&kept) < min_cover {
+            assert!(next < seed + 100_000, "no game covers {target}");
+            if !kept.iter().any(|&(s, _)| s == next) {
+                if let Some(p) = play(next).filter(|p| covers(p, target)) {
+                    kept.push((next, p));
                 }
             }
             next += 1;
         }
     }
-    kept
+    kept.into_iter().map(|(_, p)| p).collect()
 }
-
 
 fn cells_text(cells: CellSet) -> String {
     let names: Vec<String> = cells.iter().map(|c| c.to_string()).collect();

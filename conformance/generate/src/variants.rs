@@ -18,6 +18,8 @@ use agon_reference::checks::{
 };
 use serde_json::{json, Value};
 
+use super::cells_text;
+
 /// Positions with White hemmed in (no step) and Black free: where V7 passes.
 const WHITE_STUCK: [&str; 5] = [
     "Qf7,Ge4,Ge5,Ge6,Gf4,Gg4,Gg5/qf6,gd4,gd5,gf5,gg6,gh4,gh5 w",
@@ -229,32 +231,13 @@ fn select(v: &Variant) -> Vec<Played> {
             Position::start_with_rules(v.rules)
         }
     };
-    let mut kept: Vec<Played> = Vec::new();
-    let mut seed = 0;
-    while kept.len() < GAMES {
-        if let Some(p) = play(start(seed), seed, MAX_PLIES) {
-            kept.push(p);
-        }
-        seed += 1;
-    }
-    for target in v.targets {
-        while !kept.iter().any(|p| p.categories.contains(target)) {
-            assert!(seed < 20_000, "no game under {} covers {target}", v.rules);
-            if let Some(p) = play(start(seed), seed, MAX_PLIES) {
-                if p.categories.contains(target) {
-                    kept.push(p);
-                }
-            }
-            seed += 1;
-        }
-    }
-    kept
-}
-
-
-fn cells_text(cells: CellSet) -> String {
-    let names: Vec<String> = cells.iter().map(|c| c.to_string()).collect();
-    names.join(" ")
+    super::select_by_seed(
+        (GAMES, MAX_PLIES),
+        (v.targets, 1),
+        |seed| play(start(seed), seed, MAX_PLIES),
+        |p| p.game.moves().len(),
+        |p, target| p.categories.contains(target),
+    )
 }
 
 fn game_json(id: usize, p: &Played) -> Value {
