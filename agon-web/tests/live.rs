@@ -7,7 +7,11 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use agon_core::{Game, Move};
-use agon_web::{AppState, Config, StreamLimits};
+use agon_web::{Config, StreamLimits};
+#[macro_use]
+mod common;
+use common::Backend;
+
 use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
@@ -15,7 +19,7 @@ struct Server {
     base: String,
     client: reqwest::Client,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
-    _dir: tempfile::TempDir,
+    _db: common::TestDb,
 }
 
 impl Drop for Server {
@@ -26,17 +30,15 @@ impl Drop for Server {
     }
 }
 
-async fn server_with(limits: StreamLimits, clock_minute_ms: i64) -> Server {
-    let dir = tempfile::tempdir().unwrap();
+async fn server_with(b: Backend, limits: StreamLimits, clock_minute_ms: i64) -> Server {
     let config = Config {
-        db: dir.path().join("games.sqlite3"),
         workers: 2,
         streams: limits,
         // Every request comes from 127.0.0.1: tests/limits.rs tests the rate limits.
         limits: agon_web::limits::LimitConfig::off(),
         ..Config::default()
     };
-    let mut state = AppState::open(&config).unwrap();
+    let (mut state, db) = common::state(b, config).await;
     state.clock_minute_ms = clock_minute_ms;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
@@ -48,12 +50,12 @@ async fn server_with(limits: StreamLimits, clock_minute_ms: i64) -> Server {
         base,
         client: reqwest::Client::new(),
         stop: Some(stop),
-        _dir: dir,
+        _db: db,
     }
 }
 
-async fn server() -> Server {
-    server_with(StreamLimits::default(), 60_000).await
+async fn server(b: Backend) -> Server {
+    server_with(b, StreamLimits::default(), 60_000).await
 }
 
 impl Server {
@@ -212,9 +214,8 @@ fn strings(v: &Value) -> Vec<String> {
         .collect()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_version_once_in_order_across_reconnects() {
-    let s = server().await;
+async fn every_version_once_in_order_across_reconnects(b: Backend) {
+    let s = server(b).await;
     let created = s
         .ok(
             "/api/games",
@@ -367,9 +368,8 @@ async fn every_version_once_in_order_across_reconnects() {
     assert_eq!(s.get(&format!("/api/games/{id}")).await["version"], last);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn presence_follows_the_open_pages() {
-    let s = server().await;
+async fn presence_follows_the_open_pages(b: Backend) {
+    let s = server(b).await;
     let created = s
         .ok("/api/games", json!({"opponent": "friend", "side": "black"}))
         .await;
@@ -395,10 +395,9 @@ async fn presence_follows_the_open_pages() {
     assert_eq!(state["seats"]["black"]["present"], false);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_clock_that_runs_out_is_pushed_with_nobody_acting() {
+async fn a_clock_that_runs_out_is_pushed_with_nobody_acting(b: Backend) {
     // A clock minute of 400 ms: "1+0" gives each side 400 ms.
-    let s = server_with(StreamLimits::default(), 400).await;
+    let s = server_with(b, StreamLimits::default(), 400).await;
     let created = s
         .ok(
             "/api/games",
@@ -443,13 +442,12 @@ async fn a_clock_that_runs_out_is_pushed_with_nobody_acting() {
     assert_eq!(state["moves"], json!(["f1-e1"]));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn open_streams_are_bounded() {
+async fn open_streams_are_bounded(b: Backend) {
     let limits = StreamLimits {
         max_streams: 3,
         max_per_client: 2,
     };
-    let s = server_with(limits, 60_000).await;
+    let s = server_with(b, limits, 60_000).await;
     let created = s
         .ok("/api/games", json!({"side": "white", "level": "easy"}))
         .await;
@@ -493,13 +491,12 @@ async fn open_streams_are_bounded() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_global_bound_answers_503() {
+async fn the_global_bound_answers_503(b: Backend) {
     let limits = StreamLimits {
         max_streams: 1,
         max_per_client: 10,
     };
-    let s = server_with(limits, 60_000).await;
+    let s = server_with(b, limits, 60_000).await;
     let created = s
         .ok("/api/games", json!({"side": "white", "level": "easy"}))
         .await;
@@ -512,3 +509,5 @@ async fn the_global_bound_answers_503() {
     );
     assert!(retry.is_some());
 }
+
+both_stores!((flavor = "multi_thread", worker_threads = 2); every_version_once_in_order_across_reconnects, presence_follows_the_open_pages, a_clock_that_runs_out_is_pushed_with_nobody_acting, open_streams_are_bounded, the_global_bound_answers_503);
