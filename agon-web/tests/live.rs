@@ -10,10 +10,9 @@ use agon_core::{Game, Move};
 use agon_web::{Config, StreamLimits};
 #[macro_use]
 mod common;
-use common::Backend;
+use common::{Backend, Sse, Stream};
 
 use serde_json::{json, Value};
-use tokio::sync::mpsc;
 
 struct Server {
     base: String,
@@ -89,27 +88,6 @@ impl Server {
     }
 }
 
-/// One event of a stream.
-#[derive(Clone, Debug)]
-struct Sse {
-    event: String,
-    id: Option<i64>,
-    data: Value,
-}
-
-/// An open event stream, read by a task into a channel; dropping it closes the
-/// connection.
-struct Stream {
-    events: mpsc::UnboundedReceiver<Sse>,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for Stream {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
-
 /// Opens `GET /api/games/{id}/events` with the query and `Last-Event-ID`; answers the
 /// stream, or the status and body of a refusal.
 async fn open(
@@ -124,7 +102,7 @@ async fn open(
     if let Some(last) = last {
         request = request.header("Last-Event-ID", last.to_string());
     }
-    let mut response = request.send().await.unwrap();
+    let response = request.send().await.unwrap();
     if response.status() != 200 {
         let retry = response
             .headers()
@@ -140,70 +118,7 @@ async fn open(
         response.headers()["content-type"].to_str().unwrap(),
         "text/event-stream"
     );
-    let (tx, events) = mpsc::unbounded_channel();
-    let task = tokio::spawn(async move {
-        let mut buffer = String::new();
-        while let Ok(Some(chunk)) = response.chunk().await {
-            buffer.push_str(std::str::from_utf8(&chunk).unwrap());
-            while let Some(end) = buffer.find("\n\n") {
-                let block: String = buffer.drain(..end + 2).collect();
-                let (mut event, mut id, mut data) = (String::new(), None, String::new());
-                for line in block.lines() {
-                    if let Some(v) = line.strip_prefix("event:") {
-                        event = v.trim().to_string();
-                    } else if let Some(v) = line.strip_prefix("id:") {
-                        id = Some(v.trim().parse().unwrap());
-                    } else if let Some(v) = line.strip_prefix("data:") {
-                        data.push_str(v.trim_start());
-                    }
-                }
-                if event.is_empty() {
-                    continue; // a keep-alive comment
-                }
-                let data = serde_json::from_str(&data).unwrap();
-                if tx.send(Sse { event, id, data }).is_err() {
-                    return;
-                }
-            }
-        }
-    });
-    Ok(Stream { events, task })
-}
-
-impl Stream {
-    /// The next event of this kind (others are skipped), within 5 s.
-    async fn next(&mut self, kind: &str) -> Sse {
-        loop {
-            let event = tokio::time::timeout(Duration::from_secs(5), self.events.recv())
-                .await
-                .unwrap_or_else(|_| panic!("no {kind} event within 5 s"))
-                .expect("the stream ended");
-            if event.event == kind {
-                return event;
-            }
-        }
-    }
-
-    /// Every `state` event until (and with) version `version`.
-    async fn states_until(&mut self, version: i64) -> Vec<Sse> {
-        let mut states = Vec::new();
-        loop {
-            let event = self.next("state").await;
-            let v = event.id.unwrap();
-            states.push(event);
-            if v >= version {
-                return states;
-            }
-        }
-    }
-
-    /// Asserts that no `state` event comes within `ms`.
-    async fn quiet(&mut self, ms: u64) {
-        let deadline = tokio::time::Instant::now() + Duration::from_millis(ms);
-        while let Ok(Some(event)) = tokio::time::timeout_at(deadline, self.events.recv()).await {
-            assert_ne!(event.event, "state", "unexpected {event:?}");
-        }
-    }
+    Ok(common::read_events(response))
 }
 
 fn strings(v: &Value) -> Vec<String> {

@@ -25,7 +25,7 @@ use crate::{ApiError, Level};
 mod postgres;
 mod sqlite;
 
-pub use postgres::{Notice, PgStore, CHANNEL, PG_VERSION};
+pub use postgres::{Notice, PgStore, CHANNEL, LISTENER_NAME, PG_VERSION};
 pub use sqlite::{SqliteStore, VERSION};
 
 /// Who plays the creator: the computer, or a friend who joins by the game's link.

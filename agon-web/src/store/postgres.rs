@@ -33,6 +33,9 @@ use crate::ApiError;
 /// The notification channel of changed games.
 pub const CHANNEL: &str = "agon_games";
 
+/// The `application_name` of the listening connection (the pool's are `agon-web`).
+pub const LISTENER_NAME: &str = "agon-web-listen";
+
 /// The migrations: `MIGRATIONS[i]` takes the schema from version `i` to `i + 1`. Version 1
 /// is what SQLite's schema version 3 means.
 const MIGRATIONS: [&str; 1] = ["
@@ -149,7 +152,13 @@ fn db_error(e: tokio_postgres::Error) -> ApiError {
             conflict()
         }
         Some(c) if *c == SqlState::T_R_DEADLOCK_DETECTED => conflict(),
-        _ => ApiError::internal(format!("database: {e}")),
+        // The server's own words (tokio-postgres's Display says only "db error").
+        _ => match e.as_db_error() {
+            Some(db) => {
+                ApiError::internal(format!("database: {} ({})", db.message(), db.code().code()))
+            }
+            None => ApiError::internal(format!("database: {e}")),
+        },
     }
 }
 
@@ -393,18 +402,13 @@ impl PgStore {
     /// Brings the schema up to [`PG_VERSION`], one migration a transaction.
     async fn migrate(&self) -> Result<(), ApiError> {
         let mut client = self.pool.get().await.map_err(pool_error)?;
-        client
-            .batch_execute("CREATE TABLE IF NOT EXISTS agon_schema (version BIGINT PRIMARY KEY)")
-            .await
-            // Two servers creating it at once: one gets a unique violation, and the table.
-            .or_else(|e| match e.code() {
-                Some(c) if *c == tokio_postgres::error::SqlState::UNIQUE_VIOLATION => Ok(()),
-                _ => Err(e),
-            })
-            .map_err(db_error)?;
         loop {
             let tx = client.transaction().await.map_err(db_error)?;
             tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+                .await
+                .map_err(db_error)?;
+            // Under the lock: servers starting together create it once.
+            tx.batch_execute("CREATE TABLE IF NOT EXISTS agon_schema (version BIGINT PRIMARY KEY)")
                 .await
                 .map_err(db_error)?;
             let version: i64 = tx
@@ -549,7 +553,9 @@ impl PgStore {
     /// 0.1 s, doubling up to 5 s while it fails.
     pub fn listen(&self) -> mpsc::UnboundedReceiver<Notice> {
         let (sender, receiver) = mpsc::unbounded_channel();
-        let config = self.config.clone();
+        let mut config = self.config.clone();
+        // Named, so that an operator (or a test) can tell it from the pool's.
+        config.application_name(LISTENER_NAME);
         tokio::spawn(async move {
             let mut backoff = Duration::from_millis(100);
             while !sender.is_closed() {
