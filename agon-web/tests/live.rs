@@ -10,7 +10,7 @@ use agon_core::{Game, Move};
 use agon_web::{Config, StreamLimits};
 #[macro_use]
 mod common;
-use common::{Backend, Sse, Stream};
+use common::{strings, Backend, Sse, Stream};
 
 use serde_json::{json, Value};
 
@@ -119,14 +119,6 @@ async fn open(
         "text/event-stream"
     );
     Ok(common::read_events(response))
-}
-
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_string())
-        .collect()
 }
 
 async fn every_version_once_in_order_across_reconnects(b: Backend) {

@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 
 #[macro_use]
 mod common;
-use common::{read_events, Process, Stream};
+use common::{read_events, strings, Process, Stream};
 
 /// Two server processes on a new PostgreSQL database, or `None` without PostgreSQL.
 async fn two_servers(client: &reqwest::Client) -> Option<(Database, [Process; 2])> {
@@ -49,14 +49,6 @@ async fn get(client: &reqwest::Client, url: String) -> Value {
     let r = client.get(url).send().await.unwrap();
     assert_eq!(r.status(), 200);
     r.json().await.unwrap()
-}
-
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_string())
-        .collect()
 }
 
 /// A friend game created on `a` (White) and joined on `b` (Black): (id, white's token,

@@ -340,3 +340,12 @@ impl Drop for Process {
         let _ = self.child.wait();
     }
 }
+
+/// The strings of a JSON array (moves, legal moves).
+pub fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
