@@ -67,9 +67,10 @@ async fn fire(app: Arc<AppState>, id: String, deadline_ms: i64) {
 /// How often the pruning task looks for idle games.
 pub const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 
-/// How often each server looks for running clocks whose time has run out with no timer
-/// of its own (another server set it, then stopped): a time forfeit is pushed at most
-/// this late when the server that should have pushed it is gone.
+/// How often each server sharing a PostgreSQL database looks for running clocks whose
+/// time has run out with no timer of its own (another server set it, then stopped): a
+/// time forfeit is pushed at most this late when the server that should have pushed it
+/// is gone.
 pub const SWEEP_EVERY: Duration = Duration::from_secs(10);
 
 /// Settles the clock of every game whose time may have run out by `by_ms` (`i64::MAX`:
@@ -99,6 +100,8 @@ pub(crate) fn start(app: &Arc<AppState>) -> tokio::task::JoinHandle<()> {
         settle_clocks(&app, i64::MAX).await;
         let mut prune = tokio::time::interval(PRUNE_EVERY);
         let mut sweep = tokio::time::interval(SWEEP_EVERY);
+        // One SQLite server sets every timer itself: only servers sharing a database sweep.
+        let shared = matches!(*app.store, crate::Store::Postgres(_));
         loop {
             tokio::select! {
                 _ = prune.tick() => {
@@ -114,7 +117,7 @@ pub(crate) fn start(app: &Arc<AppState>) -> tokio::task::JoinHandle<()> {
                 // this server never heard of): any server ends them. Ending a game by
                 // time is idempotent (it is a change under the version check, and a game
                 // already over is left alone), so several servers may sweep at once.
-                _ = sweep.tick() => settle_clocks(&app, now_ms()).await,
+                _ = sweep.tick(), if shared => settle_clocks(&app, now_ms()).await,
             }
         }
     })

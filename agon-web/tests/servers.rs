@@ -420,3 +420,38 @@ async fn a_server_killed_mid_game_loses_no_move() {
         assert_eq!(state["moves"].as_array().unwrap().len(), stored.len());
     }
 }
+
+#[tokio::test]
+async fn the_migrations_run_once_and_a_newer_schema_is_refused() {
+    if !common::postgres_available() {
+        eprintln!("NOTICE: skipped: no PostgreSQL");
+        return;
+    }
+    let url = common::postgres_database().await;
+    let db = Database::Postgres(url.clone());
+    // Four servers opening a new database at once: each version is applied once.
+    let opened =
+        futures_util::future::join_all((0..4).map(|_| agon_web::Store::connect(&db, 2))).await;
+    assert!(opened.iter().all(Result::is_ok));
+    let (admin, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    let versions: Vec<i64> = admin
+        .query("SELECT version FROM agon_schema ORDER BY version", &[])
+        .await
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(
+        versions,
+        (1..=agon_web::store::PG_VERSION).collect::<Vec<_>>()
+    );
+    admin
+        .execute("INSERT INTO agon_schema (version) VALUES (99)", &[])
+        .await
+        .unwrap();
+    let refused = agon_web::Store::connect(&db, 2).await.err().unwrap();
+    assert!(refused.message.contains("newer"), "{refused}");
+}
