@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it (.ci/run calls this script and nothing else).
 # On a fresh machine it installs what it needs: the Python tools into .venv inside the
-# checkout, Debian's Chromium for the browser test (apt, as root) and cargo-fuzz if they
-# are missing.
+# checkout, Debian's Chromium for the browser test and Debian's PostgreSQL for the web
+# game's second store (apt, as root) and cargo-fuzz if they are missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,7 +24,25 @@ python3 -c 'import venv, ensurepip' 2>/dev/null ||
 if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" != 0 ]; then
   missing "the browser test needs Debian's Chromium: apt-get install chromium (as root)"
 fi
-echo "cargo, nightly, npm, Python 3.9+, venv and Chromium (or root to install it): present"
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ "$(id -u)" != 0 ]; then
+  missing "the web game's PostgreSQL tests need Debian's PostgreSQL: apt-get install postgresql (as root)"
+fi
+echo "cargo, nightly, npm, Python 3.9+, venv, Chromium and PostgreSQL (or root to install them): present"
+
+# One throwaway PostgreSQL server for the whole run (scripts/pg.sh: initdb and pg_ctl on a
+# free loopback port, as the user agon-pg when root), stopped at the end however the run
+# ends. The Rust tests take a database each on it (AGON_WEB_TEST_PG: they fail, not skip,
+# if it does not answer), so do the load example and the browser suite.
+step "PostgreSQL for the web game's tests"
+if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+fi
+pg_dir=$(mktemp -d "${TMPDIR:-/tmp}/agon-test-pg.XXXXXX")
+trap 'scripts/pg.sh stop "$pg_dir"' EXIT
+AGON_WEB_TEST_PG=$(scripts/pg.sh start "$pg_dir")
+export AGON_WEB_TEST_PG
+echo "PostgreSQL at $AGON_WEB_TEST_PG"
 
 step "format"
 cargo fmt --all -- --check
@@ -43,6 +61,9 @@ cargo test -p agon-core --all-features
 
 step "web game: load script, briefly (every game checked against a replay)"
 cargo run -q -p agon-web --example load -- --players 20 --games 1 --think-ms 0 --seconds 120
+echo "the same on two servers sharing one PostgreSQL database, and friends split across them"
+cargo run -q -p agon-web --example load -- --servers 2 --pg "$AGON_WEB_TEST_PG" --players 20 --games 1 --think-ms 0 --seconds 120
+cargo run -q -p agon-web --example load -- --servers 2 --pg "$AGON_WEB_TEST_PG" --friends 10 --think-ms 50 --seconds 10
 
 step "agon-core in every feature combination (no_std without alloc, alloc, std; each with and without serde)"
 for features in "" "alloc" "std"; do
@@ -82,6 +103,9 @@ echo "pip: installing playwright (its driver only; the browser is Debian's)"
 .venv/bin/python -m pip install --quiet playwright
 cargo build -q -p agon-web
 .venv/bin/python -m pytest -q -p no:cacheprovider agon-web/tests/browser
+echo "the main cases again with the games in PostgreSQL, and a friend game across two servers"
+AGON_WEB_BROWSER_PG="$AGON_WEB_TEST_PG" .venv/bin/python -m pytest -q -p no:cacheprovider agon-web/tests/browser \
+  -k "start_page or reload_resumes or a_friend_game or third_browser or clock_runs_out or resume_after_a_server_restart"
 
 step "web API fuzzed by Schemathesis from its OpenAPI document (agon-web/tests/schemathesis)"
 echo "pip: installing schemathesis (pinned)"

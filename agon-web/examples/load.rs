@@ -18,6 +18,20 @@
 //! twice `--think-ms` (default 500 ms). `--think-ms 0` sends moves back to back, which
 //! measures the most the server can do rather than the latency a player sees.
 //!
+//! `--servers N` runs N servers on one PostgreSQL database (a throwaway one started with
+//! `scripts/pg.sh`, or `--pg URL`) and spreads the players over them: each player's
+//! requests go to one server (player `i` to server `i mod N`), and the two people of a
+//! friend game are on different servers, so every move reaches the opponent through the
+//! database's notifications. The servers run in this process but share nothing except the
+//! database: each has its own runtime, connection pool, live hub and listener, as a
+//! separate process would. `--pg URL` with `--servers 1` measures one server on
+//! PostgreSQL.
+//!
+//! ```sh
+//! cargo run --release -p agon-web --example load -- --servers 2 --players 200 --seconds 60
+//! cargo run --release -p agon-web --example load -- --servers 2 --friends 100 --think-ms 250
+//! ```
+//!
 //! `--friends N` plays N games between two simulated people instead, each with its own
 //! event stream (`GET /api/games/{id}/events`, as the page's `EventSource`):
 //!
@@ -38,6 +52,7 @@ use std::time::{Duration, Instant};
 
 use agon_core::random::Rng;
 use agon_core::{Game, Move, Position};
+use agon_web::Database;
 use serde_json::{json, Value};
 
 struct Options {
@@ -49,6 +64,8 @@ struct Options {
     workers: usize,
     think_ms: u64,
     friends: usize,
+    servers: usize,
+    pg: Option<String>,
 }
 
 fn options() -> Options {
@@ -61,6 +78,8 @@ fn options() -> Options {
         workers: 2,
         think_ms: 500,
         friends: 0,
+        servers: 1,
+        pg: None,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -79,6 +98,8 @@ fn options() -> Options {
             "--workers" => o.workers = number().clamp(1, 64),
             "--think-ms" => o.think_ms = number().clamp(0, 60_000) as u64,
             "--friends" => o.friends = number().clamp(1, 2000),
+            "--servers" => o.servers = number().clamp(1, 16),
+            "--pg" => o.pg = Some(value),
             "--url" => o.url = Some(value),
             "--db" => o.db = Some(value.into()),
             other => {
@@ -148,6 +169,7 @@ fn strings(v: &Value) -> Vec<String> {
 }
 
 async fn player(n: usize, base: String, o: Arc<Options>, tally: Arc<Tally>, stop: Instant) {
+    // base: this player's server.
     let client = reqwest::Client::new();
     let mut rng = Rng::new(n as u64 + 1);
     for _ in 0..o.games {
@@ -219,23 +241,66 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
     sorted[rank] as f64 / 1000.0
 }
 
+/// The start position and the stored moves of game `id`, read with the database's own
+/// client (not through agon-web).
+fn stored_game(
+    db: &Database,
+    id: &str,
+    runtime: &tokio::runtime::Runtime,
+) -> (String, Vec<String>) {
+    match db {
+        Database::Sqlite(path) => {
+            let conn = rusqlite::Connection::open(path).expect("open the database");
+            let start: String = conn
+                .query_row("SELECT start FROM games WHERE id = ?1", [id], |r| r.get(0))
+                .expect("the game is in the database");
+            let mut stmt = conn
+                .prepare("SELECT move FROM moves WHERE game_id = ?1 ORDER BY ply")
+                .unwrap();
+            let moves = stmt
+                .query_map([id], |r| r.get(0))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect();
+            (start, moves)
+        }
+        Database::Postgres(url) => runtime.block_on(async {
+            let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+                .await
+                .expect("connect to the database");
+            let driver = tokio::spawn(connection);
+            let start: String = client
+                .query_one("SELECT start FROM games WHERE id = $1", &[&id])
+                .await
+                .expect("the game is in the database")
+                .get(0);
+            let moves = client
+                .query(
+                    "SELECT move FROM moves WHERE game_id = $1 ORDER BY ply",
+                    &[&id],
+                )
+                .await
+                .unwrap()
+                .iter()
+                .map(|r| r.get(0))
+                .collect();
+            drop(client);
+            let _ = driver.await;
+            (start, moves)
+        }),
+    }
+}
+
 /// Replays every game of the database through agon-core and compares it with what its
 /// player last saw. Answers (games checked, mismatches).
-fn check_database(db: &std::path::Path, seen: &[(String, Vec<String>, bool)]) -> (usize, usize) {
-    let conn = rusqlite::Connection::open(db).expect("open the database");
+fn check_database(
+    db: &Database,
+    seen: &[(String, Vec<String>, bool)],
+    runtime: &tokio::runtime::Runtime,
+) -> (usize, usize) {
     let mut mismatches = 0;
     for (id, moves_seen, finished) in seen {
-        let start: String = conn
-            .query_row("SELECT start FROM games WHERE id = ?1", [id], |r| r.get(0))
-            .expect("the game is in the database");
-        let mut stmt = conn
-            .prepare("SELECT move FROM moves WHERE game_id = ?1 ORDER BY ply")
-            .unwrap();
-        let stored: Vec<String> = stmt
-            .query_map([id], |r| r.get(0))
-            .unwrap()
-            .map(Result::unwrap)
-            .collect();
+        let (start, stored) = stored_game(db, id, runtime);
         let mut game = Game::from_position(start.parse::<Position>().expect("start position"));
         let replayed = stored
             .iter()
@@ -249,54 +314,92 @@ fn check_database(db: &std::path::Path, seen: &[(String, Vec<String>, bool)]) ->
     (seen.len(), mismatches)
 }
 
+/// A throwaway PostgreSQL server (`scripts/pg.sh`), stopped when dropped.
+struct Postgres {
+    dir: std::path::PathBuf,
+    url: String,
+}
+
+impl Postgres {
+    fn start() -> Postgres {
+        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/pg.sh");
+        let dir = std::env::temp_dir().join(format!("agon-load-pg-{}", std::process::id()));
+        let out = std::process::Command::new(script)
+            .arg("start")
+            .arg(&dir)
+            .arg(std::process::id().to_string())
+            .output()
+            .expect("run scripts/pg.sh");
+        if !out.status.success() {
+            eprintln!(
+                "--servers needs PostgreSQL (or --pg URL): {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            std::process::exit(2);
+        }
+        let url = String::from_utf8_lossy(&out.stdout).trim().to_string();
+        Postgres { dir, url }
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../scripts/pg.sh");
+        let _ = std::process::Command::new(script)
+            .arg("stop")
+            .arg(&self.dir)
+            .status();
+    }
+}
+
 fn main() {
     let o = Arc::new(options());
     let dir = tempfile::tempdir().expect("a temporary directory");
-    let db =
-        o.db.clone()
-            .unwrap_or_else(|| dir.path().join("load.sqlite3"));
-
-    // The server: its own runtime, as a separate process would have.
-    let server_runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let base = match &o.url {
-        Some(url) => url.trim_end_matches('/').to_string(),
-        None => {
-            let config = agon_web::Config {
-                db: db.clone(),
-                workers: o.workers,
-                // Every simulated page comes from 127.0.0.1.
-                streams: agon_web::StreamLimits {
-                    max_streams: 10_000,
-                    max_per_client: 10_000,
-                },
-                // Every simulated player comes from 127.0.0.1: one address's limits
-                // would measure the limits, not the server.
-                limits: agon_web::limits::LimitConfig::off(),
-                ..agon_web::Config::default()
-            };
-            let state = agon_web::AppState::open(&config).expect("open the database");
-            let listener = server_runtime
-                .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-                .expect("bind a loopback port");
-            let addr = listener.local_addr().unwrap();
-            server_runtime.spawn(agon_web::serve_on(listener, state, std::future::pending()));
-            format!("http://{addr}")
-        }
+    let postgres = (o.servers > 1 && o.pg.is_none() && o.url.is_none()).then(Postgres::start);
+    let db = match (&o.pg, &postgres) {
+        (Some(url), _) => Database::Postgres(url.clone()),
+        (None, Some(pg)) => Database::Postgres(pg.url.clone()),
+        (None, None) => Database::Sqlite(
+            o.db.clone()
+                .unwrap_or_else(|| dir.path().join("load.sqlite3")),
+        ),
     };
+
+    // Each server: its own runtime, as a separate process would have.
+    let server_runtimes: Vec<tokio::runtime::Runtime> = (0..o.servers)
+        .map(|_| {
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .enable_all()
+                .build()
+                .unwrap()
+        })
+        .collect();
+    let bases: Vec<String> = match &o.url {
+        Some(url) => vec![url.trim_end_matches('/').to_string()],
+        None => server_runtimes
+            .iter()
+            .map(|runtime| start_server(&o, &db, runtime))
+            .collect(),
+    };
+    if let Database::Postgres(_) = db {
+        println!(
+            "servers={} on PostgreSQL ({}), players spread over them",
+            bases.len(),
+            db
+        );
+    }
 
     let clients = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     if o.friends > 0 {
-        friends(&o, &base, &clients, &db);
-        drop(server_runtime);
+        friends(&o, &bases, &clients, &db);
+        drop(server_runtimes);
         return;
     }
+    let base = bases.join(" ");
     let tally = Arc::new(Tally::default());
     let started = Instant::now();
     let stop = started + Duration::from_secs(o.seconds);
@@ -309,12 +412,53 @@ fn main() {
     );
     clients.block_on(async {
         let tasks: Vec<_> = (0..o.players)
-            .map(|n| tokio::spawn(player(n, base.clone(), o.clone(), tally.clone(), stop)))
+            .map(|n| {
+                let base = bases[n % bases.len()].clone();
+                tokio::spawn(player(n, base, o.clone(), tally.clone(), stop))
+            })
             .collect();
         for t in tasks {
             let _ = t.await;
         }
     });
+    report_players(&o, &tally, started, &db, &clients);
+    drop(server_runtimes);
+    drop(postgres);
+}
+
+/// Starts one server on `runtime` and a loopback port; answers its base URL.
+fn start_server(o: &Options, db: &Database, runtime: &tokio::runtime::Runtime) -> String {
+    let config = agon_web::Config {
+        db: db.clone(),
+        workers: o.workers,
+        // Every simulated page comes from 127.0.0.1.
+        streams: agon_web::StreamLimits {
+            max_streams: 10_000,
+            max_per_client: 10_000,
+        },
+        // Every simulated player comes from 127.0.0.1: one address's limits
+        // would measure the limits, not the server.
+        limits: agon_web::limits::LimitConfig::off(),
+        ..agon_web::Config::default()
+    };
+    let state = runtime
+        .block_on(agon_web::AppState::connect(&config))
+        .expect("open the database");
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .expect("bind a loopback port");
+    let addr = listener.local_addr().unwrap();
+    runtime.spawn(agon_web::serve_on(listener, state, std::future::pending()));
+    format!("http://{addr}")
+}
+
+fn report_players(
+    o: &Options,
+    tally: &Tally,
+    started: Instant,
+    db: &Database,
+    clients: &tokio::runtime::Runtime,
+) {
     let seconds = started.elapsed().as_secs_f64();
     let mut latencies = std::mem::take(&mut *tally.move_latencies_us.lock().unwrap());
     latencies.sort_unstable();
@@ -334,17 +478,16 @@ fn main() {
     );
     let errors = tally.errors.load(Ordering::Relaxed);
     let games = std::mem::take(&mut *tally.games.lock().unwrap());
-    let (checked, mismatches) = if o.url.is_none() || o.db.is_some() {
-        check_database(&db, &games)
+    let (checked, mismatches) = if o.url.is_none() || o.db.is_some() || o.pg.is_some() {
+        check_database(db, &games, clients)
     } else {
-        println!("database not checked: give --db with --url");
+        println!("database not checked: give --db or --pg with --url");
         (0, 0)
     };
     println!(
         "errors={errors} busy_retries={} games_checked={checked} lost_or_wrong_moves={mismatches}",
         tally.busy.load(Ordering::Relaxed)
     );
-    drop(server_runtime);
     if errors > 0 || mismatches > 0 {
         std::process::exit(1);
     }
@@ -419,7 +562,8 @@ struct FriendTally {
 }
 
 /// One game between two simulated people: each moves when its stream shows its turn.
-async fn pair(n: usize, base: String, think_ms: u64, tally: Arc<FriendTally>, stop: Instant) {
+/// White plays on the server `bases[0]`, Black on `bases[1]` (the same with one server).
+async fn pair(n: usize, bases: [String; 2], think_ms: u64, tally: Arc<FriendTally>, stop: Instant) {
     let client = reqwest::Client::new();
     let mut rng = Rng::new(n as u64 + 1);
     let errors = tally.errors.clone();
@@ -444,7 +588,7 @@ async fn pair(n: usize, base: String, think_ms: u64, tally: Arc<FriendTally>, st
         }
     };
     let Some(created) = post(
-        format!("{base}/api/games"),
+        format!("{}/api/games", bases[0]),
         json!({"opponent": "friend", "side": "white", "name": format!("w{n}")}),
     )
     .await
@@ -453,7 +597,7 @@ async fn pair(n: usize, base: String, think_ms: u64, tally: Arc<FriendTally>, st
     };
     let id = created["id"].as_str().unwrap_or_default().to_string();
     let Some(joined) = post(
-        format!("{base}/api/games/{id}/join"),
+        format!("{}/api/games/{id}/join", bases[1]),
         json!({"name": format!("b{n}")}),
     )
     .await
@@ -465,7 +609,7 @@ async fn pair(n: usize, base: String, think_ms: u64, tally: Arc<FriendTally>, st
         joined["token"].as_str().unwrap_or_default().to_string(),
     ];
     let mut streams = Vec::new();
-    for (token, view) in tokens.iter().zip(["white", "black"]) {
+    for ((token, view), base) in tokens.iter().zip(["white", "black"]).zip(&bases) {
         let url = format!("{base}/api/games/{id}/events?since=1&view={view}&token={token}");
         match stream(&client, url, errors.clone()).await {
             Some(rx) => streams.push(rx),
@@ -491,7 +635,7 @@ async fn pair(n: usize, base: String, think_ms: u64, tally: Arc<FriendTally>, st
         }
         let started = Instant::now();
         let Some(answer) = post(
-            format!("{base}/api/games/{id}/moves"),
+            format!("{}/api/games/{id}/moves", bases[mover]),
             json!({"token": tokens[mover], "move": m}),
         )
         .await
@@ -566,7 +710,8 @@ fn memory_mb(field: &str) -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
-fn friends(o: &Options, base: &str, clients: &tokio::runtime::Runtime, db: &std::path::Path) {
+fn friends(o: &Options, bases: &[String], clients: &tokio::runtime::Runtime, db: &Database) {
+    let base = bases.join(" ");
     let tally = Arc::new(FriendTally::default());
     let started = Instant::now();
     let stop = started + Duration::from_secs(o.seconds);
@@ -578,7 +723,13 @@ fn friends(o: &Options, base: &str, clients: &tokio::runtime::Runtime, db: &std:
     );
     let peak_streams = clients.block_on(async {
         let tasks: Vec<_> = (0..o.friends)
-            .map(|n| tokio::spawn(pair(n, base.to_string(), o.think_ms, tally.clone(), stop)))
+            .map(|n| {
+                let pair_bases = [
+                    bases[n % bases.len()].clone(),
+                    bases[(n + 1) % bases.len()].clone(),
+                ];
+                tokio::spawn(pair(n, pair_bases, o.think_ms, tally.clone(), stop))
+            })
             .collect();
         for t in tasks {
             let _ = t.await;
@@ -606,10 +757,10 @@ fn friends(o: &Options, base: &str, clients: &tokio::runtime::Runtime, db: &std:
     let duplicated = tally.duplicated.load(Ordering::Relaxed);
     let errors = tally.errors.load(Ordering::Relaxed);
     let games = std::mem::take(&mut *tally.games.lock().unwrap());
-    let (checked, mismatches) = if o.url.is_none() || o.db.is_some() {
-        check_database(db, &games)
+    let (checked, mismatches) = if o.url.is_none() || o.db.is_some() || o.pg.is_some() {
+        check_database(db, &games, clients)
     } else {
-        println!("database not checked: give --db with --url");
+        println!("database not checked: give --db or --pg with --url");
         (0, 0)
     };
     println!(

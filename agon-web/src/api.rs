@@ -5,7 +5,7 @@
 //! an action on a game whose running clock has run out commits the `time-forfeit` it
 //! finds (that is a fact of the clock, not of the request) and is refused with
 //! `409 game-over`. Every change gives the game its next version in its own transaction
-//! ([`store::save`]) and is published to the game's event streams in commit order.
+//! ([`Change::save`](crate::store::Change::save)) and is published to the game's event streams in commit order.
 
 use std::sync::Arc;
 
@@ -16,7 +16,6 @@ use axum::extract::{FromRequest, Path, Request, State};
 use axum::http::{header, HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
-use rusqlite::Transaction;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -25,7 +24,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::events::parse_view;
 use crate::openapi::{LevelName, OpponentName, SideChoice, SideName};
 use crate::state::{last_human_ply, now_ms, GameState, View};
-use crate::store::{self, Clock, EndKind, Opponent, WebGame};
+use crate::store::{Change, Clock, EndKind, Opponent, WebGame};
 use crate::{side_name, tasks, ApiError, AppState, ErrorBody, Level};
 
 /// The largest request body accepted, in bytes.
@@ -316,14 +315,11 @@ pub(crate) fn valid_id(id: &str) -> bool {
     id.len() == 16 && id.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 
-/// Loads a game inside a transaction and finds the seat of the token (compared in
-/// constant time with both seats'): `403 wrong-token` for neither.
-fn load_seat(tx: &Transaction<'_>, id: &str, token: &str) -> Result<(WebGame, Side), ApiError> {
-    let game = load_game(tx, id)?;
-    let seat = game
-        .seat_of(&digest(token))
-        .ok_or_else(ApiError::wrong_token)?;
-    Ok((game, seat))
+/// The seat of the token in `game` (compared in constant time with both seats'):
+/// `403 wrong-token` for neither.
+fn seat(game: &WebGame, token: &str) -> Result<Side, ApiError> {
+    game.seat_of(&digest(token))
+        .ok_or_else(ApiError::wrong_token)
 }
 
 /// `409 not-against-computer` in a game between friends.
@@ -350,11 +346,17 @@ pub(crate) fn ensure_friend(game: &WebGame) -> Result<(), ApiError> {
     }
 }
 
-pub(crate) fn load_game(tx: &Transaction<'_>, id: &str) -> Result<WebGame, ApiError> {
+/// Reads game `id` from the database: `404 unknown-game` if there is none.
+pub(crate) async fn load_game(app: &AppState, id: &str) -> Result<WebGame, ApiError> {
     if !valid_id(id) {
         return Err(ApiError::unknown_game());
     }
-    store::load(tx, id)?.ok_or_else(ApiError::unknown_game)
+    app.store.load(id).await?.ok_or_else(ApiError::unknown_game)
+}
+
+/// The game a change read: `404 unknown-game` if there is none.
+fn found(game: Option<WebGame>) -> Result<WebGame, ApiError> {
+    game.ok_or_else(ApiError::unknown_game)
 }
 
 pub(crate) fn ensure_not_over(game: &WebGame) -> Result<(), ApiError> {
@@ -386,41 +388,23 @@ fn illegal(reason: IllegalMove) -> ApiError {
     )
 }
 
-/// Runs blocking work (the database) off the async threads.
-async fn blocking<T: Send + 'static>(
-    f: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
-) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(f)
-        .await
-        .map_err(|e| ApiError::internal(format!("worker: {e}")))?
-}
-
-/// Runs `f` in one database transaction on a blocking thread.
-async fn transact<T: Send + 'static>(
-    app: &AppState,
-    f: impl FnOnce(&rusqlite::Transaction<'_>) -> Result<T, ApiError> + Send + 'static,
-) -> Result<T, ApiError> {
-    let store = app.store.clone();
-    blocking(move || store.transaction(f)).await
-}
-
-/// Runs `f` in one database transaction; the game it answers as changed (saved with its
-/// next version) is published to the game's streams once committed, while the store is
-/// still locked (so in commit order), and its clock's timer is set.
+/// Changes game `id` in one database transaction ([`crate::Store::change`]): `f` gets the
+/// game as read under the store's lock (`None`: no such game) and says what to write; the
+/// game it answers as changed (saved with its next version) is published to this server's
+/// streams once committed (with SQLite while the store is still locked, so in commit
+/// order; PostgreSQL also notifies the other servers), and its clock's timer is set.
 pub(crate) async fn commit<T: Send + 'static>(
     app: &Arc<AppState>,
-    f: impl FnOnce(&Transaction<'_>) -> Result<(T, Option<WebGame>), ApiError> + Send + 'static,
+    id: &str,
+    f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<(T, Option<WebGame>), ApiError>
+        + Send
+        + 'static,
 ) -> Result<(T, Option<WebGame>), ApiError> {
-    let store = app.store.clone();
     let hub = app.hub.clone();
-    let (value, changed) = blocking(move || {
-        store.transaction_then(f, |(_, changed)| {
-            if let Some(game) = changed {
-                hub.publish(game);
-            }
-        })
-    })
-    .await?;
+    let (value, changed) = app
+        .store
+        .change(id, f, move |game| hub.publish(game))
+        .await?;
     if let Some(game) = &changed {
         tasks::schedule(app, game);
     }
@@ -434,23 +418,27 @@ pub(crate) fn game_over() -> ApiError {
 
 /// Runs an action of the holder of `token` on game `id`, in one transaction: loads the
 /// game, finds the token's seat, ends the game if the running clock has run out (that is
-/// committed, and the action refused with `409 game-over`), runs `f` with the game, the
-/// seat and the time, and saves the game with its next version. Answers the changed game.
+/// committed, and the action refused with `409 game-over`), runs `f` with the change to
+/// write, the game, the seat and the time, and saves the game with its next version. Answers the changed game.
 pub(crate) async fn act<T: Send + 'static>(
     app: &Arc<AppState>,
     id: String,
     token: String,
-    f: impl FnOnce(&Transaction<'_>, &mut WebGame, Side, i64) -> Result<T, ApiError> + Send + 'static,
+    f: impl FnOnce(&mut Change, &mut WebGame, Side, i64) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<(WebGame, Side, T), ApiError> {
-    let (value, changed) = commit(app, move |tx| {
-        let (mut game, seat) = load_seat(tx, &id, &token)?;
+    if !valid_id(&id) {
+        return Err(ApiError::unknown_game());
+    }
+    let (value, changed) = commit(app, &id, move |tx, game| {
+        let mut game = found(game)?;
+        let seat = seat(&game, &token)?;
         let now = now_ms();
         if game.flag(now) {
-            store::save(tx, &mut game, now)?;
+            tx.save(&mut game, now);
             return Ok((None, Some(game)));
         }
         let value = f(tx, &mut game, seat, now)?;
-        store::save(tx, &mut game, now)?;
+        tx.save(&mut game, now);
         Ok((Some((seat, value)), Some(game)))
     })
     .await?;
@@ -463,13 +451,13 @@ pub(crate) async fn act<T: Send + 'static>(
 /// Ends game `id` by `time-forfeit` if its running clock has run out, and publishes it;
 /// else sets its timer again (the clock's timer and the server's start call it).
 pub(crate) async fn settle_clock(app: &Arc<AppState>, id: String) -> Result<(), ApiError> {
-    let (unchanged, _) = commit(app, move |tx| {
-        let Some(mut game) = store::load(tx, &id)? else {
+    let (unchanged, _) = commit(app, &id, move |tx, game| {
+        let Some(mut game) = game else {
             return Ok((None, None));
         };
         let now = now_ms();
         if game.flag(now) {
-            store::save(tx, &mut game, now)?;
+            tx.save(&mut game, now);
             Ok((None, Some(game)))
         } else {
             Ok((Some(game), None))
@@ -518,10 +506,8 @@ pub(crate) async fn computer_reply(
         return Ok(game);
     };
     let (id, base) = (game.id.clone(), game.version);
-    let (unchanged, changed) = commit(app, move |tx| {
-        let Some(mut stored) = store::load(tx, &id)? else {
-            return Err(ApiError::unknown_game());
-        };
+    let (unchanged, changed) = commit(app, &id, move |tx, stored| {
+        let mut stored = found(stored)?;
         if stored.version != base || !stored.computer_to_move() {
             // Someone else changed the game while the computer thought.
             return Ok((Some(stored), None));
@@ -533,9 +519,9 @@ pub(crate) async fn computer_reply(
             if stored.play_at(m, now).is_err() {
                 unreachable!("the {level} bot chose an illegal move");
             }
-            store::append(tx, &stored, before, now)?;
+            tx.append(&stored, before, now);
         }
-        store::save(tx, &mut stored, now)?;
+        tx.save(&mut stored, now);
         Ok((None, Some(stored)))
     })
     .await?;
@@ -622,8 +608,7 @@ pub async fn create(
             i64::from(seconds) * minute / 60,
         )
     });
-    let created = game.clone();
-    transact(&app, move |tx| store::insert(tx, &created, now_ms())).await?;
+    app.store.insert(&game, now_ms()).await?;
     app.metrics.game_created(
         opponent.name(),
         match opponent {
@@ -663,8 +648,11 @@ pub async fn join(
     let name = request.name.as_deref().map(parse_name).transpose()?;
     let token = random_hex::<16>()?;
     let seat_digest = digest(&token);
-    let (_, game) = commit(&app, move |tx| {
-        let mut game = load_game(tx, &id)?;
+    if !valid_id(&id) {
+        return Err(ApiError::unknown_game());
+    }
+    let (_, game) = commit(&app, &id, move |tx, game| {
+        let mut game = found(game)?;
         ensure_friend(&game)?;
         if game.guest_sha256.is_some() {
             return Err(ApiError::conflict(
@@ -677,7 +665,7 @@ pub async fn join(
         game.guest_sha256 = Some(seat_digest);
         game.names[game.human.other().index()] = name;
         game.start_clock(now);
-        store::save(tx, &mut game, now)?;
+        tx.save(&mut game, now);
         Ok(((), Some(game)))
     })
     .await?;
@@ -716,7 +704,7 @@ pub async fn show(
             parse_view(query.view.as_deref())?
         }
     };
-    let game = transact(&app, move |tx| load_game(tx, &id)).await?;
+    let game = load_game(&app, &id).await?;
     Ok(Json(state_for(&app, &game, view)))
 }
 
@@ -767,7 +755,7 @@ pub async fn play(
             })?;
         let before = game.plies();
         game.play_at(m, now).map_err(illegal)?;
-        store::append(tx, game, before, now)?;
+        tx.append(game, before, now);
         Ok(())
     })
     .await?;
@@ -804,7 +792,8 @@ pub async fn computer(
     Path(id): Path<String>,
     JsonBody(request): JsonBody<TokenRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    let (game, _) = transact(&app, move |tx| load_seat(tx, &id, &request.token)).await?;
+    let game = load_game(&app, &id).await?;
+    seat(&game, &request.token)?;
     ensure_computer(&game)?;
     ensure_not_over(&game)?;
     if !game.computer_to_move() {
@@ -890,7 +879,8 @@ pub async fn hint(
     Path(id): Path<String>,
     JsonBody(request): JsonBody<TokenRequest>,
 ) -> Result<Json<Hint>, ApiError> {
-    let (game, _) = transact(&app, move |tx| load_seat(tx, &id, &request.token)).await?;
+    let game = load_game(&app, &id).await?;
+    seat(&game, &request.token)?;
     ensure_computer(&game)?;
     ensure_not_over(&game)?;
     ensure_persons_turn(&game)?;
@@ -938,7 +928,7 @@ pub async fn undo(
                 ))
             }
         };
-        store::truncate(tx, &game.id, keep)?;
+        tx.truncate(&game.id, keep);
         game.take_back_to(keep, now);
         Ok(())
     })
@@ -1048,7 +1038,7 @@ pub async fn record(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let game = transact(&app, move |tx| load_game(tx, &id)).await?;
+    let game = load_game(&app, &id).await?;
     let disposition = format!("attachment; filename=\"agon-{}.txt\"", game.id);
     Ok((
         [

@@ -130,12 +130,7 @@ impl Live {
 
     /// The game read again (after a lag); `None` when it is gone or unreadable.
     async fn reload(&self) -> Option<WebGame> {
-        let store = self.app.store.clone();
-        let id = self.id.clone();
-        tokio::task::spawn_blocking(move || store.load(&id))
-            .await
-            .ok()?
-            .ok()?
+        self.app.store.load(&self.id).await.ok()?
     }
 
     /// The next event, or `None` when the stream ends (server shutting down, game gone).
@@ -214,11 +209,10 @@ pub async fn events(
     let counted = app.metrics.stream();
     // Subscribed before the read: nothing committed after the read is missed.
     let mut subscription = app.hub.subscribe(&id);
-    let store = app.store.clone();
-    let load_id = id.clone();
-    let game = tokio::task::spawn_blocking(move || store.load(&load_id))
-        .await
-        .map_err(|e| ApiError::internal(format!("worker: {e}")))??
+    let game = app
+        .store
+        .load(&id)
+        .await?
         .ok_or_else(ApiError::unknown_game)?;
     let digest = query.token.as_deref().map(crate::api::digest);
     if let Some(side) = digest.and_then(|d| game.seat_of(&d)) {

@@ -156,7 +156,7 @@ pub async fn takeback(
                 // Any move clears the offer, so the offering side's last action is the
                 // one it asked about.
                 let keep = game.last_ply_of(seat.other()).ok_or_else(nothing)?;
-                store::truncate(tx, &game.id, keep)?;
+                tx.truncate(&game.id, keep);
                 game.take_back_to(keep, now);
             }
             Answer::Decline => game.offers.takeback = None,
@@ -242,7 +242,7 @@ pub async fn rematch(
             return Ok(None);
         }
         let new = rematch_of(game, new_id.clone(), seed);
-        store::insert(tx, &new, now)?;
+        tx.insert(&new, now);
         game.offers.rematch = None;
         game.rematch_game = Some(new_id);
         Ok(Some(new))

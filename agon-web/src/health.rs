@@ -33,7 +33,7 @@ pub struct Health {
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// use std::sync::Arc;
 /// let dir = tempfile::tempdir().unwrap();
-/// let config = agon_web::Config { db: dir.path().join("g.sqlite3"), ..Default::default() };
+/// let config = agon_web::Config { db: dir.path().join("g.sqlite3").into(), ..Default::default() };
 /// let state = Arc::new(agon_web::AppState::open(&config).unwrap());
 /// let health = agon_web::health::health(axum::extract::State(state)).await.unwrap();
 /// assert_eq!((health.status, health.database), ("ok", "ok"));
@@ -57,8 +57,9 @@ pub async fn health(State(app): State<Arc<AppState>>) -> Result<Json<Health>, Ap
     }))
 }
 
-/// Runs `SELECT 1` through the store (its lock and its connection) on a blocking thread;
-/// `503 database-unavailable` when it fails or takes over `timeout`.
+/// Runs `SELECT 1` through the store (SQLite: its lock and its connection; PostgreSQL: a
+/// connection of its pool); `503 database-unavailable` when it fails or takes over
+/// `timeout`.
 ///
 /// ```
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -69,13 +70,9 @@ pub async fn health(State(app): State<Arc<AppState>>) -> Result<Json<Health>, Ap
 /// # });
 /// ```
 pub async fn check_database(store: Arc<Store>, timeout: Duration) -> Result<(), ApiError> {
-    let check = tokio::task::spawn_blocking(move || {
-        store.transaction(|tx| Ok(tx.query_row("SELECT 1", [], |_| Ok(()))?))
-    });
-    match tokio::time::timeout(timeout, check).await {
-        Ok(Ok(Ok(()))) => Ok(()),
-        Ok(Ok(Err(e))) => Err(unavailable(e.message)),
-        Ok(Err(e)) => Err(unavailable(e.to_string())),
+    match tokio::time::timeout(timeout, store.ping()).await {
+        Ok(Ok(())) => Ok(()),
+        Ok(Err(e)) => Err(unavailable(e.message)),
         Err(_) => Err(unavailable(format!(
             "no answer within {} ms",
             timeout.as_millis()

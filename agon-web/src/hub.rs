@@ -8,9 +8,10 @@
 //! something (it lagged, or it was not connected) reads the game again from the
 //! database, so the hub may drop anything at any time without losing a move.
 //!
-//! With several servers on one database (the PostgreSQL issue) the hub stays as it is:
-//! a listener of the database's notifications (`LISTEN`) loads the changed game and calls
-//! [`Hub::publish`] on every server, as the store's commit does here.
+//! With several servers on one PostgreSQL database the hub stays as it is: each server's
+//! listener of the database's notifications (`LISTEN agon_games`, [`crate::notify`]) loads
+//! a game another server changed and calls [`Hub::publish`], as the store's commit does
+//! for this server's own changes.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -37,6 +38,8 @@ const CAPACITY: usize = 32;
 
 struct Channel {
     sender: broadcast::Sender<HubEvent>,
+    /// The newest version published (older ones, read late, are not sent).
+    version: i64,
     /// The number of open streams holding each seat's token (White's, Black's).
     present: [usize; 2],
 }
@@ -113,13 +116,29 @@ impl Hub {
         self.channels.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Sends `game` (just committed) to its game's streams, if any listens.
+    /// Sends `game` (just committed) to its game's streams, if any listens and it is newer
+    /// than what they were sent.
     pub fn publish(&self, game: &WebGame) {
-        let channels = self.channels();
-        if let Some(channel) = channels.get(&game.id) {
+        let mut channels = self.channels();
+        if let Some(channel) = channels.get_mut(&game.id) {
+            if game.version <= channel.version {
+                return;
+            }
+            channel.version = game.version;
             // An error means no receiver is left: nothing to do.
             let _ = channel.sender.send(HubEvent::State(Arc::new(game.clone())));
         }
+    }
+
+    /// The newest version of game `id` published, if a stream listens to it (`-1` before
+    /// any).
+    pub fn published(&self, id: &str) -> Option<i64> {
+        self.channels().get(id).map(|c| c.version)
+    }
+
+    /// The ids of the games streams listen to.
+    pub fn watched(&self) -> Vec<String> {
+        self.channels().keys().cloned().collect()
     }
 
     /// Listens to game `id` from now on.
@@ -127,6 +146,7 @@ impl Hub {
         let mut channels = self.channels();
         let channel = channels.entry(id.to_string()).or_insert_with(|| Channel {
             sender: broadcast::channel(CAPACITY).0,
+            version: -1,
             present: [0; 2],
         });
         Subscription {

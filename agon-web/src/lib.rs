@@ -1,6 +1,7 @@
 //! **agon-web**: play Agon against the computer or a friend in a browser, no sign-up.
 //!
-//! An axum server that keeps every game in SQLite ([`Store`]) and serves two embedded pages
+//! An axum server that keeps every game in a database ([`Store`]: a SQLite file, or
+//! PostgreSQL shared by any number of servers) and serves two embedded pages
 //! ([`pages`]) and a JSON API (documented in the crate's `README.md`), whose changes it
 //! pushes to the open pages as Server-Sent Events ([`Hub`], [`events`]). The rules come from
 //! `agon-core`, the computer's moves from `agon-bots` ([`Level`]), the board picture from
@@ -19,6 +20,8 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+
+pub use store::Database;
 
 use axum::extract::rejection::QueryRejection;
 use axum::extract::{DefaultBodyLimit, Query, Request};
@@ -41,6 +44,7 @@ pub mod i18n;
 mod level;
 pub mod limits;
 pub mod metrics;
+mod notify;
 pub mod openapi;
 pub mod pages;
 pub mod rejections;
@@ -63,13 +67,13 @@ pub use store::Store;
 pub use tasks::{Timers, PRUNE_EVERY};
 pub use workers::{Workers, QUEUE_MS_PER_WORKER};
 
-/// How the server is set up: `--addr`, `--db`, `--workers`, `--max-streams`,
+/// How the server is set up: `--addr`, `--db`, `--db-connections`, `--workers`, `--max-streams`,
 /// `--max-streams-per-client`, `--idle-days`, `--keep-days`, the rate limits and `--no-metrics`.
 ///
 /// ```
 /// let config = agon_web::Config::default();
 /// assert_eq!(config.addr.to_string(), "127.0.0.1:8080");
-/// assert_eq!(config.db.to_str(), Some("agon-web.sqlite3"));
+/// assert_eq!(config.db.to_string(), "agon-web.sqlite3");
 /// assert!(config.workers >= 1);
 /// assert_eq!(config.idle_days, 30);
 /// assert!(config.metrics);
@@ -78,8 +82,11 @@ pub use workers::{Workers, QUEUE_MS_PER_WORKER};
 pub struct Config {
     /// Where to listen.
     pub addr: SocketAddr,
-    /// The SQLite database file.
-    pub db: PathBuf,
+    /// The database: a SQLite file, or a PostgreSQL URL.
+    pub db: Database,
+    /// The most connections to PostgreSQL this server opens (its pool; the listener of
+    /// live events takes one more). Unused with SQLite.
+    pub db_connections: usize,
     /// How many computer searches may run at once.
     pub workers: usize,
     /// The bounds on open event streams, global and per client address.
@@ -104,7 +111,8 @@ impl Default for Config {
     fn default() -> Config {
         Config {
             addr: SocketAddr::from(([127, 0, 0, 1], 8080)),
-            db: PathBuf::from("agon-web.sqlite3"),
+            db: Database::Sqlite(PathBuf::from("agon-web.sqlite3")),
+            db_connections: DEFAULT_DB_CONNECTIONS,
             workers: std::thread::available_parallelism().map_or(2, |n| n.get()),
             streams: StreamLimits::default(),
             idle_days: DEFAULT_IDLE_DAYS,
@@ -118,6 +126,10 @@ impl Default for Config {
 
 /// The default of [`Config::idle_days`].
 pub const DEFAULT_IDLE_DAYS: u32 = 30;
+
+/// The default of [`Config::db_connections`]: the workers' searches hold no connection,
+/// and a request holds one for a transaction of a millisecond or so.
+pub const DEFAULT_DB_CONNECTIONS: usize = 16;
 
 /// What every handler shares: the database, the search workers and the live games.
 pub struct AppState {
@@ -150,18 +162,45 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// Opens the database of `config` and sets up its workers.
+    /// Opens the SQLite database of `config` and sets up its workers (a PostgreSQL
+    /// database is opened by [`AppState::connect`]).
     ///
     /// ```
     /// let dir = tempfile::tempdir()?;
-    /// let config = agon_web::Config { db: dir.path().join("g.sqlite3"), ..Default::default() };
+    /// let config = agon_web::Config { db: dir.path().join("g.sqlite3").into(), ..Default::default() };
     /// let state = agon_web::AppState::open(&config)?;
     /// assert_eq!(state.workers.count(), config.workers);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn open(config: &Config) -> Result<AppState, ApiError> {
-        Ok(AppState {
-            store: Arc::new(Store::open(&config.db)?),
+        match &config.db {
+            Database::Sqlite(path) => Ok(AppState::with_store(config, Store::open(path)?)),
+            Database::Postgres(_) => Err(ApiError::internal(
+                "a PostgreSQL database is opened with AppState::connect",
+            )),
+        }
+    }
+
+    /// Opens the database of `config`, SQLite or PostgreSQL (applying the migrations it
+    /// lacks), and sets up its workers.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let config = agon_web::Config { db: dir.path().join("g.sqlite3").into(), ..Default::default() };
+    /// let state = agon_web::AppState::connect(&config).await.unwrap();
+    /// assert!(matches!(*state.store, agon_web::Store::Sqlite(_)));
+    /// # });
+    /// ```
+    pub async fn connect(config: &Config) -> Result<AppState, ApiError> {
+        let store = Store::connect(&config.db, config.db_connections).await?;
+        Ok(AppState::with_store(config, store))
+    }
+
+    /// The state of `config` on an open store.
+    pub fn with_store(config: &Config, store: Store) -> AppState {
+        AppState {
+            store: Arc::new(store),
             workers: Arc::new(Workers::new(config.workers)),
             max_plies: api::MAX_PLIES,
             hub: Arc::new(Hub::new(config.streams)),
@@ -172,7 +211,7 @@ impl AppState {
             metrics: Arc::new(Metrics::new()),
             metrics_endpoint: config.metrics,
             limits: Arc::new(limits::RateLimits::new(&config.limits)),
-        })
+        }
     }
 }
 
@@ -181,7 +220,7 @@ impl AppState {
 ///
 /// ```
 /// let dir = tempfile::tempdir()?;
-/// let config = agon_web::Config { db: dir.path().join("g.sqlite3"), ..Default::default() };
+/// let config = agon_web::Config { db: dir.path().join("g.sqlite3").into(), ..Default::default() };
 /// let app = agon_web::app(agon_web::AppState::open(&config)?);
 /// # let _ = app;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -243,19 +282,22 @@ pub async fn serve(
     config: Config,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let state = AppState::open(&config).map_err(std::io::Error::other)?;
+    let state = AppState::connect(&config)
+        .await
+        .map_err(std::io::Error::other)?;
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
     println!(
         "agon-web: play at http://{}/ (database {})",
         listener.local_addr()?,
-        config.db.display()
+        state.store.describe()
     );
     serve_on(listener, state, shutdown).await
 }
 
 /// Serves the application on a bound listener until `shutdown` completes (what [`serve`]
 /// does after binding; tests and the load script bind port 0 themselves). It also runs
-/// the server's own work (the clocks' timers, the pruning of idle games); on shutdown the
+/// the server's own work (the clocks' timers, the pruning of idle games, and with
+/// PostgreSQL the listener of the other servers' changes); on shutdown the
 /// event streams end, so that the requests under way can finish. Each request knows its
 /// peer's address, which the rate limits and the streams' bound key on.
 pub async fn serve_on(
@@ -265,6 +307,7 @@ pub async fn serve_on(
 ) -> std::io::Result<()> {
     let state = Arc::new(state);
     let background = tasks::start(&state);
+    let listener_task = notify::start(&state);
     let hub = state.hub.clone();
     let shutdown = async move {
         shutdown.await;
@@ -277,6 +320,9 @@ pub async fn serve_on(
     .with_graceful_shutdown(shutdown)
     .await;
     background.abort();
+    if let Some(task) = listener_task {
+        task.abort();
+    }
     served
 }
 

@@ -1,4 +1,4 @@
-//! `agon-web [--addr 127.0.0.1:8080] [--db agon-web.sqlite3] [--workers N]` and the
+//! `agon-web [--addr 127.0.0.1:8080] [--db agon-web.sqlite3 | postgres://...] [--workers N]` and the
 //! options of a public address (rate limits, `--trust-proxy`, `--no-metrics`): the browser
 //! game's server. The environment variables `AGON_WEB_ADDR`, `AGON_WEB_DB`,
 //! `AGON_WEB_WORKERS`, ... set the same (see `NAMES`), the options win.
@@ -9,7 +9,9 @@ use std::process::ExitCode;
 use agon_web::limits::Quota;
 use agon_web::Config;
 
-const USAGE: &str = "usage: agon-web [--addr 127.0.0.1:8080] [--db agon-web.sqlite3] [--workers N]
+const USAGE: &str =
+    "usage: agon-web [--addr 127.0.0.1:8080] [--db agon-web.sqlite3 | postgres://USER@HOST/DB]
+       [--db-connections 16] [--workers N]
        [--max-streams 10000] [--max-streams-per-client 16] [--idle-days 30] [--keep-days forever]
        [--clock-minute-ms 60000]
        [--create-limit 10/min:20] [--create-global 300/min:100]
@@ -20,9 +22,10 @@ const USAGE: &str = "usage: agon-web [--addr 127.0.0.1:8080] [--db agon-web.sqli
 /// Every option: its name (`--NAME`), its environment variable, and whether it is a flag
 /// (no value on the command line; `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` in
 /// the environment).
-const NAMES: [(&str, &str, bool); 15] = [
+const NAMES: [(&str, &str, bool); 16] = [
     ("addr", "AGON_WEB_ADDR", false),
     ("db", "AGON_WEB_DB", false),
+    ("db-connections", "AGON_WEB_DB_CONNECTIONS", false),
     ("workers", "AGON_WEB_WORKERS", false),
     ("max-streams", "AGON_WEB_MAX_STREAMS", false),
     (
@@ -77,7 +80,8 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Config, String> {
                     .parse()
                     .map_err(|_| format!("not an address like 127.0.0.1:8080: {value:?}"))?
             }
-            "db" => config.db = value.into(),
+            "db" => config.db = value.parse()?,
+            "db-connections" => config.db_connections = number(name, value, 1, 1000)?,
             "max-streams" => config.streams.max_streams = number(name, value, 1, 1_000_000)?,
             "max-streams-per-client" => {
                 config.streams.max_per_client = number(name, value, 1, 100_000)?
@@ -200,5 +204,24 @@ mod tests {
         assert!(parse(args("--action-limit 5")).is_err());
         assert!(parse(args("--trust-proxy=maybe")).is_err());
         assert!(parse(args("--create-limit")).is_err());
+    }
+
+    #[test]
+    fn the_database_is_a_file_or_a_postgres_url() {
+        let config = parse(args(
+            "--db postgres://agon@10.0.0.5/agon --db-connections 8",
+        ))
+        .unwrap();
+        assert_eq!(
+            config.db,
+            agon_web::Database::Postgres("postgres://agon@10.0.0.5/agon".into())
+        );
+        assert_eq!(config.db_connections, 8);
+        let config = parse(args("--db games.sqlite3")).unwrap();
+        assert_eq!(
+            config.db,
+            agon_web::Database::Sqlite("games.sqlite3".into())
+        );
+        assert!(parse(args("--db-connections 0")).is_err());
     }
 }

@@ -67,30 +67,57 @@ async fn fire(app: Arc<AppState>, id: String, deadline_ms: i64) {
 /// How often the pruning task looks for idle games.
 pub const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 
+/// How often each server sharing a PostgreSQL database looks for running clocks whose
+/// time has run out with no timer of its own (another server set it, then stopped): a
+/// time forfeit is pushed at most this late when the server that should have pushed it
+/// is gone.
+pub const SWEEP_EVERY: Duration = Duration::from_secs(10);
+
+/// Settles the clock of every game whose time may have run out by `by_ms` (`i64::MAX`:
+/// every running clock, each then scheduled again).
+async fn settle_clocks(app: &Arc<AppState>, by_ms: i64) {
+    let ids = match app.store.running_clocks(by_ms).await {
+        Ok(ids) => ids,
+        Err(e) => {
+            eprintln!("agon-web: the running clocks: {e}");
+            return;
+        }
+    };
+    for id in ids {
+        if let Err(e) = crate::api::settle_clock(app, id.clone()).await {
+            eprintln!("agon-web: the clock of game {id}: {e}");
+        }
+    }
+}
+
 /// Starts the server's own work: timers for the clocks that were running when the server
 /// stopped, and the pruning of idle games every [`PRUNE_EVERY`] (first at once). Answers
 /// the pruning task, which the caller aborts when the server stops.
 pub(crate) fn start(app: &Arc<AppState>) -> tokio::task::JoinHandle<()> {
     let app = app.clone();
     tokio::spawn(async move {
-        let store = app.store.clone();
-        let ids = tokio::task::spawn_blocking(move || store.running_clocks()).await;
-        for id in ids.ok().and_then(Result::ok).unwrap_or_default() {
-            if let Err(e) = crate::api::settle_clock(&app, id.clone()).await {
-                eprintln!("agon-web: the clock of game {id}: {e}");
-            }
-        }
-        let mut every = tokio::time::interval(PRUNE_EVERY);
+        // Every running clock gets its timer (a game not yet run out is scheduled again).
+        settle_clocks(&app, i64::MAX).await;
+        let mut prune = tokio::time::interval(PRUNE_EVERY);
+        let mut sweep = tokio::time::interval(SWEEP_EVERY);
+        // One SQLite server sets every timer itself: only servers sharing a database sweep.
+        let shared = matches!(*app.store, crate::Store::Postgres(_));
         loop {
-            every.tick().await;
-            let now = now_ms();
-            let (unfinished, finished) = (now - app.idle_ms, app.keep_ms.map(|ms| now - ms));
-            let store = app.store.clone();
-            match tokio::task::spawn_blocking(move || store.prune(unfinished, finished)).await {
-                Ok(Ok(0)) => {}
-                Ok(Ok(n)) => println!("agon-web: pruned {n} idle games"),
-                Ok(Err(e)) => eprintln!("agon-web: pruning: {e}"),
-                Err(e) => eprintln!("agon-web: pruning: {e}"),
+            tokio::select! {
+                _ = prune.tick() => {
+                    let now = now_ms();
+                    let (unfinished, finished) = (now - app.idle_ms, app.keep_ms.map(|ms| now - ms));
+                    match app.store.prune(unfinished, finished).await {
+                        Ok(0) => {}
+                        Ok(n) => println!("agon-web: pruned {n} idle games"),
+                        Err(e) => eprintln!("agon-web: pruning: {e}"),
+                    }
+                }
+                // The clocks whose timer was on a server that stopped (or whose change
+                // this server never heard of): any server ends them. Ending a game by
+                // time is idempotent (it is a change under the version check, and a game
+                // already over is left alone), so several servers may sweep at once.
+                _ = sweep.tick(), if shared => settle_clocks(&app, now_ms()).await,
             }
         }
     })

@@ -4,7 +4,11 @@
 use std::sync::Arc;
 
 use agon_core::{Game, Move, Position, Record};
-use agon_web::{app, AppState, Config, Store, Workers};
+use agon_web::{app, Config, Store, Workers};
+#[macro_use]
+mod common;
+use common::Backend;
+
 use axum::body::Body;
 use axum::http::{header, HeaderMap, Method, Request, StatusCode};
 use axum::Router;
@@ -15,34 +19,32 @@ use tower::ServiceExt;
 struct Server {
     app: Router,
     store: Arc<Store>,
-    _dir: tempfile::TempDir,
+    _db: common::TestDb,
 }
 
-fn server_with(workers: Arc<Workers>) -> Server {
-    server_with_limit(workers, agon_web::api::MAX_PLIES)
+async fn server_with(b: Backend, workers: Arc<Workers>) -> Server {
+    server_with_limit(b, workers, agon_web::api::MAX_PLIES).await
 }
 
-fn server_with_limit(workers: Arc<Workers>, max_plies: usize) -> Server {
-    let dir = tempfile::tempdir().unwrap();
+async fn server_with_limit(b: Backend, workers: Arc<Workers>, max_plies: usize) -> Server {
     let config = Config {
-        db: dir.path().join("games.sqlite3"),
         // These tests are about the API: tests/limits.rs tests the limits.
         limits: agon_web::limits::LimitConfig::off(),
         ..Config::default()
     };
-    let mut state = AppState::open(&config).unwrap();
+    let (mut state, db) = common::state(b, config).await;
     state.workers = workers;
     state.max_plies = max_plies;
     let store = state.store.clone();
     Server {
         app: app(state),
         store,
-        _dir: dir,
+        _db: db,
     }
 }
 
-fn server() -> Server {
-    server_with(Arc::new(Workers::new(2)))
+async fn server(b: Backend) -> Server {
+    server_with(b, Arc::new(Workers::new(2))).await
 }
 
 struct Answer {
@@ -214,9 +216,8 @@ const BLACK_RETURNS: &str = "Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf7*,ga2*,gb7*,gd1,gh1,
 /// White's h5-g6 completes the throne ring with the queen on the throne: White wins.
 const THRONE_IN_ONE: &str = "Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gh5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w";
 
-#[tokio::test]
-async fn create_answers_id_token_and_the_start() {
-    let s = server();
+async fn create_answers_id_token_and_the_start(b: Backend) {
+    let s = server(b).await;
     let (id, token, state) = s.create(json!({"side": "white", "level": "easy"})).await;
     assert_eq!(id.len(), 16);
     assert!(id
@@ -245,9 +246,8 @@ async fn create_answers_id_token_and_the_start() {
         .contains(&token));
 }
 
-#[tokio::test]
-async fn playing_black_the_computer_opens() {
-    let s = server();
+async fn playing_black_the_computer_opens(b: Backend) {
+    let s = server(b).await;
     for level in ["easy", "medium", "hard"] {
         let (_, _, state) = s.create(json!({"side": "black", "level": level})).await;
         assert_eq!(state["human"], "black");
@@ -270,9 +270,8 @@ async fn playing_black_the_computer_opens() {
     }
 }
 
-#[tokio::test]
-async fn random_side_gives_both_sides() {
-    let s = server();
+async fn random_side_gives_both_sides(b: Backend) {
+    let s = server(b).await;
     let mut seen = std::collections::HashSet::new();
     for _ in 0..64 {
         let (_, _, state) = s.create(json!({"side": "random", "level": "easy"})).await;
@@ -286,9 +285,8 @@ async fn random_side_gives_both_sides() {
     assert_eq!(seen.len(), 2, "64 random sides were all {seen:?}");
 }
 
-#[tokio::test]
-async fn create_refuses_bad_requests() {
-    let s = server();
+async fn create_refuses_bad_requests(b: Backend) {
+    let s = server(b).await;
     s.post("/api/games", json!({"side": "purple", "level": "easy"}))
         .await
         .error(400, "invalid-field");
@@ -341,16 +339,12 @@ async fn create_refuses_bad_requests() {
         .await
         .error(413, "body-too-large");
     // None of these made a game.
-    let n: i64 = s
-        .store
-        .transaction(|tx| Ok(tx.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?))
-        .unwrap();
+    let n = s.store.counts().await.unwrap().0;
     assert_eq!(n, 0);
 }
 
-#[tokio::test]
-async fn a_move_and_the_reply() {
-    let s = server();
+async fn a_move_and_the_reply(b: Backend) {
+    let s = server(b).await;
     let (id, token, _) = s.create(json!({"side": "white", "level": "easy"})).await;
     let answer = s.play(&id, &token, "f1-e1", true).await;
     assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
@@ -366,9 +360,8 @@ async fn a_move_and_the_reply() {
     assert_eq!(s.state(&id).await, state);
 }
 
-#[tokio::test]
-async fn a_move_without_reply_then_the_computer() {
-    let s = server();
+async fn a_move_without_reply_then_the_computer(b: Backend) {
+    let s = server(b).await;
     let (id, token, _) = s.create(json!({"side": "white", "level": "medium"})).await;
     // The pair form is accepted too.
     let state = s.play(&id, &token, "k1i1", false).await.json();
@@ -394,9 +387,8 @@ async fn a_move_without_reply_then_the_computer() {
         .error(409, "not-computer-turn");
 }
 
-#[tokio::test]
-async fn bad_moves_change_nothing() {
-    let s = server();
+async fn bad_moves_change_nothing(b: Backend) {
+    let s = server(b).await;
     let (id, token, before) = s.create(json!({"side": "white", "level": "easy"})).await;
     let uri = format!("/api/games/{id}/moves");
     let cases: [(Value, u16, &str); 12] = [
@@ -466,11 +458,10 @@ async fn bad_moves_change_nothing() {
     );
 }
 
-#[tokio::test]
-async fn forbidden_cell_is_named_by_the_core() {
+async fn forbidden_cell_is_named_by_the_core(b: Backend) {
     // R4: the first position of a seeded random game in which the side to move has a step
     // to a cell between two enemy pieces (and nothing to return).
-    let s = server();
+    let s = server(b).await;
     let mut game = Game::new();
     let mut rng = agon_core::random::Rng::new(5);
     let (position, forbidden) = loop {
@@ -503,9 +494,8 @@ async fn forbidden_cell_is_named_by_the_core() {
     assert_eq!(s.state(&id).await, before);
 }
 
-#[tokio::test]
-async fn capture_then_the_computer_returns() {
-    let s = server();
+async fn capture_then_the_computer_returns(b: Backend) {
+    let s = server(b).await;
     let (id, token, state) = s
         .create(json!({"side": "white", "level": "easy", "position": CAPTURE}))
         .await;
@@ -527,9 +517,8 @@ async fn capture_then_the_computer_returns() {
     check_against_core(&state, CAPTURE.parse().unwrap());
 }
 
-#[tokio::test]
-async fn the_person_returns_the_queen_first() {
-    let s = server();
+async fn the_person_returns_the_queen_first(b: Backend) {
+    let s = server(b).await;
     let (id, token, state) = s
         .create(json!({"side": "black", "level": "easy", "position": BLACK_RETURNS}))
         .await;
@@ -551,9 +540,8 @@ async fn the_person_returns_the_queen_first() {
     check_against_core(&state, BLACK_RETURNS.parse().unwrap());
 }
 
-#[tokio::test]
-async fn winning_ends_the_game() {
-    let s = server();
+async fn winning_ends_the_game(b: Backend) {
+    let s = server(b).await;
     let (id, token, _) = s
         .create(json!({"side": "white", "level": "hard", "position": THRONE_IN_ONE}))
         .await;
@@ -580,9 +568,8 @@ async fn winning_ends_the_game() {
     assert_eq!(state["position"], THRONE_IN_ONE);
 }
 
-#[tokio::test]
-async fn undo_takes_back_the_move_and_the_reply() {
-    let s = server();
+async fn undo_takes_back_the_move_and_the_reply(b: Backend) {
+    let s = server(b).await;
     let (id, token, start) = s.create(json!({"side": "white", "level": "easy"})).await;
     let undo = format!("/api/games/{id}/undo");
     s.post(&undo, json!({"token": token}))
@@ -610,9 +597,8 @@ async fn undo_takes_back_the_move_and_the_reply() {
     assert_eq!(unversioned(&state), unversioned(&start));
 }
 
-#[tokio::test]
-async fn undo_as_black_keeps_the_computers_opening() {
-    let s = server();
+async fn undo_as_black_keeps_the_computers_opening(b: Backend) {
+    let s = server(b).await;
     let (id, token, start) = s.create(json!({"side": "black", "level": "easy"})).await;
     let m = strings(&start["legal_moves"])[0].clone();
     s.play(&id, &token, &m, true).await;
@@ -623,9 +609,8 @@ async fn undo_as_black_keeps_the_computers_opening() {
         .error(409, "nothing-to-undo");
 }
 
-#[tokio::test]
-async fn resign_and_the_record() {
-    let s = server();
+async fn resign_and_the_record(b: Backend) {
+    let s = server(b).await;
     let (id, token, _) = s.create(json!({"side": "white", "level": "easy"})).await;
     s.play(&id, &token, "f1-e1", true).await;
     s.act(&id, "resign", "bad").await.error(403, "wrong-token");
@@ -672,9 +657,8 @@ async fn resign_and_the_record() {
         .error(404, "unknown-game");
 }
 
-#[tokio::test]
-async fn record_of_a_game_from_a_position_replays() {
-    let s = server();
+async fn record_of_a_game_from_a_position_replays(b: Backend) {
+    let s = server(b).await;
     let (id, token, _) = s
         .create(json!({"side": "white", "level": "easy", "position": THRONE_IN_ONE}))
         .await;
@@ -690,9 +674,8 @@ async fn record_of_a_game_from_a_position_replays() {
     assert_eq!(record.tag("Termination").as_deref(), Some("throne"));
 }
 
-#[tokio::test]
-async fn board_svg_draws_any_position() {
-    let s = server();
+async fn board_svg_draws_any_position(b: Backend) {
+    let s = server(b).await;
     let answer = s.get("/api/board.svg").await;
     assert_eq!(answer.status, StatusCode::OK);
     assert_eq!(answer.headers[header::CONTENT_TYPE], "image/svg+xml");
@@ -721,9 +704,8 @@ async fn board_svg_draws_any_position() {
         .error(400, "invalid-field");
 }
 
-#[tokio::test]
-async fn unknown_paths_and_methods_are_json_errors() {
-    let s = server();
+async fn unknown_paths_and_methods_are_json_errors(b: Backend) {
+    let s = server(b).await;
     s.get("/api/nothing").await.error(404, "not-found");
     s.get("/assets/nothing.js").await.error(404, "not-found");
     s.get("/i18n/de.json").await.error(404, "not-found");
@@ -742,9 +724,8 @@ async fn unknown_paths_and_methods_are_json_errors() {
     .error(405, "method-not-allowed");
 }
 
-#[tokio::test]
-async fn security_headers_everywhere_and_no_cors() {
-    let s = server();
+async fn security_headers_everywhere_and_no_cors(b: Backend) {
+    let s = server(b).await;
     let preflight = Request::builder()
         .method(Method::OPTIONS)
         .uri("/api/games")
@@ -775,11 +756,10 @@ async fn security_headers_everywhere_and_no_cors() {
     }
 }
 
-#[tokio::test]
-async fn a_busy_server_answers_503_and_keeps_the_move() {
+async fn a_busy_server_answers_503_and_keeps_the_move(b: Backend) {
     // One worker and no room to wait; the test holds the worker with a job of its own.
     let workers = Arc::new(Workers::with_queue(1, 0));
-    let s = server_with(workers.clone());
+    let s = server_with(b, workers.clone()).await;
     let (id, token, _) = s.create(json!({"side": "white", "level": "easy"})).await;
     let (release, wait) = std::sync::mpsc::channel::<()>();
     let (started, running) = tokio::sync::oneshot::channel::<()>();
@@ -809,9 +789,8 @@ async fn a_busy_server_answers_503_and_keeps_the_move() {
     assert_eq!(strings(&state["moves"]).len(), 2);
 }
 
-#[tokio::test]
-async fn a_game_may_not_grow_without_end() {
-    let s = server_with_limit(Arc::new(Workers::new(1)), 4);
+async fn a_game_may_not_grow_without_end(b: Backend) {
+    let s = server_with_limit(b, Arc::new(Workers::new(1)), 4).await;
     let (id, token, _) = s.create(json!({"side": "white", "level": "easy"})).await;
     for _ in 0..2 {
         let state = s.state(&id).await;
@@ -831,9 +810,8 @@ async fn a_game_may_not_grow_without_end() {
     assert_eq!(s.play(&id, &token, &m, true).await.status, StatusCode::OK);
 }
 
-#[tokio::test]
-async fn a_hint_finds_the_win_and_changes_nothing() {
-    let s = server();
+async fn a_hint_finds_the_win_and_changes_nothing(b: Backend) {
+    let s = server(b).await;
     let (id, token, state) = s
         .create(json!({"side": "white", "level": "easy", "position": THRONE_IN_ONE}))
         .await;
@@ -854,9 +832,8 @@ async fn a_hint_finds_the_win_and_changes_nothing() {
     assert_eq!(s.act(&id, "hint", &token).await.json(), hint);
 }
 
-#[tokio::test]
-async fn a_hint_is_a_legal_move_of_the_persons_side() {
-    let s = server();
+async fn a_hint_is_a_legal_move_of_the_persons_side(b: Backend) {
+    let s = server(b).await;
     // Black: the computer opens, then the hint is for Black's reply.
     let (id, token, state) = s.create(json!({"side": "black", "level": "easy"})).await;
     let hint = s.act(&id, "hint", &token).await.json();
@@ -878,9 +855,8 @@ async fn a_hint_is_a_legal_move_of_the_persons_side() {
     }
 }
 
-#[tokio::test]
-async fn hints_are_refused_when_they_cannot_be_given() {
-    let s = server();
+async fn hints_are_refused_when_they_cannot_be_given(b: Backend) {
+    let s = server(b).await;
     let (id, token, _) = s
         .create(json!({"side": "white", "level": "easy", "position": THRONE_IN_ONE}))
         .await;
@@ -908,9 +884,8 @@ async fn hints_are_refused_when_they_cannot_be_given() {
 /// Schemathesis' finding (ST202, "schema-valid request rejected"): the document called an
 /// empty or blank display name valid, which the server refuses. The documented pattern
 /// now accepts exactly the names the server takes.
-#[tokio::test]
-async fn a_blank_name_is_refused_and_the_document_says_which_names_are_taken() {
-    let s = server();
+async fn a_blank_name_is_refused_and_the_document_says_which_names_are_taken(b: Backend) {
+    let s = server(b).await;
     let (id, _, _) = s
         .create(json!({"side": "white", "opponent": "friend"}))
         .await;
@@ -957,3 +932,5 @@ async fn a_blank_name_is_refused_and_the_document_says_which_names_are_taken() {
         }
     }
 }
+
+both_stores!((); create_answers_id_token_and_the_start, playing_black_the_computer_opens, random_side_gives_both_sides, create_refuses_bad_requests, a_move_and_the_reply, a_move_without_reply_then_the_computer, bad_moves_change_nothing, forbidden_cell_is_named_by_the_core, capture_then_the_computer_returns, the_person_returns_the_queen_first, winning_ends_the_game, undo_takes_back_the_move_and_the_reply, undo_as_black_keeps_the_computers_opening, resign_and_the_record, record_of_a_game_from_a_position_replays, board_svg_draws_any_position, unknown_paths_and_methods_are_json_errors, security_headers_everywhere_and_no_cors, a_busy_server_answers_503_and_keeps_the_move, a_game_may_not_grow_without_end, a_hint_finds_the_win_and_changes_nothing, a_hint_is_a_legal_move_of_the_persons_side, hints_are_refused_when_they_cannot_be_given, a_blank_name_is_refused_and_the_document_says_which_names_are_taken);

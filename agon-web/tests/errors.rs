@@ -63,7 +63,7 @@ async fn post(app: &Router, uri: &str, content_type: &str, body: &str) -> Answer
 fn server() -> (Router, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let config = Config {
-        db: dir.path().join("games.sqlite3"),
+        db: dir.path().join("games.sqlite3").into(),
         workers: 2,
         ..Config::default()
     };
@@ -172,7 +172,10 @@ async fn health_is_503_when_the_database_does_not_answer() {
     let holder = std::thread::spawn({
         let store = store.clone();
         move || {
-            store
+            let agon_web::Store::Sqlite(sqlite) = &*store else {
+                unreachable!("a SQLite file")
+            };
+            sqlite
                 .transaction(|_| {
                     taken.send(()).unwrap();
                     held.recv().unwrap();

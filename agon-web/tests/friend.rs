@@ -7,6 +7,10 @@ use std::sync::Arc;
 
 use agon_core::{Game, Move};
 use agon_web::{app, AppState, Config, Store};
+#[macro_use]
+mod common;
+use common::Backend;
+
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use axum::Router;
@@ -17,30 +21,28 @@ use tower::ServiceExt;
 struct Server {
     app: Router,
     store: Arc<Store>,
-    _dir: tempfile::TempDir,
+    _db: Option<common::TestDb>,
 }
 
-fn server_with_minute(clock_minute_ms: i64) -> Server {
-    let dir = tempfile::tempdir().unwrap();
+async fn server_with_minute(b: Backend, clock_minute_ms: i64) -> Server {
     let config = Config {
-        db: dir.path().join("games.sqlite3"),
         workers: 2,
         // Every request comes from one client: tests/limits.rs tests the rate limits.
         limits: agon_web::limits::LimitConfig::off(),
         ..Config::default()
     };
-    let mut state = AppState::open(&config).unwrap();
+    let (mut state, db) = common::state(b, config).await;
     state.clock_minute_ms = clock_minute_ms;
     let store = state.store.clone();
     Server {
         app: app(state),
         store,
-        _dir: dir,
+        _db: Some(db),
     }
 }
 
-fn server() -> Server {
-    server_with_minute(60_000)
+async fn server(b: Backend) -> Server {
+    server_with_minute(b, 60_000).await
 }
 
 struct Answer {
@@ -155,9 +157,8 @@ impl Server {
     }
 }
 
-#[tokio::test]
-async fn create_and_join_a_friend_game() {
-    let s = server();
+async fn create_and_join_a_friend_game(b: Backend) {
+    let s = server(b).await;
     let created = s
         .post(
             "/api/games",
@@ -244,9 +245,8 @@ async fn create_and_join_a_friend_game() {
         .error(400, "invalid-field");
 }
 
-#[tokio::test]
-async fn bad_new_games_are_refused() {
-    let s = server();
+async fn bad_new_games_are_refused(b: Backend) {
+    let s = server(b).await;
     for clock in [
         "5", "0+3", "181+0", "5+61", "0.1+0", "5+3+1", "x+y", "", "5 + 3",
     ] {
@@ -281,16 +281,12 @@ async fn bad_new_games_are_refused() {
         assert!(created["side"] == "white" || created["side"] == "black");
     }
     // Nothing was stored by the refusals.
-    let n: i64 = s
-        .store
-        .transaction(|tx| Ok(tx.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?))
-        .unwrap();
+    let n = s.store.counts().await.unwrap().0;
     assert_eq!(n, 2);
 }
 
-#[tokio::test]
-async fn moves_by_seat_and_refusals_change_nothing() {
-    let s = server();
+async fn moves_by_seat_and_refusals_change_nothing(b: Backend) {
+    let s = server(b).await;
     let g = s.pair(json!({})).await;
     let id = &g.id;
     let before = s.state(id).await;
@@ -325,9 +321,8 @@ async fn moves_by_seat_and_refusals_change_nothing() {
     assert_eq!(record.status, StatusCode::OK);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn two_moves_for_the_same_ply_one_lands() {
-    let s = server();
+async fn two_moves_for_the_same_ply_one_lands(b: Backend) {
+    let s = server(b).await;
     let g = s.pair(json!({})).await;
     for round in 0..10 {
         let state = s.state(&g.id).await;
@@ -365,9 +360,8 @@ async fn two_moves_for_the_same_ply_one_lands() {
     }
 }
 
-#[tokio::test]
-async fn draw_offers() {
-    let s = server();
+async fn draw_offers(b: Backend) {
+    let s = server(b).await;
     let g = s.pair(json!({})).await;
     let (id, w, b) = (&g.id, &g.white, &g.black);
     let before = s.state(id).await;
@@ -430,9 +424,8 @@ async fn draw_offers() {
     .error(409, "not-a-friend-game");
 }
 
-#[tokio::test]
-async fn takeback_requests() {
-    let s = server();
+async fn takeback_requests(b: Backend) {
+    let s = server(b).await;
     let g = s.pair(json!({})).await;
     let (id, w, b) = (&g.id, &g.white, &g.black);
     s.answer(id, "takeback", w, "offer")
@@ -470,9 +463,8 @@ async fn takeback_requests() {
     assert_eq!(state["chooser"], "white");
 }
 
-#[tokio::test]
-async fn resign_and_rematch_with_colours_swapped() {
-    let s = server();
+async fn resign_and_rematch_with_colours_swapped(b: Backend) {
+    let s = server(b).await;
     let g = s.pair(json!({"clock": "3+2", "name": "Ada"})).await;
     let (id, w, b) = (&g.id, &g.white, &g.black);
     s.answer(id, "rematch", w, "offer")
@@ -546,10 +538,9 @@ async fn resign_and_rematch_with_colours_swapped() {
     assert_eq!(rematch["version"], 1);
 }
 
-#[tokio::test]
-async fn a_move_after_the_time_ran_out_is_refused() {
+async fn a_move_after_the_time_ran_out_is_refused(b: Backend) {
     // A clock minute of 300 ms: "1+0" is 300 ms a side.
-    let s = server_with_minute(300);
+    let s = server_with_minute(b, 300).await;
     let g = s.pair(json!({"clock": "1+0"})).await;
     let (id, w, b) = (&g.id, &g.white, &g.black);
     let state = s.play(id, w, "f1-e1").await.ok();
@@ -571,9 +562,8 @@ async fn a_move_after_the_time_ran_out_is_refused() {
     assert_eq!(record.status, StatusCode::OK);
 }
 
-#[tokio::test]
-async fn the_clock_counts_each_sides_thinking_and_the_increment() {
-    let s = server_with_minute(60_000);
+async fn the_clock_counts_each_sides_thinking_and_the_increment(b: Backend) {
+    let s = server_with_minute(b, 60_000).await;
     let g = s.pair(json!({"clock": "1+1"})).await;
     let (id, w, b) = (&g.id, &g.white, &g.black);
     let before_white = std::time::Instant::now();
@@ -603,9 +593,8 @@ async fn the_clock_counts_each_sides_thinking_and_the_increment() {
     assert_eq!(state["position"], game.position().to_text().to_string());
 }
 
-#[tokio::test]
-async fn idle_games_are_pruned() {
-    let s = server();
+async fn idle_games_are_pruned(b: Backend) {
+    let s = server(b).await;
     let g = s.pair(json!({})).await;
     s.play(&g.id, &g.white, "f1-e1").await.ok();
     let fresh = s.pair(json!({})).await;
@@ -619,19 +608,12 @@ async fn idle_games_are_pruned() {
     // The first game and the finished one were last touched 31 days ago.
     let old = agon_web::now_ms() - 31 * 86_400_000;
     for id in [g.id.clone(), finished.id.clone()] {
-        s.store
-            .transaction(move |tx| {
-                tx.execute(
-                    "UPDATE games SET touched_ms = ?1 WHERE id = ?2",
-                    rusqlite::params![old, id],
-                )?;
-                Ok(())
-            })
-            .unwrap();
+        let sql = format!("UPDATE games SET touched_ms = {old} WHERE id = '{id}'");
+        common::execute(&s.store, &sql).await;
     }
     let idle = agon_web::now_ms() - i64::from(agon_web::DEFAULT_IDLE_DAYS) * 86_400_000;
     // By default finished games are kept: only the unfinished idle one goes.
-    assert_eq!(s.store.prune(idle, None).unwrap(), 1);
+    assert_eq!(s.store.prune(idle, None).await.unwrap(), 1);
     s.get(&format!("/api/games/{}", g.id))
         .await
         .error(404, "unknown-game");
@@ -641,15 +623,12 @@ async fn idle_games_are_pruned() {
         "resignation"
     );
     // With --keep-days 30, the finished one goes too.
-    assert_eq!(s.store.prune(idle, Some(idle)).unwrap(), 1);
+    assert_eq!(s.store.prune(idle, Some(idle)).await.unwrap(), 1);
     s.get(&format!("/api/games/{}", finished.id))
         .await
         .error(404, "unknown-game");
     s.state(&fresh.id).await;
-    let moves: i64 = s
-        .store
-        .transaction(|tx| Ok(tx.query_row("SELECT count(*) FROM moves", [], |r| r.get(0))?))
-        .unwrap();
+    let moves = s.store.counts().await.unwrap().1;
     assert_eq!(moves, 0, "the pruned game's moves went with it");
 }
 
@@ -705,7 +684,7 @@ async fn a_version_2_database_keeps_its_games() {
         }
     }
     for _ in 0..2 {
-        let store = Store::open(&path).unwrap();
+        let store = agon_web::store::SqliteStore::open(&path).unwrap();
         let version: i64 = store
             .transaction(|tx| Ok(tx.query_row("PRAGMA user_version", [], |r| r.get(0))?))
             .unwrap();
@@ -721,7 +700,7 @@ async fn a_version_2_database_keeps_its_games() {
     }
     // Served: the migrated games answer, and their token still plays.
     let config = Config {
-        db: path.clone(),
+        db: path.clone().into(),
         workers: 1,
         limits: agon_web::limits::LimitConfig::off(),
         ..Config::default()
@@ -729,8 +708,9 @@ async fn a_version_2_database_keeps_its_games() {
     let s = Server {
         app: app(AppState::open(&config).unwrap()),
         store: Arc::new(Store::open(&path).unwrap()),
-        _dir: dir,
+        _db: None,
     };
+    let _dir = dir;
     let state = s.state("0123456789abcdef").await;
     assert_eq!(state["outcome"]["reason"], "resignation");
     assert_eq!(state["rules"], "ludii");
@@ -743,15 +723,26 @@ async fn a_version_2_database_keeps_its_games() {
     // Old games count as touched when they were created, and a resigned one as over: the
     // resigned one, idle since, is kept as finished games are, unless they are pruned too
     // (the other was just played).
-    assert_eq!(s.store.prune(1_700_000_000_001, None).unwrap(), 0);
+    assert_eq!(s.store.prune(1_700_000_000_001, None).await.unwrap(), 0);
     s.state("0123456789abcdef").await;
     assert_eq!(
         s.store
             .prune(1_700_000_000_001, Some(1_700_000_000_001))
+            .await
             .unwrap(),
         1
     );
     s.get("/api/games/0123456789abcdef")
         .await
         .error(404, "unknown-game");
+}
+
+mod stores_0 {
+    use super::*;
+    both_stores!((); create_and_join_a_friend_game, bad_new_games_are_refused, moves_by_seat_and_refusals_change_nothing, draw_offers, takeback_requests, resign_and_rematch_with_colours_swapped, a_move_after_the_time_ran_out_is_refused, the_clock_counts_each_sides_thinking_and_the_increment, idle_games_are_pruned);
+}
+
+mod stores_1 {
+    use super::*;
+    both_stores!((flavor = "multi_thread", worker_threads = 2); two_moves_for_the_same_ply_one_lands);
 }

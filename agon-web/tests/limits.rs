@@ -63,7 +63,7 @@ const PROBE: &str = "/api/games/0000000000000000/resign";
 fn server(limits: LimitConfig) -> Server {
     let dir = tempfile::tempdir().unwrap();
     let config = Config {
-        db: dir.path().join("games.sqlite3"),
+        db: dir.path().join("games.sqlite3").into(),
         workers: 2,
         limits,
         ..Config::default()
@@ -136,10 +136,8 @@ impl Server {
             .as_u16()
     }
 
-    fn count_games(&self) -> i64 {
-        self.store
-            .transaction(|tx| Ok(tx.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?))
-            .unwrap()
+    async fn count_games(&self) -> i64 {
+        self.store.counts().await.unwrap().0
     }
 }
 
@@ -163,14 +161,18 @@ async fn a_spent_burst_is_refused_and_creates_nothing() {
     refused.limited();
     // One game a minute: the next token comes in a minute.
     assert_eq!(refused.retry_after, Some(60));
-    assert_eq!(s.count_games(), 2, "a refused request creates nothing");
+    assert_eq!(
+        s.count_games().await,
+        2,
+        "a refused request creates nothing"
+    );
     // Another port of the same address is the same client; another address is not.
     s.create(peer("192.0.2.1:4001")).await.limited();
     assert_eq!(
         s.create(peer("192.0.2.2:4000")).await.status,
         StatusCode::CREATED
     );
-    assert_eq!(s.count_games(), 3);
+    assert_eq!(s.count_games().await, 3);
 }
 
 #[tokio::test]
@@ -364,7 +366,7 @@ fn a_refusal_by_one_bucket_takes_nothing_from_the_other() {
 async fn the_peer_address_of_a_real_connection_is_used() {
     let dir = tempfile::tempdir().unwrap();
     let config = Config {
-        db: dir.path().join("games.sqlite3"),
+        db: dir.path().join("games.sqlite3").into(),
         workers: 1,
         limits: only(None, Some(Quota::per_minute(1, 1))),
         ..Config::default()

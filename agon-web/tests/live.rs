@@ -7,15 +7,18 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use agon_core::{Game, Move};
-use agon_web::{AppState, Config, StreamLimits};
+use agon_web::{Config, StreamLimits};
+#[macro_use]
+mod common;
+use common::{strings, Backend, Sse, Stream};
+
 use serde_json::{json, Value};
-use tokio::sync::mpsc;
 
 struct Server {
     base: String,
     client: reqwest::Client,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
-    _dir: tempfile::TempDir,
+    _db: common::TestDb,
 }
 
 impl Drop for Server {
@@ -26,17 +29,15 @@ impl Drop for Server {
     }
 }
 
-async fn server_with(limits: StreamLimits, clock_minute_ms: i64) -> Server {
-    let dir = tempfile::tempdir().unwrap();
+async fn server_with(b: Backend, limits: StreamLimits, clock_minute_ms: i64) -> Server {
     let config = Config {
-        db: dir.path().join("games.sqlite3"),
         workers: 2,
         streams: limits,
         // Every request comes from 127.0.0.1: tests/limits.rs tests the rate limits.
         limits: agon_web::limits::LimitConfig::off(),
         ..Config::default()
     };
-    let mut state = AppState::open(&config).unwrap();
+    let (mut state, db) = common::state(b, config).await;
     state.clock_minute_ms = clock_minute_ms;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
@@ -48,12 +49,12 @@ async fn server_with(limits: StreamLimits, clock_minute_ms: i64) -> Server {
         base,
         client: reqwest::Client::new(),
         stop: Some(stop),
-        _dir: dir,
+        _db: db,
     }
 }
 
-async fn server() -> Server {
-    server_with(StreamLimits::default(), 60_000).await
+async fn server(b: Backend) -> Server {
+    server_with(b, StreamLimits::default(), 60_000).await
 }
 
 impl Server {
@@ -87,27 +88,6 @@ impl Server {
     }
 }
 
-/// One event of a stream.
-#[derive(Clone, Debug)]
-struct Sse {
-    event: String,
-    id: Option<i64>,
-    data: Value,
-}
-
-/// An open event stream, read by a task into a channel; dropping it closes the
-/// connection.
-struct Stream {
-    events: mpsc::UnboundedReceiver<Sse>,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl Drop for Stream {
-    fn drop(&mut self) {
-        self.task.abort();
-    }
-}
-
 /// Opens `GET /api/games/{id}/events` with the query and `Last-Event-ID`; answers the
 /// stream, or the status and body of a refusal.
 async fn open(
@@ -122,7 +102,7 @@ async fn open(
     if let Some(last) = last {
         request = request.header("Last-Event-ID", last.to_string());
     }
-    let mut response = request.send().await.unwrap();
+    let response = request.send().await.unwrap();
     if response.status() != 200 {
         let retry = response
             .headers()
@@ -138,83 +118,11 @@ async fn open(
         response.headers()["content-type"].to_str().unwrap(),
         "text/event-stream"
     );
-    let (tx, events) = mpsc::unbounded_channel();
-    let task = tokio::spawn(async move {
-        let mut buffer = String::new();
-        while let Ok(Some(chunk)) = response.chunk().await {
-            buffer.push_str(std::str::from_utf8(&chunk).unwrap());
-            while let Some(end) = buffer.find("\n\n") {
-                let block: String = buffer.drain(..end + 2).collect();
-                let (mut event, mut id, mut data) = (String::new(), None, String::new());
-                for line in block.lines() {
-                    if let Some(v) = line.strip_prefix("event:") {
-                        event = v.trim().to_string();
-                    } else if let Some(v) = line.strip_prefix("id:") {
-                        id = Some(v.trim().parse().unwrap());
-                    } else if let Some(v) = line.strip_prefix("data:") {
-                        data.push_str(v.trim_start());
-                    }
-                }
-                if event.is_empty() {
-                    continue; // a keep-alive comment
-                }
-                let data = serde_json::from_str(&data).unwrap();
-                if tx.send(Sse { event, id, data }).is_err() {
-                    return;
-                }
-            }
-        }
-    });
-    Ok(Stream { events, task })
+    Ok(common::read_events(response))
 }
 
-impl Stream {
-    /// The next event of this kind (others are skipped), within 5 s.
-    async fn next(&mut self, kind: &str) -> Sse {
-        loop {
-            let event = tokio::time::timeout(Duration::from_secs(5), self.events.recv())
-                .await
-                .unwrap_or_else(|_| panic!("no {kind} event within 5 s"))
-                .expect("the stream ended");
-            if event.event == kind {
-                return event;
-            }
-        }
-    }
-
-    /// Every `state` event until (and with) version `version`.
-    async fn states_until(&mut self, version: i64) -> Vec<Sse> {
-        let mut states = Vec::new();
-        loop {
-            let event = self.next("state").await;
-            let v = event.id.unwrap();
-            states.push(event);
-            if v >= version {
-                return states;
-            }
-        }
-    }
-
-    /// Asserts that no `state` event comes within `ms`.
-    async fn quiet(&mut self, ms: u64) {
-        let deadline = tokio::time::Instant::now() + Duration::from_millis(ms);
-        while let Ok(Some(event)) = tokio::time::timeout_at(deadline, self.events.recv()).await {
-            assert_ne!(event.event, "state", "unexpected {event:?}");
-        }
-    }
-}
-
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_string())
-        .collect()
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn every_version_once_in_order_across_reconnects() {
-    let s = server().await;
+async fn every_version_once_in_order_across_reconnects(b: Backend) {
+    let s = server(b).await;
     let created = s
         .ok(
             "/api/games",
@@ -367,9 +275,8 @@ async fn every_version_once_in_order_across_reconnects() {
     assert_eq!(s.get(&format!("/api/games/{id}")).await["version"], last);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn presence_follows_the_open_pages() {
-    let s = server().await;
+async fn presence_follows_the_open_pages(b: Backend) {
+    let s = server(b).await;
     let created = s
         .ok("/api/games", json!({"opponent": "friend", "side": "black"}))
         .await;
@@ -395,10 +302,9 @@ async fn presence_follows_the_open_pages() {
     assert_eq!(state["seats"]["black"]["present"], false);
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_clock_that_runs_out_is_pushed_with_nobody_acting() {
+async fn a_clock_that_runs_out_is_pushed_with_nobody_acting(b: Backend) {
     // A clock minute of 400 ms: "1+0" gives each side 400 ms.
-    let s = server_with(StreamLimits::default(), 400).await;
+    let s = server_with(b, StreamLimits::default(), 400).await;
     let created = s
         .ok(
             "/api/games",
@@ -443,13 +349,12 @@ async fn a_clock_that_runs_out_is_pushed_with_nobody_acting() {
     assert_eq!(state["moves"], json!(["f1-e1"]));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn open_streams_are_bounded() {
+async fn open_streams_are_bounded(b: Backend) {
     let limits = StreamLimits {
         max_streams: 3,
         max_per_client: 2,
     };
-    let s = server_with(limits, 60_000).await;
+    let s = server_with(b, limits, 60_000).await;
     let created = s
         .ok("/api/games", json!({"side": "white", "level": "easy"}))
         .await;
@@ -493,13 +398,12 @@ async fn open_streams_are_bounded() {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_global_bound_answers_503() {
+async fn the_global_bound_answers_503(b: Backend) {
     let limits = StreamLimits {
         max_streams: 1,
         max_per_client: 10,
     };
-    let s = server_with(limits, 60_000).await;
+    let s = server_with(b, limits, 60_000).await;
     let created = s
         .ok("/api/games", json!({"side": "white", "level": "easy"}))
         .await;
@@ -512,3 +416,5 @@ async fn the_global_bound_answers_503() {
     );
     assert!(retry.is_some());
 }
+
+both_stores!((flavor = "multi_thread", worker_threads = 2); every_version_once_in_order_across_reconnects, presence_follows_the_open_pages, a_clock_that_runs_out_is_pushed_with_nobody_acting, open_streams_are_bounded, the_global_bound_answers_503);

@@ -63,7 +63,7 @@ async fn post(app: &Router, uri: &str, content_type: &str, body: &str) -> Answer
 fn server_with(metrics: bool) -> (Router, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
     let config = Config {
-        db: dir.path().join("games.sqlite3"),
+        db: dir.path().join("games.sqlite3").into(),
         workers: 2,
         limits: LimitConfig::off(),
         metrics,
@@ -171,7 +171,7 @@ async fn metrics_count_games_moves_searches_and_rejections() {
 async fn rate_limited_requests_are_counted() {
     let dir = tempfile::tempdir().unwrap();
     let config = Config {
-        db: dir.path().join("games.sqlite3"),
+        db: dir.path().join("games.sqlite3").into(),
         limits: LimitConfig {
             action: Some(agon_web::limits::Quota::per_minute(1, 1)),
             ..LimitConfig::off()

@@ -24,7 +24,7 @@ struct Server {
 fn server() -> Server {
     let dir = tempfile::tempdir().unwrap();
     let config = Config {
-        db: dir.path().join("games.sqlite3"),
+        db: agon_web::Database::Sqlite(dir.path().join("games.sqlite3")),
         limits: agon_web::limits::LimitConfig::off(),
         ..Config::default()
     };

@@ -12,7 +12,7 @@ use tower::ServiceExt;
 async fn get(uri: &str, headers: &[(&str, &str)]) -> (StatusCode, axum::http::HeaderMap, String) {
     let dir = tempfile::tempdir().unwrap();
     let config = Config {
-        db: dir.path().join("g.sqlite3"),
+        db: dir.path().join("g.sqlite3").into(),
         ..Config::default()
     };
     let mut request = Request::get(uri);

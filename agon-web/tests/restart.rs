@@ -1,70 +1,11 @@
 //! The real server process: killed with SIGKILL in the middle of a game and started again
 //! on the same database, it has lost no move.
 
-use std::net::TcpListener;
-use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant};
-
 use serde_json::{json, Value};
 
-struct Server {
-    child: Child,
-    base: String,
-    log: std::path::PathBuf,
-}
-
-impl Server {
-    fn start(db: &std::path::Path) -> Server {
-        // A free loopback port: bound by the OS, released, then taken by the server.
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        // Everything the server prints goes to a file, read at the end.
-        let log = db.with_extension(format!("{port}.log"));
-        let out = std::fs::File::create(&log).unwrap();
-        let child = Command::new(env!("CARGO_BIN_EXE_agon-web"))
-            .args(["--addr", &format!("127.0.0.1:{port}"), "--workers", "2"])
-            .arg("--db")
-            .arg(db)
-            .stdout(Stdio::from(out.try_clone().unwrap()))
-            .stderr(Stdio::from(out))
-            .spawn()
-            .unwrap();
-        Server {
-            child,
-            base: format!("http://127.0.0.1:{port}"),
-            log,
-        }
-    }
-
-    async fn wait_ready(&self, client: &reqwest::Client) {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while Instant::now() < deadline {
-            if let Ok(r) = client.get(format!("{}/healthz", self.base)).send().await {
-                if r.status() == 200 {
-                    return;
-                }
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        panic!("the server did not answer /healthz within 30 s");
-    }
-
-    fn kill(&mut self) {
-        // std's kill() sends SIGKILL on Unix: no shutdown code runs.
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+#[macro_use]
+mod common;
+use common::Process as Server;
 
 async fn post(client: &reqwest::Client, url: String, body: Value) -> Value {
     let r = client.post(url).json(&body).send().await.unwrap();
@@ -78,7 +19,7 @@ async fn a_killed_server_loses_no_move() {
     let db = dir.path().join("games.sqlite3");
     let client = reqwest::Client::new();
 
-    let mut server = Server::start(&db);
+    let mut server = Server::start(&db.clone().into());
     server.wait_ready(&client).await;
     let created = post(
         &client,
@@ -111,7 +52,7 @@ async fn a_killed_server_loses_no_move() {
 
     server.kill();
     let first_log = server.log.clone();
-    let server = Server::start(&db);
+    let mut server = Server::start(&db.clone().into());
     server.wait_ready(&client).await;
     let again: Value = client
         .get(format!("{}/api/games/{id}", server.base))

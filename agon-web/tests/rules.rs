@@ -4,7 +4,11 @@
 //! input with its error name (and nothing changed), and databases from before rule sets.
 
 use agon_core::{Game, Move, Position, Record, Rules, Score};
-use agon_web::{app, AppState, Config, Level, Store};
+use agon_web::{app, Config, Level, Store};
+#[macro_use]
+mod common;
+use common::Backend;
+
 use axum::body::Body;
 use axum::http::{header, Request, StatusCode};
 use axum::Router;
@@ -15,7 +19,7 @@ use tower::ServiceExt;
 struct Server {
     app: Router,
     store: std::sync::Arc<Store>,
-    _dir: tempfile::TempDir,
+    _db: common::TestDb,
 }
 
 struct Answer {
@@ -49,21 +53,19 @@ impl Answer {
     }
 }
 
-fn server() -> Server {
-    let dir = tempfile::tempdir().unwrap();
+async fn server(b: Backend) -> Server {
     let config = Config {
-        db: dir.path().join("games.sqlite3"),
         workers: 2,
         // These tests are about rule sets: tests/limits.rs tests the limits.
         limits: agon_web::limits::LimitConfig::off(),
         ..Config::default()
     };
-    let state = AppState::open(&config).unwrap();
+    let (state, db) = common::state(b, config).await;
     let store = state.store.clone();
     Server {
         app: app(state),
         store,
-        _dir: dir,
+        _db: db,
     }
 }
 
@@ -130,10 +132,8 @@ impl Server {
         .await
     }
 
-    fn count_games(&self) -> i64 {
-        self.store
-            .transaction(|tx| Ok(tx.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?))
-            .unwrap()
+    async fn count_games(&self) -> i64 {
+        self.store.counts().await.unwrap().0
     }
 }
 
@@ -180,9 +180,8 @@ const QUEEN_CAPTURE: &str = "Qf1,Ga5,Gb1,Ge9,Gf11,Gk1,Gl5/qf10,ga2,gb7,gd1,gh1,g
 const BLACK_RETURNS: &str = "Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf7*,ga2*,gb7*,gd1,gh1,gk7,gl2 b";
 const CAPTOR: &str = "standard+queen-placer=captor";
 
-#[tokio::test]
-async fn a_game_under_each_preset_and_a_composed_rule_set() {
-    let s = server();
+async fn a_game_under_each_preset_and_a_composed_rule_set(b: Backend) {
+    let s = server(b).await;
     let (id, _, state) = s.create(json!({"side": "white", "level": "easy"})).await;
     assert_eq!(state["rules"], "standard", "the default is standard");
     assert_eq!(state["rules_parts"]["preset"], "standard");
@@ -247,9 +246,8 @@ async fn a_game_under_each_preset_and_a_composed_rule_set() {
     );
 }
 
-#[tokio::test]
-async fn a_position_is_read_under_the_rules() {
-    let s = server();
+async fn a_position_is_read_under_the_rules(b: Backend) {
+    let s = server(b).await;
     // Both sides hold captured pieces: only rule sets that trap allow it.
     let both = "Qf1,Ga5,Gb1*,Gd9,Gh9,Gk1,Gl5/qf11,ga2*,gb7,gd1,gh1,gk7,gl2 w";
     s.post(
@@ -267,9 +265,8 @@ async fn a_position_is_read_under_the_rules() {
     check_against_core(&state, both, trapped);
 }
 
-#[tokio::test]
-async fn a_stuck_side_passes_under_ludii() {
-    let s = server();
+async fn a_stuck_side_passes_under_ludii(b: Backend) {
+    let s = server(b).await;
     let (id, token, state) = s
         .create(json!({"side": "white", "level": "easy", "position": STUCK, "rules": "ludii"}))
         .await;
@@ -318,9 +315,8 @@ async fn a_stuck_side_passes_under_ludii() {
     assert_eq!(state["outcome"]["reason"], "no-legal-action");
 }
 
-#[tokio::test]
-async fn a_pass_where_the_rules_have_none_is_refused_and_changes_nothing() {
-    let s = server();
+async fn a_pass_where_the_rules_have_none_is_refused_and_changes_nothing(b: Backend) {
+    let s = server(b).await;
     let (id, token, before) = s.create(json!({"side": "white", "level": "easy"})).await;
     s.play(&id, &token, "pass", true)
         .await
@@ -334,16 +330,12 @@ async fn a_pass_where_the_rules_have_none_is_refused_and_changes_nothing() {
         .await
         .error(422, "pass-with-actions");
     assert_eq!(s.state(&id).await, before);
-    let n: i64 = s
-        .store
-        .transaction(|tx| Ok(tx.query_row("SELECT count(*) FROM moves", [], |r| r.get(0))?))
-        .unwrap();
+    let n = s.store.counts().await.unwrap().1;
     assert_eq!(n, 0, "no move was stored");
 }
 
-#[tokio::test]
-async fn the_move_limit_draws_the_game_and_the_record_says_so() {
-    let s = server();
+async fn the_move_limit_draws_the_game_and_the_record_says_so(b: Backend) {
+    let s = server(b).await;
     let (id, token, _) = s
         .create(json!({"side": "white", "level": "easy", "rules": "standard+limit=2"}))
         .await;
@@ -368,9 +360,8 @@ async fn the_move_limit_draws_the_game_and_the_record_says_so() {
     assert_eq!(record.tag("Termination").as_deref(), Some("move-limit"));
 }
 
-#[tokio::test]
-async fn the_record_of_a_standard_game_has_no_rules_tag() {
-    let s = server();
+async fn the_record_of_a_standard_game_has_no_rules_tag(b: Backend) {
+    let s = server(b).await;
     let (id, token, _) = s.create(json!({"side": "white", "level": "easy"})).await;
     s.play(&id, &token, "f1-e1", true).await.ok();
     let text = s.get(&format!("/api/games/{id}/record")).await.text;
@@ -382,9 +373,8 @@ async fn the_record_of_a_standard_game_has_no_rules_tag() {
     assert!(text.contains("[Rules \"ludii\"]"), "{text}");
 }
 
-#[tokio::test]
-async fn under_captor_the_person_chooses_where_the_computers_queen_returns() {
-    let s = server();
+async fn under_captor_the_person_chooses_where_the_computers_queen_returns(b: Backend) {
+    let s = server(b).await;
     let (id, token, _) = s
         .create(
             json!({"side": "white", "level": "easy", "position": QUEEN_CAPTURE, "rules": CAPTOR}),
@@ -438,9 +428,8 @@ async fn under_captor_the_person_chooses_where_the_computers_queen_returns() {
     check_against_core(&state, QUEEN_CAPTURE, Rules::STANDARD);
 }
 
-#[tokio::test]
-async fn under_captor_the_computer_chooses_where_the_persons_queen_returns() {
-    let s = server();
+async fn under_captor_the_computer_chooses_where_the_persons_queen_returns(b: Backend) {
+    let s = server(b).await;
     for level in Level::ALL {
         // The person plays Black, whose queen is captured: White, the computer, chooses
         // her cell at once.
@@ -465,9 +454,8 @@ async fn under_captor_the_computer_chooses_where_the_persons_queen_returns() {
     }
 }
 
-#[tokio::test]
-async fn every_level_and_the_hint_play_other_rules() {
-    let s = server();
+async fn every_level_and_the_hint_play_other_rules(b: Backend) {
+    let s = server(b).await;
     for rules in [
         "ludii",
         "standard+capture=same-ring+between=trapped+guard-return=next-ring",
@@ -489,9 +477,8 @@ async fn every_level_and_the_hint_play_other_rules() {
     }
 }
 
-#[tokio::test]
-async fn bad_rule_sets_are_refused_by_name_and_make_no_game() {
-    let s = server();
+async fn bad_rule_sets_are_refused_by_name_and_make_no_game(b: Backend) {
+    let s = server(b).await;
     let cases: [(Value, u16, &str); 12] = [
         (json!("chess"), 400, "unknown-preset"),
         (json!(""), 400, "unknown-preset"),
@@ -537,15 +524,18 @@ async fn bad_rule_sets_are_refused_by_name_and_make_no_game() {
             .await;
         assert_eq!(state["rules"], format!("standard+limit={limit}"));
     }
-    assert_eq!(s.count_games(), 2, "only the two good requests made a game");
+    assert_eq!(
+        s.count_games().await,
+        2,
+        "only the two good requests made a game"
+    );
     s.get("/api/board.svg?rules=chess")
         .await
         .error(400, "unknown-preset");
 }
 
-#[tokio::test]
-async fn the_board_is_drawn_under_rules_that_trap() {
-    let s = server();
+async fn the_board_is_drawn_under_rules_that_trap(b: Backend) {
+    let s = server(b).await;
     let both = "Qf1,Ga5,Gb1*,Gd9,Gh9,Gk1,Gl5/qf11,ga2*,gb7,gd1,gh1,gk7,gl2 w";
     let uri = format!(
         "/api/board.svg?position={}",
@@ -604,7 +594,7 @@ fn a_database_from_before_rule_sets_keeps_its_games_as_standard() {
     }
     for _ in 0..2 {
         // Opened twice: the migration runs once and the second open finds version 2.
-        let store = Store::open(&path).unwrap();
+        let store = agon_web::store::SqliteStore::open(&path).unwrap();
         let game = store.load("0123456789abcdef").unwrap().unwrap();
         assert_eq!(game.game.rules(), Rules::STANDARD);
         assert_eq!(game.plies(), 1);
@@ -621,3 +611,5 @@ fn a_database_from_before_rule_sets_keeps_its_games_as_standard() {
         .unwrap();
     assert!(Store::open(&newer).is_err());
 }
+
+both_stores!((); a_game_under_each_preset_and_a_composed_rule_set, a_position_is_read_under_the_rules, a_stuck_side_passes_under_ludii, a_pass_where_the_rules_have_none_is_refused_and_changes_nothing, the_move_limit_draws_the_game_and_the_record_says_so, the_record_of_a_standard_game_has_no_rules_tag, under_captor_the_person_chooses_where_the_computers_queen_returns, under_captor_the_computer_chooses_where_the_persons_queen_returns, every_level_and_the_hint_play_other_rules, bad_rule_sets_are_refused_by_name_and_make_no_game, the_board_is_drawn_under_rules_that_trap);

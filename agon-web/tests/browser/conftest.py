@@ -5,12 +5,20 @@ Environment:
   AGON_WEB_BIN      the server binary (default: target/debug/agon-web under the repo root)
   AGON_SCREENSHOTS  where screenshots go (default: a temporary directory)
   CHROMIUM          the Chromium executable (default: /usr/bin/chromium)
+  AGON_WEB_BROWSER_PG  a PostgreSQL server's URL (postgres://USER@HOST:PORT/postgres, as
+                    `scripts/pg.sh start` prints it): every server of the session then
+                    stores its games in a new database of its own there instead of a
+                    SQLite file, and the tests of several servers on one database run
+                    (they are skipped without it)
 """
 
 from __future__ import annotations
 
+import glob
 import json
 import os
+import secrets
+import shutil
 import socket
 import subprocess
 import tempfile
@@ -60,22 +68,40 @@ NO_LIMITS = [arg for name in ("create-limit", "create-global", "action-limit", "
              for arg in (f"--{name}", "off")]
 
 
-class Server:
-    """One agon-web process on a fixed port and database file: it can be killed and started
-    again on both, as a crash and a restart would."""
+def postgres_url() -> str | None:
+    """The PostgreSQL server of the session (AGON_WEB_BROWSER_PG), if any."""
+    return os.environ.get("AGON_WEB_BROWSER_PG") or None
 
-    def __init__(self, directory: Path):
+
+def new_postgres_database(url: str) -> str:
+    """A new, empty database on the PostgreSQL server of `url` (created with its psql):
+    its URL."""
+    psql = shutil.which("psql") or next(iter(sorted(glob.glob("/usr/lib/postgresql/*/bin/psql"))[-1:]), None)
+    if psql is None:
+        pytest.fail("AGON_WEB_BROWSER_PG is set but no psql is installed (apt-get install postgresql)")
+    name = f"agon_browser_{secrets.token_hex(6)}"
+    subprocess.run([psql, "-q", "-d", url, "-c", f"CREATE DATABASE {name}"], check=True)
+    return f"{url.rsplit('/', 1)[0]}/{name}"
+
+
+class Server:
+    """One agon-web process on a fixed port and database (a SQLite file, or a PostgreSQL
+    database with AGON_WEB_BROWSER_PG or when given): it can be killed and started again on
+    both, as a crash and a restart would."""
+
+    def __init__(self, directory: Path, db: str | None = None, name: str = "server"):
         self.binary = _binary()
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.db = directory / "games.sqlite3"
-        self.log = open(directory / "server.log", "w+b")
+        pg = postgres_url()
+        self.db = db or (new_postgres_database(pg) if pg else str(directory / "games.sqlite3"))
+        self.log = open(directory / f"{name}.log", "w+b")
         self.proc = None
 
     def start(self):
         env = dict(os.environ, AGON_WEB_CLOCK_MINUTE_MS=CLOCK_MINUTE_MS)
         self.proc = subprocess.Popen(
-            [str(self.binary), "--addr", f"127.0.0.1:{self.port}", "--db", str(self.db), "--workers", "2",
+            [str(self.binary), "--addr", f"127.0.0.1:{self.port}", "--db", self.db, "--workers", "2",
              *NO_LIMITS],
             stdout=self.log,
             stderr=subprocess.STDOUT,
@@ -137,6 +163,25 @@ def restartable_server():
         yield srv
     finally:
         srv.stop()
+        tmp.cleanup()
+
+
+@pytest.fixture
+def two_servers():
+    """Two servers on one new PostgreSQL database (skipped without AGON_WEB_BROWSER_PG)."""
+    pg = postgres_url()
+    if not pg:
+        pytest.skip("several servers share a PostgreSQL database: set AGON_WEB_BROWSER_PG")
+    tmp = tempfile.TemporaryDirectory(prefix="agon-web-two-")
+    db = new_postgres_database(pg)
+    servers = [Server(Path(tmp.name), db, f"server{i}") for i in range(2)]
+    try:
+        for srv in servers:
+            srv.start()
+        yield servers
+    finally:
+        for srv in servers:
+            srv.stop()
         tmp.cleanup()
 
 

@@ -382,3 +382,25 @@ def test_a_rematch_against_the_computer_swaps_colours_at_once(server, new_contex
     wait_moves(page, 1)
     expect(page.locator("#status")).to_contain_text(en["status.your-turn"], timeout=TIMEOUT)
     assert board_turned_for(page, "black")
+
+
+def test_a_friend_game_across_two_servers(two_servers, new_context, catalogues):
+    """White's page on one server, Black's on another, one PostgreSQL database: each sees
+    the other's moves live, through the database's notifications."""
+    one, two = (srv.base for srv in two_servers)
+    game = create_friend(one)
+    ctx = new_context()
+    ctx.add_init_script(f"if (location.protocol === 'http:') localStorage.setItem('agon-token:{game['id']}', '{game['token']}');")
+    white = ctx.new_page()
+    white.goto(f"{one}/g/{game['id']}")
+    black = open_invitation(new_context, f"{two}/g/{game['id']}")
+    assert token_of(black, game["id"]), "the second browser took Black's seat through the other server"
+    played = []
+    for ply in range(4):
+        mover, watcher = (white, black) if ply % 2 == 0 else (black, white)
+        played.append(click_some_move(mover))
+        expect(watcher.locator("#moves .mv:not(.mv-none)")).to_have_count(len(played), timeout=LIVE_MS)
+    for page in (white, black):
+        assert move_texts(page) == played
+    status, state = api(two, "GET", f"/api/games/{game['id']}")
+    assert status == 200 and state["moves"] == played

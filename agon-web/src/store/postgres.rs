@@ -1,0 +1,630 @@
+//! [`PgStore`]: the games in PostgreSQL (tokio-postgres, a deadpool pool), shared by any
+//! number of agon-web servers.
+//!
+//! The schema means what SQLite's does (the same tables, columns and checks, PostgreSQL's
+//! types); its versions are rows of `agon_schema`, each migration applied at start in one
+//! transaction under an advisory lock, so servers starting together apply it once.
+//!
+//! **Concurrent writers.** A change reads its game with `SELECT ... FOR UPDATE`: the row
+//! lock makes a second change of the same game (from this server or another) wait for the
+//! first one's commit and then compute from its result, so two moves sent at once for the
+//! same ply give one move and one `409 not-your-turn`, exactly as on one server. Row
+//! locking rather than optimistic retries because it gives the player the rules' own
+//! answer, costs one round trip, and holds no lock while the computer thinks (its move
+//! is computed outside any transaction and saved under the version check). The version
+//! check (`WHERE version = <read>`) and the primary key `(game_id, ply)` stay as the
+//! guards that would still give `409 conflict`, never a doubled ply.
+//!
+//! **Live events.** A change that commits sends `NOTIFY agon_games, 'ID:VERSION:ORIGIN'`
+//! in its transaction (PostgreSQL delivers it at the commit, in commit order);
+//! [`PgStore::listen`] hears every server's.
+
+use std::str::FromStr;
+use std::time::Duration;
+
+use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
+use futures_util::StreamExt;
+use tokio::sync::mpsc;
+use tokio_postgres::{AsyncMessage, NoTls, Row};
+
+use super::{conflict, Change, Changed, GameRow, Op, WebGame};
+use crate::ApiError;
+
+/// The notification channel of changed games.
+pub const CHANNEL: &str = "agon_games";
+
+/// The `application_name` of the listening connection (the pool's are `agon-web`).
+pub const LISTENER_NAME: &str = "agon-web-listen";
+
+/// The migrations: `MIGRATIONS[i]` takes the schema from version `i` to `i + 1`. Version 1
+/// is what SQLite's schema version 3 means.
+const MIGRATIONS: [&str; 1] = ["
+CREATE TABLE games (
+    id                 TEXT PRIMARY KEY,
+    token_sha256       BYTEA NOT NULL,
+    human              TEXT NOT NULL CHECK (human IN ('white', 'black')),
+    level              TEXT NOT NULL CHECK (level IN ('easy', 'medium', 'hard')),
+    start              TEXT NOT NULL,
+    seed               BIGINT NOT NULL,
+    resigned           BOOLEAN NOT NULL DEFAULT FALSE,
+    created_unix       BIGINT NOT NULL,
+    rules              TEXT NOT NULL DEFAULT 'standard',
+    opponent           TEXT NOT NULL DEFAULT 'computer' CHECK (opponent IN ('computer', 'friend')),
+    guest_sha256       BYTEA,
+    creator_name       TEXT,
+    guest_name         TEXT,
+    clock_initial_ms   BIGINT,
+    clock_increment_ms BIGINT,
+    white_ms           BIGINT,
+    black_ms           BIGINT,
+    clock_at_ms        BIGINT,
+    version            BIGINT NOT NULL DEFAULT 0,
+    end_reason         TEXT CHECK (end_reason IN ('resignation', 'time-forfeit', 'agreement')),
+    loser              TEXT,
+    draw_offer         TEXT,
+    takeback_offer     TEXT,
+    rematch_offer      TEXT,
+    rematch_game       TEXT,
+    touched_ms         BIGINT NOT NULL DEFAULT 0,
+    over               BOOLEAN NOT NULL DEFAULT FALSE
+);
+-- Deleting a game deletes its moves in the same statement (the pruning), under the
+-- game's row lock, so no change of the game can interleave.
+CREATE TABLE moves (
+    game_id  TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    ply      INTEGER NOT NULL,
+    move     TEXT NOT NULL,
+    at_ms    BIGINT,
+    PRIMARY KEY (game_id, ply)
+);
+CREATE INDEX games_touched ON games (touched_ms);
+CREATE INDEX games_running ON games (clock_at_ms) WHERE clock_at_ms IS NOT NULL AND NOT over;
+"];
+
+/// The schema version this server writes in PostgreSQL.
+pub const PG_VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// An arbitrary key of the advisory lock the migrations hold (`pg_advisory_xact_lock`).
+const MIGRATION_LOCK: i64 = 0x0061_676f_6e77_6562;
+
+/// The columns of `games` a load reads, in [`GameRow`]'s order.
+const COLUMNS: &str = "id, token_sha256, human, level, start, seed, rules, opponent,
+    guest_sha256, creator_name, guest_name, clock_initial_ms, clock_increment_ms, white_ms,
+    black_ms, clock_at_ms, version, end_reason, loser, draw_offer, takeback_offer,
+    rematch_offer, rematch_game, resigned, over";
+
+/// What the listener of [`PgStore::listen`] hears.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// The listening connection is (again) up: what changed while it was down was not
+    /// heard, so every game watched must be read again.
+    Listening,
+    /// Game `id` was committed at `version` by the server `origin`.
+    Changed {
+        /// The game's id.
+        id: String,
+        /// The version committed.
+        version: i64,
+        /// The [`PgStore::origin`] of the server that committed it.
+        origin: String,
+    },
+}
+
+impl Notice {
+    /// Reads a notification's payload, `ID:VERSION:ORIGIN`.
+    ///
+    /// ```
+    /// use agon_web::store::Notice;
+    /// assert_eq!(
+    ///     Notice::parse("0011223344556677:12:ab12"),
+    ///     Some(Notice::Changed { id: "0011223344556677".into(), version: 12, origin: "ab12".into() })
+    /// );
+    /// assert_eq!(Notice::parse("junk"), None);
+    /// ```
+    pub fn parse(payload: &str) -> Option<Notice> {
+        let mut parts = payload.splitn(3, ':');
+        let id = parts.next()?.to_string();
+        let version = parts.next()?.parse().ok()?;
+        let origin = parts.next()?.to_string();
+        Some(Notice::Changed {
+            id,
+            version,
+            origin,
+        })
+    }
+}
+
+/// The games in a PostgreSQL database, through a pool of connections.
+pub struct PgStore {
+    pool: Pool,
+    config: tokio_postgres::Config,
+    url: String,
+    origin: String,
+}
+
+fn db_error(e: tokio_postgres::Error) -> ApiError {
+    use tokio_postgres::error::SqlState;
+    match e.code() {
+        // The guards: a ply or a version another writer took first.
+        Some(c)
+            if *c == SqlState::UNIQUE_VIOLATION || *c == SqlState::T_R_SERIALIZATION_FAILURE =>
+        {
+            conflict()
+        }
+        Some(c) if *c == SqlState::T_R_DEADLOCK_DETECTED => conflict(),
+        // The server's own words (tokio-postgres's Display says only "db error").
+        _ => match e.as_db_error() {
+            Some(db) => {
+                ApiError::internal(format!("database: {} ({})", db.message(), db.code().code()))
+            }
+            None => ApiError::internal(format!("database: {e}")),
+        },
+    }
+}
+
+fn pool_error(e: deadpool_postgres::PoolError) -> ApiError {
+    match e {
+        deadpool_postgres::PoolError::Backend(e) => db_error(e),
+        e => ApiError::internal(format!("database pool: {e}")),
+    }
+}
+
+fn row_of(row: &Row) -> Result<GameRow, tokio_postgres::Error> {
+    Ok(GameRow {
+        id: row.try_get(0)?,
+        token_sha256: row.try_get(1)?,
+        human: row.try_get(2)?,
+        level: row.try_get(3)?,
+        start: row.try_get(4)?,
+        seed: row.try_get(5)?,
+        rules: row.try_get(6)?,
+        opponent: row.try_get(7)?,
+        guest_sha256: row.try_get(8)?,
+        creator_name: row.try_get(9)?,
+        guest_name: row.try_get(10)?,
+        clock: [
+            row.try_get(11)?,
+            row.try_get(12)?,
+            row.try_get(13)?,
+            row.try_get(14)?,
+            row.try_get(15)?,
+        ],
+        version: row.try_get(16)?,
+        end_reason: row.try_get(17)?,
+        loser: row.try_get(18)?,
+        offers: [row.try_get(19)?, row.try_get(20)?, row.try_get(21)?],
+        rematch_game: row.try_get(22)?,
+        resigned: row.try_get(23)?,
+        over: row.try_get(24)?,
+    })
+}
+
+/// Reads and replays game `id` in one statement (one snapshot: the row and its moves
+/// agree).
+async fn load(client: &impl GenericClient, id: &str) -> Result<Option<WebGame>, ApiError> {
+    let statement = client
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS}, ARRAY(SELECT move FROM moves WHERE game_id = games.id ORDER BY ply)
+             FROM games WHERE id = $1"
+        ))
+        .await
+        .map_err(db_error)?;
+    let Some(row) = client
+        .query_opt(&statement, &[&id])
+        .await
+        .map_err(db_error)?
+    else {
+        return Ok(None);
+    };
+    let moves: Vec<String> = row.try_get(25).map_err(db_error)?;
+    row_of(&row).map_err(db_error)?.into_game(&moves).map(Some)
+}
+
+/// Writes a change's rows, in order.
+async fn write(client: &impl GenericClient, change: Change) -> Result<(), ApiError> {
+    for op in change.ops {
+        match op {
+            Op::Insert { row, moves, now_ms } => {
+                let r = &row;
+                let statement = client
+                    .prepare_cached(&format!(
+                        "INSERT INTO games ({COLUMNS}, created_unix, touched_ms) VALUES ($1, $2,
+                         $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
+                         $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)"
+                    ))
+                    .await
+                    .map_err(db_error)?;
+                client
+                    .execute(
+                        &statement,
+                        &[
+                            &r.id,
+                            &r.token_sha256,
+                            &r.human,
+                            &r.level,
+                            &r.start,
+                            &r.seed,
+                            &r.rules,
+                            &r.opponent,
+                            &r.guest_sha256,
+                            &r.creator_name,
+                            &r.guest_name,
+                            &r.clock[0],
+                            &r.clock[1],
+                            &r.clock[2],
+                            &r.clock[3],
+                            &r.clock[4],
+                            &r.version,
+                            &r.end_reason,
+                            &r.loser,
+                            &r.offers[0],
+                            &r.offers[1],
+                            &r.offers[2],
+                            &r.rematch_game,
+                            &r.resigned,
+                            &r.over,
+                            &(now_ms / 1000),
+                            &now_ms,
+                        ],
+                    )
+                    .await
+                    .map_err(db_error)?;
+                append(client, &r.id, 0, &moves, now_ms).await?;
+            }
+            Op::Append {
+                id,
+                from,
+                moves,
+                now_ms,
+            } => append(client, &id, from, &moves, now_ms).await?,
+            Op::Truncate { id, keep } => {
+                let keep = keep as i32;
+                client
+                    .execute(
+                        "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
+                        &[&id, &keep],
+                    )
+                    .await
+                    .map_err(db_error)?;
+            }
+            Op::Save { row, now_ms } => {
+                let r = &row;
+                let statement = client
+                    .prepare_cached(
+                        "UPDATE games SET guest_sha256 = $1, guest_name = $2, white_ms = $3,
+                             black_ms = $4, clock_at_ms = $5, end_reason = $6, loser = $7,
+                             resigned = $8, draw_offer = $9, takeback_offer = $10,
+                             rematch_offer = $11, rematch_game = $12, version = $15::BIGINT,
+                             touched_ms = $13, over = $16
+                         WHERE id = $14 AND version = $15::BIGINT - 1",
+                    )
+                    .await
+                    .map_err(db_error)?;
+                let changed = client
+                    .execute(
+                        &statement,
+                        &[
+                            &r.guest_sha256,
+                            &r.guest_name,
+                            &r.clock[2],
+                            &r.clock[3],
+                            &r.clock[4],
+                            &r.end_reason,
+                            &r.loser,
+                            &r.resigned,
+                            &r.offers[0],
+                            &r.offers[1],
+                            &r.offers[2],
+                            &r.rematch_game,
+                            &now_ms,
+                            &r.id,
+                            &r.version,
+                            &r.over,
+                        ],
+                    )
+                    .await
+                    .map_err(db_error)?;
+                if changed != 1 {
+                    return Err(conflict());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes moves from ply `from` on, each with the time it was stored (`now_ms`).
+async fn append(
+    client: &impl GenericClient,
+    id: &str,
+    from: usize,
+    moves: &[String],
+    now_ms: i64,
+) -> Result<(), ApiError> {
+    if moves.is_empty() {
+        return Ok(());
+    }
+    // One statement for all of them (a rematch or a new game from a position may bring
+    // none, a move one or two).
+    let plies: Vec<i32> = (0..moves.len()).map(|i| (from + i) as i32).collect();
+    let statement = client
+        .prepare_cached(
+            "INSERT INTO moves (game_id, ply, move, at_ms)
+             SELECT $1, ply, move, $4 FROM unnest($2::INTEGER[], $3::TEXT[]) AS m(ply, move)",
+        )
+        .await
+        .map_err(db_error)?;
+    client
+        .execute(&statement, &[&id, &plies, &moves, &now_ms])
+        .await
+        .map_err(db_error)?;
+    Ok(())
+}
+
+impl PgStore {
+    /// Connects to the database of `url` with a pool of at most `connections`, and applies
+    /// the migrations it lacks.
+    pub async fn connect(url: &str, connections: usize) -> Result<PgStore, ApiError> {
+        let bad = |e: tokio_postgres::Error| ApiError::internal(format!("database URL: {e}"));
+        let mut config = tokio_postgres::Config::from_str(url).map_err(bad)?;
+        if config.get_application_name().is_none() {
+            config.application_name("agon-web");
+        }
+        // A dead peer (a server or a network gone) is noticed within a minute or so.
+        config.keepalives(true);
+        config.keepalives_idle(Duration::from_secs(30));
+        config.connect_timeout(Duration::from_secs(5));
+        let manager = Manager::from_config(
+            config.clone(),
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(connections.max(1))
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            // A request waits this long for a connection, then fails (503 via the health).
+            .wait_timeout(Some(Duration::from_secs(10)))
+            .create_timeout(Some(Duration::from_secs(5)))
+            .build()
+            .map_err(|e| ApiError::internal(format!("database pool: {e}")))?;
+        let store = PgStore {
+            pool,
+            config,
+            url: url.to_string(),
+            origin: crate::api::random_hex::<6>()?,
+        };
+        store.migrate().await?;
+        Ok(store)
+    }
+
+    /// Brings the schema up to [`PG_VERSION`], one migration a transaction.
+    async fn migrate(&self) -> Result<(), ApiError> {
+        let mut client = self.pool.get().await.map_err(pool_error)?;
+        loop {
+            let tx = client.transaction().await.map_err(db_error)?;
+            tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
+                .await
+                .map_err(db_error)?;
+            // Under the lock: servers starting together create it once.
+            tx.batch_execute("CREATE TABLE IF NOT EXISTS agon_schema (version BIGINT PRIMARY KEY)")
+                .await
+                .map_err(db_error)?;
+            let version: i64 = tx
+                .query_one("SELECT coalesce(max(version), 0) FROM agon_schema", &[])
+                .await
+                .map_err(db_error)?
+                .get(0);
+            if version > PG_VERSION {
+                return Err(ApiError::internal(format!(
+                    "database schema version {version} is newer than this server's ({PG_VERSION})"
+                )));
+            }
+            if version == PG_VERSION {
+                return tx.commit().await.map_err(db_error);
+            }
+            tx.batch_execute(MIGRATIONS[version as usize])
+                .await
+                .map_err(db_error)?;
+            tx.execute(
+                "INSERT INTO agon_schema (version) VALUES ($1)",
+                &[&(version + 1)],
+            )
+            .await
+            .map_err(db_error)?;
+            tx.commit().await.map_err(db_error)?;
+        }
+    }
+
+    /// The URL it was opened with.
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+
+    /// This server's name in the notifications it sends (random, 12 hex digits): its
+    /// listener skips its own, which it published already.
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// The pool, for tools and tests that run their own SQL.
+    pub fn pool(&self) -> &Pool {
+        &self.pool
+    }
+
+    /// The game with this id, replayed, or `None`.
+    pub async fn load(&self, id: &str) -> Result<Option<WebGame>, ApiError> {
+        let client = self.pool.get().await.map_err(pool_error)?;
+        load(&client, id).await
+    }
+
+    /// Changes game `id` (see [`Store::change`](super::Store::change)): in one
+    /// transaction, locks its row (`FOR UPDATE`), reads it, writes what `f` asks, notifies
+    /// the other servers, commits; then `after` runs with the changed game.
+    pub async fn change<T: Send + 'static>(
+        &self,
+        id: &str,
+        f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, ApiError> + Send + 'static,
+        after: impl FnOnce(&WebGame) + Send + 'static,
+    ) -> Result<Changed<T>, ApiError> {
+        let mut client = self.pool.get().await.map_err(pool_error)?;
+        let tx = client.transaction().await.map_err(db_error)?;
+        // The lock first, then the read: the read's snapshot is taken once the lock is
+        // held, so it sees the moves of the change that held it before.
+        tx.query_opt("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", &[&id])
+            .await
+            .map_err(db_error)?;
+        let game = load(&tx, id).await?;
+        let mut change = Change::default();
+        let value = f(&mut change, game)?;
+        write(&tx, change).await?;
+        if let Some(game) = &value.1 {
+            let payload = format!("{}:{}:{}", game.id, game.version, self.origin);
+            tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload])
+                .await
+                .map_err(db_error)?;
+        }
+        tx.commit().await.map_err(db_error)?;
+        if let Some(game) = &value.1 {
+            after(game);
+        }
+        Ok(value)
+    }
+
+    /// Deletes the idle games (see [`Store::prune`](super::Store::prune)); their moves go
+    /// with them (`ON DELETE CASCADE`), each game under its row lock.
+    pub async fn prune(
+        &self,
+        unfinished_ms: i64,
+        finished_ms: Option<i64>,
+    ) -> Result<usize, ApiError> {
+        let client = self.pool.get().await.map_err(pool_error)?;
+        let finished_ms = finished_ms.unwrap_or(i64::MIN);
+        let n = client
+            .execute(
+                "DELETE FROM games WHERE (NOT over AND touched_ms < $1) OR (over AND touched_ms < $2)",
+                &[&unfinished_ms, &finished_ms],
+            )
+            .await
+            .map_err(db_error)?;
+        Ok(n as usize)
+    }
+
+    /// The games whose clock runs and may have run out by `by_ms`.
+    pub async fn running_clocks(&self, by_ms: i64) -> Result<Vec<String>, ApiError> {
+        let client = self.pool.get().await.map_err(pool_error)?;
+        let rows = client
+            .query(
+                "SELECT id FROM games WHERE clock_at_ms IS NOT NULL AND NOT over
+                     AND end_reason IS NULL AND clock_at_ms + LEAST(white_ms, black_ms) <= $1",
+                &[&by_ms],
+            )
+            .await
+            .map_err(db_error)?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    /// The number of games and of moves stored.
+    pub async fn counts(&self) -> Result<(i64, i64), ApiError> {
+        let client = self.pool.get().await.map_err(pool_error)?;
+        let row = client
+            .query_one(
+                "SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM moves)",
+                &[],
+            )
+            .await
+            .map_err(db_error)?;
+        Ok((row.get(0), row.get(1)))
+    }
+
+    /// `SELECT 1` on a connection of the pool.
+    pub async fn ping(&self) -> Result<(), ApiError> {
+        let client = self.pool.get().await.map_err(pool_error)?;
+        client.execute("SELECT 1", &[]).await.map_err(db_error)?;
+        Ok(())
+    }
+
+    /// Listens to every server's changes (`LISTEN agon_games`) on a connection of its own,
+    /// outside the pool, until the receiver is dropped: [`Notice::Listening`] once the
+    /// connection listens (and again after each reconnection: notifications sent while
+    /// it was down are lost, so the caller reads again what it watches), then a
+    /// [`Notice::Changed`] for each commit. A lost connection is opened again after
+    /// 0.1 s, doubling up to 5 s while it fails.
+    pub fn listen(&self) -> mpsc::UnboundedReceiver<Notice> {
+        let (sender, receiver) = mpsc::unbounded_channel();
+        let mut config = self.config.clone();
+        // Named, so that an operator (or a test) can tell it from the pool's.
+        config.application_name(LISTENER_NAME);
+        tokio::spawn(async move {
+            let mut backoff = Duration::from_millis(100);
+            while !sender.is_closed() {
+                match listen_once(&config, &sender).await {
+                    // It listened, then the connection ended: try again at once.
+                    Ok(()) => backoff = Duration::from_millis(100),
+                    Err(e) => {
+                        eprintln!(
+                            "agon-web: listening to the database: {e}; again in {} ms",
+                            backoff.as_millis()
+                        );
+                        tokio::time::sleep(backoff).await;
+                        backoff = (backoff * 2).min(Duration::from_secs(5));
+                    }
+                }
+            }
+        });
+        receiver
+    }
+}
+
+/// One listening connection, until it ends.
+async fn listen_once(
+    config: &tokio_postgres::Config,
+    sender: &mpsc::UnboundedSender<Notice>,
+) -> Result<(), tokio_postgres::Error> {
+    let (client, mut connection) = config.connect(NoTls).await?;
+    let (messages, mut received) = mpsc::unbounded_channel();
+    // The connection does the I/O: polled here, it hands over the notifications.
+    let driver = tokio::spawn(async move {
+        let mut stream = futures_util::stream::poll_fn(move |cx| connection.poll_message(cx));
+        while let Some(message) = stream.next().await {
+            match message {
+                Ok(AsyncMessage::Notification(n)) => {
+                    if messages.send(Ok(n.payload().to_string())).is_err() {
+                        return;
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    let _ = messages.send(Err(e));
+                    return;
+                }
+            }
+        }
+    });
+    let listening = client.batch_execute(&format!("LISTEN {CHANNEL}")).await;
+    if let Err(e) = listening {
+        driver.abort();
+        return Err(e);
+    }
+    let _ = sender.send(Notice::Listening);
+    let ended = loop {
+        tokio::select! {
+            message = received.recv() => match message {
+                Some(Ok(payload)) => {
+                    if let Some(notice) = Notice::parse(&payload) {
+                        if sender.send(notice).is_err() {
+                            break Ok(());
+                        }
+                    }
+                }
+                Some(Err(e)) => break Err(e),
+                None => break Ok(()),
+            },
+            () = sender.closed() => break Ok(()),
+        }
+    };
+    driver.abort();
+    drop(client);
+    ended
+}

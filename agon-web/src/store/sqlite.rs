@@ -1,0 +1,467 @@
+//! [`SqliteStore`]: the games in one SQLite file (rusqlite, bundled, WAL mode), the
+//! embedded default: nothing to install.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
+
+use super::{conflict, Change, Changed, GameRow, Op, WebGame};
+use crate::ApiError;
+
+/// The schema, applied to a new database (`PRAGMA user_version` 0 to 1); [`MIGRATIONS`]
+/// then bring it to [`VERSION`].
+const SCHEMA: &str = "
+CREATE TABLE games (
+    id            TEXT PRIMARY KEY,
+    token_sha256  BLOB NOT NULL,
+    human         TEXT NOT NULL CHECK (human IN ('white', 'black')),
+    level         TEXT NOT NULL CHECK (level IN ('easy', 'medium', 'hard')),
+    start         TEXT NOT NULL,
+    seed          INTEGER NOT NULL,
+    resigned      INTEGER NOT NULL DEFAULT 0,
+    created_unix  INTEGER NOT NULL
+);
+CREATE TABLE moves (
+    game_id  TEXT NOT NULL REFERENCES games(id),
+    ply      INTEGER NOT NULL,
+    move     TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+) WITHOUT ROWID;
+PRAGMA user_version = 1;
+";
+
+/// The schema version this server writes.
+pub const VERSION: i64 = 3;
+
+/// The migrations from each version to the next: `MIGRATIONS[i]` takes version `i + 1` to
+/// `i + 2`. Each runs in one transaction with its version bump.
+const MIGRATIONS: [&str; 2] = [
+    // 1 to 2: the rule set of each game (the text form of agon_core::Rules). Games stored
+    // before it were played under the standard rules.
+    "ALTER TABLE games ADD COLUMN rules TEXT NOT NULL DEFAULT 'standard';
+     PRAGMA user_version = 2;",
+    // 2 to 3: games between friends, clocks, offers and live versions (issue 23). The
+    // creator's seat keeps `token_sha256` (its side is `human`); the other seat's digest
+    // is `guest_sha256` (NULL until someone joins; always NULL against the computer).
+    // `resigned` is kept but no longer read: `end_reason`/`loser` say how a game ended
+    // outside the rules. Every stored game gets the version its changes would have given
+    // it (a version a move, one for a resignation) and is touched when it was created.
+    // `over` says whether a game has ended (by the rules or otherwise), for the pruning of
+    // unfinished games; SQL cannot replay a game, so of the older games only the resigned
+    // ones count as over (an older game won on the board is pruned as unfinished once
+    // idle, like any game nobody plays).
+    "ALTER TABLE games ADD COLUMN opponent TEXT NOT NULL DEFAULT 'computer'
+         CHECK (opponent IN ('computer', 'friend'));
+     ALTER TABLE games ADD COLUMN guest_sha256 BLOB;
+     ALTER TABLE games ADD COLUMN creator_name TEXT;
+     ALTER TABLE games ADD COLUMN guest_name TEXT;
+     ALTER TABLE games ADD COLUMN clock_initial_ms INTEGER;
+     ALTER TABLE games ADD COLUMN clock_increment_ms INTEGER;
+     ALTER TABLE games ADD COLUMN white_ms INTEGER;
+     ALTER TABLE games ADD COLUMN black_ms INTEGER;
+     ALTER TABLE games ADD COLUMN clock_at_ms INTEGER;
+     ALTER TABLE games ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+     ALTER TABLE games ADD COLUMN end_reason TEXT
+         CHECK (end_reason IN ('resignation', 'time-forfeit', 'agreement'));
+     ALTER TABLE games ADD COLUMN loser TEXT;
+     ALTER TABLE games ADD COLUMN draw_offer TEXT;
+     ALTER TABLE games ADD COLUMN takeback_offer TEXT;
+     ALTER TABLE games ADD COLUMN rematch_offer TEXT;
+     ALTER TABLE games ADD COLUMN rematch_game TEXT;
+     ALTER TABLE games ADD COLUMN touched_ms INTEGER NOT NULL DEFAULT 0;
+     ALTER TABLE games ADD COLUMN over INTEGER NOT NULL DEFAULT 0;
+     ALTER TABLE moves ADD COLUMN at_ms INTEGER;
+     UPDATE games SET end_reason = 'resignation', loser = human, over = 1 WHERE resigned = 1;
+     UPDATE games SET
+         version = (SELECT count(*) FROM moves WHERE moves.game_id = games.id) + resigned,
+         touched_ms = created_unix * 1000;
+     CREATE INDEX games_touched ON games (touched_ms);
+     PRAGMA user_version = 3;",
+];
+
+/// The database: one SQLite connection in WAL mode behind a mutex.
+///
+/// Each operation is a short transaction; no lock is held while the computer thinks.
+pub struct SqliteStore {
+    conn: Arc<Mutex<Connection>>,
+    path: PathBuf,
+}
+
+impl SqliteStore {
+    /// Opens (or creates) the database file and brings its schema up to date.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let store = agon_web::store::SqliteStore::open(&dir.path().join("games.sqlite3"))?;
+    /// assert!(store.load("0123456789abcdef")?.is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open(path: &Path) -> Result<SqliteStore, ApiError> {
+        let conn = Connection::open(path)?;
+        // WAL: readers do not block the writer. synchronous=NORMAL keeps every committed
+        // transaction through a crash of the process (only a power cut may lose the last
+        // ones), at a fraction of FULL's cost.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let mut version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
+        if version > VERSION {
+            return Err(ApiError::internal(format!(
+                "database schema version {version} is newer than this server's ({VERSION})"
+            )));
+        }
+        if version == 0 {
+            conn.execute_batch(&format!("BEGIN; {SCHEMA} COMMIT;"))?;
+            version = 1;
+        }
+        while version < VERSION {
+            let migration = MIGRATIONS[(version - 1) as usize];
+            conn.execute_batch(&format!("BEGIN; {migration} COMMIT;"))?;
+            version += 1;
+        }
+        Ok(SqliteStore {
+            conn: Arc::new(Mutex::new(conn)),
+            path: path.to_path_buf(),
+        })
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Connection> {
+        // A panic while holding the lock cannot leave a transaction half done (SQLite
+        // rolls it back when the Transaction is dropped), so a poisoned lock is usable.
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A handle on the same connection, for a blocking thread.
+    fn handle(&self) -> SqliteStore {
+        SqliteStore {
+            conn: self.conn.clone(),
+            path: self.path.clone(),
+        }
+    }
+
+    /// Runs `f` on a blocking thread (the database is synchronous).
+    pub(crate) async fn blocking<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&SqliteStore) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let store = self.handle();
+        tokio::task::spawn_blocking(move || f(&store))
+            .await
+            .map_err(|e| ApiError::internal(format!("worker: {e}")))?
+    }
+
+    /// Runs `f` in one transaction, committed only if `f` succeeds.
+    ///
+    /// The transaction is `IMMEDIATE`: it takes SQLite's write lock before it reads, so
+    /// that a second server process on the same file can never read a version that
+    /// another commits before this one writes (its write would fail with `SQLITE_BUSY`
+    /// instead of waiting).
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let store = agon_web::store::SqliteStore::open(&dir.path().join("g.sqlite3"))?;
+    /// let n: i64 = store.transaction(|tx| {
+    ///     Ok(tx.query_row("SELECT count(*) FROM games", [], |r| r.get(0))?)
+    /// })?;
+    /// assert_eq!(n, 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn transaction<T>(
+        &self,
+        f: impl FnOnce(&Transaction<'_>) -> Result<T, ApiError>,
+    ) -> Result<T, ApiError> {
+        let mut conn = self.lock();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let value = f(&tx)?;
+        tx.commit()?;
+        Ok(value)
+    }
+
+    /// Changes game `id` (see [`Store::change`](super::Store::change)): one `IMMEDIATE`
+    /// transaction reads it, writes what `f` asks, commits, and `after` runs while the
+    /// store is still locked, so in commit order.
+    pub fn change<T>(
+        &self,
+        id: &str,
+        f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, ApiError>,
+        after: impl FnOnce(&WebGame),
+    ) -> Result<Changed<T>, ApiError> {
+        let mut conn = self.lock();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let game = load(&tx, id)?;
+        let mut change = Change::default();
+        let value = f(&mut change, game)?;
+        write(&tx, change)?;
+        tx.commit()?;
+        if let Some(game) = &value.1 {
+            after(game);
+        }
+        Ok(value)
+    }
+
+    pub(crate) async fn change_async<T: Send + 'static>(
+        &self,
+        id: &str,
+        f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, ApiError> + Send + 'static,
+        after: impl FnOnce(&WebGame) + Send + 'static,
+    ) -> Result<Changed<T>, ApiError> {
+        let id = id.to_string();
+        self.blocking(move |s| s.change(&id, f, after)).await
+    }
+
+    /// Deletes every unfinished game (and its moves) that nothing changed since
+    /// `unfinished_ms` (unix milliseconds), and every finished one not changed since
+    /// `finished_ms` (`None`: finished games are kept); answers how many.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let store = agon_web::store::SqliteStore::open(&dir.path().join("g.sqlite3"))?;
+    /// assert_eq!(store.prune(i64::MAX, None)?, 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn prune(&self, unfinished_ms: i64, finished_ms: Option<i64>) -> Result<usize, ApiError> {
+        const IDLE: &str = "(over = 0 AND touched_ms < ?1) OR (over = 1 AND touched_ms < ?2)";
+        let finished_ms = finished_ms.unwrap_or(i64::MIN);
+        // One IMMEDIATE transaction: no change of a game can fall between the two deletes.
+        self.transaction(|tx| {
+            tx.execute(
+                &format!("DELETE FROM moves WHERE game_id IN (SELECT id FROM games WHERE {IDLE})"),
+                params![unfinished_ms, finished_ms],
+            )?;
+            Ok(tx.execute(
+                &format!("DELETE FROM games WHERE {IDLE}"),
+                params![unfinished_ms, finished_ms],
+            )?)
+        })
+    }
+
+    /// The ids of the games whose clock runs (started, the game not ended outside the
+    /// rules) and whose deadline may have passed by `by_ms`: what the clock's timers
+    /// watch after a restart, and what the sweep of overdue clocks settles.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let store = agon_web::store::SqliteStore::open(&dir.path().join("g.sqlite3"))?;
+    /// assert!(store.running_clocks(i64::MAX)?.is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn running_clocks(&self, by_ms: i64) -> Result<Vec<String>, ApiError> {
+        self.transaction(|tx| {
+            // The running side's time is one of the two: the smaller is the earliest
+            // deadline it can have (the game's replay decides, when it is settled).
+            let mut stmt = tx.prepare(
+                "SELECT id FROM games WHERE clock_at_ms IS NOT NULL AND end_reason IS NULL
+                     AND over = 0 AND clock_at_ms + min(white_ms, black_ms) <= ?1",
+            )?;
+            let ids = stmt
+                .query_map(params![by_ms], |row| row.get::<_, String>(0))?
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(ids)
+        })
+    }
+
+    /// The number of games and of moves stored.
+    pub fn counts(&self) -> Result<(i64, i64), ApiError> {
+        self.transaction(|tx| {
+            Ok(tx.query_row(
+                "SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM moves)",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?)
+        })
+    }
+
+    /// `SELECT 1` through the store's lock and connection.
+    pub fn ping(&self) -> Result<(), ApiError> {
+        self.transaction(|tx| Ok(tx.query_row("SELECT 1", [], |_| Ok(()))?))
+    }
+
+    /// The game with this id, replayed, or `None`.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let store = agon_web::store::SqliteStore::open(&dir.path().join("g.sqlite3"))?;
+    /// assert!(store.load("nope")?.is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn load(&self, id: &str) -> Result<Option<WebGame>, ApiError> {
+        self.transaction(|tx| load(tx, id))
+    }
+
+    pub(crate) async fn load_async(&self, id: &str) -> Result<Option<WebGame>, ApiError> {
+        let id = id.to_string();
+        self.blocking(move |s| s.load(&id)).await
+    }
+}
+
+/// The columns of `games` a load reads, in [`GameRow`]'s order.
+const COLUMNS: &str = "id, token_sha256, human, level, start, seed, rules, opponent,
+    guest_sha256, creator_name, guest_name, clock_initial_ms, clock_increment_ms, white_ms,
+    black_ms, clock_at_ms, version, end_reason, loser, draw_offer, takeback_offer,
+    rematch_offer, rematch_game, resigned, over";
+
+/// Writes a change's rows, in order.
+fn write(tx: &Transaction<'_>, change: Change) -> Result<(), ApiError> {
+    for op in change.ops {
+        match op {
+            Op::Insert { row, moves, now_ms } => {
+                let r = &row;
+                tx.execute(
+                    &format!(
+                        "INSERT INTO games ({COLUMNS}, created_unix, touched_ms) VALUES (?1, ?2,
+                         ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
+                         ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)"
+                    ),
+                    params![
+                        r.id,
+                        r.token_sha256,
+                        r.human,
+                        r.level,
+                        r.start,
+                        r.seed,
+                        r.rules,
+                        r.opponent,
+                        r.guest_sha256,
+                        r.creator_name,
+                        r.guest_name,
+                        r.clock[0],
+                        r.clock[1],
+                        r.clock[2],
+                        r.clock[3],
+                        r.clock[4],
+                        r.version,
+                        r.end_reason,
+                        r.loser,
+                        r.offers[0],
+                        r.offers[1],
+                        r.offers[2],
+                        r.rematch_game,
+                        r.resigned,
+                        r.over,
+                        now_ms / 1000,
+                        now_ms,
+                    ],
+                )?;
+                append(tx, &r.id, 0, &moves, now_ms)?;
+            }
+            Op::Append {
+                id,
+                from,
+                moves,
+                now_ms,
+            } => append(tx, &id, from, &moves, now_ms)?,
+            Op::Truncate { id, keep } => {
+                tx.execute(
+                    "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+                    params![id, keep as i64],
+                )?;
+            }
+            Op::Save { row, now_ms } => {
+                let r = &row;
+                let changed = tx.execute(
+                    "UPDATE games SET guest_sha256 = ?1, guest_name = ?2, white_ms = ?3,
+                         black_ms = ?4, clock_at_ms = ?5, end_reason = ?6, loser = ?7,
+                         resigned = ?8, draw_offer = ?9, takeback_offer = ?10,
+                         rematch_offer = ?11, rematch_game = ?12, version = ?15,
+                         touched_ms = ?13, over = ?16
+                     WHERE id = ?14 AND version = ?15 - 1",
+                    params![
+                        r.guest_sha256,
+                        r.guest_name,
+                        r.clock[2],
+                        r.clock[3],
+                        r.clock[4],
+                        r.end_reason,
+                        r.loser,
+                        r.resigned,
+                        r.offers[0],
+                        r.offers[1],
+                        r.offers[2],
+                        r.rematch_game,
+                        now_ms,
+                        r.id,
+                        r.version,
+                        r.over,
+                    ],
+                )?;
+                if changed != 1 {
+                    return Err(conflict());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Writes moves from ply `from` on, each with the time it was stored (`now_ms`).
+fn append(
+    tx: &Transaction<'_>,
+    id: &str,
+    from: usize,
+    moves: &[String],
+    now_ms: i64,
+) -> Result<(), ApiError> {
+    let mut insert =
+        tx.prepare_cached("INSERT INTO moves (game_id, ply, move, at_ms) VALUES (?1, ?2, ?3, ?4)")?;
+    for (i, m) in moves.iter().enumerate() {
+        insert
+            .execute(params![id, (from + i) as i64, m, now_ms])
+            .map_err(|e| match e.sqlite_error_code() {
+                // The second guard: a ply another writer already stored.
+                Some(rusqlite::ErrorCode::ConstraintViolation) => conflict(),
+                _ => e.into(),
+            })?;
+    }
+    Ok(())
+}
+
+/// Reads and replays a game inside a transaction.
+fn load(tx: &Transaction<'_>, id: &str) -> Result<Option<WebGame>, ApiError> {
+    let row = tx
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE id = ?1"))?
+        .query_row(params![id], |row| {
+            Ok(GameRow {
+                id: row.get(0)?,
+                token_sha256: row.get(1)?,
+                human: row.get(2)?,
+                level: row.get(3)?,
+                start: row.get(4)?,
+                seed: row.get(5)?,
+                rules: row.get(6)?,
+                opponent: row.get(7)?,
+                guest_sha256: row.get(8)?,
+                creator_name: row.get(9)?,
+                guest_name: row.get(10)?,
+                clock: [
+                    row.get(11)?,
+                    row.get(12)?,
+                    row.get(13)?,
+                    row.get(14)?,
+                    row.get(15)?,
+                ],
+                version: row.get(16)?,
+                end_reason: row.get(17)?,
+                loser: row.get(18)?,
+                offers: [row.get(19)?, row.get(20)?, row.get(21)?],
+                rematch_game: row.get(22)?,
+                resigned: row.get(23)?,
+                over: row.get(24)?,
+            })
+        })
+        .optional()?;
+    let Some(row) = row else {
+        return Ok(None);
+    };
+    let mut moves = tx.prepare_cached("SELECT move FROM moves WHERE game_id = ?1 ORDER BY ply")?;
+    let texts = moves
+        .query_map(params![id], |row| row.get::<_, String>(0))?
+        .collect::<Result<Vec<_>, _>>()?;
+    row.into_game(&texts).map(Some)
+}

@@ -1,0 +1,351 @@
+//! What the integration tests share: a database of either store for each test.
+//!
+//! PostgreSQL: `AGON_WEB_TEST_PG` (set by `scripts/test.sh`) is the URL of a server the
+//! tests must use, and a test fails if it cannot reach it. Without it, each test binary
+//! starts its own throwaway server with `scripts/pg.sh` (stopped once the binary exits);
+//! where PostgreSQL is not installed, the PostgreSQL half of the tests is skipped with a
+//! notice. Every test gets a database of its own (`CREATE DATABASE`).
+#![allow(dead_code)]
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use agon_web::{AppState, Config, Database, Store};
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+/// Which store a test runs on.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A test's database, dropped with the test (the SQLite file's directory; a PostgreSQL
+/// database stays on the throwaway server until it stops).
+pub struct TestDb {
+    pub db: Database,
+    _dir: tempfile::TempDir,
+}
+
+/// The throwaway server of this test binary: its URL (of the `postgres` database), or
+/// `None` when PostgreSQL cannot be had here.
+fn server_url() -> Option<&'static str> {
+    static URL: OnceLock<Option<String>> = OnceLock::new();
+    URL.get_or_init(|| {
+        if let Ok(url) = std::env::var("AGON_WEB_TEST_PG") {
+            return Some(url);
+        }
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let dir = std::env::temp_dir().join(format!("agon-web-pg-{}", std::process::id()));
+        let out = std::process::Command::new(root.join("scripts/pg.sh"))
+            .arg("start")
+            .arg(&dir)
+            .arg(std::process::id().to_string())
+            .output();
+        match out {
+            Ok(out) if out.status.success() => {
+                Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
+            }
+            Ok(out) => {
+                eprintln!(
+                    "NOTICE: no PostgreSQL here ({}): the PostgreSQL tests are skipped",
+                    String::from_utf8_lossy(&out.stderr).trim()
+                );
+                None
+            }
+            Err(e) => {
+                eprintln!("NOTICE: scripts/pg.sh: {e}: the PostgreSQL tests are skipped");
+                None
+            }
+        }
+    })
+    .as_deref()
+}
+
+/// Whether the PostgreSQL half runs; prints why not. With `AGON_WEB_TEST_PG` set it
+/// always does (and fails if the server is not there).
+pub fn postgres_available() -> bool {
+    server_url().is_some()
+}
+
+/// A new, empty PostgreSQL database on the test server: its URL.
+pub async fn postgres_database() -> String {
+    let url = server_url().expect("PostgreSQL for the tests (AGON_WEB_TEST_PG or scripts/pg.sh)");
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap_or_else(|e| panic!("the test PostgreSQL at {url}: {e}"));
+    let driver = tokio::spawn(connection);
+    let name = format!("agon_test_{:016x}", rand_u64());
+    client
+        .batch_execute(&format!("CREATE DATABASE {name}"))
+        .await
+        .unwrap();
+    drop(client);
+    let _ = driver.await;
+    let base = url.rsplit_once('/').map_or(url, |(base, _)| base);
+    format!("{base}/{name}")
+}
+
+fn rand_u64() -> u64 {
+    let mut bytes = [0u8; 8];
+    getrandom::fill(&mut bytes).unwrap();
+    u64::from_le_bytes(bytes)
+}
+
+/// A new, empty database of `backend`.
+pub async fn database(backend: Backend) -> TestDb {
+    let dir = tempfile::tempdir().unwrap();
+    let db = match backend {
+        Backend::Sqlite => Database::Sqlite(dir.path().join("games.sqlite3")),
+        Backend::Postgres => Database::Postgres(postgres_database().await),
+    };
+    TestDb { db, _dir: dir }
+}
+
+/// The directory of a test's files (logs, the SQLite file).
+impl TestDb {
+    pub fn dir(&self) -> PathBuf {
+        self._dir.path().to_path_buf()
+    }
+}
+
+/// The app's state on a new database of `backend`, from `config` (whose `db` is set).
+pub async fn state(backend: Backend, config: Config) -> (AppState, TestDb) {
+    let db = database(backend).await;
+    let config = Config {
+        db: db.db.clone(),
+        ..config
+    };
+    (AppState::connect(&config).await.unwrap(), db)
+}
+
+/// Runs one SQL statement with no parameters on either store (a test setting up what no
+/// request can, like a game untouched for a month).
+pub async fn execute(store: &Store, sql: &str) {
+    match store {
+        Store::Sqlite(s) => {
+            let sql = sql.to_string();
+            s.transaction(move |tx| Ok(tx.execute_batch(&sql)?))
+                .unwrap();
+        }
+        Store::Postgres(p) => {
+            p.pool()
+                .get()
+                .await
+                .unwrap()
+                .batch_execute(sql)
+                .await
+                .unwrap();
+        }
+    }
+}
+
+/// Declares each test (an `async fn NAME(b: Backend)` of the file) twice: `sqlite::NAME`
+/// and `postgres::NAME`; the latter is skipped with a notice where PostgreSQL is not
+/// installed and `AGON_WEB_TEST_PG` is not set.
+#[macro_export]
+macro_rules! both_stores {
+    ($flavor:tt; $($name:ident),* $(,)?) => {
+        mod sqlite {
+            $(
+                #[tokio::test $flavor]
+                async fn $name() {
+                    super::$name($crate::common::Backend::Sqlite).await
+                }
+            )*
+        }
+        mod postgres {
+            $(
+                #[tokio::test $flavor]
+                async fn $name() {
+                    if !$crate::common::postgres_available() {
+                        eprintln!("NOTICE: {} skipped: no PostgreSQL", stringify!($name));
+                        return;
+                    }
+                    super::$name($crate::common::Backend::Postgres).await
+                }
+            )*
+        }
+    };
+}
+
+/// One event of a stream.
+#[derive(Clone, Debug)]
+pub struct Sse {
+    pub event: String,
+    pub id: Option<i64>,
+    pub data: Value,
+}
+
+/// An open event stream, read by a task into a channel; dropping it closes the
+/// connection.
+pub struct Stream {
+    pub events: mpsc::UnboundedReceiver<Sse>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Stream {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl Stream {
+    /// The next event of this kind (others are skipped), within 5 s.
+    pub async fn next(&mut self, kind: &str) -> Sse {
+        loop {
+            let event = tokio::time::timeout(Duration::from_secs(5), self.events.recv())
+                .await
+                .unwrap_or_else(|_| panic!("no {kind} event within 5 s"))
+                .expect("the stream ended");
+            if event.event == kind {
+                return event;
+            }
+        }
+    }
+
+    /// Every `state` event until (and with) version `version`.
+    pub async fn states_until(&mut self, version: i64) -> Vec<Sse> {
+        let mut states = Vec::new();
+        loop {
+            let event = self.next("state").await;
+            let v = event.id.unwrap();
+            states.push(event);
+            if v >= version {
+                return states;
+            }
+        }
+    }
+
+    /// Asserts that no `state` event comes within `ms`.
+    pub async fn quiet(&mut self, ms: u64) {
+        let deadline = tokio::time::Instant::now() + Duration::from_millis(ms);
+        while let Ok(Some(event)) = tokio::time::timeout_at(deadline, self.events.recv()).await {
+            assert_ne!(event.event, "state", "unexpected {event:?}");
+        }
+    }
+}
+
+/// Reads the events of an open stream (`200 text/event-stream`) in a task.
+pub fn read_events(mut response: reqwest::Response) -> Stream {
+    assert_eq!(
+        response.headers()["content-type"].to_str().unwrap(),
+        "text/event-stream"
+    );
+    let (tx, events) = mpsc::unbounded_channel();
+    let task = tokio::spawn(async move {
+        let mut buffer = String::new();
+        while let Ok(Some(chunk)) = response.chunk().await {
+            buffer.push_str(std::str::from_utf8(&chunk).unwrap());
+            while let Some(end) = buffer.find("\n\n") {
+                let block: String = buffer.drain(..end + 2).collect();
+                let (mut event, mut id, mut data) = (String::new(), None, String::new());
+                for line in block.lines() {
+                    if let Some(v) = line.strip_prefix("event:") {
+                        event = v.trim().to_string();
+                    } else if let Some(v) = line.strip_prefix("id:") {
+                        id = Some(v.trim().parse().unwrap());
+                    } else if let Some(v) = line.strip_prefix("data:") {
+                        data.push_str(v.trim_start());
+                    }
+                }
+                if event.is_empty() {
+                    continue; // a keep-alive comment
+                }
+                let data = serde_json::from_str(&data).unwrap();
+                if tx.send(Sse { event, id, data }).is_err() {
+                    return;
+                }
+            }
+        }
+    });
+    Stream { events, task }
+}
+
+/// A real server process (the `agon-web` binary) on a free loopback port.
+pub struct Process {
+    pub child: Child,
+    pub base: String,
+    pub log: std::path::PathBuf,
+}
+
+impl Process {
+    /// Starts it on `db`, its output in a log file beside a SQLite file, else in the
+    /// temporary directory.
+    pub fn start(db: &Database) -> Process {
+        // A free loopback port: bound by the OS, released, then taken by the server.
+        let port = TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        // Everything the server prints goes to a file, read at the end.
+        let log = match db {
+            Database::Sqlite(path) => path.with_extension(format!("{port}.log")),
+            Database::Postgres(_) => std::env::temp_dir().join(format!("agon-web-{port}.log")),
+        };
+        let out = std::fs::File::create(&log).unwrap();
+        let child = Command::new(env!("CARGO_BIN_EXE_agon-web"))
+            .args(["--addr", &format!("127.0.0.1:{port}"), "--workers", "2"])
+            .arg("--db")
+            .arg(match db {
+                Database::Sqlite(path) => path.as_os_str().to_owned(),
+                Database::Postgres(url) => url.into(),
+            })
+            // Every request of a test comes from 127.0.0.1.
+            .args(["--create-limit", "off", "--action-limit", "off"])
+            .stdout(Stdio::from(out.try_clone().unwrap()))
+            .stderr(Stdio::from(out))
+            .spawn()
+            .unwrap();
+        Process {
+            child,
+            base: format!("http://127.0.0.1:{port}"),
+            log,
+        }
+    }
+
+    pub async fn wait_ready(&mut self, client: &reqwest::Client) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+                panic!("the server stopped ({status}): {log}");
+            }
+            if let Ok(r) = client.get(format!("{}/healthz", self.base)).send().await {
+                if r.status() == 200 {
+                    return;
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let log = std::fs::read_to_string(&self.log).unwrap_or_default();
+        panic!("the server did not answer /healthz within 30 s: {log}");
+    }
+
+    pub fn kill(&mut self) {
+        // std's kill() sends SIGKILL on Unix: no shutdown code runs.
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The strings of a JSON array (moves, legal moves).
+pub fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect()
+}
