@@ -5,7 +5,7 @@
 //! A notification names the game and the version committed. The listener skips its own
 //! server's (published at their commit already), the games no stream here watches, and
 //! the versions already published; otherwise it reads the game from the database,
-//! publishes it and sets its clock's timer (so a time forfeit reaches this server's pages
+//! publishes it and sets its clock's timer (several games are read at once) (so a time forfeit reaches this server's pages
 //! even if the server that set the clock stops). Notifications sent while the listening
 //! connection was down are lost: each time it listens again, every watched game is read
 //! again, and the streams (which skip what they sent) get whatever they missed.
@@ -14,6 +14,9 @@ use std::sync::Arc;
 
 use crate::store::{Notice, Store};
 use crate::AppState;
+
+/// The most games read at once after notifications.
+const READS: usize = 8;
 
 /// Starts the listener, for PostgreSQL (SQLite has one server: its commits feed the hub
 /// directly). Answers the task, which the caller aborts when the server stops.
@@ -24,6 +27,9 @@ pub(crate) fn start(app: &Arc<AppState>) -> Option<tokio::task::JoinHandle<()>> 
     let mut notices = store.listen();
     let own = store.origin().to_string();
     let app = app.clone();
+    // At most this many reads at once: a burst of notifications leaves the pool's other
+    // connections to the requests.
+    let reads = Arc::new(tokio::sync::Semaphore::new(READS));
     Some(tokio::spawn(async move {
         while let Some(notice) = notices.recv().await {
             match notice {
@@ -39,7 +45,17 @@ pub(crate) fn start(app: &Arc<AppState>) -> Option<tokio::task::JoinHandle<()>> 
                 } => {
                     let behind = app.hub.published(&id).is_some_and(|v| v < version);
                     if origin != own && behind {
-                        refresh(&app, &id).await;
+                        // Read concurrently, so that one slow read does not delay the
+                        // other games' (the hub sends no version older than one it sent,
+                        // and a game changes again only after its players saw it).
+                        let Ok(permit) = reads.clone().acquire_owned().await else {
+                            return;
+                        };
+                        let app = app.clone();
+                        tokio::spawn(async move {
+                            refresh(&app, &id).await;
+                            drop(permit);
+                        });
                     }
                 }
             }

@@ -422,6 +422,9 @@ impl WebGame {
 /// let db: Database = "games.sqlite3".parse()?;
 /// assert_eq!(db, Database::Sqlite("games.sqlite3".into()));
 /// assert_eq!(db.to_string(), "games.sqlite3");
+/// // Logs never show the password.
+/// let db: Database = "postgres://agon:secret@10.0.0.5/agon".parse()?;
+/// assert_eq!(db.to_string(), "postgres://agon:***@10.0.0.5/agon");
 /// # Ok::<(), String>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]

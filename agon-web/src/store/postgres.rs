@@ -279,11 +279,12 @@ async fn write(client: &impl GenericClient, change: Change) -> Result<(), ApiErr
             } => append(client, &id, from, &moves, now_ms).await?,
             Op::Truncate { id, keep } => {
                 let keep = keep as i32;
+                let statement = client
+                    .prepare_cached("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
+                    .await
+                    .map_err(db_error)?;
                 client
-                    .execute(
-                        "DELETE FROM moves WHERE game_id = $1 AND ply >= $2",
-                        &[&id, &keep],
-                    )
+                    .execute(&statement, &[&id, &keep])
                     .await
                     .map_err(db_error)?;
             }
@@ -469,19 +470,27 @@ impl PgStore {
         after: impl FnOnce(&WebGame) + Send + 'static,
     ) -> Result<Changed<T>, ApiError> {
         let mut client = self.pool.get().await.map_err(pool_error)?;
-        let tx = client.transaction().await.map_err(db_error)?;
-        // The lock first, then the read: the read's snapshot is taken once the lock is
-        // held, so it sees the moves of the change that held it before.
-        tx.query_opt("SELECT 1 FROM games WHERE id = $1 FOR UPDATE", &[&id])
+        let lock = client
+            .prepare_cached("SELECT 1 FROM games WHERE id = $1 FOR UPDATE")
             .await
             .map_err(db_error)?;
-        let game = load(&tx, id).await?;
+        let notify = client
+            .prepare_cached("SELECT pg_notify($1, $2)")
+            .await
+            .map_err(db_error)?;
+        let tx = client.transaction().await.map_err(db_error)?;
+        // The lock first, then the read, sent together (the connection pipelines them and
+        // the server runs them in order): the read's snapshot is taken once the lock is
+        // held, so it sees the moves of the change that held it before.
+        let key: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&id];
+        let (locked, game) = tokio::join!(tx.query_opt(&lock, &key), load(&tx, id));
+        locked.map_err(db_error)?;
         let mut change = Change::default();
-        let value = f(&mut change, game)?;
+        let value = f(&mut change, game?)?;
         write(&tx, change).await?;
         if let Some(game) = &value.1 {
             let payload = format!("{}:{}:{}", game.id, game.version, self.origin);
-            tx.execute("SELECT pg_notify($1, $2)", &[&CHANNEL, &payload])
+            tx.execute(&notify, &[&CHANNEL, &payload])
                 .await
                 .map_err(db_error)?;
         }
