@@ -1,64 +1,16 @@
 //! Every error is the documented JSON body, axum's own rejections included; and
 //! `GET /api/health`.
 
+mod common;
+use common::{get_uri, post, send};
+
 use agon_web::{app, AppState, Config};
 use axum::body::Body;
 use axum::extract::Path;
-use axum::http::{header, HeaderMap, Request, StatusCode};
+use axum::http::{header, Request, StatusCode};
 use axum::routing::get;
 use axum::Router;
-use http_body_util::BodyExt;
-use serde_json::{json, Value};
-use tower::ServiceExt;
-
-struct Answer {
-    status: StatusCode,
-    headers: HeaderMap,
-    text: String,
-}
-
-impl Answer {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text))
-    }
-
-    fn error(&self, status: u16, name: &str) {
-        assert_eq!(
-            self.status.as_u16(),
-            status,
-            "expected {name}: {}",
-            self.text
-        );
-        assert_eq!(self.headers[header::CONTENT_TYPE], "application/json");
-        let body = self.json();
-        assert_eq!(body["error"], name, "{}", self.text);
-        assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()));
-    }
-}
-
-async fn send(app: &Router, request: Request<Body>) -> Answer {
-    let response = app.clone().oneshot(request).await.unwrap();
-    let status = response.status();
-    let headers = response.headers().clone();
-    let bytes = response.into_body().collect().await.unwrap().to_bytes();
-    Answer {
-        status,
-        headers,
-        text: String::from_utf8_lossy(&bytes).into_owned(),
-    }
-}
-
-async fn get_uri(app: &Router, uri: &str) -> Answer {
-    send(app, Request::get(uri).body(Body::empty()).unwrap()).await
-}
-
-async fn post(app: &Router, uri: &str, content_type: &str, body: &str) -> Answer {
-    let request = Request::post(uri)
-        .header(header::CONTENT_TYPE, content_type)
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    send(app, request).await
-}
+use serde_json::json;
 
 fn server() -> (Router, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();

@@ -14,8 +14,13 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use agon_web::{AppState, Config, Database, Store};
+use axum::body::Body;
+use axum::http::{header, HeaderMap, Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
 use serde_json::Value;
 use tokio::sync::mpsc;
+use tower::ServiceExt;
 
 /// Which store a test runs on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -348,4 +353,59 @@ pub fn strings(v: &Value) -> Vec<String> {
         .iter()
         .map(|m| m.as_str().unwrap().to_string())
         .collect()
+}
+
+/// An answer of the in-process app (`tower::ServiceExt::oneshot`), read whole.
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub text: String,
+}
+
+impl Answer {
+    /// The body as JSON.
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text))
+    }
+
+    /// Checks that the answer is the JSON error `name` with `status`.
+    pub fn error(&self, status: u16, name: &str) {
+        assert_eq!(
+            self.status.as_u16(),
+            status,
+            "expected {name}: {}",
+            self.text
+        );
+        assert_eq!(self.headers[header::CONTENT_TYPE], "application/json");
+        let body = self.json();
+        assert_eq!(body["error"], name, "{}", self.text);
+        assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()));
+    }
+}
+
+/// Sends `request` to `app`.
+pub async fn send(app: &Router, request: Request<Body>) -> Answer {
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    Answer {
+        status,
+        headers,
+        text: String::from_utf8_lossy(&bytes).into_owned(),
+    }
+}
+
+/// `GET uri`.
+pub async fn get_uri(app: &Router, uri: &str) -> Answer {
+    send(app, Request::get(uri).body(Body::empty()).unwrap()).await
+}
+
+/// `POST uri` with a body of `content_type`.
+pub async fn post(app: &Router, uri: &str, content_type: &str, body: &str) -> Answer {
+    let request = Request::post(uri)
+        .header(header::CONTENT_TYPE, content_type)
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    send(app, request).await
 }
