@@ -22,6 +22,7 @@ use sha2::{Digest, Sha256};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::events::parse_view;
+use crate::openapi::GameId;
 use crate::openapi::{LevelName, OpponentName, SideChoice, SideName};
 use crate::state::{last_human_ply, now_ms, GameState, View};
 use crate::store::{Change, Clock, EndKind, Opponent, WebGame};
@@ -631,7 +632,7 @@ pub async fn create(
     post,
     path = "/api/games/{id}/join",
     tag = "friends",
-    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)")),
+    params(GameId),
     request_body = JoinRequest,
     responses(
         (status = 200, description = "The free seat taken: its token and side, and the state", body = JoinResponse),
@@ -683,7 +684,7 @@ pub async fn join(
     get,
     path = "/api/games/{id}",
     tag = "games",
-    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)"), ViewQuery),
+    params(GameId, ViewQuery),
     responses(
         (status = 200, description = "The game's state", body = GameState),
         (status = 400, description = "the query is wrong (`view` is not white or black): `invalid-field`", body = ErrorBody),
@@ -714,7 +715,7 @@ pub async fn show(
     post,
     path = "/api/games/{id}/moves",
     tag = "games",
-    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)")),
+    params(GameId),
     request_body = MoveRequest,
     responses(
         (status = 200, description = "The state after the move and, against the computer (unless `reply` is false), its reply", body = GameState),
@@ -777,7 +778,7 @@ pub async fn play(
     post,
     path = "/api/games/{id}/computer",
     tag = "games",
-    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)")),
+    params(GameId),
     request_body = TokenRequest,
     responses(
         (status = 200, description = "The state after the computer's move", body = GameState),
@@ -864,7 +865,7 @@ pub fn hint_for(game: &agon_core::Game) -> Option<Hint> {
     post,
     path = "/api/games/{id}/hint",
     tag = "games",
-    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)")),
+    params(GameId),
     request_body = TokenRequest,
     responses(
         (status = 200, description = "The engine's suggestion for the person's move; the game does not change", body = Hint),
@@ -903,7 +904,7 @@ pub async fn hint(
     post,
     path = "/api/games/{id}/undo",
     tag = "games",
-    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)")),
+    params(GameId),
     request_body = TokenRequest,
     responses(
         (status = 200, description = "The state with the person's last move and the replies after it taken back", body = GameState),
@@ -941,7 +942,7 @@ pub async fn undo(
     post,
     path = "/api/games/{id}/resign",
     tag = "games",
-    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)")),
+    params(GameId),
     request_body = TokenRequest,
     responses(
         (status = 200, description = "The state, the game lost by the token's seat", body = GameState),
@@ -1028,7 +1029,7 @@ pub fn record_of(game: &WebGame) -> Record {
     get,
     path = "/api/games/{id}/record",
     tag = "games",
-    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)")),
+    params(GameId),
     responses(
         (status = 200, description = "The game record (agon-core's Record), as a download", body = String, content_type = "text/plain"),
         (status = 404, description = "no game has this id: `unknown-game`", body = ErrorBody),

@@ -25,6 +25,7 @@ use utoipa::IntoParams;
 
 use crate::hub::{HubEvent, StreamPermit, Subscription};
 use crate::limits::ClientKey;
+use crate::openapi::GameId;
 use crate::openapi::SideName;
 use crate::state::{now_ms, GameState, View};
 use crate::store::WebGame;
@@ -167,7 +168,7 @@ impl Live {
     get,
     path = "/api/games/{id}/events",
     tag = "games",
-    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)"), EventsQuery),
+    params(GameId, EventsQuery),
     responses(
         (status = 200, description = "Server-Sent Events: `state` (id: the version; data: the state as GET answers it) and `presence` (data: {\"white\": bool, \"black\": bool}), a keep-alive comment every 15 s", body = String, content_type = "text/event-stream"),
         (status = 400, description = "the query is wrong (`since`, `view`): `invalid-field`", body = ErrorBody),

@@ -16,6 +16,7 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use crate::openapi::AnswerName;
+use crate::openapi::GameId;
 
 use crate::api::{act, computer_reply, ensure_friend, ensure_not_over, state_for, JsonBody};
 use crate::store::{self, EndKind, Opponent, WebGame};
@@ -88,7 +89,7 @@ fn check(pending: Option<Side>, seat: Side, answer: Answer) -> Result<(), ApiErr
     post,
     path = "/api/games/{id}/draw",
     tag = "friends",
-    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)")),
+    params(GameId),
     request_body = AnswerRequest,
     responses(
         (status = 200, description = "The state: the draw offered, agreed (the game drawn by `agreement`) or declined", body = GameState),
@@ -126,7 +127,7 @@ pub async fn draw(
     post,
     path = "/api/games/{id}/takeback",
     tag = "friends",
-    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)")),
+    params(GameId),
     request_body = AnswerRequest,
     responses(
         (status = 200, description = "The state: the takeback asked, done or declined", body = GameState),
@@ -194,7 +195,7 @@ fn rematch_of(old: &WebGame, id: String, seed: u64) -> WebGame {
     post,
     path = "/api/games/{id}/rematch",
     tag = "friends",
-    params(("id" = String, Path, description = "The game's id: 16 lowercase hex digits (any other names no game)")),
+    params(GameId),
     request_body = AnswerRequest,
     responses(
         (status = 200, description = "This game's state, `rematch_game` set once the rematch exists", body = GameState),

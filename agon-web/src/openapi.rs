@@ -344,3 +344,18 @@ fn link(path: &str, method: &str, operation: &mut Value) {
     }
     operation["responses"][status]["links"] = Value::Object(links);
 }
+
+/// The path parameter of every game's endpoint, `{id}`: one description for all of them.
+///
+/// ```
+/// let doc = agon_web::openapi::document();
+/// let id = &doc["paths"]["/api/games/{id}"]["get"]["parameters"][0];
+/// assert_eq!((id["name"].as_str(), id["in"].as_str()), (Some("id"), Some("path")));
+/// assert_eq!(id["required"], true);
+/// ```
+#[derive(utoipa::IntoParams)]
+#[into_params(parameter_in = Path)]
+pub struct GameId {
+    /// The game's id: 16 lowercase hex digits (any other names no game).
+    pub id: String,
+}
