@@ -95,6 +95,9 @@ use agon_core::{Game, Move, Position};
 
 mod alphabeta;
 pub mod arena;
+#[cfg(feature = "az")]
+mod az;
+mod az_spec;
 pub mod book;
 mod engine;
 pub mod eval;
@@ -106,6 +109,9 @@ mod spec;
 mod sprt;
 
 pub use alphabeta::AlphaBetaBot;
+#[cfg(feature = "az")]
+pub use az::{AzBot, Network, NetworkError, Prediction};
+pub use az_spec::AzSpec;
 pub use engine::eval as engine_eval;
 #[allow(deprecated)]
 pub use engine::Score;
