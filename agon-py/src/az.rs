@@ -38,28 +38,27 @@ pub fn _az_evaluate<'py>(
     Ok((logits, PyArray1::from_vec(py, values)))
 }
 
-/// Plays the gating match of `agon.az.loop`: bot `a` against bot `b` (any specs), pairs of
-/// games from the arena's opening book with colours swapped, at most `games` games on
-/// `concurrency` threads, stopped by the SPRT of `elo0`, `elo1`, `alpha` and `beta`
-/// (`agon_bots::Sprt`) once it decides. Returns a dict: `games`, `wins`, `draws`, `losses`
-/// (for A), `score`, `elo`, `elo_low`, `elo_high` (a 95% interval), `llr` and `decision`
-/// (`"H1"`: A is stronger, `"H0"`: it is not, `"continue"`: undecided). Without the GIL.
+/// Plays a match of the arena for `agon.az.loop` (its gating and its learning curve):
+/// bot `a` against bot `b` (any specs), pairs of games from the arena's opening book with
+/// colours swapped, at most `games` games on `concurrency` threads; with `sprt`
+/// (`(elo0, elo1, alpha, beta)`, `agon_bots::Sprt`), stopped once the test decides.
+/// Returns a dict: `games`, `wins`, `draws`, `losses` (for A), `score`, `elo`, `elo_low`,
+/// `elo_high` (a 95% interval), `llr` and `decision` (`"H1"`: A is stronger, `"H0"`: it
+/// is not, `"continue"`: undecided or no test). Without the GIL.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
-#[pyo3(signature = (a, b, games, seed, elo0 = 0.0, elo1 = 35.0, alpha = 0.05, beta = 0.05, concurrency = Int(1)))]
-pub fn _sprt_match<'py>(
+#[pyo3(signature = (a, b, games, seed, sprt = None, concurrency = Int(1)))]
+pub fn _book_match<'py>(
     py: Python<'py>,
     a: &str,
     b: &str,
     games: u32,
-    seed: u64,
-    elo0: f64,
-    elo1: f64,
-    alpha: f64,
-    beta: f64,
+    seed: Int<u64>,
+    sprt: Option<(f64, f64, f64, f64)>,
     concurrency: Int<u32>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let sprt = agon_bots::Sprt::new(elo0, elo1, alpha, beta)
+    let sprt = sprt
+        .map(|(elo0, elo1, alpha, beta)| agon_bots::Sprt::new(elo0, elo1, alpha, beta))
+        .transpose()
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
     for spec in [a, b] {
         crate::bots::check_any_spec(spec)?;
@@ -69,10 +68,12 @@ pub fn _sprt_match<'py>(
             "games must be 1 to 65536 and concurrency 1 to 64",
         ));
     }
-    let options = agon_bots::arena::MatchOptions::new(games, seed)
+    let mut options = agon_bots::arena::MatchOptions::new(games, seed.0)
         .with_book(agon_bots::book::standard())
-        .with_sprt(sprt)
         .with_concurrency(concurrency.0 as usize);
+    if let Some(sprt) = sprt {
+        options = options.with_sprt(sprt);
+    }
     let report = py
         .detach(|| agon_bots::arena::run_match_with(a, b, &options, |_, _, _| {}))
         .map_err(|e| PyValueError::new_err(e.to_string()))?;
@@ -101,6 +102,6 @@ pub fn _sprt_match<'py>(
 /// Adds the functions to the native module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_az_evaluate, m)?)?;
-    m.add_function(wrap_pyfunction!(_sprt_match, m)?)?;
+    m.add_function(wrap_pyfunction!(_book_match, m)?)?;
     Ok(())
 }

@@ -1,8 +1,8 @@
 //! [`AzBot`]: AlphaZero's search (PUCT) guided by a policy-value [`Network`].
 //!
 //! Each simulation walks down the tree by AlphaZero's rule, choosing the child that
-//! maximises `Q + U`, `U = C(N) · P · √N / (1 + n)`, `C(N) = ln((1 + N + c_base) / c_base)
-//! + c_init`, to a leaf; a leaf where the game is over is scored by its outcome, any other
+//! maximises `Q + U`, where `U = C(N) · P · √N / (1 + n)` and
+//! `C(N) = ln((1 + N + c_base) / c_base) + c_init`, to a leaf; a leaf where the game is over is scored by its outcome, any other
 //! is evaluated by the network, which gives its children's priors (the softmax of the
 //! logits of the legal moves) and its value. Leaves are gathered in batches, with a
 //! virtual loss on their paths so that one batch spreads over several lines, and
@@ -16,7 +16,7 @@ use agon_core::{Game, Move, MoveList, Position, Side};
 use agon_rl::{Action, ACTION_COUNT};
 
 use crate::{decision_rng, Bot, SearchStats, SpecError};
-pub use network::{Network, NetworkError, Prediction};
+pub use network::{Network, NetworkError, Prediction, MAX_MODEL_BYTES};
 
 mod network;
 

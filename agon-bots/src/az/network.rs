@@ -22,6 +22,11 @@ const MAX_CHANNELS: usize = 512;
 const MAX_HEAD_CHANNELS: usize = 64;
 const MAX_HIDDEN: usize = 4096;
 
+/// The largest model file [`Network::load`] reads: 256 MiB, some fifty times a network
+/// of the largest useful size here. A path to something else (a device that never ends, a
+/// pipe) is refused before it is read.
+pub const MAX_MODEL_BYTES: u64 = 256 << 20;
+
 /// Why a [`Network`] could not be read or evaluated.
 ///
 /// ```
@@ -108,6 +113,18 @@ impl Layer {
     fn conv(&self, x: &Tensor) -> candle_core::Result<Tensor> {
         let (_, _, k, _) = self.weight.dims4()?;
         let out = self.bias.dims1()?;
+        let (_, c, _, w) = x.dims4()?;
+        // candle 0.9's tiled kernel (k > 1) takes a contiguous NCHW input whose channels
+        // equal its width, as the stem's 11 planes of 11 x 11 are, for a channels-last
+        // one and reads it wrong. Such an input is given as a channels-last copy seen in
+        // NCHW order, which the kernel reads right.
+        let x = if k > 1 && c == w {
+            x.permute((0, 2, 3, 1))?
+                .contiguous()?
+                .permute((0, 3, 1, 2))?
+        } else {
+            x.clone()
+        };
         x.conv2d(&self.weight, k / 2, 1, 1, 1)?
             .broadcast_add(&self.bias.reshape((1, out, 1, 1))?)
     }
@@ -172,12 +189,18 @@ struct Tensors(std::collections::HashMap<String, Tensor>);
 impl Tensors {
     /// The tensor `name` as f32, of shape `expected` (`None` where any size is taken).
     fn get(&self, name: &str, expected: &[Option<usize>]) -> Result<Tensor, NetworkError> {
-        let t = self.0.get(name).ok_or_else(|| NetworkError::MissingTensor {
-            name: name.to_string(),
-        })?;
+        let t = self
+            .0
+            .get(name)
+            .ok_or_else(|| NetworkError::MissingTensor {
+                name: name.to_string(),
+            })?;
         let found = t.dims().to_vec();
         let fits = found.len() == expected.len()
-            && found.iter().zip(expected).all(|(&f, e)| e.is_none_or(|e| e == f));
+            && found
+                .iter()
+                .zip(expected)
+                .all(|(&f, e)| e.map_or(true, |e| e == f));
         if !fits {
             return Err(NetworkError::Shape {
                 name: name.to_string(),
@@ -196,7 +219,12 @@ impl Tensors {
     }
 
     /// A layer `name` with weight of shape `weight` and a bias of its output size, `out`.
-    fn layer(&self, name: &str, weight: &[Option<usize>], out: usize) -> Result<Layer, NetworkError> {
+    fn layer(
+        &self,
+        name: &str,
+        weight: &[Option<usize>],
+        out: usize,
+    ) -> Result<Layer, NetworkError> {
         Ok(Layer {
             weight: self.get(&format!("{name}.weight"), weight)?,
             bias: self.get(&format!("{name}.bias"), &[Some(out)])?,
@@ -205,9 +233,12 @@ impl Tensors {
 
     /// The size of dimension `dim` of tensor `name`, if it is from 1 to `max`.
     fn size(&self, name: &str, rank: usize, dim: usize, max: usize) -> Result<usize, NetworkError> {
-        let t = self.0.get(name).ok_or_else(|| NetworkError::MissingTensor {
-            name: name.to_string(),
-        })?;
+        let t = self
+            .0
+            .get(name)
+            .ok_or_else(|| NetworkError::MissingTensor {
+                name: name.to_string(),
+            })?;
         let found = t.dims().to_vec();
         match found.get(dim) {
             Some(&n) if found.len() == rank && (1..=max).contains(&n) => Ok(n),
@@ -225,8 +256,8 @@ impl Network {
     ///
     /// # Errors
     ///
-    /// [`NetworkError::Io`] if the file cannot be read, and the errors of
-    /// [`Network::from_bytes`].
+    /// [`NetworkError::Io`] if the file cannot be read, is not a regular file or is larger
+    /// than [`MAX_MODEL_BYTES`], and the errors of [`Network::from_bytes`].
     ///
     /// ```
     /// use agon_bots::{Network, NetworkError};
@@ -234,11 +265,29 @@ impl Network {
     /// assert!(matches!(err, NetworkError::Io { .. }));
     /// ```
     pub fn load(path: impl AsRef<Path>) -> Result<Network, NetworkError> {
+        use std::io::Read;
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|e| NetworkError::Io {
+        let io = |message: String| NetworkError::Io {
             path: path.display().to_string(),
-            message: e.to_string(),
-        })?;
+            message,
+        };
+        let mut file = std::fs::File::open(path).map_err(|e| io(e.to_string()))?;
+        let metadata = file.metadata().map_err(|e| io(e.to_string()))?;
+        if !metadata.is_file() {
+            return Err(io("not a regular file".to_string()));
+        }
+        if metadata.len() > MAX_MODEL_BYTES {
+            return Err(io(format!(
+                "{} bytes, more than the {MAX_MODEL_BYTES} a model may have",
+                metadata.len()
+            )));
+        }
+        let mut bytes = Vec::new();
+        // Bounded even if the file grows while it is read.
+        (&mut file)
+            .take(MAX_MODEL_BYTES)
+            .read_to_end(&mut bytes)
+            .map_err(|e| io(e.to_string()))?;
         Network::from_bytes(&bytes)
     }
 
@@ -265,7 +314,10 @@ impl Network {
         let c = t.size("stem.weight", 4, 0, MAX_CHANNELS)?;
         let stem = t.layer("stem", &[Some(c), Some(CHANNEL_COUNT), Some(3), Some(3)], c)?;
         let mut blocks = Vec::new();
-        while blocks.len() < MAX_BLOCKS && t.0.contains_key(&format!("blocks.{}.conv1.weight", blocks.len())) {
+        while blocks.len() < MAX_BLOCKS
+            && t.0
+                .contains_key(&format!("blocks.{}.conv1.weight", blocks.len()))
+        {
             let i = blocks.len();
             let shape = [Some(c), Some(c), Some(3), Some(3)];
             blocks.push((
@@ -281,7 +333,11 @@ impl Network {
             stem,
             blocks,
             policy_conv: t.layer("policy.conv", &one_by_one(p), p)?,
-            policy_dense: t.layer("policy.dense", &[Some(p * SQUARES), Some(ACTION_COUNT)], ACTION_COUNT)?,
+            policy_dense: t.layer(
+                "policy.dense",
+                &[Some(p * SQUARES), Some(ACTION_COUNT)],
+                ACTION_COUNT,
+            )?,
             value_conv: t.layer("value.conv", &one_by_one(v), v)?,
             value_hidden: t.layer("value.hidden", &[Some(v * SQUARES), Some(h)], h)?,
             value_out: t.layer("value.out", &[Some(h), Some(1)], 1)?,
@@ -296,7 +352,10 @@ impl Network {
     /// # Ok::<(), agon_bots::NetworkError>(())
     /// ```
     pub fn size(&self) -> (usize, usize) {
-        (self.blocks.len(), self.stem.bias.dims().first().copied().unwrap_or(0))
+        (
+            self.blocks.len(),
+            self.stem.bias.dims().first().copied().unwrap_or(0),
+        )
     }
 
     /// Evaluates a batch of observations: `planes` holds `n` observations of agon-rl in
@@ -348,7 +407,10 @@ impl Network {
         let v = self.value_conv.conv(&x)?.relu()?.flatten_from(1)?;
         let v = self.value_hidden.dense(&v)?.relu()?;
         let values = self.value_out.dense(&v)?.tanh()?;
-        Ok((logits.flatten_all()?.to_vec1()?, values.flatten_all()?.to_vec1()?))
+        Ok((
+            logits.flatten_all()?.to_vec1()?,
+            values.flatten_all()?.to_vec1()?,
+        ))
     }
 
     /// Evaluates positions: the [`Prediction`] of each, from the view of its player to

@@ -80,6 +80,8 @@ __all__ = [
     "AlphaBeta",
     "opening_book",
     "_arena_match",
+    "_az_evaluate",
+    "_book_match",
     "MAX_GAME_PLIES",
     "_replay_games",
     "_game_actions",
@@ -1514,6 +1516,30 @@ def _arena_match(
     (`agon_core::random::seed_of`), each capped at `max_plies` (`MAX_GAME_PLIES` if None).
     Returns one tuple per game: (A had White, winner, end reason or `"unfinished"`, plies).
     Without the GIL. For tests that a Python tournament plays the arena's games."""
+def _az_evaluate(
+    model: str, observations: npt.NDArray[np.float32]
+) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """Evaluates the network of the safetensors file `model` with agon-bots' Rust inference
+    (`agon_bots::Network`) on a batch of axial observations, float32 `(B, 11, 11, 11)`.
+    Returns `(logits, values)`: float32 `(B, 3337)` and `(B,)`. Raises `ValueError` for a
+    file that is missing, corrupt or of the wrong shape, or observations of another shape."""
+
+def _book_match(
+    a: str,
+    b: str,
+    games: int,
+    seed: int,
+    sprt: Optional[Tuple[float, float, float, float]] = None,
+    concurrency: int = 1,
+) -> Dict[str, Any]:
+    """Plays a match of the arena for `agon.az.loop` (its gating and its learning curve):
+    bot `a` against bot `b` (any specs), pairs of games from the arena's opening book with
+    colours swapped, at most `games` games on `concurrency` threads; with `sprt`
+    (`(elo0, elo1, alpha, beta)`, `agon_bots::Sprt`), stopped once the test decides.
+    Returns a dict: `games`, `wins`, `draws`, `losses` (for A), `score`, `elo`, `elo_low`,
+    `elo_high` (a 95% interval), `llr` and `decision` (`"H1"`: A is stronger, `"H0"`: it
+    is not, `"continue"`: undecided or no test). Without the GIL."""
+
 def _play_games(
     white: str,
     black: str,
