@@ -219,3 +219,47 @@ impl fmt::Display for AzSpec {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Without the `az` feature an az spec is read, then refused with a message that
+    /// names the feature (`cargo test -p agon-bots --lib`; the workspace builds agon-bots
+    /// with the feature, which agon-py enables).
+    #[cfg(not(feature = "az"))]
+    #[test]
+    fn without_the_feature_an_az_spec_names_it() {
+        let err = crate::bot_by_name("az:model.safetensors:100", 0)
+            .err()
+            .unwrap();
+        assert_eq!(
+            err,
+            SpecError::Unavailable {
+                spec: "az:model.safetensors:100".into(),
+                feature: "az"
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "bot \"az:model.safetensors:100\" needs agon-bots built with the cargo feature `az`"
+        );
+        // A bad spec is still a bad spec.
+        assert!(matches!(
+            crate::bot_by_name("az:m:0", 0),
+            Err(SpecError::BadNumber { .. })
+        ));
+    }
+
+    #[test]
+    fn az_specs_round_trip() {
+        for spec in [
+            "az:m:1",
+            "az:a/b.safetensors:800:noise:t30:b16",
+            "az:m:5:b1",
+        ] {
+            assert_eq!(AzSpec::parse(spec).unwrap().to_string(), spec);
+        }
+        assert_eq!(AzSpec::parse(" az:m:5:t0 ").unwrap().to_string(), "az:m:5");
+    }
+}

@@ -20,6 +20,7 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 
 import agon  # noqa: E402
+import agon.bots  # noqa: E402
 from agon import _agon  # noqa: E402
 from agon.az import loop, network  # noqa: E402
 
@@ -74,7 +75,7 @@ def test_saved_parameters_load_back(tmp_path: Path) -> None:
 
 def test_the_bot_plays_a_saved_network(tmp_path: Path) -> None:
     network.save(random_params(3), tmp_path / "m.safetensors")
-    bot = agon.Bot.from_name(f"az:{tmp_path / 'm.safetensors'}:16", seed=1)
+    bot = agon.bots.Bot.from_name(f"az:{tmp_path / 'm.safetensors'}:16", seed=1)
     assert bot.name == f"az:{tmp_path / 'm.safetensors'}:16"
     game = agon.Game()
     for _ in range(6):
@@ -86,18 +87,18 @@ def test_the_bot_plays_a_saved_network(tmp_path: Path) -> None:
 def test_bad_model_files_are_value_errors(tmp_path: Path) -> None:
     missing = tmp_path / "missing.safetensors"
     with pytest.raises(ValueError, match="cannot read"):
-        agon.Bot.from_name(f"az:{missing}:10")
+        agon.bots.Bot.from_name(f"az:{missing}:10")
     corrupt = tmp_path / "corrupt.safetensors"
     corrupt.write_bytes(b"\x10\x00\x00\x00\x00\x00\x00\x00{not json}")
     with pytest.raises(ValueError, match="not a safetensors model"):
-        agon.Bot.from_name(f"az:{corrupt}:10")
+        agon.bots.Bot.from_name(f"az:{corrupt}:10")
     params = random_params(1)
     params["policy.dense.weight"] = params["policy.dense.weight"][:, :100]
     params["policy.dense.bias"] = params["policy.dense.bias"][:100]
     wrong = tmp_path / "wrong.safetensors"
     network.save(params, wrong)
     with pytest.raises(ValueError, match="policy.dense.weight.*another shape"):
-        agon.Bot.from_name(f"az:{wrong}:10")
+        agon.bots.Bot.from_name(f"az:{wrong}:10")
     observations = np.zeros((1, 11, 11, 11), np.float32)
     with pytest.raises(ValueError, match="another shape"):
         _agon._az_evaluate(str(wrong), observations)
@@ -105,7 +106,7 @@ def test_bad_model_files_are_value_errors(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="observations must have shape"):
         _agon._az_evaluate(str(tmp_path / "ok.safetensors"), np.zeros((1, 11, 91, 1), np.float32))
     with pytest.raises(ValueError, match="bad number"):
-        agon.Bot.from_name(f"az:{tmp_path / 'ok.safetensors'}:0")
+        agon.bots.Bot.from_name(f"az:{tmp_path / 'ok.safetensors'}:0")
 
 
 def tiny_run(**changes: Any) -> loop.Run:
@@ -135,7 +136,7 @@ def test_a_tiny_loop_runs_end_to_end(tmp_path: Path) -> None:
     model = out / "gen-0001" / "model.safetensors"
     assert network.Shape.of(network.load(model)) == network.Shape(blocks=1, channels=8)
     game = agon.Game()
-    m = agon.Bot.from_name(f"az:{model}:8").choose(game)
+    m = agon.bots.Bot.from_name(f"az:{model}:8").choose(game)
     assert m is not None and m in game.legal_moves()
     # Resumed: nothing left to do; a second generation goes on from the first.
     assert loop.loop(out, 1, tiny_run()) == []

@@ -20,7 +20,7 @@ COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"]
 def _score_of_elo(elo: float) -> float:
     if not math.isfinite(elo):
         return 1.0 if elo > 0 else 0.0
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return float(1.0 / (1.0 + 10.0 ** (-elo / 400.0)))
 
 
 def curves(log: List[Dict[str, Any]]) -> Dict[str, List[Tuple[int, float, float, float]]]:
@@ -38,8 +38,13 @@ def svg(log: List[Dict[str, Any]], title: str = "agon.az learning curve") -> str
     data = curves(log)
     width, height, left, right, top, bottom = 640, 360, 56, 150, 36, 44
     last = max([g for c in data.values() for g, _, _, _ in c] + [1])
-    x = lambda g: left + (width - left - right) * g / last  # noqa: E731
-    y = lambda s: top + (height - top - bottom) * (1.0 - s)  # noqa: E731
+
+    def x(g: float) -> float:
+        return left + (width - left - right) * g / last
+
+    def y(s: float) -> float:
+        return top + (height - top - bottom) * (1.0 - s)
+
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'font-family="sans-serif" font-size="12">',
