@@ -187,14 +187,16 @@ pub struct Network {
 struct Tensors(std::collections::HashMap<String, Tensor>);
 
 impl Tensors {
+    /// The tensor `name`.
+    fn find(&self, name: &str) -> Result<&Tensor, NetworkError> {
+        self.0.get(name).ok_or_else(|| NetworkError::MissingTensor {
+            name: name.to_string(),
+        })
+    }
+
     /// The tensor `name` as f32, of shape `expected` (`None` where any size is taken).
     fn get(&self, name: &str, expected: &[Option<usize>]) -> Result<Tensor, NetworkError> {
-        let t = self
-            .0
-            .get(name)
-            .ok_or_else(|| NetworkError::MissingTensor {
-                name: name.to_string(),
-            })?;
+        let t = self.find(name)?;
         let found = t.dims().to_vec();
         let fits = found.len() == expected.len()
             && found
@@ -233,13 +235,7 @@ impl Tensors {
 
     /// The size of dimension `dim` of tensor `name`, if it is from 1 to `max`.
     fn size(&self, name: &str, rank: usize, dim: usize, max: usize) -> Result<usize, NetworkError> {
-        let t = self
-            .0
-            .get(name)
-            .ok_or_else(|| NetworkError::MissingTensor {
-                name: name.to_string(),
-            })?;
-        let found = t.dims().to_vec();
+        let found = self.find(name)?.dims().to_vec();
         match found.get(dim) {
             Some(&n) if found.len() == rank && (1..=max).contains(&n) => Ok(n),
             _ => Err(NetworkError::Shape {

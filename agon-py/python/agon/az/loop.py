@@ -10,9 +10,12 @@ Each generation ``g`` (from 1):
    generations (``agon.data.training_batches(..., policy=True, symmetries=True)``),
    written to ``DIR/gen-NNNN/model.safetensors`` and ``DIR/latest.safetensors``;
 3. **gating**: the new network against the best one, a match of the arena with the book
-   stopped by its SPRT (``--gate-games`` at most); the new network becomes the best
-   (``DIR/best.safetensors``) if the test accepts it as stronger, or, when the match ends
-   undecided, if it scored at least ``--gate-score``;
+   stopped by its SPRT (``SPRT``; ``--gate-games`` at most); the new network becomes the
+   best (``DIR/best.safetensors``) if the test accepts it as stronger, or, when the match
+   ends undecided, if it scored at least ``--gate-score``. A decision on fewer than
+   ``MIN_GATE_GAMES`` games (a few draws give the test no variance) is set aside and the
+   whole match decides by its score. ``--gate-games 0`` gates nothing, as AlphaZero: the
+   latest network always plays;
 4. **evaluation** (the learning curve): the best network against each ``--eval``
    opponent (``greedy``, ``mcts:500``, ...) over ``--eval-games`` book games.
 
@@ -47,6 +50,12 @@ LOG = "log.jsonl"
 BEST = "best.safetensors"
 LATEST = "latest.safetensors"
 OPTIMIZER = "latest-optimizer.npz"
+
+SPRT = (0.0, 35.0, 0.05, 0.05)
+"""The gating test (elo0, elo1, alpha, beta): is the new network 35 Elo stronger?"""
+
+MIN_GATE_GAMES = 10
+"""The fewest games on which the gating test's decision is taken as it is."""
 
 
 @dataclass(frozen=True)
@@ -186,10 +195,21 @@ def run_generation(out: Path, run: Run, g: int, state: Dict[str, Any], *, worker
         started = time.monotonic()
         candidate = _spec(gdir / "model.safetensors", run.gate_visits)
         best = _spec(out / BEST, run.gate_visits)
-        gate = _agon._book_match(candidate, best, run.gate_games, run.seed + g,
-                                 sprt=(0.0, 35.0, 0.05, 0.05), concurrency=workers)
-        accepted = gate["decision"] == "H1" or (
-            gate["decision"] == "continue" and gate["score"] >= run.gate_score)
+        if run.gate_games > 0:
+            gate = _agon._book_match(candidate, best, run.gate_games, run.seed + g,
+                                     sprt=SPRT, concurrency=workers)
+            if gate["decision"] != "continue" and gate["games"] < MIN_GATE_GAMES:
+                # A test decided on a handful of games (a pair of draws gives a variance
+                # of 0): the whole match is played and its score decides.
+                gate = _agon._book_match(candidate, best, run.gate_games, run.seed + g,
+                                         concurrency=workers)
+            accepted = gate["decision"] == "H1" or (
+                gate["decision"] == "continue" and gate["score"] >= run.gate_score)
+        else:
+            # No gating, as AlphaZero: the latest network plays.
+            gate = {"games": 0, "wins": 0, "draws": 0, "losses": 0, "score": None,
+                    "llr": None, "decision": "none"}
+            accepted = True
         if accepted:
             shutil.copyfile(gdir / "model.safetensors", out / "best.safetensors.tmp")
             os.replace(out / "best.safetensors.tmp", out / BEST)
@@ -199,7 +219,7 @@ def run_generation(out: Path, run: Run, g: int, state: Dict[str, Any], *, worker
                      accepted=accepted, best=state["best"],
                      gating_seconds=round(time.monotonic() - started, 1))
         _say(f"generation {g}: gating {gate['wins']}-{gate['draws']}-{gate['losses']} "
-             f"(score {gate['score']:.3f}, {gate['decision']}): "
+             f"(score {gate['score']}, {gate['decision']}): "
              f"{'accepted' if accepted else 'kept generation ' + str(state['best'])}")
         phase_done("gating")
     if entry.get("phase") == "gating":
