@@ -324,3 +324,23 @@ fn a_path_to_something_else_than_a_file_is_an_error() {
         assert!(error.contains("not a regular file"), "{path}: {error}");
     }
 }
+
+#[test]
+fn the_shipped_network_is_played_by_its_name() {
+    for &(name, bytes) in agon_bots::AzBot::SHIPPED {
+        let network = Network::from_bytes(bytes).unwrap();
+        assert!(network.size().1 > 0, "{name}");
+        let mut bot = bot_by_name(&format!("az:{name}:24"), 1).unwrap();
+        assert_eq!(bot.name(), format!("az:{name}:24"));
+        let game = Game::new();
+        let (m, stats) = bot.choose_with_stats(&game).unwrap();
+        assert!(game.is_legal(m));
+        assert_eq!(
+            stats.unwrap().visits.iter().map(|&(_, n)| n).sum::<u32>(),
+            24
+        );
+    }
+    // A name that is not shipped is read as a path.
+    let error = model_error(Path::new("agon-az-none"));
+    assert!(error.starts_with("cannot read \"agon-az-none\""), "{error}");
+}

@@ -130,11 +130,46 @@ impl AzBot {
 
     /// Reads the network of `spec` and makes its bot.
     pub(crate) fn from_spec(spec: &crate::AzSpec, seed: u64) -> Result<AzBot, SpecError> {
-        let network = Network::load(&spec.model).map_err(|e| SpecError::Model {
+        let network = match AzBot::shipped(&spec.model) {
+            Some(network) => network,
+            None => Network::load(&spec.model).map(Arc::new),
+        };
+        let network = network.map_err(|e| SpecError::Model {
             spec: spec.to_string(),
             error: e.to_string(),
         })?;
-        Ok(AzBot::new(Arc::new(network), spec.clone(), seed))
+        Ok(AzBot::new(network, spec.clone(), seed))
+    }
+
+    /// The networks shipped in the crate, by name: `az:NAME:VISITS` plays one (a name is
+    /// looked up before a path). See `models/README.md` for how each was trained and how
+    /// it plays.
+    ///
+    /// ```
+    /// use agon_bots::{bot_by_name, AzBot};
+    /// let (name, _) = AzBot::SHIPPED[0];
+    /// let mut bot = bot_by_name(&format!("az:{name}:16"), 1)?;
+    /// let game = agon_core::Game::new();
+    /// assert!(game.is_legal(bot.choose_in_game(&game).unwrap()));
+    /// # Ok::<(), agon_bots::SpecError>(())
+    /// ```
+    pub const SHIPPED: &'static [(&'static str, &'static [u8])] = &[(
+        "agon-az-2x16",
+        include_bytes!("../../models/agon-az-2x16.safetensors"),
+    )];
+
+    /// The shipped network `name`, read once per process.
+    fn shipped(name: &str) -> Option<Result<Arc<Network>, NetworkError>> {
+        static READ: std::sync::OnceLock<Vec<Result<Arc<Network>, NetworkError>>> =
+            std::sync::OnceLock::new();
+        let i = AzBot::SHIPPED.iter().position(|&(n, _)| n == name)?;
+        let read = READ.get_or_init(|| {
+            AzBot::SHIPPED
+                .iter()
+                .map(|&(_, bytes)| Network::from_bytes(bytes).map(Arc::new))
+                .collect()
+        });
+        read.get(i).cloned()
     }
 
     /// Evaluates `positions` (whose legal moves are `moves`): for each, the priors of its
