@@ -46,7 +46,10 @@ pub fn _az_evaluate<'py>(
 /// `elo_high` (a 95% interval), `llr` and `decision` (`"H1"`: A is stronger, `"H0"`: it
 /// is not, `"continue"`: undecided or no test). Without the GIL.
 #[pyfunction]
-#[pyo3(signature = (a, b, games, seed, sprt = None, concurrency = Int(1)))]
+#[pyo3(
+    signature = (a, b, games, seed, sprt = None, concurrency = Int(1)),
+    text_signature = "(a, b, games, seed, sprt=None, concurrency=1)"
+)]
 pub fn _book_match<'py>(
     py: Python<'py>,
     a: &str,
