@@ -110,6 +110,14 @@ impl AzBot {
     pub const DIRICHLET_ALPHA: f64 = 0.3;
     /// The share of the noise in the root's priors, ε.
     pub const NOISE_FRACTION: f32 = 0.25;
+    /// The most nodes a search tree holds, 2<sup>21</sup> (some 80 MiB): a search whose
+    /// next batch could pass it ends there, with fewer visits than its budget (past some
+    /// 50 000 visits), so memory stays bounded whatever the spec asks.
+    ///
+    /// ```
+    /// assert_eq!(agon_bots::AzBot::MAX_TREE_NODES, 1 << 21);
+    /// ```
+    pub const MAX_TREE_NODES: usize = 1 << 21;
 
     /// A bot playing `network` as `spec` says (its model part is only its name here).
     ///
@@ -191,7 +199,13 @@ impl AzBot {
     /// Runs the search from the current position of `game` (not over, with legal moves
     /// `root_moves`) and returns the tree; the root is node 0, its children the root's
     /// moves in order.
-    fn search(&self, game: &Game, root_moves: &MoveList, rng: &mut Rng) -> Vec<Node> {
+    fn search(
+        &self,
+        game: &Game,
+        root_moves: &MoveList,
+        rng: &mut Rng,
+        max_nodes: usize,
+    ) -> Vec<Node> {
         let position = *game.position();
         let chooser = position.chooser();
         let mut tree = vec![Node::new(root_moves[0], chooser.other(), 1.0)];
@@ -206,9 +220,15 @@ impl AzBot {
         let mut scratch = game.clone();
         let mut started = 0;
         let mut waiting: Vec<Waiting> = Vec::new();
-        while started < self.spec.visits {
+        let mut full = false;
+        while started < self.spec.visits && !full {
             // Gather a batch of leaves.
             while started < self.spec.visits && waiting.len() < self.spec.batch as usize {
+                // Room for the children of every leaf of the batch, or the search ends.
+                full = tree.len() + (waiting.len() + 1) * agon_core::MAX_LEGAL_MOVES > max_nodes;
+                if full {
+                    break;
+                }
                 let path = descend(&tree, &mut scratch);
                 let leaf = *path.last().unwrap_or(&0) as usize;
                 let over = match tree[leaf].state {
@@ -296,7 +316,7 @@ impl AzBot {
             return None;
         }
         let mut rng = decision_rng(self.seed, game.position(), game.moves().len());
-        let tree = self.search(game, &root_moves, &mut rng);
+        let tree = self.search(game, &root_moves, &mut rng, Self::MAX_TREE_NODES);
         let m = self.pick(&tree, game.moves().len(), &mut rng);
         let children = children(&tree, 0);
         let visits = children
@@ -488,4 +508,24 @@ fn normal(rng: &mut Rng) -> f64 {
     let u1 = rng.unit().max(f64::MIN_POSITIVE);
     let u2 = rng.unit();
     (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_search_ends_when_its_tree_is_full() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/az-fixture.safetensors"
+        );
+        let bot = AzBot::from_spec(&crate::AzSpec::new(path, 100_000), 0).unwrap();
+        let game = Game::new();
+        let moves = game.legal_moves();
+        let tree = bot.search(&game, &moves, &mut Rng::new(1), 5_000);
+        assert!(tree.len() <= 5_000);
+        let visits: u32 = children(&tree, 0).iter().map(|c| c.visits).sum();
+        assert!((50..100_000).contains(&visits), "{visits}");
+    }
 }
