@@ -78,17 +78,20 @@ def make_step(opt: optax.GradientTransformation) -> Any:
 def samples(sources: Iterable[Union[str, "os.PathLike[str]"]], settings: Settings,
             seed: int) -> Iterator[Dict[str, Any]]:
     """Minibatches of ``settings.batch_samples`` samples from the datasets ``sources``:
-    read ``settings.read_positions`` positions at a time (with their symmetric images)
-    and shuffled within each read."""
+    their games in a random order (so that a run cut short by ``max_steps`` sees all the
+    window, not its oldest games), read ``settings.read_positions`` positions at a time
+    (with their symmetric images) and shuffled within each read."""
     rng = np.random.default_rng(seed)
     keys = ("observations", "masks", "policies", "has_policy", "results")
-    for source in sources:
-        for batch in data.training_batches(source, batch_size=settings.read_positions,
-                                           symmetries=True, axial=True, policy=True):
-            order = rng.permutation(len(batch["results"]))
-            for start in range(0, len(order), settings.batch_samples):
-                rows = order[start:start + settings.batch_samples]
-                yield {k: batch[k][rows] for k in keys}
+    tables = [data.read_table(s) for s in sources]
+    games = data.pa.concat_tables(tables) if len(tables) > 1 else tables[0]
+    games = games.take(rng.permutation(games.num_rows))
+    for batch in data.training_batches(games, batch_size=settings.read_positions,
+                                       symmetries=True, axial=True, policy=True):
+        order = rng.permutation(len(batch["results"]))
+        for start in range(0, len(order), settings.batch_samples):
+            rows = order[start:start + settings.batch_samples]
+            yield {k: batch[k][rows] for k in keys}
 
 
 def train(params: Params, opt_state: Any, sources: List[Union[str, "os.PathLike[str]"]],
