@@ -8,7 +8,7 @@ use std::fmt;
 
 use crate::{Bot, SpecError, SpecNumber, MAX_SPEC_LEN};
 
-/// The spec of an [`AzBot`](crate::AzBot): `az:MODEL:VISITS` and options.
+/// The spec of an `AzBot` (cargo feature `az`): `az:MODEL:VISITS` and options.
 ///
 /// - `MODEL`: the name of a network shipped in the crate (`agon-az-2x16`, see
 ///   `AzBot::SHIPPED`), or a safetensors file written by `agon.az` (a path without `:`).
