@@ -148,8 +148,11 @@ pub(crate) fn check_any_spec(spec: &str) -> PyResult<()> {
 impl BotPy {
     /// A reference bot from its spec: `random`, `greedy`, `mcts:PLAYOUTS` or
     /// `alphabeta:DEPTH`, optionally followed by a time limit like `:500ms`; an instance of
-    /// `Random`, `Greedy`, `MCTS` or `AlphaBeta`. Raises `ValueError` for a spec it cannot
-    /// read or out of the package's bounds.
+    /// `Random`, `Greedy`, `MCTS` or `AlphaBeta`; or the network player
+    /// `az:MODEL:VISITS[:noise][:tPLIES][:bBATCH]` (a `Bot`; MODEL a safetensors file of
+    /// `agon.az` or the shipped `agon-az-2x16`). Raises `ValueError` for a spec it cannot
+    /// read or out of the package's bounds, and for a model file that is missing, corrupt
+    /// or of the wrong shape.
     #[staticmethod]
     #[pyo3(signature = (spec, seed = Int(0)), text_signature = "(spec, seed=0)")]
     fn from_name<'py>(py: Python<'py>, spec: &str, seed: Int<u64>) -> PyResult<Bound<'py, BotPy>> {

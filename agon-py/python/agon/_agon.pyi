@@ -1234,8 +1234,11 @@ class Bot:
     def from_name(spec: str, seed: int = 0) -> Bot:
         """A reference bot from its spec: `random`, `greedy`, `mcts:PLAYOUTS` or
         `alphabeta:DEPTH`, optionally followed by a time limit like `:500ms`; an instance of
-        `Random`, `Greedy`, `MCTS` or `AlphaBeta`. Raises `ValueError` for a spec it cannot
-        read or out of the package's bounds."""
+        `Random`, `Greedy`, `MCTS` or `AlphaBeta`; or the network player
+        `az:MODEL:VISITS[:noise][:tPLIES][:bBATCH]` (a `Bot`; MODEL a safetensors file of
+        `agon.az` or the shipped `agon-az-2x16`). Raises `ValueError` for a spec it cannot
+        read or out of the package's bounds, and for a model file that is missing, corrupt
+        or of the wrong shape."""
     @property
     def name(self) -> str:
         """The bot's spec, like `"mcts:2000"` or `"alphabeta:5:500ms"`: every setting but the
