@@ -54,10 +54,15 @@ npm run --prefix agon-web --silent lint
 step "clippy"
 cargo clippy --workspace --all-targets -- -D warnings
 cargo clippy -p agon-core --all-features --all-targets -- -D warnings
+# agon-bots without its `az` feature (the workspace builds it with the feature, which
+# agon-py enables).
+cargo clippy -p agon-bots --all-targets -- -D warnings
 
 step "Rust tests (unit, integration, doc)"
 cargo test --workspace
 cargo test -p agon-core --all-features
+# Without the `az` feature an az spec is a clear error (the workspace run has the feature).
+cargo test -q -p agon-bots --lib az_spec
 
 step "web game: load script, briefly (every game checked against a replay)"
 cargo run -q -p agon-web --example load -- --players 20 --games 1 --think-ms 0 --seconds 120
@@ -84,7 +89,7 @@ fi
 echo "pip: upgrading pip"
 .venv/bin/python -m pip install --quiet --upgrade pip
 echo "pip: building and installing agon-rules with its test tools and research extras"
-.venv/bin/python -m pip install --quiet "./agon-py[test,pettingzoo,gymnasium,openspiel,data,ray]"
+.venv/bin/python -m pip install --quiet "./agon-py[test,pettingzoo,gymnasium,openspiel,data,ray,az]"
 .venv/bin/python -m pytest -q agon-py/tests
 .venv/bin/python -m mypy --strict agon-py/tests agon-py/bench.py agon-py/python/agon
 

@@ -9,6 +9,7 @@
 //! | [`MctsBot`] | `mcts:PLAYOUTS` | UCT with uniformly random playouts to the end of the game (repetition included, R11) |
 //! | [`AlphaBetaBot`] | `alphabeta:DEPTH` | iterative-deepening alpha-beta with a transposition table |
 //! | [`Engine`] | `engine:100ms`, `engine:n50000` ([`Engine::from_spec`]) | the strong player: principal-variation search under a clock or a node budget, with an analysis API ([`analyse`], [`Engine::analyse`]) |
+//! | `AzBot` (cargo feature `az`) | `az:MODEL:VISITS` ([`AzSpec`]) | AlphaZero's PUCT search guided by a policy-value network read from safetensors |
 //!
 //! Every bot is deterministic under its seed: the same seed and the same position (or
 //! game) give the same move, whatever the bot was asked before, unless a time limit is
@@ -97,6 +98,9 @@ use agon_core::{Game, Move, Position};
 
 mod alphabeta;
 pub mod arena;
+#[cfg(feature = "az")]
+mod az;
+mod az_spec;
 pub mod book;
 mod engine;
 pub mod eval;
@@ -108,6 +112,9 @@ mod spec;
 mod sprt;
 
 pub use alphabeta::AlphaBetaBot;
+#[cfg(feature = "az")]
+pub use az::{AzBot, Network, NetworkError, Prediction, MAX_MODEL_BYTES};
+pub use az_spec::AzSpec;
 pub use engine::eval as engine_eval;
 #[allow(deprecated)]
 pub use engine::Score;

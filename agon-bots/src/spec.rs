@@ -114,12 +114,29 @@ pub enum SpecError {
         /// The part.
         part: String,
     },
-    /// An engine part of a kind that an earlier part already set (`engine:d5:d6`).
+    /// An engine part of a kind that an earlier part already set (`engine:d5:d6`), or
+    /// an option of `az` given twice.
     RepeatedPart {
         /// The spec.
         spec: String,
         /// The second part of the kind.
         part: String,
+    },
+    /// The bot needs a cargo feature this build of agon-bots lacks (`az` for
+    /// `az:MODEL:VISITS`).
+    Unavailable {
+        /// The spec.
+        spec: String,
+        /// The feature to enable.
+        feature: &'static str,
+    },
+    /// The network of an `az` spec cannot be used: no model named, a missing or corrupt
+    /// file, or a model of the wrong shape ([`crate::AzSpec`]).
+    Model {
+        /// The spec.
+        spec: String,
+        /// What is wrong with the model.
+        error: String,
     },
 }
 
@@ -145,6 +162,12 @@ pub enum SpecNumber {
     Threads,
     /// The engine's transposition table in MiB, `hMIB`.
     HashMib,
+    /// The simulations of `az:MODEL:VISITS`.
+    Visits,
+    /// The plies played under temperature, `az`'s `tPLIES`.
+    Plies,
+    /// The leaves `az` evaluates at once, `bBATCH`.
+    Batch,
 }
 
 impl fmt::Display for SpecNumber {
@@ -156,6 +179,9 @@ impl fmt::Display for SpecNumber {
             SpecNumber::Nodes => "a node budget",
             SpecNumber::Threads => "threads",
             SpecNumber::HashMib => "a table size in MiB",
+            SpecNumber::Visits => "visits",
+            SpecNumber::Plies => "plies",
+            SpecNumber::Batch => "a batch size",
         })
     }
 }
@@ -209,6 +235,13 @@ impl fmt::Display for SpecError {
             SpecError::RepeatedPart { spec, part } => {
                 write!(f, "repeated part {part:?} in bot {spec:?}")
             }
+            SpecError::Unavailable { spec, feature } => write!(
+                f,
+                "bot {spec:?} needs agon-bots built with the cargo feature `{feature}`"
+            ),
+            SpecError::Model { spec, error } => {
+                write!(f, "cannot use the network of bot {spec:?}: {error}")
+            }
         }
     }
 }
@@ -241,8 +274,9 @@ fn time_limit(spec: &str, part: &str) -> Result<Duration, SpecError> {
     number((spec, part), digits, SpecNumber::TimeLimit, range).map(Duration::from_millis)
 }
 
-/// Builds a reference bot from its spec: `random`, `greedy`, `mcts:PLAYOUTS` or
-/// `alphabeta:DEPTH` (`mcts` alone means 2000 playouts, `alphabeta` alone depth 5), or the
+/// Builds a bot from its spec: `random`, `greedy`, `mcts:PLAYOUTS` or
+/// `alphabeta:DEPTH`, or with the `az` feature the network player `az:MODEL:VISITS`
+/// ([`crate::AzSpec`]; without the feature, [`SpecError::Unavailable`]) (`mcts` alone means 2000 playouts, `alphabeta` alone depth 5), or the
 /// [`Engine`] from an `engine` spec (read by [`Engine::from_spec`]: `engine:100ms`). A
 /// time limit in milliseconds may follow for the searching bots: `mcts:100000:500ms`,
 /// `alphabeta:20:1000ms`; the bot then stops at whichever limit comes first, and is no
@@ -285,6 +319,10 @@ fn time_limit(spec: &str, part: &str) -> Result<Duration, SpecError> {
 /// # Ok::<(), SpecError>(())
 /// ```
 pub fn bot_by_name(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, SpecError> {
+    // The az bot's spec holds a path, so it has a reader of its own.
+    if crate::AzSpec::is_az(spec) {
+        return crate::AzSpec::parse(spec)?.bot(seed);
+    }
     Ok(BotSpec::parse(spec)?.bot(seed))
 }
 

@@ -132,15 +132,36 @@ pub(crate) fn check_spec(spec: &str) -> PyResult<BotSpec> {
     Ok(parsed)
 }
 
+/// Checks any spec a bot can be made from: an `az` spec by making its bot (which reads its
+/// network, so a missing or corrupt model is a `ValueError` here), any other with
+/// [`check_spec`].
+pub(crate) fn check_any_spec(spec: &str) -> PyResult<()> {
+    if agon_bots::AzSpec::is_az(spec) {
+        agon_bots::bot_by_name(spec, 0).map_err(|e| PyValueError::new_err(e.to_string()))?;
+        Ok(())
+    } else {
+        check_spec(spec).map(|_| ())
+    }
+}
+
 #[pymethods]
 impl BotPy {
     /// A reference bot from its spec: `random`, `greedy`, `mcts:PLAYOUTS` or
     /// `alphabeta:DEPTH`, optionally followed by a time limit like `:500ms`; an instance of
-    /// `Random`, `Greedy`, `MCTS` or `AlphaBeta`. Raises `ValueError` for a spec it cannot
-    /// read or out of the package's bounds.
+    /// `Random`, `Greedy`, `MCTS` or `AlphaBeta`; or the network player
+    /// `az:MODEL:VISITS[:noise][:tPLIES][:bBATCH]` (a `Bot`; MODEL a safetensors file of
+    /// `agon.az` or the shipped `agon-az-2x16`). Raises `ValueError` for a spec it cannot
+    /// read or out of the package's bounds, and for a model file that is missing, corrupt
+    /// or of the wrong shape.
     #[staticmethod]
     #[pyo3(signature = (spec, seed = Int(0)), text_signature = "(spec, seed=0)")]
     fn from_name<'py>(py: Python<'py>, spec: &str, seed: Int<u64>) -> PyResult<Bound<'py, BotPy>> {
+        if agon_bots::AzSpec::is_az(spec) {
+            // The network player: a `Bot` of no subclass.
+            let bot = agon_bots::bot_by_name(spec, seed.0)
+                .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            return Bound::new(py, BotPy::new(bot, seed.0));
+        }
         let spec = check_spec(spec)?;
         let base = BotPy::new(spec.bot(seed.0), seed.0);
         // The class of the bot's kind, so that `type(bot)` does not depend on how it was made.
@@ -383,8 +404,8 @@ fn _arena_match(
     rules: Option<crate::rules::RulesArg>,
 ) -> PyResult<Vec<ArenaGame>> {
     let max_plies = max_plies.unwrap_or(agon_bots::arena::MAX_PLIES);
-    check_spec(a)?;
-    check_spec(b)?;
+    check_any_spec(a)?;
+    check_any_spec(b)?;
     if !(1..=agon_bots::arena::MAX_PLIES).contains(&max_plies) || games > 65_536 {
         return Err(PyValueError::new_err(format!(
             "max_plies must be 1 to {}, games at most 65536",

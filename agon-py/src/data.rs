@@ -300,7 +300,7 @@ pub fn _play_games<'py>(
         ));
     }
     for spec in [white, black] {
-        crate::bots::check_spec(spec)?;
+        crate::bots::check_any_spec(spec)?;
         agon_bots::bot_by_name(spec, 0).map_err(|e| PyValueError::new_err(e.to_string()))?;
     }
     let played = py.detach(|| -> Result<PlayedGames, String> {

@@ -12,6 +12,8 @@ use pyo3::prelude::*;
 mod actions;
 #[cfg(feature = "bots")]
 mod analysis;
+#[cfg(feature = "az")]
+mod az;
 #[cfg(feature = "bots")]
 mod bots;
 mod data;
@@ -219,6 +221,8 @@ fn _agon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     #[cfg(feature = "bots")]
     bots::register(m)?;
+    #[cfg(feature = "az")]
+    az::register(m)?;
     data::register(m)?;
     #[cfg(feature = "bots")]
     analysis::register(m)?;

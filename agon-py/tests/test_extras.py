@@ -16,6 +16,9 @@ EXTRAS = [
     ("agon.data", "pyarrow", "data"),
     ("agon.generate", "pyarrow", "data"),
     ("agon.cluster", "ray", "ray"),
+    ("agon.az", "jax", "az"),
+    ("agon.az", "optax", "az"),
+    ("agon.az", "safetensors", "az"),
 ]
 
 

@@ -49,7 +49,8 @@ one raises an ``ImportError`` naming its extra): ``agon.pettingzoo`` (extra
 optional: ``agon.data`` (extra ``data``: games as Parquet shards, read back as ``Game``
 objects or as numpy training batches rebuilt in Rust), ``python -m agon.generate`` and
 ``python -m agon.tournament`` (games between bots on threads, or as Ray tasks on a cluster
-with ``--ray``: extra ``ray``).
+with ``--ray``: extra ``ray``). AlphaZero-style training: ``agon.az`` (extra ``az``: JAX;
+``python -m agon.az.loop`` trains the network that the bot ``az:MODEL:VISITS`` plays).
 
 Action space
 ------------

@@ -81,6 +81,8 @@ __all__ = [
     "opening_book",
     "_arena_match",
     "MAX_GAME_PLIES",
+    "_az_evaluate",
+    "_book_match",
     "_replay_games",
     "_game_actions",
     "_training_arrays",
@@ -1232,8 +1234,11 @@ class Bot:
     def from_name(spec: str, seed: int = 0) -> Bot:
         """A reference bot from its spec: `random`, `greedy`, `mcts:PLAYOUTS` or
         `alphabeta:DEPTH`, optionally followed by a time limit like `:500ms`; an instance of
-        `Random`, `Greedy`, `MCTS` or `AlphaBeta`. Raises `ValueError` for a spec it cannot
-        read or out of the package's bounds."""
+        `Random`, `Greedy`, `MCTS` or `AlphaBeta`; or the network player
+        `az:MODEL:VISITS[:noise][:tPLIES][:bBATCH]` (a `Bot`; MODEL a safetensors file of
+        `agon.az` or the shipped `agon-az-2x16`). Raises `ValueError` for a spec it cannot
+        read or out of the package's bounds, and for a model file that is missing, corrupt
+        or of the wrong shape."""
     @property
     def name(self) -> str:
         """The bot's spec, like `"mcts:2000"` or `"alphabeta:5:500ms"`: every setting but the
@@ -1516,6 +1521,30 @@ def _arena_match(
     Without the GIL. For tests that a Python tournament plays the arena's games. Raises
     `ValueError` for a bad spec or limit, `RuntimeError` (naming the game and the bot) if
     a bot breaks the rules."""
+def _az_evaluate(
+    model: str, observations: npt.NDArray[np.float32]
+) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """Evaluates the network of the safetensors file `model` with agon-bots' Rust inference
+    (`agon_bots::Network`) on a batch of axial observations, float32 `(B, 11, 11, 11)`.
+    Returns `(logits, values)`: float32 `(B, 3337)` and `(B,)`. Raises `ValueError` for a
+    file that is missing, corrupt or of the wrong shape, or observations of another shape."""
+
+def _book_match(
+    a: str,
+    b: str,
+    games: int,
+    seed: int,
+    sprt: Optional[Tuple[float, float, float, float]] = None,
+    concurrency: int = 1,
+) -> Dict[str, Any]:
+    """Plays a match of the arena for `agon.az.loop` (its gating and its learning curve):
+    bot `a` against bot `b` (any specs), pairs of games from the arena's opening book with
+    colours swapped, at most `games` games on `concurrency` threads; with `sprt`
+    (`(elo0, elo1, alpha, beta)`, `agon_bots::Sprt`), stopped once the test decides.
+    Returns a dict: `games`, `wins`, `draws`, `losses` (for A), `score`, `elo`, `elo_low`,
+    `elo_high` (a 95% interval), `llr` and `decision` (`"H1"`: A is stronger, `"H0"`: it
+    is not, `"continue"`: undecided or no test). Without the GIL."""
+
 def _play_games(
     white: str,
     black: str,

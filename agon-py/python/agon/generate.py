@@ -2,9 +2,10 @@
 
 Plays ``N`` games between two players, any reference bot spec of ``agon.bots``
 (``random``, ``greedy``, ``mcts:PLAYOUTS``, ``alphabeta:DEPTH``, with an optional time
-limit like ``:500ms``), alternating colours (A has White in even-numbered games), and
-writes them to ``DIR`` as Parquet shards of the ``agon.data`` schema (extra ``data``),
-with the search statistics of ``mcts`` players (each ply's root visit counts and value:
+limit like ``:500ms``, or the network player ``az:MODEL:VISITS``), alternating colours
+(A has White in even-numbered games), and writes them to ``DIR`` as Parquet shards of the
+``agon.data`` schema (extra ``data``), with the search statistics of ``mcts`` and ``az``
+players (each ply's root visit counts and value:
 ``visit_actions``, ``visit_counts`` and ``search_values``; null for the other bots).
 The games are played in Rust without the GIL, on ``--workers`` threads (default 1), or as
 Ray tasks with ``--ray [ADDRESS]`` (extra ``ray``; no address: a local Ray, or the cluster
