@@ -5,7 +5,7 @@
 //! cargo run --release -p agon-web --example load -- --players 200 --games 2 --seconds 120
 //! ```
 //!
-//! It starts the server in this process on a free loopback port with a new database (or
+//! It starts the server as a child process on a free loopback port with a new database (or
 //! uses `--url http://127.0.0.1:PORT --db FILE` of a server started by hand, with its rate
 //! limits off: `--create-limit off --create-global off --action-limit off
 //! --action-global off`, since every player comes from one address), runs the
@@ -22,10 +22,10 @@
 //! `scripts/pg.sh`, or `--pg URL`) and spreads the players over them: each player's
 //! requests go to one server (player `i` to server `i mod N`), and the two people of a
 //! friend game are on different servers, so every move reaches the opponent through the
-//! database's notifications. The servers run in this process but share nothing except the
-//! database: each has its own runtime, connection pool, live hub and listener, as a
-//! separate process would. `--pg URL` with `--servers 1` measures one server on
-//! PostgreSQL.
+//! database's notifications. Each server is its own process (this example started again
+//! with `--serve`, which runs `agon_web::serve_on` as the `agon-web` binary does), so the
+//! servers share nothing but the database, and the clients' work is not counted in a
+//! server's memory. `--pg URL` with `--servers 1` measures one server on PostgreSQL.
 //!
 //! ```sh
 //! cargo run --release -p agon-web --example load -- --servers 2 --players 200 --seconds 60
@@ -43,8 +43,7 @@
 //! from the start of a move's request to the opponent's stream delivering that version
 //! (p50, p99, max), the versions each stream lost or got twice (both must be 0), replays
 //! every game of the database through agon-core against what its players saw, and
-//! prints the process's memory (`VmRSS` and `VmHWM` of `/proc/self/status`: the server
-//! and the clients together, so an upper bound of the server's).
+//! prints each server process's memory (`VmRSS` and `VmHWM` of `/proc/PID/status`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -233,6 +232,19 @@ async fn player(n: usize, base: String, o: Arc<Options>, tally: Arc<Tally>, stop
     }
 }
 
+/// `COUNT p50_ms=.. p99_ms=.. max_ms=..` of the latencies (microseconds) collected so far.
+fn latency_figures(latencies_us: &Mutex<Vec<u64>>) -> String {
+    let mut sorted = std::mem::take(&mut *latencies_us.lock().unwrap());
+    sorted.sort_unstable();
+    format!(
+        "{} p50_ms={:.2} p99_ms={:.2} max_ms={:.2}",
+        sorted.len(),
+        percentile(&sorted, 50.0),
+        percentile(&sorted, 99.0),
+        sorted.last().copied().unwrap_or(0) as f64 / 1000.0
+    )
+}
+
 fn percentile(sorted: &[u64], p: f64) -> f64 {
     if sorted.is_empty() {
         return 0.0;
@@ -294,12 +306,18 @@ fn stored_game(
 /// Replays every game of the database through agon-core and compares it with what its
 /// player last saw. Answers (games checked, mismatches).
 fn check_database(
+    o: &Options,
     db: &Database,
-    seen: &[(String, Vec<String>, bool)],
+    seen: &Mutex<Vec<(String, Vec<String>, bool)>>,
     runtime: &tokio::runtime::Runtime,
 ) -> (usize, usize) {
+    if o.url.is_some() && o.db.is_none() && o.pg.is_none() {
+        println!("database not checked: give --db or --pg with --url");
+        return (0, 0);
+    }
+    let seen = std::mem::take(&mut *seen.lock().unwrap());
     let mut mismatches = 0;
-    for (id, moves_seen, finished) in seen {
+    for (id, moves_seen, finished) in &seen {
         let (start, stored) = stored_game(db, id, runtime);
         let mut game = Game::from_position(start.parse::<Position>().expect("start position"));
         let replayed = stored
@@ -353,6 +371,13 @@ impl Drop for Postgres {
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let [_, flag, db, workers] = args.as_slice() {
+        if flag == "--serve" {
+            serve(db, workers);
+            return;
+        }
+    }
     let o = Arc::new(options());
     let dir = tempfile::tempdir().expect("a temporary directory");
     let postgres = (o.servers > 1 && o.pg.is_none() && o.url.is_none()).then(Postgres::start);
@@ -365,22 +390,13 @@ fn main() {
         ),
     };
 
-    // Each server: its own runtime, as a separate process would have.
-    let server_runtimes: Vec<tokio::runtime::Runtime> = (0..o.servers)
-        .map(|_| {
-            tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(2)
-                .enable_all()
-                .build()
-                .unwrap()
-        })
-        .collect();
+    let servers: Vec<Server> = match &o.url {
+        Some(_) => Vec::new(),
+        None => (0..o.servers).map(|_| Server::start(&o, &db)).collect(),
+    };
     let bases: Vec<String> = match &o.url {
         Some(url) => vec![url.trim_end_matches('/').to_string()],
-        None => server_runtimes
-            .iter()
-            .map(|runtime| start_server(&o, &db, runtime))
-            .collect(),
+        None => servers.iter().map(|server| server.base.clone()).collect(),
     };
     if let Database::Postgres(_) = db {
         println!(
@@ -395,8 +411,7 @@ fn main() {
         .build()
         .unwrap();
     if o.friends > 0 {
-        friends(&o, &bases, &clients, &db);
-        drop(server_runtimes);
+        friends(&o, &bases, &clients, &db, &servers);
         return;
     }
     let base = bases.join(" ");
@@ -422,15 +437,79 @@ fn main() {
         }
     });
     report_players(&o, &tally, started, &db, &clients);
-    drop(server_runtimes);
+    report_memory(&servers);
+    drop(servers);
     drop(postgres);
 }
 
-/// Starts one server on `runtime` and a loopback port; answers its base URL.
-fn start_server(o: &Options, db: &Database, runtime: &tokio::runtime::Runtime) -> String {
+/// One server process: this example run as `load --serve DB WORKERS`.
+struct Server {
+    child: std::process::Child,
+    base: String,
+}
+
+impl Server {
+    /// Starts a server process on `db` and waits for the base URL it prints.
+    fn start(o: &Options, db: &Database) -> Server {
+        use std::io::BufRead;
+        let db = match db {
+            Database::Sqlite(path) => path.display().to_string(),
+            Database::Postgres(url) => url.clone(),
+        };
+        let exe = std::env::current_exe().expect("the example's own path");
+        let mut child = std::process::Command::new(exe)
+            .args(["--serve", &db, &o.workers.to_string()])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("start a server process");
+        let mut line = String::new();
+        let stdout = child.stdout.take().expect("the server's stdout");
+        std::io::BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("the server's address");
+        if !line.starts_with("http://") {
+            eprintln!("a server process did not start");
+            std::process::exit(1);
+        }
+        Server {
+            child,
+            base: line.trim().to_string(),
+        }
+    }
+
+    /// A line of the process's `/proc/PID/status` (`VmRSS`, `VmHWM`) in MB.
+    fn memory_mb(&self, field: &str) -> f64 {
+        std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .ok()
+            .and_then(|status| {
+                status.lines().find_map(|line| {
+                    let rest = line.strip_prefix(field)?.strip_prefix(':')?;
+                    rest.trim()
+                        .trim_end_matches("kB")
+                        .trim()
+                        .parse::<f64>()
+                        .ok()
+                })
+            })
+            .map_or(0.0, |kb| kb / 1024.0)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The server process: serves `db` on a free loopback port, prints its base URL, and
+/// exits when its standard input closes (the load process ended, however it ended).
+fn serve(db: &str, workers: &str) {
+    use std::io::{Read, Write};
     let config = agon_web::Config {
-        db: db.clone(),
-        workers: o.workers,
+        db: db.parse().expect("a database"),
+        workers: workers.parse().expect("a number of workers"),
         // Every simulated page comes from 127.0.0.1.
         streams: agon_web::StreamLimits {
             max_streams: 10_000,
@@ -441,15 +520,29 @@ fn start_server(o: &Options, db: &Database, runtime: &tokio::runtime::Runtime) -
         limits: agon_web::limits::LimitConfig::off(),
         ..agon_web::Config::default()
     };
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
     let state = runtime
         .block_on(agon_web::AppState::connect(&config))
         .expect("open the database");
     let listener = runtime
         .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
         .expect("bind a loopback port");
-    let addr = listener.local_addr().unwrap();
+    let addr = listener.local_addr().expect("the bound address");
     runtime.spawn(agon_web::serve_on(listener, state, std::future::pending()));
-    format!("http://{addr}")
+    println!("http://{addr}");
+    std::io::stdout().flush().expect("print the address");
+    let _ = std::io::stdin().read_to_end(&mut Vec::new());
+}
+
+/// Prints each server process's memory.
+fn report_memory(servers: &[Server]) {
+    for (n, server) in servers.iter().enumerate() {
+        println!(
+            "memory: server {n} VmRSS_mb={:.1} VmHWM_mb={:.1} (target: under 200 MB)",
+            server.memory_mb("VmRSS"),
+            server.memory_mb("VmHWM")
+        );
+    }
 }
 
 fn report_players(
@@ -460,8 +553,6 @@ fn report_players(
     clients: &tokio::runtime::Runtime,
 ) {
     let seconds = started.elapsed().as_secs_f64();
-    let mut latencies = std::mem::take(&mut *tally.move_latencies_us.lock().unwrap());
-    latencies.sort_unstable();
     let requests = tally.requests.load(Ordering::Relaxed);
     println!(
         "players={} games_finished={} requests={requests} seconds={seconds:.1} requests_per_second={:.0}",
@@ -470,20 +561,11 @@ fn report_players(
         requests as f64 / seconds
     );
     println!(
-        "move_requests={} p50_ms={:.2} p99_ms={:.2} max_ms={:.2}",
-        latencies.len(),
-        percentile(&latencies, 50.0),
-        percentile(&latencies, 99.0),
-        latencies.last().copied().unwrap_or(0) as f64 / 1000.0
+        "move_requests={}",
+        latency_figures(&tally.move_latencies_us)
     );
     let errors = tally.errors.load(Ordering::Relaxed);
-    let games = std::mem::take(&mut *tally.games.lock().unwrap());
-    let (checked, mismatches) = if o.url.is_none() || o.db.is_some() || o.pg.is_some() {
-        check_database(db, &games, clients)
-    } else {
-        println!("database not checked: give --db or --pg with --url");
-        (0, 0)
-    };
+    let (checked, mismatches) = check_database(o, db, &tally.games, clients);
     println!(
         "errors={errors} busy_retries={} games_checked={checked} lost_or_wrong_moves={mismatches}",
         tally.busy.load(Ordering::Relaxed)
@@ -693,24 +775,13 @@ async fn pair(n: usize, bases: [String; 2], think_ms: u64, tally: Arc<FriendTall
     tally.games.lock().unwrap().push((id, moves, over));
 }
 
-/// A line of `/proc/self/status` (`VmRSS`, `VmHWM`) in MB.
-fn memory_mb(field: &str) -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|status| {
-            status.lines().find_map(|line| {
-                let rest = line.strip_prefix(field)?.strip_prefix(':')?;
-                rest.trim()
-                    .trim_end_matches("kB")
-                    .trim()
-                    .parse::<f64>()
-                    .ok()
-            })
-        })
-        .map_or(0.0, |kb| kb / 1024.0)
-}
-
-fn friends(o: &Options, bases: &[String], clients: &tokio::runtime::Runtime, db: &Database) {
+fn friends(
+    o: &Options,
+    bases: &[String],
+    clients: &tokio::runtime::Runtime,
+    db: &Database,
+    servers: &[Server],
+) {
     let base = bases.join(" ");
     let tally = Arc::new(FriendTally::default());
     let started = Instant::now();
@@ -737,8 +808,6 @@ fn friends(o: &Options, bases: &[String], clients: &tokio::runtime::Runtime, db:
         2 * o.friends
     });
     let seconds = started.elapsed().as_secs_f64();
-    let mut latencies = std::mem::take(&mut *tally.latencies_us.lock().unwrap());
-    latencies.sort_unstable();
     let moves = tally.moves.load(Ordering::Relaxed);
     println!(
         "pairs={} streams={peak_streams} games_finished={} moves={moves} seconds={seconds:.1} moves_per_second={:.0}",
@@ -747,30 +816,17 @@ fn friends(o: &Options, bases: &[String], clients: &tokio::runtime::Runtime, db:
         moves as f64 / seconds
     );
     println!(
-        "move_to_opponent_event={} p50_ms={:.2} p99_ms={:.2} max_ms={:.2} (target: p99 under 50 ms)",
-        latencies.len(),
-        percentile(&latencies, 50.0),
-        percentile(&latencies, 99.0),
-        latencies.last().copied().unwrap_or(0) as f64 / 1000.0
+        "move_to_opponent_event={} (target: p99 under 50 ms)",
+        latency_figures(&tally.latencies_us)
     );
     let lost = tally.lost.load(Ordering::Relaxed);
     let duplicated = tally.duplicated.load(Ordering::Relaxed);
     let errors = tally.errors.load(Ordering::Relaxed);
-    let games = std::mem::take(&mut *tally.games.lock().unwrap());
-    let (checked, mismatches) = if o.url.is_none() || o.db.is_some() || o.pg.is_some() {
-        check_database(db, &games, clients)
-    } else {
-        println!("database not checked: give --db or --pg with --url");
-        (0, 0)
-    };
+    let (checked, mismatches) = check_database(o, db, &tally.games, clients);
     println!(
         "lost_events={lost} duplicated_events={duplicated} errors={errors} games_checked={checked} lost_or_wrong_moves={mismatches} (target: all 0)"
     );
-    println!(
-        "memory: VmRSS_mb={:.1} VmHWM_mb={:.1} (this process: the server and the clients; target: under 200 MB)",
-        memory_mb("VmRSS"),
-        memory_mb("VmHWM")
-    );
+    report_memory(servers);
     if errors > 0 || mismatches > 0 || lost > 0 || duplicated > 0 {
         std::process::exit(1);
     }
