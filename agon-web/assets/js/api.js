@@ -57,7 +57,8 @@ export async function api(method, path, body) {
 }
 
 /**
- * POST, waiting and retrying while the server answers 503 server-busy. With retryLost,
+ * POST, waiting and retrying while the server answers 503 server-busy or 429 rate-limited
+ * (after its Retry-After, when that is at most a minute). With retryLost,
  * also retries a few times when the server could not be reached (asking the computer
  * twice is harmless: the second answer is not-computer-turn).
  * @param {string} path
@@ -77,9 +78,14 @@ export async function post(path, body, retryLost = false) {
         await sleep(1000 * lost);
         continue;
       }
-      if (e.status === 503 && attempt < MAX_BUSY_RETRIES) {
-        const seconds = Math.min(60, Math.max(1, parseInt(e.retryAfter || '', 10) || 1));
-        app.notice = { key: 'status.busy-retry', params: { seconds } };
+      // 503: the server is busy; 429: this address sent too much. Both say when to come
+      // back; a rate limit's wait of over a minute is left to the person (its error shows).
+      const wait = Math.max(1, parseInt(e.retryAfter || '', 10) || 1);
+      const retry = e.status === 503 || (e.status === 429 && wait <= 60);
+      if (retry && attempt < MAX_BUSY_RETRIES) {
+        const seconds = Math.min(60, wait);
+        const key = e.status === 503 ? 'status.busy-retry' : 'status.rate-retry';
+        app.notice = { key, params: { seconds } };
         redraw();
         await sleep(seconds * 1000);
         app.notice = null;

@@ -316,6 +316,49 @@ def test_computer_turn_on_load_and_busy_retry(server, new_context, catalogues):
     expect(page.locator("#status")).to_contain_text(catalogues["en"]["status.your-turn"])
 
 
+def test_rate_limited_move_is_retried(server, new_context, catalogues):
+    """A move answered 429 rate-limited is sent again after Retry-After, with a notice, and
+    the game goes on; a 429 asking for over a minute is shown as the error instead."""
+    game = create(server)
+    ctx = new_context()
+    with_token(ctx, game)
+    page = ctx.new_page()
+    calls = []
+    retry_after = ["1"]
+
+    def limited_once(route):
+        calls.append(route.request.url)
+        if len(calls) == 1:
+            route.fulfill(
+                status=429,
+                headers={"Retry-After": retry_after[0], "Content-Type": "application/json"},
+                body=json.dumps({"error": "rate-limited", "message": "too many requests"}),
+            )
+        else:
+            route.continue_()
+
+    page.route("**/api/games/*/moves", limited_once)
+    open_game(page, server, game)
+    page.locator("#move-input").fill("f1-f2")
+    page.locator("#move-input").press("Enter")
+    retry = catalogues["en"]["status.rate-retry"].split("{")[0].strip()
+    expect(page.locator("#status")).to_contain_text(retry, timeout=TIMEOUT)
+    wait_moves(page, 2)
+    wait_idle(page)
+    assert len(calls) == 2
+    assert move_texts(page)[0] == "f1-f2"
+
+    # A wait of an hour is not sat through: the page shows the error and keeps the board.
+    calls.clear()
+    retry_after[0] = "3600"
+    legal = api(server, "GET", f"/api/games/{game['id']}")[1]["legal_moves"]
+    page.locator("#move-input").fill(legal[0])
+    page.locator("#move-input").press("Enter")
+    expect(page.locator("#error")).to_have_text(catalogues["en"]["error.rate-limited"], timeout=TIMEOUT)
+    assert len(calls) == 1
+    assert len(move_texts(page)) == 2
+
+
 def test_undo_and_resign(server, new_context, catalogues):
     en = catalogues["en"]
     game = create(server)
