@@ -32,6 +32,12 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 && [ "$(id -u)" != 0 ];
   missing "the web game's PostgreSQL tests need Debian's PostgreSQL: apt-get install postgresql (as root)"
 fi
 echo "cargo, nightly, npm, Python 3.9+, venv, Chromium and PostgreSQL (or root to install them): present"
+# A fresh run writes about 5 GB (target/ 2.7, .venv 1.5, fuzz/target 0.25) besides the
+# packages it installs; say so at once rather than fail on a full disk after minutes.
+free_kb=$(df -Pk . | awk 'NR == 2 { print $4 }')
+if [ "${free_kb:-0}" -lt $((6 * 1024 * 1024)) ]; then
+  echo "warning: $((free_kb / 1024)) MB free here; a fresh run needs about 6 GB" >&2
+fi
 
 # One throwaway PostgreSQL server for the whole run (scripts/pg.sh: initdb and pg_ctl on a
 # free loopback port, as the user agon-pg when root), stopped at the end however the run
