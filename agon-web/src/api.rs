@@ -362,7 +362,20 @@ fn found(game: Option<WebGame>) -> Result<WebGame, ApiError> {
 
 pub(crate) fn ensure_not_over(game: &WebGame) -> Result<(), ApiError> {
     if game.is_over() {
-        Err(ApiError::conflict("game-over", "the game has ended"))
+        Err(game_over())
+    } else {
+        Ok(())
+    }
+}
+
+/// `409 game-too-long` once the game holds `max_plies` moves ([`MAX_PLIES`]), for the
+/// person's moves and the computer's alike.
+fn ensure_room(game: &WebGame, max_plies: usize) -> Result<(), ApiError> {
+    if game.plies() >= max_plies {
+        Err(ApiError::conflict(
+            "game-too-long",
+            format!("this game has reached the limit of {max_plies} moves: start a new one"),
+        ))
     } else {
         Ok(())
     }
@@ -487,13 +500,20 @@ pub(crate) fn state_for(app: &AppState, game: &WebGame, view: Option<Side>) -> G
 
 /// Lets the computer move in `game` if it is its turn, and stores the move unless the game
 /// changed meanwhile (an undo, a second tab); answers the game as it now stands.
-pub(crate) async fn computer_reply(
-    app: &Arc<AppState>,
-    game: WebGame,
-) -> Result<WebGame, ApiError> {
+/// The computer's reply after a change that is already stored (a new game, a rematch, the
+/// person's move): that change stands whatever becomes of the reply, so a failure (a busy
+/// server, the move limit, the database) answers the game as stored, still saying
+/// `computer_to_move`, and the page asks `POST .../computer` itself. Answering an error
+/// instead would make the page send a change that was made again.
+pub(crate) async fn reply_to(app: &Arc<AppState>, game: WebGame) -> WebGame {
+    computer_reply(app, game.clone()).await.unwrap_or(game)
+}
+
+async fn computer_reply(app: &Arc<AppState>, game: WebGame) -> Result<WebGame, ApiError> {
     if !game.computer_to_move() {
         return Ok(game);
     }
+    ensure_room(&game, app.max_plies)?;
     let (level, seed) = (game.level, game.seed);
     let position = game.game.clone();
     let metrics = app.metrics.clone();
@@ -543,7 +563,6 @@ pub(crate) async fn computer_reply(
     responses(
         (status = 201, description = "The game, created: its id, the creator's token and side, and its state (after the computer's first move when it opens)", body = NewGameResponse),
         (status = 400, description = "a field is wrong: `invalid-field`, `invalid-clock`, `unknown-preset`, `unknown-rule-option`, `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`, `malformed-rules`", body = ErrorBody),
-        (status = 503, description = "every search worker is busy and the queue is full: `server-busy`", body = ErrorBody, headers(("Retry-After" = u32, description = "Seconds to wait before retrying"))),
     )
 )]
 pub async fn create(
@@ -617,7 +636,7 @@ pub async fn create(
             Opponent::Friend => "none",
         },
     );
-    let game = computer_reply(&app, game).await?;
+    let game = reply_to(&app, game).await;
     let body = NewGameResponse {
         id: game.id.clone(),
         token,
@@ -735,12 +754,7 @@ pub async fn play(
     let text = request.text;
     let (game, seat, ()) = act(&app, id, request.token, move |tx, game, seat, now| {
         ensure_not_over(game)?;
-        if game.plies() >= max_plies {
-            return Err(ApiError::conflict(
-                "game-too-long",
-                format!("this game has reached the limit of {max_plies} moves: start a new one"),
-            ));
-        }
+        ensure_room(game, max_plies)?;
         if game.game.position().chooser() != seat {
             return Err(ApiError::conflict(
                 "not-your-turn",
@@ -762,11 +776,7 @@ pub async fn play(
     .await?;
     app.metrics.person_moved();
     let game = if request.reply && game.opponent == Opponent::Computer {
-        // A busy server still accepted the move: the state says the computer is to move.
-        match computer_reply(&app, game.clone()).await {
-            Err(e) if e.name == "server-busy" => game,
-            other => other?,
-        }
+        reply_to(&app, game).await
     } else {
         game
     };
@@ -784,7 +794,7 @@ pub async fn play(
         (status = 200, description = "The state after the computer's move", body = GameState),
         (status = 403, description = "the token is not this game's: `wrong-token`", body = ErrorBody),
         (status = 404, description = "no game has this id: `unknown-game`", body = ErrorBody),
-        (status = 409, description = "refused: `not-against-computer`, `game-over`, `not-computer-turn`, `conflict` (the game changed meanwhile: reload and retry)", body = ErrorBody),
+        (status = 409, description = "refused: `not-against-computer`, `game-over`, `game-too-long`, `not-computer-turn`, `conflict` (the game changed meanwhile: reload and retry)", body = ErrorBody),
         (status = 503, description = "every search worker is busy and the queue is full: `server-busy`", body = ErrorBody, headers(("Retry-After" = u32, description = "Seconds to wait before retrying"))),
     )
 )]

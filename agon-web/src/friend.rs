@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 use crate::openapi::AnswerName;
 use crate::openapi::GameId;
 
-use crate::api::{act, computer_reply, ensure_friend, ensure_not_over, state_for, JsonBody};
+use crate::api::{act, ensure_friend, ensure_not_over, reply_to, state_for, JsonBody};
 use crate::store::{self, EndKind, Opponent, WebGame};
 use crate::{ApiError, AppState, ErrorBody, GameState};
 
@@ -250,10 +250,8 @@ pub async fn rematch(
     })
     .await?;
     if let Some(new) = created {
-        // Against the computer, it may move first. The rematch exists whatever happens
-        // here: a busy server leaves its state saying `computer_to_move`, and the page
-        // asks the computer (`POST .../computer`) when it opens the new game.
-        let _ = computer_reply(&app, new).await;
+        // Against the computer, it may move first.
+        reply_to(&app, new).await;
     }
     Ok(Json(state_for(&app, &game, Some(seat))))
 }

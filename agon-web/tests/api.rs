@@ -783,10 +783,25 @@ async fn a_busy_server_answers_503_and_keeps_the_move(b: Backend) {
     answer.error(503, "server-busy");
     assert_eq!(answer.headers[header::RETRY_AFTER], "1");
     assert_eq!(s.state(&id).await, state, "nothing changed");
+    // A new game where the computer opens is created all the same, once: its state says
+    // the computer is to move, and the page asks for the move itself (a 503 here made the
+    // page create the game again and again).
+    let created = s
+        .post("/api/games", json!({"side": "black", "level": "easy"}))
+        .await;
+    assert_eq!(created.status, StatusCode::CREATED, "{}", created.text);
+    let created = created.json();
+    let black = created["id"].as_str().unwrap().to_string();
+    let black_token = created["token"].as_str().unwrap().to_string();
+    assert_eq!(created["state"]["computer_to_move"], true);
+    assert!(strings(&created["state"]["moves"]).is_empty());
+    assert_eq!(s.state(&black).await, created["state"]);
     release.send(()).unwrap();
     held.await.unwrap().unwrap().unwrap();
     let state = s.act(&id, "computer", &token).await.json();
     assert_eq!(strings(&state["moves"]).len(), 2);
+    let state = s.act(&black, "computer", &black_token).await.json();
+    assert_eq!(strings(&state["moves"]).len(), 1);
 }
 
 async fn a_game_may_not_grow_without_end(b: Backend) {
@@ -808,6 +823,27 @@ async fn a_game_may_not_grow_without_end(b: Backend) {
     let state = s.act(&id, "undo", &token).await.json();
     let m = strings(&state["legal_moves"])[0].clone();
     assert_eq!(s.play(&id, &token, &m, true).await.status, StatusCode::OK);
+}
+
+async fn the_computer_keeps_to_the_move_limit_too(b: Backend) {
+    // A limit of 5 moves: the person's fifth is the last; the computer does not add a sixth.
+    let s = server_with_limit(b, Arc::new(Workers::new(1)), 5).await;
+    let (id, token, _) = s.create(json!({"side": "white", "level": "easy"})).await;
+    for _ in 0..2 {
+        let state = s.state(&id).await;
+        let m = strings(&state["legal_moves"])[0].clone();
+        s.play(&id, &token, &m, true).await;
+    }
+    let m = strings(&s.state(&id).await["legal_moves"])[0].clone();
+    let answer = s.play(&id, &token, &m, true).await;
+    assert_eq!(answer.status, StatusCode::OK, "the person's move stands");
+    let state = answer.json();
+    assert_eq!(strings(&state["moves"]).len(), 5);
+    assert_eq!(state["computer_to_move"], true);
+    s.act(&id, "computer", &token)
+        .await
+        .error(409, "game-too-long");
+    assert_eq!(s.state(&id).await, state);
 }
 
 async fn a_hint_finds_the_win_and_changes_nothing(b: Backend) {
@@ -933,4 +969,4 @@ async fn a_blank_name_is_refused_and_the_document_says_which_names_are_taken(b: 
     }
 }
 
-both_stores!((); create_answers_id_token_and_the_start, playing_black_the_computer_opens, random_side_gives_both_sides, create_refuses_bad_requests, a_move_and_the_reply, a_move_without_reply_then_the_computer, bad_moves_change_nothing, forbidden_cell_is_named_by_the_core, capture_then_the_computer_returns, the_person_returns_the_queen_first, winning_ends_the_game, undo_takes_back_the_move_and_the_reply, undo_as_black_keeps_the_computers_opening, resign_and_the_record, record_of_a_game_from_a_position_replays, board_svg_draws_any_position, unknown_paths_and_methods_are_json_errors, security_headers_everywhere_and_no_cors, a_busy_server_answers_503_and_keeps_the_move, a_game_may_not_grow_without_end, a_hint_finds_the_win_and_changes_nothing, a_hint_is_a_legal_move_of_the_persons_side, hints_are_refused_when_they_cannot_be_given, a_blank_name_is_refused_and_the_document_says_which_names_are_taken);
+both_stores!((); create_answers_id_token_and_the_start, playing_black_the_computer_opens, random_side_gives_both_sides, create_refuses_bad_requests, a_move_and_the_reply, a_move_without_reply_then_the_computer, bad_moves_change_nothing, forbidden_cell_is_named_by_the_core, capture_then_the_computer_returns, the_person_returns_the_queen_first, winning_ends_the_game, undo_takes_back_the_move_and_the_reply, undo_as_black_keeps_the_computers_opening, resign_and_the_record, record_of_a_game_from_a_position_replays, board_svg_draws_any_position, unknown_paths_and_methods_are_json_errors, security_headers_everywhere_and_no_cors, a_busy_server_answers_503_and_keeps_the_move, a_game_may_not_grow_without_end, the_computer_keeps_to_the_move_limit_too, a_hint_finds_the_win_and_changes_nothing, a_hint_is_a_legal_move_of_the_persons_side, hints_are_refused_when_they_cannot_be_given, a_blank_name_is_refused_and_the_document_says_which_names_are_taken);
