@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use agon_bots::{bot_by_name, AzSpec, Network, NetworkError, SpecError};
+use agon_bots::{bot_by_name, AzSpec, Bot, Network, NetworkError, SpecError};
 use agon_core::{Game, Move, Position};
 use candle_core::{Device, Tensor};
 
@@ -163,6 +163,19 @@ fn the_bot_finds_a_throne_win_in_one() {
         let (_, stats) = bot.choose_with_stats(&Game::from_position(pos)).unwrap();
         assert!(stats.unwrap().value > 0.5, "{options}");
     }
+}
+
+#[test]
+fn a_spec_changed_to_nothing_still_searches() {
+    // Its fields are public: a batch and a budget of 0 are taken as 1, not searched forever.
+    let network = std::sync::Arc::new(Network::load(fixture()).unwrap());
+    let mut spec = AzSpec::parse(&spec(10, "")).unwrap();
+    (spec.batch, spec.visits) = (0, 0);
+    let mut bot = agon_bots::AzBot::new(network, spec, 1);
+    let pos = Position::start();
+    let m = bot.choose(&pos).expect("a move");
+    assert!(pos.legal_moves().contains(&m));
+    assert!(bot.name().starts_with("az:") && bot.name().contains(":1"));
 }
 
 #[test]

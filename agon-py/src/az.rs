@@ -79,7 +79,7 @@ pub fn _book_match<'py>(
     }
     let report = py
         .detach(|| agon_bots::arena::run_match_with(a, b, &options, |_, _, _| {}))
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        .map_err(crate::bots::match_error)?;
     let s = &report.stats;
     let (elo, low, high) = report.elo();
     let d = PyDict::new(py);

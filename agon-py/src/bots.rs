@@ -428,13 +428,18 @@ fn _arena_match(
             ));
         })
     })
-    .map_err(|e| match e {
-        agon_bots::arena::MatchError::Spec(_) => PyValueError::new_err(e.to_string()),
-        // The reference bots always choose a legal move: a game they break is a bug of
-        // theirs, as in `_play_games`.
-        _ => PyRuntimeError::new_err(e.to_string()),
-    })?;
+    .map_err(match_error)?;
     Ok(played)
+}
+
+/// A match that failed, as Python sees it: `ValueError` for a bad spec, `RuntimeError` for
+/// a game a bot broke (the reference bots always choose a legal move: a game they break is
+/// a bug of theirs, as in `_play_games`).
+pub(crate) fn match_error(e: agon_bots::arena::MatchError) -> PyErr {
+    match e {
+        agon_bots::arena::MatchError::Spec(_) => PyValueError::new_err(e.to_string()),
+        _ => PyRuntimeError::new_err(e.to_string()),
+    }
 }
 
 /// Adds the bot classes to the native module.

@@ -128,7 +128,11 @@ impl AzBot {
     /// let bot = AzBot::new(network, AzSpec::new("model.safetensors", 100), 7);
     /// # Ok::<(), agon_bots::NetworkError>(())
     /// ```
-    pub fn new(network: Arc<Network>, spec: crate::AzSpec, seed: u64) -> AzBot {
+    pub fn new(network: Arc<Network>, mut spec: crate::AzSpec, seed: u64) -> AzBot {
+        // A spec's fields are public: a batch or a budget of 0 (which its text refuses)
+        // would gather nothing and search forever, so each is taken as at least 1.
+        spec.batch = spec.batch.clamp(1, crate::AzSpec::MAX_BATCH);
+        spec.visits = spec.visits.clamp(1, crate::AzSpec::MAX_VISITS);
         AzBot {
             network,
             spec,

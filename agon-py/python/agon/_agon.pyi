@@ -1543,7 +1543,8 @@ def _book_match(
     (`(elo0, elo1, alpha, beta)`, `agon_bots::Sprt`), stopped once the test decides.
     Returns a dict: `games`, `wins`, `draws`, `losses` (for A), `score`, `elo`, `elo_low`,
     `elo_high` (a 95% interval), `llr` and `decision` (`"H1"`: A is stronger, `"H0"`: it
-    is not, `"continue"`: undecided or no test). Without the GIL."""
+    is not, `"continue"`: undecided or no test). Without the GIL. Raises `ValueError` for
+    a bad spec or limit, `RuntimeError` for a game a bot broke (as `_arena_match`)."""
 
 def _play_games(
     white: str,
