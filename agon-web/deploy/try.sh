@@ -190,6 +190,28 @@ api() { # api [CURL-OPTION VALUE...] METHOD PATH [BODY]: prints the body, then t
 status_of() { tail -n 1 <<<"$1"; }
 body_of() { sed '$d' <<<"$1"; }
 
+# open_stream FILE PATH [CURL-OPTION VALUE...]: an event stream through the proxy, written
+# to FILE by curl -N in the background; its pid in $stream_pid.
+stream_pid=
+open_stream() {
+  local file=$1 path=$2
+  shift 2
+  curl -skN --http2 --resolve "$name:$https:127.0.0.1" "$@" "https://$name:$https$path" \
+    >"$file" 2>/dev/null &
+  stream_pid=$!
+  pids+=("$stream_pid")
+}
+
+# play GAME TOKEN: the first legal move of the token's seat through the proxy; prints the
+# answer's status and the move.
+play() {
+  local out move
+  out=$(api GET "/api/games/$1")
+  move=$(body_of "$out" | jget legal_moves.0 2>/dev/null || echo none)
+  out=$(api POST "/api/games/$1/moves" "{\"token\": \"$2\", \"move\": \"$move\"}")
+  echo "$(status_of "$out") $move"
+}
+
 run_checks() { # run_checks CLIENT-A CLIENT-B: two loopback addresses of their own
   local a=$1 b=$2 out status r
 
@@ -227,10 +249,8 @@ run_checks() { # run_checks CLIENT-A CLIENT-B: two loopback addresses of their o
   version=$(body_of "$out" | jget state.version 2>/dev/null || echo 1)
 
   local stream=$tmp/$proxy-stream1.txt
-  curl -skN --http2 --resolve "$name:$https:127.0.0.1" \
-    "https://$name:$https/api/games/$id/events?token=$black" >"$stream" 2>/dev/null &
-  local stream_pid=$!
-  pids+=("$stream_pid")
+  open_stream "$stream" "/api/games/$id/events?token=$black"
+  local first_pid=$stream_pid
   wait_event "$stream" 5 "$version" && r=0 || r=1
   check $r "event stream opened through the proxy: the current state (id $version) at once"
 
@@ -294,9 +314,7 @@ run_checks() { # run_checks CLIENT-A CLIENT-B: two loopback addresses of their o
   done
   local seat=$black
   for _ in 1 2; do
-    out=$(api GET "/api/games/$id")
-    move=$(body_of "$out" | jget legal_moves.0 2>/dev/null || echo none)
-    status=$(status_of "$(api POST "/api/games/$id/moves" "{\"token\": \"$seat\", \"move\": \"$move\"}")")
+    read -r status move < <(play "$id" "$seat")
     total=$((total + 1)); [ "$status" = 200 ] && ok=$((ok + 1)); statuses+="$status "
     [ "$status" != 200 ] || version=$((version + 1))
     if [ "$seat" = "$black" ]; then seat=$white; else seat=$black; fi
@@ -311,17 +329,13 @@ run_checks() { # run_checks CLIENT-A CLIENT-B: two loopback addresses of their o
   # A stream reopened with Last-Event-ID resumes: what was missed at once, then what
   # comes. A second one that missed nothing gets no state at once (so the header went
   # through the proxy: without it the server sends the state whatever the version).
-  kill "$stream_pid" 2>/dev/null || true
+  kill "$first_pid" 2>/dev/null || true
   stream=$tmp/$proxy-stream2.txt
-  curl -skN --http2 --resolve "$name:$https:127.0.0.1" -H "Last-Event-ID: $last_seen" \
-    "https://$name:$https/api/games/$id/events?token=$black" >"$stream" 2>/dev/null &
-  stream_pid=$!
-  pids+=("$stream_pid")
+  open_stream "$stream" "/api/games/$id/events?token=$black" -H "Last-Event-ID: $last_seen"
+  local reopened_pid=$stream_pid
   local current=$tmp/$proxy-stream3.txt
-  curl -skN --http2 --resolve "$name:$https:127.0.0.1" -H "Last-Event-ID: $version" \
-    "https://$name:$https/api/games/$id/events" >"$current" 2>/dev/null &
-  local current_pid=$!
-  pids+=("$current_pid")
+  open_stream "$current" "/api/games/$id/events" -H "Last-Event-ID: $version"
+  local current_pid=$stream_pid
   if wait_event "$stream" 3 "$version"; then
     out=$(event_ids "$stream")
     [ "${out%% *}" = "$version" ] && r=0 || r=1
@@ -333,16 +347,13 @@ run_checks() { # run_checks CLIENT-A CLIENT-B: two loopback addresses of their o
   until grep -q '^event: presence' "$current" 2>/dev/null || [ "$(now_ms)" -gt "$deadline" ]; do
     sleep 0.05
   done
-  out=$(api GET "/api/games/$id")
-  move=$(body_of "$out" | jget legal_moves.0 2>/dev/null || echo none)
-  status=$(status_of "$(api POST "/api/games/$id/moves" "{\"token\": \"$seat\", \"move\": \"$move\"}")")
+  read -r status move < <(play "$id" "$seat")
   version=$((version + 1))
   [ "$status" = 200 ] && wait_event "$stream" 2 "$version" && r=0 || r=1
   check $r "then the next move ($status) on the reopened stream: ids $(event_ids "$stream")"
   wait_event "$current" 2 "$version" && [ "$(event_ids "$current")" = "$version " ] && r=0 || r=1
   check $r "a stream opened with Last-Event-ID $((version - 1)) (nothing missed): ids $(event_ids "$current")(only $version expected)"
-  kill "$current_pid" 2>/dev/null || true
-  kill "$stream_pid" 2>/dev/null || true
+  kill "$current_pid" "$reopened_pid" 2>/dev/null || true
   # The killed server back, for the next round.
   start_server 0
 }
