@@ -20,6 +20,9 @@
 # ports, loopback binding, storage, a debug log (where a retried upstream shows) and no
 # admin endpoint.
 #
+# The systemd unit is only read (systemd-analyze verify, with ExecStart and EnvironmentFile
+# pointed at the binary and agon-web.env), not run.
+#
 # Per proxy, one line PASS or FAIL per check; the exit status is 1 if any failed. Needs
 # curl, openssl, python3 and PostgreSQL (scripts/pg.sh); nginx and caddy are installed
 # with apt-get when missing (as root; otherwise it says what to install). Everything it
@@ -46,6 +49,7 @@ if [ -z "$bin" ]; then
   [ -n "$bin" ] || die "no agon-web binary under $target: cargo build -p agon-web, or give its path"
 fi
 [ -x "$bin" ] || die "not an executable: $bin"
+bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
 
 # --- The tools ------------------------------------------------------------------------
 for tool in curl openssl python3; do
@@ -448,6 +452,23 @@ EOF
   wait "$pid" 2>/dev/null || true
 }
 
+# --- The systemd unit: read, not run (no systemd to run it under here) ----------------------
+unit_round() {
+  round=systemd
+  if ! command -v systemd-analyze >/dev/null; then
+    echo "SKIP  systemd: no systemd-analyze"
+    return
+  fi
+  sed -e "s#^ExecStart=/usr/local/bin/agon-web#ExecStart=$bin#" \
+    -e "s#^EnvironmentFile=/etc/agon-web.env#EnvironmentFile=$here/agon-web.env#" \
+    "$here/agon-web.service" >"$tmp/agon-web.service"
+  local out r
+  # It exits 0 on unknown keys and bad values too; they are printed.
+  out=$(systemd-analyze verify "$tmp/agon-web.service" 2>&1) && [ -z "$out" ] && r=0 || r=1
+  check $r "systemd-analyze verify: agon-web.service (ExecStart and EnvironmentFile pointed at the binary and the sample) ${out:-without a warning}"
+}
+
+unit_round
 nginx_round
 caddy_round
 if [ "$failures" -gt 0 ]; then
