@@ -128,5 +128,8 @@ echo "pip: installing schemathesis (pinned)"
 cargo build -q -p agon-web
 bash agon-web/tests/schemathesis/run.sh
 
+step "the sample deployment run: nginx and Caddy in front of two servers on PostgreSQL (agon-web/deploy/try.sh)"
+bash agon-web/deploy/try.sh target/debug/agon-web
+
 step "fuzz smoke run"
 bash fuzz/smoke.sh

@@ -55,6 +55,12 @@ bin="$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")"
 for tool in curl openssl python3; do
   command -v "$tool" >/dev/null || die "needs $tool"
 done
+# A fresh machine may have no package lists yet: apt would know of neither package.
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null &&
+  ! { command -v nginx >/dev/null && command -v caddy >/dev/null; } &&
+  ! ls /var/lib/apt/lists/*_Packages >/dev/null 2>&1; then
+  apt-get update -qq
+fi
 missing=()
 command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx)
 # Caddy only if it is installed or apt has it (Debian 12 has 2.6; older Ubuntus do not).
