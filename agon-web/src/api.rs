@@ -355,6 +355,24 @@ pub(crate) async fn load_game(app: &AppState, id: &str) -> Result<WebGame, ApiEr
     app.store.load(id).await?.ok_or_else(ApiError::unknown_game)
 }
 
+/// Game `id` against the computer and not over, for the holder of `token` (what asking the
+/// computer and asking for a hint both need; they change nothing, so no transaction).
+async fn computer_game(app: &AppState, id: &str, token: &str) -> Result<WebGame, ApiError> {
+    let game = load_game(app, id).await?;
+    seat(&game, token)?;
+    ensure_computer(&game)?;
+    ensure_not_over(&game)?;
+    Ok(game)
+}
+
+/// The query of `uri` as `T` (no query: every parameter absent), or `400 invalid-field`
+/// naming what is wrong.
+pub(crate) fn query<T: serde::de::DeserializeOwned>(uri: &Uri) -> Result<T, ApiError> {
+    axum::extract::Query::try_from_uri(uri)
+        .map(|query| query.0)
+        .map_err(|e| ApiError::invalid_field(e.body_text()))
+}
+
 /// The game a change read: `404 unknown-game` if there is none.
 fn found(game: Option<WebGame>) -> Result<WebGame, ApiError> {
     game.ok_or_else(ApiError::unknown_game)
@@ -715,15 +733,7 @@ pub async fn show(
     Path(id): Path<String>,
     uri: Uri,
 ) -> Result<Json<GameState>, ApiError> {
-    let view = match uri.query() {
-        None => None,
-        Some(_) => {
-            let query: ViewQuery = axum::extract::Query::try_from_uri(&uri)
-                .map_err(|e| ApiError::invalid_field(e.body_text()))?
-                .0;
-            parse_view(query.view.as_deref())?
-        }
-    };
+    let view = parse_view(query::<ViewQuery>(&uri)?.view.as_deref())?;
     let game = load_game(&app, &id).await?;
     Ok(Json(state_for(&app, &game, view)))
 }
@@ -803,10 +813,7 @@ pub async fn computer(
     Path(id): Path<String>,
     JsonBody(request): JsonBody<TokenRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    let game = load_game(&app, &id).await?;
-    seat(&game, &request.token)?;
-    ensure_computer(&game)?;
-    ensure_not_over(&game)?;
+    let game = computer_game(&app, &id, &request.token).await?;
     if !game.computer_to_move() {
         return Err(ApiError::conflict(
             "not-computer-turn",
@@ -890,10 +897,7 @@ pub async fn hint(
     Path(id): Path<String>,
     JsonBody(request): JsonBody<TokenRequest>,
 ) -> Result<Json<Hint>, ApiError> {
-    let game = load_game(&app, &id).await?;
-    seat(&game, &request.token)?;
-    ensure_computer(&game)?;
-    ensure_not_over(&game)?;
+    let game = computer_game(&app, &id, &request.token).await?;
     ensure_persons_turn(&game)?;
     let cost = HINT_TIME.as_millis() as usize / 2;
     let metrics = app.metrics.clone();
@@ -1092,9 +1096,7 @@ pub struct BoardQuery {
     )
 )]
 pub async fn board_svg(uri: Uri) -> Result<Response, ApiError> {
-    let query: BoardQuery = axum::extract::Query::try_from_uri(&uri)
-        .map_err(|e| ApiError::invalid_field(e.body_text()))?
-        .0;
+    let query: BoardQuery = query(&uri)?;
     let rules = parse_rules(query.rules.as_deref())?;
     let position: Position = match &query.position {
         None => Position::start_with_rules(rules),

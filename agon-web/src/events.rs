@@ -182,18 +182,7 @@ pub async fn events(
     Path(id): Path<String>,
     request: Request,
 ) -> Result<Response, ApiError> {
-    let query: EventsQuery = match request.uri().query() {
-        None => EventsQuery {
-            since: None,
-            view: None,
-            token: None,
-        },
-        Some(_) => {
-            axum::extract::Query::try_from_uri(request.uri())
-                .map_err(|e| ApiError::invalid_field(e.body_text()))?
-                .0
-        }
-    };
+    let query: EventsQuery = crate::api::query(request.uri())?;
     let since = since(&request, &query)?;
     let view = parse_view(query.view.as_deref())?;
     if !crate::api::valid_id(&id) {
