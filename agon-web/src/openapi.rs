@@ -47,15 +47,16 @@ pub enum SideChoice {
     Random,
 }
 
-/// The computer's level (see [`crate::Level`]).
+/// The computer's level (its bot and budget: [`crate::Level::spec`], the one home of
+/// those, named here only in words).
 #[derive(ToSchema)]
 #[schema(rename_all = "lowercase")]
 pub enum LevelName {
-    /// `greedy`.
+    /// One ply: the move whose result the evaluation likes best.
     Easy,
-    /// `alphabeta:3:1500ms`.
+    /// An alpha-beta search of a few plies.
     Medium,
-    /// `engine:1500ms`.
+    /// The engine, searching to a deadline.
     Hard,
 }
 
