@@ -22,6 +22,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -183,6 +184,52 @@ def two_servers():
         for srv in servers:
             srv.stop()
         tmp.cleanup()
+
+
+class Proxy:
+    """A TCP proxy on a free loopback port that forwards each new connection to one
+    backend port, which the test may change: what a reverse proxy does when a server dies
+    (the pages keep their address, the connections they open next reach another server)."""
+
+    def __init__(self, backend_port: int):
+        self.backend_port = backend_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.base = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
+        self.closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while not self.closed:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            try:
+                backend = socket.create_connection(("127.0.0.1", self.backend_port), timeout=2)
+            except OSError:
+                client.close()  # as a proxy with no live server: the page retries
+                continue
+            backend.settimeout(None)
+            for source, sink in ((client, backend), (backend, client)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source, sink):
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for sock in (source, sink):
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def close(self):
+        self.closed = True
+        self.listener.close()
 
 
 @pytest.fixture(scope="session")

@@ -12,7 +12,7 @@ import time
 
 from playwright.sync_api import expect
 
-from conftest import api
+from conftest import Proxy, api
 from test_browser import TIMEOUT, click_cell, move_texts, targets, wait_moves
 
 LIVE_MS = 1000  # a move made in one browser shows in the other within this
@@ -404,3 +404,50 @@ def test_a_friend_game_across_two_servers(two_servers, new_context, catalogues):
         assert move_texts(page) == played
     status, state = api(two, "GET", f"/api/games/{game['id']}")
     assert status == 200 and state["moves"] == played
+
+
+def test_pages_fail_over_to_the_other_server(two_servers, new_context, catalogues):
+    """Two servers on one PostgreSQL behind a proxy: the one serving both pages is killed
+    with SIGKILL mid-game, the proxy sends the next connections to the other, and the
+    pages carry on by themselves, every move shown once."""
+    one, two = two_servers
+    proxy = Proxy(one.port)
+    try:
+        base = proxy.base
+        game = create_friend(base)
+        ctx = new_context()
+        ctx.add_init_script(f"if (location.protocol === 'http:') localStorage.setItem('agon-token:{game['id']}', '{game['token']}');")
+        white = ctx.new_page()
+        white.goto(f"{base}/g/{game['id']}")
+        black = open_invitation(new_context, f"{base}/g/{game['id']}")
+        assert token_of(black, game["id"])
+        played = [click_some_move(white)]
+        expect(black.locator("#moves .mv:not(.mv-none)")).to_have_count(1, timeout=LIVE_MS)
+        played.append(click_some_move(black))
+        expect(white.locator("#moves .mv:not(.mv-none)")).to_have_count(2, timeout=LIVE_MS)
+
+        one.kill()
+        proxy.backend_port = two.port
+        # A move made on the surviving server reaches both pages: their streams, cut with
+        # the dead server, reopened through the proxy on the other (at once: the proxy
+        # answers, so the pages need not even say they are reconnecting).
+        status, state = api(two.base, "GET", f"/api/games/{game['id']}")
+        assert status == 200 and state["moves"] == played
+        status, _ = api(two.base, "POST", f"/api/games/{game['id']}/moves",
+                        {"token": game["token"], "move": state["legal_moves"][0]})
+        assert status == 200
+        played.append(state["legal_moves"][0])
+        for page in (white, black):
+            expect(page.locator("#moves .mv:not(.mv-none)")).to_have_count(3, timeout=TIMEOUT)
+            expect(page.locator("#live-note")).to_be_hidden(timeout=TIMEOUT)
+        # The game goes on through the proxy, live on both pages.
+        for ply in range(3, 7):
+            mover, watcher = (white, black) if ply % 2 == 0 else (black, white)
+            played.append(click_some_move(mover))
+            expect(watcher.locator("#moves .mv:not(.mv-none)")).to_have_count(len(played), timeout=LIVE_MS)
+        for page in (white, black):
+            assert move_texts(page) == played
+        status, state = api(two.base, "GET", f"/api/games/{game['id']}")
+        assert status == 200 and state["moves"] == played
+    finally:
+        proxy.close()
