@@ -5,6 +5,12 @@
 # round of each kept (the one least disturbed by other work).
 #
 #   bash scripts/compare-speed.sh BASE_DIR [NEW_DIR] [ROUNDS]
+#   INSTRUCTIONS=1 bash scripts/compare-speed.sh BASE_DIR [NEW_DIR]
+#
+# With INSTRUCTIONS=1 it counts instead the instructions the benchmarks of fixed work
+# (perft, playouts, the engine) execute, under valgrind's callgrind: the same count for
+# the same binary and input whatever else the machine does, so a change of a few percent
+# shows on a busy machine too. (The VecEnv example runs for a time, not a fixed work.)
 #
 # BASE_DIR and NEW_DIR (default: this checkout) are checkouts of the repository, e.g.
 # `git worktree add --detach /tmp/base <commit>`. Both are built in release mode first.
@@ -19,6 +25,25 @@ for dir in "$base" "$new"; do
   (cd "$dir" && cargo build -q --release -p agon-examples --example perft --example playouts \
     -p agon-rl --example vecenv -p agon-bots --example ablation)
 done
+
+if [ "${INSTRUCTIONS:-}" = 1 ]; then
+  command -v valgrind >/dev/null || { echo "INSTRUCTIONS=1 needs valgrind" >&2; exit 2; }
+  # The instructions `$@` executes in each checkout, and the ratio.
+  count() {
+    local name=$1 a b
+    shift
+    a=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+      "$base/target/release/examples/$@" 2>&1 >/dev/null | awk '/Collected/ { print $4 }')
+    b=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null \
+      "$new/target/release/examples/$@" 2>&1 >/dev/null | awk '/Collected/ { print $4 }')
+    awk -v n="$name" -v a="$a" -v b="$b" \
+      'BEGIN { printf "%-42s base %16.0f  new %16.0f  new/base %.4f\n", n, a, b, b / a }'
+  }
+  count "perft 5 from the start (instructions)" perft 5
+  count "random playouts, 1000 games (instructions)" playouts 1000 1
+  count "engine to depth 7, 6 book positions (instr.)" ablation 7 6 0 6 table
+  exit 0
+fi
 
 # Runs `$@` in both checkouts ROUNDS times, alternating, and prints the best value of the
 # figure the filter (stdin: the output; $FILTER: an awk program printing one number)
