@@ -299,16 +299,22 @@ pub(crate) fn digest(token: &str) -> [u8; 32] {
 }
 
 /// Random bytes as lowercase hex, from the operating system.
-pub(crate) fn random_hex<const N: usize>() -> Result<String, ApiError> {
+/// `N` bytes from the system's randomness (tokens, ids, seeds).
+fn random_bytes<const N: usize>() -> Result<[u8; N], ApiError> {
     let mut bytes = [0u8; N];
     getrandom::fill(&mut bytes).map_err(|e| ApiError::internal(format!("randomness: {e}")))?;
-    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    Ok(bytes)
+}
+
+pub(crate) fn random_hex<const N: usize>() -> Result<String, ApiError> {
+    Ok(random_bytes::<N>()?
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
 }
 
 pub(crate) fn random_u64() -> Result<u64, ApiError> {
-    let mut bytes = [0u8; 8];
-    getrandom::fill(&mut bytes).map_err(|e| ApiError::internal(format!("randomness: {e}")))?;
-    Ok(u64::from_le_bytes(bytes))
+    random_bytes().map(u64::from_le_bytes)
 }
 
 /// Game ids are 16 lowercase hex digits; anything else names no game.

@@ -62,6 +62,7 @@ use pages::Page;
 pub use state::{
     now_ms, rule_option_values, rule_values, side_name, ClockState, GameState, LegalMove,
     OffersState, OutcomeState, PieceState, RuleOption, RulesParts, SeatState, Seats, View,
+    MINUTE_MS,
 };
 pub use store::Store;
 pub use tasks::{Timers, PRUNE_EVERY};
@@ -119,7 +120,7 @@ impl Default for Config {
             keep_days: None,
             limits: limits::LimitConfig::default(),
             metrics: true,
-            clock_minute_ms: 60_000,
+            clock_minute_ms: state::MINUTE_MS,
         }
     }
 }

@@ -94,21 +94,13 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Config, String> {
                 }
             }
             "clock-minute-ms" => config.clock_minute_ms = number(name, value, 100, 60_000)? as i64,
-            "workers" => {
-                config.workers = match value.parse::<usize>() {
-                    Ok(n) if (1..=1024).contains(&n) => n,
-                    _ => return Err(format!("a number from 1 to 1024, not {value:?}")),
-                }
-            }
+            "workers" => config.workers = number(name, value, 1, 1024)?,
             "create-limit" => config.limits.create = quota(value)?,
             "create-global" => config.limits.create_global = quota(value)?,
             "action-limit" => config.limits.action = quota(value)?,
             "action-global" => config.limits.action_global = quota(value)?,
-            "limit-addresses" => {
-                config.limits.max_addresses = value
-                    .parse()
-                    .map_err(|_| format!("a number of addresses, not {value:?}"))?
-            }
+            // 0 would put every client in the one shared bucket of addresses past the bound.
+            "limit-addresses" => config.limits.max_addresses = number(name, value, 1, 10_000_000)?,
             "trust-proxy" => config.limits.trust_proxy = flag(value)?,
             "no-metrics" => config.metrics = !flag(value)?,
             _ => unreachable!("only the names of NAMES are set"),
@@ -204,6 +196,8 @@ mod tests {
         assert!(parse(args("--action-limit 5")).is_err());
         assert!(parse(args("--trust-proxy=maybe")).is_err());
         assert!(parse(args("--create-limit")).is_err());
+        assert!(parse(args("--limit-addresses 0")).is_err());
+        assert!(parse(args("--workers 0")).is_err());
     }
 
     #[test]

@@ -248,6 +248,14 @@ pub struct OffersState {
     pub rematch: Option<&'static str>,
 }
 
+/// A minute of the clocks in milliseconds, as a server runs unless `--clock-minute-ms`
+/// shortens it for tests.
+///
+/// ```
+/// assert_eq!(agon_web::MINUTE_MS, agon_web::Config::default().clock_minute_ms);
+/// ```
+pub const MINUTE_MS: i64 = 60_000;
+
 /// Who looks at a state: the board's orientation, the time of the figures and which seats
 /// have a page open.
 ///
@@ -370,7 +378,7 @@ impl GameState {
                 side: game.human,
                 now_ms: now_ms(),
                 present: [false; 2],
-                minute_ms: 60_000,
+                minute_ms: MINUTE_MS,
             },
         )
     }
