@@ -78,6 +78,26 @@ def wait_idle(page):
     expect(page.locator("#game")).to_be_visible(timeout=TIMEOUT)
 
 
+def refuse_first(status, error, retry_after):
+    """A Playwright route handler that answers the first request it sees with `status` and
+    the JSON error `error` (and `Retry-After`), and lets the others through; and the list
+    of the URLs it saw."""
+    calls = []
+
+    def handle(route):
+        calls.append(route.request.url)
+        if len(calls) == 1:
+            route.fulfill(
+                status=status,
+                headers={"Retry-After": retry_after, "Content-Type": "application/json"},
+                body=json.dumps({"error": error, "message": error}),
+            )
+        else:
+            route.continue_()
+
+    return calls, handle
+
+
 def game_page(server, new_context, game):
     """A new browser context holding the game's token, on the game's page."""
     ctx = new_context()
@@ -292,19 +312,7 @@ def test_computer_turn_on_load_and_busy_retry(server, new_context, catalogues):
     ctx = new_context()
     with_token(ctx, game)
     page = ctx.new_page()
-    calls = []
-
-    def busy_once(route):
-        calls.append(route.request.url)
-        if len(calls) == 1:
-            route.fulfill(
-                status=503,
-                headers={"Retry-After": "1", "Content-Type": "application/json"},
-                body=json.dumps({"error": "server-busy", "message": "busy"}),
-            )
-        else:
-            route.continue_()
-
+    calls, busy_once = refuse_first(503, "server-busy", "1")
     page.route("**/api/games/*/computer", busy_once)
     page.goto(f"{server}/g/{game['id']}")
     retry = catalogues["en"]["status.busy-retry"].split("{")[0].strip()
@@ -323,20 +331,7 @@ def test_rate_limited_move_is_retried(server, new_context, catalogues):
     ctx = new_context()
     with_token(ctx, game)
     page = ctx.new_page()
-    calls = []
-    retry_after = ["1"]
-
-    def limited_once(route):
-        calls.append(route.request.url)
-        if len(calls) == 1:
-            route.fulfill(
-                status=429,
-                headers={"Retry-After": retry_after[0], "Content-Type": "application/json"},
-                body=json.dumps({"error": "rate-limited", "message": "too many requests"}),
-            )
-        else:
-            route.continue_()
-
+    calls, limited_once = refuse_first(429, "rate-limited", "1")
     page.route("**/api/games/*/moves", limited_once)
     open_game(page, server, game)
     page.locator("#move-input").fill("f1-f2")
@@ -349,8 +344,9 @@ def test_rate_limited_move_is_retried(server, new_context, catalogues):
     assert move_texts(page)[0] == "f1-f2"
 
     # A wait of an hour is not sat through: the page shows the error and keeps the board.
-    calls.clear()
-    retry_after[0] = "3600"
+    page.unroute("**/api/games/*/moves")
+    calls, limited_once = refuse_first(429, "rate-limited", "3600")
+    page.route("**/api/games/*/moves", limited_once)
     legal = api(server, "GET", f"/api/games/{game['id']}")[1]["legal_moves"]
     page.locator("#move-input").fill(legal[0])
     page.locator("#move-input").press("Enter")

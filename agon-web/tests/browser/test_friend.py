@@ -13,7 +13,7 @@ import time
 from playwright.sync_api import expect
 
 from conftest import Proxy, api
-from test_browser import TIMEOUT, click_cell, move_texts, targets, wait_moves
+from test_browser import TIMEOUT, click_cell, move_texts, targets, wait_moves, with_token
 
 LIVE_MS = 1000  # a move made in one browser shows in the other within this
 
@@ -48,6 +48,15 @@ def open_invitation(new_context, url):
     page.goto(url)
     expect(page.locator("#game")).to_be_visible(timeout=TIMEOUT)
     page.wait_for_selector("#board polygon.cell[data-cell]", timeout=TIMEOUT)
+    return page
+
+
+def creator_page(new_context, base, game):
+    """The creator's page of `game` on the server at `base`, in a browser of its own."""
+    ctx = new_context()
+    with_token(ctx, game)
+    page = ctx.new_page()
+    page.goto(f"{base}/g/{game['id']}")
     return page
 
 
@@ -244,10 +253,7 @@ def test_pages_resume_after_a_server_restart(restartable_server, new_context, ca
     srv = restartable_server
     base = srv.base
     game = create_friend(base)
-    ctx = new_context()
-    ctx.add_init_script(f"if (location.protocol === 'http:') localStorage.setItem('agon-token:{game['id']}', '{game['token']}');")
-    a = ctx.new_page()
-    a.goto(f"{base}/g/{game['id']}")
+    a = creator_page(new_context, base, game)
     b = open_invitation(new_context, f"{base}/g/{game['id']}")
     b_token = token_of(b, game["id"])
     assert b_token
@@ -278,10 +284,7 @@ def test_pages_resume_after_a_server_restart(restartable_server, new_context, ca
 
 def test_the_move_sound_is_off_by_default_and_remembered(server, new_context, catalogues):
     game = create_friend(server)
-    ctx = new_context()
-    ctx.add_init_script(f"if (location.protocol === 'http:') localStorage.setItem('agon-token:{game['id']}', '{game['token']}');")
-    a = ctx.new_page()
-    a.goto(f"{server}/g/{game['id']}")
+    a = creator_page(new_context, server, game)
     sound = a.locator("#sound-btn")
     expect(sound).to_have_attribute("aria-pressed", "false", timeout=TIMEOUT)
     expect(sound).to_have_attribute("title", catalogues["en"]["sound.title"])
@@ -365,10 +368,7 @@ def test_a_rematch_against_the_computer_swaps_colours_at_once(server, new_contex
     en = catalogues["en"]
     status, game = api(server, "POST", "/api/games", {"side": "white", "level": "easy"})
     assert status == 201
-    ctx = new_context()
-    ctx.add_init_script(f"if (location.protocol === 'http:') localStorage.setItem('agon-token:{game['id']}', '{game['token']}');")
-    page = ctx.new_page()
-    page.goto(f"{server}/g/{game['id']}")
+    page = creator_page(new_context, server, game)
     expect(page.locator("#resign-btn")).to_be_enabled(timeout=TIMEOUT)
     page.locator("#resign-btn").click()
     page.locator("#resign-btn").click()
@@ -389,10 +389,7 @@ def test_a_friend_game_across_two_servers(two_servers, new_context, catalogues):
     the other's moves live, through the database's notifications."""
     one, two = (srv.base for srv in two_servers)
     game = create_friend(one)
-    ctx = new_context()
-    ctx.add_init_script(f"if (location.protocol === 'http:') localStorage.setItem('agon-token:{game['id']}', '{game['token']}');")
-    white = ctx.new_page()
-    white.goto(f"{one}/g/{game['id']}")
+    white = creator_page(new_context, one, game)
     black = open_invitation(new_context, f"{two}/g/{game['id']}")
     assert token_of(black, game["id"]), "the second browser took Black's seat through the other server"
     played = []
@@ -415,10 +412,7 @@ def test_pages_fail_over_to_the_other_server(two_servers, new_context, catalogue
     try:
         base = proxy.base
         game = create_friend(base)
-        ctx = new_context()
-        ctx.add_init_script(f"if (location.protocol === 'http:') localStorage.setItem('agon-token:{game['id']}', '{game['token']}');")
-        white = ctx.new_page()
-        white.goto(f"{base}/g/{game['id']}")
+        white = creator_page(new_context, base, game)
         black = open_invitation(new_context, f"{base}/g/{game['id']}")
         assert token_of(black, game["id"])
         played = [click_some_move(white)]
