@@ -727,6 +727,25 @@ pub(crate) fn conflict() -> ApiError {
     ApiError::conflict("conflict", "the game changed meanwhile: load it again")
 }
 
+/// Checks a database's schema version before any migration: `0` (a new database) up to
+/// `newest`, the version this server writes. A newer one (a newer server's) or a negative
+/// one (a file of another program, or corrupt) is refused with a precise error rather
+/// than read as if it were ours.
+fn known_version(version: i64, newest: i64) -> Result<(), ApiError> {
+    if version > newest {
+        return Err(ApiError::internal(format!(
+            "database schema version {version} is newer than this server's ({newest})"
+        )));
+    }
+    if version < 0 {
+        return Err(ApiError::internal(format!(
+            "database schema version {version} is not one of agon-web's (0 to {newest}): \
+             not an agon-web database, or a corrupt one"
+        )));
+    }
+    Ok(())
+}
+
 /// The games, in SQLite or PostgreSQL.
 ///
 /// Each operation is a short transaction; no lock is held while the computer thinks.

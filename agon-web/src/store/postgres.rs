@@ -417,11 +417,7 @@ impl PgStore {
                 .await
                 .map_err(db_error)?
                 .get(0);
-            if version > PG_VERSION {
-                return Err(ApiError::internal(format!(
-                    "database schema version {version} is newer than this server's ({PG_VERSION})"
-                )));
-            }
+            super::known_version(version, PG_VERSION)?;
             if version == PG_VERSION {
                 return tx.commit().await.map_err(db_error);
             }

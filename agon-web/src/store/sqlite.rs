@@ -107,11 +107,7 @@ impl SqliteStore {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         let mut version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
-        if version > VERSION {
-            return Err(ApiError::internal(format!(
-                "database schema version {version} is newer than this server's ({VERSION})"
-            )));
-        }
+        super::known_version(version, VERSION)?;
         if version == 0 {
             conn.execute_batch(&format!("BEGIN; {SCHEMA} COMMIT;"))?;
             version = 1;

@@ -1,0 +1,100 @@
+//! The stores under conditions no request makes on its own: a database of an unknown
+//! schema version.
+
+use agon_web::{store, Store};
+#[macro_use]
+mod common;
+
+/// A SQLite file whose `PRAGMA user_version` is `version`, nothing else in it.
+fn sqlite_file_at(dir: &std::path::Path, version: i64) -> std::path::PathBuf {
+    let path = dir.join(format!("v{version}.sqlite3"));
+    rusqlite::Connection::open(&path)
+        .unwrap()
+        .execute_batch(&format!("PRAGMA user_version = {version};"))
+        .unwrap();
+    path
+}
+
+fn user_version(path: &std::path::Path) -> i64 {
+    rusqlite::Connection::open(path)
+        .unwrap()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap()
+}
+
+#[test]
+fn a_sqlite_file_of_an_unknown_schema_version_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    // Negative: no agon-web ever wrote it (it used to panic, indexing the migrations).
+    let foreign = sqlite_file_at(dir.path(), -1);
+    let e = Store::open(&foreign).err().expect("refused");
+    assert_eq!(
+        e.message,
+        format!(
+            "database schema version -1 is not one of agon-web's (0 to {}): not an agon-web \
+             database, or a corrupt one",
+            store::VERSION
+        )
+    );
+    assert_eq!(
+        user_version(&foreign),
+        -1,
+        "the refused file is left as it was"
+    );
+    // Newer than this server's: a newer server's file.
+    let newer = store::VERSION + 1;
+    let future = sqlite_file_at(dir.path(), newer);
+    let e = Store::open(&future).err().expect("refused");
+    assert_eq!(
+        e.message,
+        format!(
+            "database schema version {newer} is newer than this server's ({})",
+            store::VERSION
+        )
+    );
+    assert_eq!(user_version(&future), newer);
+    // The current version and the new file open.
+    let current = sqlite_file_at(dir.path(), 0);
+    Store::open(&current).unwrap();
+    Store::open(&current).unwrap();
+    assert_eq!(user_version(&current), store::VERSION);
+}
+
+#[tokio::test]
+async fn a_postgres_database_of_an_unknown_schema_version_is_refused_by_name() {
+    if !common::postgres_available() {
+        eprintln!("NOTICE: skipped: no PostgreSQL");
+        return;
+    }
+    let url = common::postgres_database().await;
+    let (admin, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    admin
+        .batch_execute(
+            "CREATE TABLE agon_schema (version BIGINT PRIMARY KEY);
+             INSERT INTO agon_schema (version) VALUES (-1);",
+        )
+        .await
+        .unwrap();
+    let db = agon_web::Database::Postgres(url.clone());
+    let e = Store::connect(&db, 2).await.err().expect("refused");
+    assert_eq!(
+        e.message,
+        format!(
+            "database schema version -1 is not one of agon-web's (0 to {}): not an agon-web \
+             database, or a corrupt one",
+            store::PG_VERSION
+        )
+    );
+    let tables: i64 = admin
+        .query_one(
+            "SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename = 'games'",
+            &[],
+        )
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(tables, 0, "no migration ran");
+}
