@@ -1,9 +1,13 @@
-//! The stores under conditions no request makes on its own: a database of an unknown
-//! schema version.
+//! The stores under conditions no request makes on its own: a database file of an unknown
+//! schema version, a database too busy to let a request in, a request dropped while its
+//! commit is under way.
 
-use agon_web::{store, Store};
+use agon_web::{store, Config, Store};
+use axum::http::header;
+use serde_json::json;
 #[macro_use]
 mod common;
+use common::Backend;
 
 /// A SQLite file whose `PRAGMA user_version` is `version`, nothing else in it.
 fn sqlite_file_at(dir: &std::path::Path, version: i64) -> std::path::PathBuf {
@@ -97,4 +101,68 @@ async fn a_postgres_database_of_an_unknown_schema_version_is_refused_by_name() {
         .unwrap()
         .get(0);
     assert_eq!(tables, 0, "no migration ran");
+}
+
+/// A game against the computer, created through the API: its id.
+async fn new_game(app: &axum::Router) -> String {
+    let created = common::post(
+        app,
+        "/api/games",
+        "application/json",
+        &json!({"side": "white", "level": "easy"}).to_string(),
+    )
+    .await;
+    assert_eq!(created.status.as_u16(), 201, "{}", created.text);
+    created.json()["id"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn a_sqlite_file_locked_past_the_busy_timeout_answers_503_with_retry_after() {
+    let config = Config {
+        limits: agon_web::limits::LimitConfig::off(),
+        ..Config::default()
+    };
+    let (state, db) = common::state(Backend::Sqlite, config).await;
+    let app = agon_web::app(state);
+    let id = new_game(&app).await;
+    // Another process on the same file holds the write lock (5 s of busy timeout pass).
+    let agon_web::Database::Sqlite(path) = &db.db else {
+        unreachable!("a SQLite file")
+    };
+    let other = rusqlite::Connection::open(path).unwrap();
+    other.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let answer = common::get_uri(&app, &format!("/api/games/{id}")).await;
+    answer.error(503, "server-busy");
+    assert_eq!(answer.headers[header::RETRY_AFTER], "1");
+    other.execute_batch("COMMIT").unwrap();
+    let answer = common::get_uri(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(answer.status.as_u16(), 200, "{}", answer.text);
+}
+
+#[tokio::test]
+async fn a_postgres_pool_with_no_free_connection_answers_503_with_retry_after() {
+    if !common::postgres_available() {
+        eprintln!("NOTICE: skipped: no PostgreSQL");
+        return;
+    }
+    let config = Config {
+        db_connections: 1,
+        limits: agon_web::limits::LimitConfig::off(),
+        ..Config::default()
+    };
+    let (state, _db) = common::state(Backend::Postgres, config).await;
+    let store = state.store.clone();
+    let app = agon_web::app(state);
+    let id = new_game(&app).await;
+    let Store::Postgres(pg) = &*store else {
+        unreachable!("PostgreSQL")
+    };
+    // The pool's only connection is taken for longer than the pool's wait (10 s).
+    let taken = pg.pool().get().await.unwrap();
+    let answer = common::get_uri(&app, &format!("/api/games/{id}")).await;
+    answer.error(503, "server-busy");
+    assert_eq!(answer.headers[header::RETRY_AFTER], "1");
+    drop(taken);
+    let answer = common::get_uri(&app, &format!("/api/games/{id}")).await;
+    assert_eq!(answer.status.as_u16(), 200, "{}", answer.text);
 }

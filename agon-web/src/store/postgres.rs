@@ -165,6 +165,9 @@ fn db_error(e: tokio_postgres::Error) -> ApiError {
 fn pool_error(e: deadpool_postgres::PoolError) -> ApiError {
     match e {
         deadpool_postgres::PoolError::Backend(e) => db_error(e),
+        // No connection in time (all taken for the pool's whole wait, or a new one slow to
+        // open): a moment of load or a database restarting, which a retry may pass.
+        deadpool_postgres::PoolError::Timeout(_) => ApiError::database_busy(),
         e => ApiError::internal(format!("database pool: {e}")),
     }
 }
@@ -385,7 +388,7 @@ impl PgStore {
         let pool = Pool::builder(manager)
             .max_size(connections.max(1))
             .runtime(deadpool_postgres::Runtime::Tokio1)
-            // A request waits this long for a connection, then fails (503 via the health).
+            // A request waits this long for a connection, then fails with 503 server-busy.
             .wait_timeout(Some(Duration::from_secs(10)))
             .create_timeout(Some(Duration::from_secs(5)))
             .build()
