@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use tokio::sync::watch;
 use tokio::task::AbortHandle;
 
 use crate::state::now_ms;
@@ -18,9 +19,19 @@ use crate::AppState;
 /// let timers = agon_web::Timers::default();
 /// assert_eq!(timers.len(), 0);
 /// ```
-#[derive(Default)]
 pub struct Timers {
     tasks: Mutex<HashMap<String, Timer>>,
+    /// Set when the server stops: every timer ends, asleep or settling, and none is set.
+    closed: watch::Sender<bool>,
+}
+
+impl Default for Timers {
+    fn default() -> Timers {
+        Timers {
+            tasks: Mutex::default(),
+            closed: watch::channel(false).0,
+        }
+    }
 }
 
 /// A game's timer: the version it was set for, and its task.
@@ -40,6 +51,17 @@ impl Timers {
         self.len() == 0
     }
 
+    /// Ends every timer and sets none from now on (the server stops): no timer may end a
+    /// game, or keep the server's state (its database) alive, after the server stopped.
+    /// A transaction a timer already sent still completes.
+    pub(crate) fn close(&self) {
+        let mut tasks = self.tasks();
+        self.closed.send_replace(true);
+        for (_, timer) in tasks.drain() {
+            timer.task.abort();
+        }
+    }
+
     fn tasks(&self) -> MutexGuard<'_, HashMap<String, Timer>> {
         // Nothing panics while holding it; a poisoned map is still consistent.
         self.tasks.lock().unwrap_or_else(|e| e.into_inner())
@@ -54,6 +76,9 @@ impl Timers {
 /// `game`'s is kept (and a timer for an older version is replaced).
 pub(crate) fn schedule(app: &Arc<AppState>, game: &WebGame) {
     let mut tasks = app.timers.tasks();
+    if *app.timers.closed.borrow() {
+        return;
+    }
     if tasks
         .get(&game.id)
         .is_some_and(|t| t.version > game.version)
@@ -75,6 +100,15 @@ pub(crate) fn schedule(app: &Arc<AppState>, game: &WebGame) {
 }
 
 async fn fire(app: Arc<AppState>, id: String, version: i64, deadline_ms: i64) {
+    // A timer that is settling is no longer in the map: the close ends it this way.
+    let mut closed = app.timers.closed.subscribe();
+    tokio::select! {
+        _ = closed.wait_for(|closed| *closed) => {}
+        () = wake_and_settle(&app, id, version, deadline_ms) => {}
+    }
+}
+
+async fn wake_and_settle(app: &Arc<AppState>, id: String, version: i64, deadline_ms: i64) {
     let wait = (deadline_ms - now_ms()).max(0) as u64 + 1;
     tokio::time::sleep(Duration::from_millis(wait)).await;
     // This task is done with: a later schedule of the game must not abort the settling
@@ -85,7 +119,7 @@ async fn fire(app: Arc<AppState>, id: String, version: i64, deadline_ms: i64) {
             tasks.remove(&id);
         }
     }
-    if let Err(e) = crate::api::settle_clock(&app, id.clone()).await {
+    if let Err(e) = crate::api::settle_clock(app, id.clone()).await {
         eprintln!("agon-web: the clock of game {id}: {e}");
     }
 }
