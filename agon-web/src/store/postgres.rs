@@ -558,37 +558,48 @@ impl PgStore {
     /// connection listens (and again after each reconnection: notifications sent while
     /// it was down are lost, so the caller reads again what it watches), then a
     /// [`Notice::Changed`] for each commit. A lost connection is opened again after
-    /// 0.1 s, doubling up to 5 s while it fails.
+    /// 0.1 s, the wait doubling up to 5 s while connecting or listening fails, and back
+    /// to 0.1 s once it listens.
     pub fn listen(&self) -> mpsc::UnboundedReceiver<Notice> {
         let (sender, receiver) = mpsc::unbounded_channel();
         let mut config = self.config.clone();
         // Named, so that an operator (or a test) can tell it from the pool's.
         config.application_name(LISTENER_NAME);
         tokio::spawn(async move {
-            let mut backoff = Duration::from_millis(100);
-            while !sender.is_closed() {
-                match listen_once(&config, &sender).await {
-                    // It listened, then the connection ended: try again at once.
-                    Ok(()) => backoff = Duration::from_millis(100),
-                    Err(e) => {
-                        eprintln!(
-                            "agon-web: listening to the database: {e}; again in {} ms",
-                            backoff.as_millis()
-                        );
-                        tokio::time::sleep(backoff).await;
-                        backoff = (backoff * 2).min(Duration::from_secs(5));
-                    }
+            let mut backoff = FIRST_BACKOFF;
+            loop {
+                let ended = listen_once(&config, &sender, &mut backoff).await;
+                if sender.is_closed() {
+                    return;
                 }
+                let why = match ended {
+                    Ok(()) => "the connection ended".to_string(),
+                    // The server's own words (tokio-postgres's Display says "db error").
+                    Err(e) => e
+                        .as_db_error()
+                        .map_or(e.to_string(), |db| db.message().into()),
+                };
+                eprintln!(
+                    "agon-web: listening to the database: {why}; again in {} ms",
+                    backoff.as_millis()
+                );
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(Duration::from_secs(5));
             }
         });
         receiver
     }
 }
 
-/// One listening connection, until it ends.
+/// The first wait before listening again, and the wait again once a connection listened.
+const FIRST_BACKOFF: Duration = Duration::from_millis(100);
+
+/// One listening connection, until it ends; `backoff` goes back to [`FIRST_BACKOFF`] once
+/// it listens (a connection that listened and was then cut is not a failing database).
 async fn listen_once(
     config: &tokio_postgres::Config,
     sender: &mpsc::UnboundedSender<Notice>,
+    backoff: &mut Duration,
 ) -> Result<(), tokio_postgres::Error> {
     let (client, mut connection) = config.connect(NoTls).await?;
     let (messages, mut received) = mpsc::unbounded_channel();
@@ -615,6 +626,7 @@ async fn listen_once(
         driver.abort();
         return Err(e);
     }
+    *backoff = FIRST_BACKOFF;
     let _ = sender.send(Notice::Listening);
     let ended = loop {
         tokio::select! {
