@@ -2,7 +2,12 @@
 //! schema version, a database too busy to let a request in, a request dropped while its
 //! commit is under way.
 
-use agon_web::{store, Config, Store};
+use std::sync::Arc;
+use std::time::Duration;
+
+use agon_core::{Position, Side};
+use agon_web::store::WebGame;
+use agon_web::{store, Config, Hub, HubEvent, Level, Store, StreamLimits};
 use axum::http::header;
 use serde_json::json;
 #[macro_use]
@@ -165,4 +170,68 @@ async fn a_postgres_pool_with_no_free_connection_answers_503_with_retry_after() 
     drop(taken);
     let answer = common::get_uri(&app, &format!("/api/games/{id}")).await;
     assert_eq!(answer.status.as_u16(), 200, "{}", answer.text);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_whose_caller_is_dropped_during_the_commit_is_still_published() {
+    if !common::postgres_available() {
+        eprintln!("NOTICE: skipped: no PostgreSQL");
+        return;
+    }
+    let (state, _db) = common::state(Backend::Postgres, Config::default()).await;
+    let store = state.store.clone();
+    let id = "0011223344556677";
+    let game = WebGame::new(
+        id.into(),
+        [0; 32],
+        Side::White,
+        Level::Easy,
+        1,
+        Position::start(),
+    );
+    store.insert(&game, agon_web::now_ms()).await.unwrap();
+    // From now on each commit that changed a game takes a second (a deferred trigger
+    // runs at COMMIT).
+    common::execute(
+        &store,
+        "CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql
+             AS $$ BEGIN PERFORM pg_sleep(1); RETURN NULL; END $$;
+         CREATE CONSTRAINT TRIGGER slow_commit AFTER UPDATE ON games
+             DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_commit();",
+    )
+    .await;
+    let hub = Arc::new(Hub::new(StreamLimits::default()));
+    let mut stream = hub.subscribe(id);
+    let publish = {
+        let hub = hub.clone();
+        move |game: &WebGame| hub.publish(game)
+    };
+    let change = store.change(
+        id,
+        |change, game| {
+            let mut game = game.unwrap();
+            game.play("f1-e1".parse().unwrap()).unwrap();
+            change.append(&game, 0, 0);
+            change.save(&mut game, 0);
+            Ok(((), Some(game)))
+        },
+        publish,
+    );
+    // The request is dropped (its client left) while its COMMIT is under way.
+    let cut = tokio::time::timeout(Duration::from_millis(300), change).await;
+    assert!(
+        cut.is_err(),
+        "the commit took a second: the caller gave up first"
+    );
+    // The change committed, and this server's own streams hear of it.
+    let event = tokio::time::timeout(Duration::from_secs(5), stream.receiver().recv())
+        .await
+        .expect("the committed change is published")
+        .unwrap();
+    let HubEvent::State(published) = event else {
+        panic!("{event:?}")
+    };
+    assert_eq!(published.version, 1);
+    let stored = store.load(id).await.unwrap().unwrap();
+    assert_eq!((stored.version, stored.plies()), (1, 1));
 }

@@ -819,6 +819,8 @@ impl Store {
     /// commits, and then calls `after` with the changed game: under the lock for SQLite
     /// (so in commit order), just after the commit for PostgreSQL, whose commit also
     /// notifies every server (`NOTIFY agon_games`). Nothing is written if `f` fails.
+    /// Once called, the change runs to its end on both stores (on a blocking thread, in a
+    /// task) even if the future is dropped: a committed change always gets its `after`.
     pub async fn change<T: Send + 'static>(
         &self,
         id: &str,

@@ -365,6 +365,46 @@ async fn append(
     Ok(())
 }
 
+/// The change of [`PgStore::change`], in its task.
+async fn change<T>(
+    pool: &Pool,
+    origin: &str,
+    id: &str,
+    f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, ApiError>,
+    after: impl FnOnce(&WebGame),
+) -> Result<Changed<T>, ApiError> {
+    let mut client = pool.get().await.map_err(pool_error)?;
+    let lock = client
+        .prepare_cached("SELECT 1 FROM games WHERE id = $1 FOR UPDATE")
+        .await
+        .map_err(db_error)?;
+    let notify = client
+        .prepare_cached("SELECT pg_notify($1, $2)")
+        .await
+        .map_err(db_error)?;
+    let tx = client.transaction().await.map_err(db_error)?;
+    // The lock first, then the read, sent together (the connection pipelines them and
+    // the server runs them in order): the read's snapshot is taken once the lock is
+    // held, so it sees the moves of the change that held it before.
+    let key: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&id];
+    let (locked, game) = tokio::join!(tx.query_opt(&lock, &key), load(&tx, id));
+    locked.map_err(db_error)?;
+    let mut change = Change::default();
+    let value = f(&mut change, game?)?;
+    write(&tx, change).await?;
+    if let Some(game) = &value.1 {
+        let payload = format!("{}:{}:{}", game.id, game.version, origin);
+        tx.execute(&notify, &[&CHANNEL, &payload])
+            .await
+            .map_err(db_error)?;
+    }
+    tx.commit().await.map_err(db_error)?;
+    if let Some(game) = &value.1 {
+        after(game);
+    }
+    Ok(value)
+}
+
 impl PgStore {
     /// Connects to the database of `url` with a pool of at most `connections`, and applies
     /// the migrations it lacks.
@@ -462,42 +502,22 @@ impl PgStore {
     /// Changes game `id` (see [`Store::change`](super::Store::change)): in one
     /// transaction, locks its row (`FOR UPDATE`), reads it, writes what `f` asks, notifies
     /// the other servers, commits; then `after` runs with the changed game.
+    ///
+    /// All of it runs in a task of its own, which the caller's future only waits for: a
+    /// request dropped meanwhile (its client gone) cannot stop it between the commit and
+    /// `after`. Else a change could commit (the other servers hear of it) with `after`
+    /// (the publication to this server's own streams, whose listener skips its own
+    /// notifications) never run. SQLite's change is as safe: it runs on a blocking thread.
     pub async fn change<T: Send + 'static>(
         &self,
         id: &str,
         f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, ApiError> + Send + 'static,
         after: impl FnOnce(&WebGame) + Send + 'static,
     ) -> Result<Changed<T>, ApiError> {
-        let mut client = self.pool.get().await.map_err(pool_error)?;
-        let lock = client
-            .prepare_cached("SELECT 1 FROM games WHERE id = $1 FOR UPDATE")
+        let (pool, origin, id) = (self.pool.clone(), self.origin.clone(), id.to_string());
+        tokio::spawn(async move { change(&pool, &origin, &id, f, after).await })
             .await
-            .map_err(db_error)?;
-        let notify = client
-            .prepare_cached("SELECT pg_notify($1, $2)")
-            .await
-            .map_err(db_error)?;
-        let tx = client.transaction().await.map_err(db_error)?;
-        // The lock first, then the read, sent together (the connection pipelines them and
-        // the server runs them in order): the read's snapshot is taken once the lock is
-        // held, so it sees the moves of the change that held it before.
-        let key: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&id];
-        let (locked, game) = tokio::join!(tx.query_opt(&lock, &key), load(&tx, id));
-        locked.map_err(db_error)?;
-        let mut change = Change::default();
-        let value = f(&mut change, game?)?;
-        write(&tx, change).await?;
-        if let Some(game) = &value.1 {
-            let payload = format!("{}:{}:{}", game.id, game.version, self.origin);
-            tx.execute(&notify, &[&CHANNEL, &payload])
-                .await
-                .map_err(db_error)?;
-        }
-        tx.commit().await.map_err(db_error)?;
-        if let Some(game) = &value.1 {
-            after(game);
-        }
-        Ok(value)
+            .map_err(|e| ApiError::internal(format!("worker: {e}")))?
     }
 
     /// Deletes the idle games (see [`Store::prune`](super::Store::prune)); their moves go
