@@ -3,8 +3,10 @@
 //! the number of streams.
 //!
 //! The database stays the only place a game lives: the hub carries copies of what was
-//! just committed ([`Hub::publish`], called while the store is still locked, so in commit
-//! order) and forgets a game as soon as no stream listens to it. A stream that misses
+//! just committed ([`Hub::publish`], called once the change committed: with SQLite while
+//! the store is still locked, with PostgreSQL just after the commit, so that there two
+//! changes of one game may be published out of order, and the older one is then not
+//! sent) and forgets a game as soon as no stream listens to it. A stream that misses
 //! something (it lagged, or it was not connected) reads the game again from the
 //! database, so the hub may drop anything at any time without losing a move.
 //!
