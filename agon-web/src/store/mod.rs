@@ -158,6 +158,17 @@ impl Clock {
             at_ms: None,
         }
     }
+
+    /// Both sides' remaining times at `now_ms`, `running`'s counted down since `at_ms`
+    /// (not below 0; no time runs before `at_ms`).
+    fn remaining_with(&self, running: Option<Side>, now_ms: i64) -> [i64; 2] {
+        let mut remaining = self.remaining_ms;
+        if let (Some(side), Some(at)) = (running, self.at_ms) {
+            let r = &mut remaining[side.index()];
+            *r = (*r - (now_ms - at).max(0)).max(0);
+        }
+        remaining
+    }
 }
 
 /// A game as the web game knows it: the agon-core [`Game`], who plays it, its clock,
@@ -282,13 +293,7 @@ impl WebGame {
     /// Both sides' remaining times at `now_ms` (the running side's counted down, not below
     /// 0), White's first; `None` without a clock.
     pub fn remaining_at(&self, now_ms: i64) -> Option<[i64; 2]> {
-        let clock = self.clock?;
-        let mut remaining = clock.remaining_ms;
-        if let (Some(side), Some(at)) = (self.running(), clock.at_ms) {
-            let r = &mut remaining[side.index()];
-            *r = (*r - (now_ms - at).max(0)).max(0);
-        }
-        Some(remaining)
+        Some(self.clock?.remaining_with(self.running(), now_ms))
     }
 
     /// When the running side's time runs out (unix milliseconds), if a clock runs.
@@ -301,13 +306,19 @@ impl WebGame {
     /// Charges the running side with the time since the clock's last change, and sets
     /// that change to `now_ms`.
     fn charge(&mut self, now_ms: i64) {
-        let running = self.running();
-        if let Some(clock) = &mut self.clock {
-            if let (Some(side), Some(at)) = (running, clock.at_ms) {
-                let r = &mut clock.remaining_ms[side.index()];
-                *r = (*r - (now_ms - at).max(0)).max(0);
+        self.charge_from(self.running(), now_ms);
+    }
+
+    /// Charges `running` (the side whose time ran since the clock's last change, `None`
+    /// if none did) and sets that change to `now_ms`; answers whether a time ran.
+    fn charge_from(&mut self, running: Option<Side>, now_ms: i64) -> bool {
+        match (&mut self.clock, running) {
+            (Some(clock), Some(_)) => {
+                clock.remaining_ms = clock.remaining_with(running, now_ms);
                 clock.at_ms = Some(now_ms);
+                true
             }
+            _ => false,
         }
     }
 
@@ -316,13 +327,7 @@ impl WebGame {
     pub fn flag(&mut self, now_ms: i64) -> bool {
         match (self.running(), self.deadline_ms()) {
             (Some(side), Some(deadline)) if now_ms >= deadline => {
-                self.charge(now_ms);
-                self.end = Some(End {
-                    kind: EndKind::TimeForfeit,
-                    winner: Some(side.other()),
-                });
-                self.offers.draw = None;
-                self.offers.takeback = None;
+                self.end_with(EndKind::TimeForfeit, Some(side.other()), now_ms);
                 true
             }
             _ => false,
@@ -360,12 +365,9 @@ impl WebGame {
         let mover = self.game.position().chooser();
         let running = self.running();
         self.play(m)?;
-        if let Some(clock) = &mut self.clock {
-            if let (Some(side), Some(at)) = (running, clock.at_ms) {
-                let r = &mut clock.remaining_ms[side.index()];
-                *r = (*r - (now_ms - at).max(0)).max(0);
+        if self.charge_from(running, now_ms) {
+            if let Some(clock) = &mut self.clock {
                 clock.remaining_ms[mover.index()] += clock.increment_ms;
-                clock.at_ms = Some(now_ms);
             }
         }
         self.start_clock(now_ms);
@@ -480,6 +482,12 @@ fn without_password(url: &str) -> String {
         _ => url.to_string(),
     }
 }
+
+/// The columns of `games` a load reads, in [`GameRow`]'s order (both stores' schemas have them).
+pub(crate) const COLUMNS: &str = "id, token_sha256, human, level, start, seed, rules, opponent,
+    guest_sha256, creator_name, guest_name, clock_initial_ms, clock_increment_ms, white_ms,
+    black_ms, clock_at_ms, version, end_reason, loser, draw_offer, takeback_offer,
+    rematch_offer, rematch_game, resigned, over";
 
 /// A game's row as both stores read and write it (the columns of `games`).
 pub(crate) struct GameRow {

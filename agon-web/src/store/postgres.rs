@@ -27,7 +27,7 @@ use futures_util::StreamExt;
 use tokio::sync::mpsc;
 use tokio_postgres::{AsyncMessage, NoTls, Row};
 
-use super::{conflict, Change, Changed, GameRow, Op, WebGame};
+use super::{conflict, Change, Changed, GameRow, Op, WebGame, COLUMNS};
 use crate::ApiError;
 
 /// The notification channel of changed games.
@@ -86,12 +86,6 @@ pub const PG_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// An arbitrary key of the advisory lock the migrations hold (`pg_advisory_xact_lock`).
 const MIGRATION_LOCK: i64 = 0x0061_676f_6e77_6562;
-
-/// The columns of `games` a load reads, in [`GameRow`]'s order.
-const COLUMNS: &str = "id, token_sha256, human, level, start, seed, rules, opponent,
-    guest_sha256, creator_name, guest_name, clock_initial_ms, clock_increment_ms, white_ms,
-    black_ms, clock_at_ms, version, end_reason, loser, draw_offer, takeback_offer,
-    rematch_offer, rematch_game, resigned, over";
 
 /// What the listener of [`PgStore::listen`] hears.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 
-use super::{conflict, Change, Changed, GameRow, Op, WebGame};
+use super::{conflict, Change, Changed, GameRow, Op, WebGame, COLUMNS};
 use crate::ApiError;
 
 /// The schema, applied to a new database (`PRAGMA user_version` 0 to 1); [`MIGRATIONS`]
@@ -296,12 +296,6 @@ impl SqliteStore {
         self.blocking(move |s| s.load(&id)).await
     }
 }
-
-/// The columns of `games` a load reads, in [`GameRow`]'s order.
-const COLUMNS: &str = "id, token_sha256, human, level, start, seed, rules, opponent,
-    guest_sha256, creator_name, guest_name, clock_initial_ms, clock_increment_ms, white_ms,
-    black_ms, clock_at_ms, version, end_reason, loser, draw_offer, takeback_offer,
-    rematch_offer, rematch_game, resigned, over";
 
 /// Writes a change's rows, in order.
 fn write(tx: &Transaction<'_>, change: Change) -> Result<(), ApiError> {
