@@ -133,8 +133,8 @@ pub const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 /// is gone.
 pub const SWEEP_EVERY: Duration = Duration::from_secs(10);
 
-/// Settles the clock of every game whose time may have run out by `by_ms` (`i64::MAX`:
-/// every running clock, each then scheduled again).
+/// Settles the clock of every game whose running side's time has run out by `by_ms`
+/// (`i64::MAX`: every running clock, each then scheduled again).
 async fn settle_clocks(app: &Arc<AppState>, by_ms: i64) {
     let ids = match app.store.running_clocks(by_ms).await {
         Ok(ids) => ids,

@@ -235,3 +235,94 @@ async fn a_change_whose_caller_is_dropped_during_the_commit_is_still_published()
     let stored = store.load(id).await.unwrap().unwrap();
     assert_eq!((stored.version, stored.plies()), (1, 1));
 }
+
+/// A game between friends in which White played `f1-e1`: Black's clock runs since
+/// `at_ms` (`None`: not started), White's and Black's times as given.
+fn clocked(id: &str, remaining_ms: [i64; 2], at_ms: Option<i64>) -> WebGame {
+    let mut game = WebGame::new(
+        id.into(),
+        [0; 32],
+        Side::White,
+        Level::Easy,
+        1,
+        Position::start(),
+    );
+    game.opponent = agon_web::store::Opponent::Friend;
+    game.guest_sha256 = Some([1; 32]);
+    game.play("f1-e1".parse().unwrap()).unwrap();
+    game.clock = Some(agon_web::store::Clock {
+        remaining_ms,
+        at_ms,
+        ..agon_web::store::Clock::new(60_000, 0)
+    });
+    game
+}
+
+async fn the_sweep_finds_the_clocks_whose_running_side_ran_out(b: Backend) {
+    let (state, db) = common::state(b, Config::default()).await;
+    let store = state.store.clone();
+    let now = agon_web::now_ms();
+    // Black runs with a minute left; White, who waits, has none left.
+    let waiting_low = clocked("0000000000000001", [0, 60_000], Some(now));
+    // Black ran out half a second ago.
+    let out = clocked("0000000000000002", [60_000, 500], Some(now - 1000));
+    // The clock has not started.
+    let stopped = clocked("0000000000000003", [0, 0], None);
+    for game in [&waiting_low, &out, &stopped] {
+        assert_eq!(
+            game.running().is_some(),
+            game.clock.unwrap().at_ms.is_some()
+        );
+        store.insert(game, now).await.unwrap();
+    }
+    assert_eq!(
+        store.running_clocks(now + 1000).await.unwrap(),
+        ["0000000000000002"],
+        "only the clock whose running side ran out (White's 0 is not running)"
+    );
+    let mut all = store.running_clocks(i64::MAX).await.unwrap();
+    all.sort();
+    assert_eq!(all, ["0000000000000001", "0000000000000002"]);
+    // A change writes the deadline again: the game ended by time has none.
+    let (_, ended) = store
+        .change(
+            "0000000000000002",
+            move |change, game| {
+                let mut game = game.unwrap();
+                assert!(game.flag(now));
+                change.save(&mut game, now);
+                Ok(((), Some(game)))
+            },
+            |_| (),
+        )
+        .await
+        .unwrap();
+    assert!(ended.unwrap().is_over());
+    assert_eq!(
+        store.running_clocks(i64::MAX).await.unwrap(),
+        ["0000000000000001"]
+    );
+    drop((state, store));
+    // A database from before the deadline column: its running clocks get the earliest
+    // deadline they can have (the smaller time), White's 0 here, until their next change.
+    let older = match b {
+        Backend::Sqlite => {
+            "DROP INDEX games_deadline; ALTER TABLE games DROP COLUMN deadline_ms;
+             PRAGMA user_version = 3;"
+        }
+        Backend::Postgres => {
+            "DROP INDEX games_deadline; ALTER TABLE games DROP COLUMN deadline_ms;
+             CREATE INDEX games_running ON games (clock_at_ms)
+                 WHERE clock_at_ms IS NOT NULL AND NOT over;
+             DELETE FROM agon_schema WHERE version = 2;"
+        }
+    };
+    common::execute(&Store::connect(&db.db, 2).await.unwrap(), older).await;
+    let migrated = Store::connect(&db.db, 2).await.unwrap();
+    assert_eq!(
+        migrated.running_clocks(now + 1000).await.unwrap(),
+        ["0000000000000001"]
+    );
+}
+
+both_stores!((); the_sweep_finds_the_clocks_whose_running_side_ran_out);

@@ -632,6 +632,7 @@ pub(crate) enum Op {
         row: Box<GameRow>,
         moves: Vec<String>,
         now_ms: i64,
+        deadline_ms: Option<i64>,
     },
     /// Moves from ply `from` on, stored at `now_ms`.
     Append {
@@ -643,7 +644,11 @@ pub(crate) enum Op {
     /// Deletes the moves from ply `keep` on.
     Truncate { id: String, keep: usize },
     /// Writes the row's changeable fields, if it still holds version `row.version - 1`.
-    Save { row: Box<GameRow>, now_ms: i64 },
+    Save {
+        row: Box<GameRow>,
+        now_ms: i64,
+        deadline_ms: Option<i64>,
+    },
 }
 
 /// The rows one change of a game writes, in order: computed from the game as read (under
@@ -673,6 +678,7 @@ impl Change {
             row: Box::new(GameRow::of(game)),
             moves: game.game.moves().iter().map(Move::to_string).collect(),
             now_ms,
+            deadline_ms: game.deadline_ms(),
         });
     }
 
@@ -700,7 +706,8 @@ impl Change {
     }
 
     /// Writes every changeable field of the game's row (seats, names, clock, end, offers,
-    /// rematch) and gives it its next version, touched at `now_ms`.
+    /// rematch, and the running side's deadline for the sweep of running clocks) and gives
+    /// it its next version, touched at `now_ms`.
     ///
     /// The version is assigned here, written in the same transaction as the change: the
     /// row is updated only if it still holds the version the change was computed from
@@ -715,6 +722,7 @@ impl Change {
         self.ops.push(Op::Save {
             row: Box::new(GameRow::of(game)),
             now_ms,
+            deadline_ms: game.deadline_ms(),
         });
     }
 
@@ -859,8 +867,12 @@ impl Store {
         }
     }
 
-    /// The ids of the games whose clock runs (started, the game not ended outside the
-    /// rules) and whose deadline may have passed at `by_ms` (`i64::MAX`: all of them).
+    /// The ids of the games whose clock runs (started, the game not over) and whose
+    /// running side's deadline has passed at `by_ms` (`i64::MAX`: all of them), by the
+    /// `deadline_ms` each change writes ([`WebGame::deadline_ms`]): which side runs is
+    /// known only by replaying the moves. A game last changed before that column (an
+    /// older database) has the earliest deadline its clock could have, until its next
+    /// change.
     pub async fn running_clocks(&self, by_ms: i64) -> Result<Vec<String>, ApiError> {
         match self {
             Store::Sqlite(s) => s.blocking(move |s| s.running_clocks(by_ms)).await,

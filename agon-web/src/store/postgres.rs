@@ -37,8 +37,9 @@ pub const CHANNEL: &str = "agon_games";
 pub const LISTENER_NAME: &str = "agon-web-listen";
 
 /// The migrations: `MIGRATIONS[i]` takes the schema from version `i` to `i + 1`. Version 1
-/// is what SQLite's schema version 3 means.
-const MIGRATIONS: [&str; 1] = ["
+/// is what SQLite's schema version 3 means, version 2 what its version 4 means.
+const MIGRATIONS: [&str; 2] = [
+    "
 CREATE TABLE games (
     id                 TEXT PRIMARY KEY,
     token_sha256       BYTEA NOT NULL,
@@ -79,7 +80,19 @@ CREATE TABLE moves (
 );
 CREATE INDEX games_touched ON games (touched_ms);
 CREATE INDEX games_running ON games (clock_at_ms) WHERE clock_at_ms IS NOT NULL AND NOT over;
-"];
+",
+    "
+-- The running side's deadline (WebGame::deadline_ms, NULL when no clock runs), written
+-- with every change, for the sweep of running clocks: which side runs is known only by
+-- replaying the moves. A running clock stored before gets the earliest deadline it can
+-- have (the smaller of the two times) until its next change.
+ALTER TABLE games ADD COLUMN deadline_ms BIGINT;
+UPDATE games SET deadline_ms = clock_at_ms + LEAST(white_ms, black_ms)
+    WHERE clock_at_ms IS NOT NULL AND end_reason IS NULL AND NOT over;
+DROP INDEX games_running;
+CREATE INDEX games_deadline ON games (deadline_ms) WHERE deadline_ms IS NOT NULL;
+",
+];
 
 /// The schema version this server writes in PostgreSQL.
 pub const PG_VERSION: i64 = MIGRATIONS.len() as i64;
@@ -221,13 +234,18 @@ async fn load(client: &impl GenericClient, id: &str) -> Result<Option<WebGame>, 
 async fn write(client: &impl GenericClient, change: Change) -> Result<(), ApiError> {
     for op in change.ops {
         match op {
-            Op::Insert { row, moves, now_ms } => {
+            Op::Insert {
+                row,
+                moves,
+                now_ms,
+                deadline_ms,
+            } => {
                 let r = &row;
                 let statement = client
                     .prepare_cached(&format!(
-                        "INSERT INTO games ({COLUMNS}, created_unix, touched_ms) VALUES ($1, $2,
-                         $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                         $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)"
+                        "INSERT INTO games ({COLUMNS}, created_unix, touched_ms, deadline_ms)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+                         $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)"
                     ))
                     .await
                     .map_err(db_error)?;
@@ -262,6 +280,7 @@ async fn write(client: &impl GenericClient, change: Change) -> Result<(), ApiErr
                             &r.over,
                             &(now_ms / 1000),
                             &now_ms,
+                            &deadline_ms,
                         ],
                     )
                     .await
@@ -285,7 +304,11 @@ async fn write(client: &impl GenericClient, change: Change) -> Result<(), ApiErr
                     .await
                     .map_err(db_error)?;
             }
-            Op::Save { row, now_ms } => {
+            Op::Save {
+                row,
+                now_ms,
+                deadline_ms,
+            } => {
                 let r = &row;
                 let statement = client
                     .prepare_cached(
@@ -293,7 +316,7 @@ async fn write(client: &impl GenericClient, change: Change) -> Result<(), ApiErr
                              black_ms = $4, clock_at_ms = $5, end_reason = $6, loser = $7,
                              resigned = $8, draw_offer = $9, takeback_offer = $10,
                              rematch_offer = $11, rematch_game = $12, version = $15::BIGINT,
-                             touched_ms = $13, over = $16
+                             touched_ms = $13, over = $16, deadline_ms = $17
                          WHERE id = $14 AND version = $15::BIGINT - 1",
                     )
                     .await
@@ -318,6 +341,7 @@ async fn write(client: &impl GenericClient, change: Change) -> Result<(), ApiErr
                             &r.id,
                             &r.version,
                             &r.over,
+                            &deadline_ms,
                         ],
                     )
                     .await
@@ -533,15 +557,12 @@ impl PgStore {
         Ok(n as usize)
     }
 
-    /// The games whose clock runs and may have run out by `by_ms`.
+    /// The games whose clock runs and whose running side's deadline has passed by
+    /// `by_ms` (see [`Store::running_clocks`](super::Store::running_clocks)).
     pub async fn running_clocks(&self, by_ms: i64) -> Result<Vec<String>, ApiError> {
         let client = self.pool.get().await.map_err(pool_error)?;
         let rows = client
-            .query(
-                "SELECT id FROM games WHERE clock_at_ms IS NOT NULL AND NOT over
-                     AND end_reason IS NULL AND clock_at_ms + LEAST(white_ms, black_ms) <= $1",
-                &[&by_ms],
-            )
+            .query("SELECT id FROM games WHERE deadline_ms <= $1", &[&by_ms])
             .await
             .map_err(db_error)?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
