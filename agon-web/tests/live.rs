@@ -310,9 +310,9 @@ async fn presence_follows_the_open_pages(b: Backend) {
     assert_eq!(state["seats"]["black"]["present"], false);
 }
 
-async fn a_clock_that_runs_out_is_pushed_with_nobody_acting(b: Backend) {
-    // A clock minute of 400 ms: "1+0" gives each side 400 ms.
-    let s = server_with(b, StreamLimits::default(), 400).await;
+/// A game between friends with a clock of `1+0` (a clock minute each), both seats taken:
+/// its id and White's and Black's tokens.
+async fn clocked_friend_game(s: &Server) -> (String, String, String) {
     let created = s
         .ok(
             "/api/games",
@@ -321,11 +321,13 @@ async fn a_clock_that_runs_out_is_pushed_with_nobody_acting(b: Backend) {
         .await;
     let id = created["id"].as_str().unwrap().to_string();
     let white = created["token"].as_str().unwrap().to_string();
-    assert_eq!(created["state"]["clock"]["initial_ms"], 400);
     let joined = s.ok(&format!("/api/games/{id}/join"), json!({})).await;
     let black = joined["token"].as_str().unwrap().to_string();
-    let mut watcher = open(&s, &id, "", None).await.unwrap();
-    watcher.next("state").await;
+    (id, white, black)
+}
+
+/// White plays `f1-e1` in game `id`: Black's clock starts. Answers the state.
+async fn white_opens(s: &Server, id: &str, white: &str) -> Value {
     let moved = s
         .ok(
             &format!("/api/games/{id}/moves"),
@@ -333,6 +335,18 @@ async fn a_clock_that_runs_out_is_pushed_with_nobody_acting(b: Backend) {
         )
         .await;
     assert_eq!(moved["clock"]["running"], "black");
+    moved
+}
+
+async fn a_clock_that_runs_out_is_pushed_with_nobody_acting(b: Backend) {
+    // A clock minute of 400 ms: "1+0" gives each side 400 ms.
+    let s = server_with(b, StreamLimits::default(), 400).await;
+    let (id, white, black) = clocked_friend_game(&s).await;
+    let state = s.get(&format!("/api/games/{id}")).await;
+    assert_eq!(state["clock"]["initial_ms"], 400);
+    let mut watcher = open(&s, &id, "", None).await.unwrap();
+    watcher.next("state").await;
+    white_opens(&s, &id, &white).await;
     let after_move = watcher.next("state").await;
     assert_eq!(after_move.data["outcome"], Value::Null);
     // Nobody acts: the server ends the game when Black's time runs out.
@@ -360,22 +374,8 @@ async fn a_clock_that_runs_out_is_pushed_with_nobody_acting(b: Backend) {
 async fn a_stopped_server_ends_no_game_by_time(b: Backend) {
     // A clock minute of 600 ms: "1+0" gives each side 600 ms.
     let mut s = server_with(b, StreamLimits::default(), 600).await;
-    let created = s
-        .ok(
-            "/api/games",
-            json!({"opponent": "friend", "side": "white", "clock": "1+0"}),
-        )
-        .await;
-    let id = created["id"].as_str().unwrap().to_string();
-    let white = created["token"].as_str().unwrap().to_string();
-    s.ok(&format!("/api/games/{id}/join"), json!({})).await;
-    let moved = s
-        .ok(
-            &format!("/api/games/{id}/moves"),
-            json!({"token": white, "move": "f1-e1"}),
-        )
-        .await;
-    assert_eq!(moved["clock"]["running"], "black");
+    let (id, white, _) = clocked_friend_game(&s).await;
+    let moved = white_opens(&s, &id, &white).await;
     // Black's timer is set; the server stops before it fires, and well past its
     // deadline the game is as the server left it: no timer of the stopped server ended
     // it (nor holds its database).

@@ -31,20 +31,21 @@ fn user_version(path: &std::path::Path) -> i64 {
         .unwrap()
 }
 
+/// The error of a database whose schema version is `version`, below 0.
+fn not_ours(version: i64, newest: i64) -> String {
+    format!(
+        "database schema version {version} is not one of agon-web's (0 to {newest}): not an \
+         agon-web database, or a corrupt one"
+    )
+}
+
 #[test]
 fn a_sqlite_file_of_an_unknown_schema_version_is_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
     // Negative: no agon-web ever wrote it (it used to panic, indexing the migrations).
     let foreign = sqlite_file_at(dir.path(), -1);
     let e = Store::open(&foreign).err().expect("refused");
-    assert_eq!(
-        e.message,
-        format!(
-            "database schema version -1 is not one of agon-web's (0 to {}): not an agon-web \
-             database, or a corrupt one",
-            store::VERSION
-        )
-    );
+    assert_eq!(e.message, not_ours(-1, store::VERSION));
     assert_eq!(
         user_version(&foreign),
         -1,
@@ -89,14 +90,7 @@ async fn a_postgres_database_of_an_unknown_schema_version_is_refused_by_name() {
         .unwrap();
     let db = agon_web::Database::Postgres(url.clone());
     let e = Store::connect(&db, 2).await.err().expect("refused");
-    assert_eq!(
-        e.message,
-        format!(
-            "database schema version -1 is not one of agon-web's (0 to {}): not an agon-web \
-             database, or a corrupt one",
-            store::PG_VERSION
-        )
-    );
+    assert_eq!(e.message, not_ours(-1, store::PG_VERSION));
     let tables: i64 = admin
         .query_one(
             "SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename = 'games'",
