@@ -105,6 +105,22 @@ impl ApiError {
         }
     }
 
+    /// 503 `server-busy` with `Retry-After: 1`: the database did not let the request in
+    /// in time (SQLite's write lock held past its busy timeout, or no connection of
+    /// PostgreSQL's pool free within its wait). A moment of load, not a fault: the page
+    /// sends the request again, as for a busy computer player.
+    ///
+    /// ```
+    /// let e = agon_web::ApiError::database_busy();
+    /// assert_eq!((e.status.as_u16(), e.name, e.retry_after), (503, "server-busy", Some(1)));
+    /// ```
+    pub fn database_busy() -> ApiError {
+        ApiError {
+            message: "the database is busy: try again in a second".into(),
+            ..ApiError::busy()
+        }
+    }
+
     /// 500 `internal`: a fault of the server (its database), never of the request.
     ///
     /// ```
@@ -131,7 +147,13 @@ impl std::error::Error for ApiError {}
 
 impl From<rusqlite::Error> for ApiError {
     fn from(e: rusqlite::Error) -> ApiError {
-        ApiError::internal(format!("database: {e}"))
+        use rusqlite::ErrorCode;
+        match e.sqlite_error_code() {
+            // Another writer (a second process on the file) held the lock past the
+            // busy timeout: nothing was written, and a retry will likely pass.
+            Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => ApiError::database_busy(),
+            _ => ApiError::internal(format!("database: {e}")),
+        }
     }
 }
 

@@ -3,8 +3,10 @@
 //! the number of streams.
 //!
 //! The database stays the only place a game lives: the hub carries copies of what was
-//! just committed ([`Hub::publish`], called while the store is still locked, so in commit
-//! order) and forgets a game as soon as no stream listens to it. A stream that misses
+//! just committed ([`Hub::publish`], called once the change committed: with SQLite while
+//! the store is still locked, with PostgreSQL just after the commit, so that there two
+//! changes of one game may be published out of order, and the older one is then not
+//! sent) and forgets a game as soon as no stream listens to it. A stream that misses
 //! something (it lagged, or it was not connected) reads the game again from the
 //! database, so the hub may drop anything at any time without losing a move.
 //!
@@ -265,13 +267,20 @@ impl Subscription {
 
 impl Drop for Subscription {
     fn drop(&mut self) {
-        drop(self.receiver.take());
+        // The lock first, then the receiver: while this receiver lives, the game's
+        // channel is the one it subscribed to (a channel is removed only once it has no
+        // receiver, under the lock). Dropped before the lock, another stream's drop could
+        // remove the channel and a new subscription create another, whose count of this
+        // seat (0) this one would then decrement.
         let mut channels = self.hub.channels();
+        drop(self.receiver.take());
         let Some(channel) = channels.get_mut(&self.id) else {
             return;
         };
         if let Some(side) = self.seat {
-            channel.present[side.index()] -= 1;
+            // Never below 0, whatever happened: a wrapped count would show the seat
+            // present for good.
+            channel.present[side.index()] = channel.present[side.index()].saturating_sub(1);
             if channel.present[side.index()] == 0 {
                 let present = [channel.present[0] > 0, channel.present[1] > 0];
                 let _ = channel.sender.send(HubEvent::Presence(present));
@@ -301,5 +310,37 @@ impl Drop for StreamPermit {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Streams of one seat opened and closed at once from several threads: the seat's
+    /// count of open pages ends at 0 and the game is forgotten. Dropping a subscription's
+    /// receiver before taking the lock let one thread's drop decrement the count of a
+    /// channel another thread had just created (a debug panic on overflow, or a seat
+    /// shown present for good).
+    #[test]
+    fn presence_counts_stay_exact_when_streams_open_and_close_at_once() {
+        let hub = Arc::new(Hub::new(StreamLimits::default()));
+        let threads: Vec<_> = (0..4)
+            .map(|_| {
+                let hub = hub.clone();
+                std::thread::spawn(move || {
+                    for _ in 0..100_000 {
+                        let mut sub = hub.subscribe("0011223344556677");
+                        sub.mark_present(Side::White);
+                        drop(sub);
+                    }
+                })
+            })
+            .collect();
+        for thread in threads {
+            thread.join().expect("no stream's drop panics");
+        }
+        assert_eq!(hub.present("0011223344556677"), [false, false]);
+        assert_eq!(hub.games(), 0);
     }
 }

@@ -299,7 +299,8 @@ pub async fn serve(
 /// does after binding; tests and the load script bind port 0 themselves). It also runs
 /// the server's own work (the clocks' timers, the pruning of idle games, and with
 /// PostgreSQL the listener of the other servers' changes); on shutdown the
-/// event streams end, so that the requests under way can finish. Each request knows its
+/// event streams end, so that the requests under way can finish, and once they have, the
+/// server's own work and the clocks' timers stop. Each request knows its
 /// peer's address, which the rate limits and the streams' bound key on.
 pub async fn serve_on(
     listener: tokio::net::TcpListener,
@@ -310,6 +311,7 @@ pub async fn serve_on(
     let background = tasks::start(&state);
     let listener_task = notify::start(&state);
     let hub = state.hub.clone();
+    let own = state.clone();
     let shutdown = async move {
         shutdown.await;
         hub.close();
@@ -324,6 +326,8 @@ pub async fn serve_on(
     if let Some(task) = listener_task {
         task.abort();
     }
+    // Each timer holds the state (the database): none may settle a clock once stopped.
+    own.timers.close();
     served
 }
 

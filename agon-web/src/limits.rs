@@ -3,10 +3,10 @@
 //!
 //! Two kinds of request are limited ([`Kind`]): creating a game (`POST /api/games`, and
 //! `POST /api/games/{id}/join` and `/rematch`) and acting in one (every other
-//! `POST /api/games/{id}/...`: moves, the computer, hints, undo, resign). Reading is not
-//! limited. A request passes when both its address's bucket and the global bucket of its
-//! kind hold a token; it then takes one from each. A refused request takes nothing and
-//! never reaches its handler, so it changes nothing.
+//! `POST /api/games/{id}/...`: moves, the computer, hints, undo, resign, draw and takeback
+//! offers and answers). Reading is not limited. A request passes when both its address's
+//! bucket and the global bucket of its kind hold a token; it then takes one from each. A
+//! refused request takes nothing and never reaches its handler, so it changes nothing.
 //!
 //! The client is the socket's peer address ([`ConnectInfo`]) or, behind a reverse proxy
 //! that is trusted (`--trust-proxy`), the last address of `X-Forwarded-For` (the one the
@@ -159,7 +159,8 @@ pub struct LimitConfig {
     pub create: Option<Quota>,
     /// Games created by everyone together.
     pub create_global: Option<Quota>,
-    /// Actions in games (moves, the computer, hints, undo, resign) by one address.
+    /// Actions in games (moves, the computer, hints, undo, resign, draw and takeback
+    /// offers and answers) by one address.
     pub action: Option<Quota>,
     /// Actions by everyone together.
     pub action_global: Option<Quota>,
@@ -436,7 +437,8 @@ impl Limiter {
 pub enum Kind {
     /// Creating a game: `POST /api/games`, `POST /api/games/{id}/join` or `/rematch`.
     Create,
-    /// Any other `POST /api/games/{id}/...`: a move, the computer, a hint, undo, resign.
+    /// Any other `POST /api/games/{id}/...`: a move, the computer, a hint, undo, resign, a
+    /// draw or takeback offer or answer.
     Action,
 }
 

@@ -3,7 +3,7 @@
 //!
 //! | metric | type | labels |
 //! |---|---|---|
-//! | `agon_games_created_total` | counter | `level` |
+//! | `agon_games_created_total` | counter | `opponent` (`computer`, `friend`), `level` (`none` between friends) |
 //! | `agon_moves_total` | counter | `by` (`person`, `computer`) |
 //! | `agon_event_streams_open` | gauge | |
 //! | `agon_search_seconds` | histogram (its `_count` counts the searches) | `kind` (a level, or `hint`) |
@@ -105,7 +105,7 @@ impl Metrics {
         let games_created = Family::<GameLabel, Counter>::default();
         registry.register(
             "games_created",
-            "Games created, by the computer's level",
+            "Games created, by opponent (computer or friend) and the computer's level (none between friends)",
             games_created.clone(),
         );
         let moves = Family::<ByLabel, Counter>::default();

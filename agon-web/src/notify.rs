@@ -3,12 +3,14 @@
 //! and feeds its own [`Hub`](crate::Hub) with the games its streams watch.
 //!
 //! A notification names the game and the version committed. The listener skips its own
-//! server's (published at their commit already), the games no stream here watches, and
-//! the versions already published; otherwise it reads the game from the database,
-//! publishes it and sets its clock's timer (several games are read at once) (so a time forfeit reaches this server's pages
-//! even if the server that set the clock stops). Notifications sent while the listening
-//! connection was down are lost: each time it listens again, every watched game is read
-//! again, and the streams (which skip what they sent) get whatever they missed.
+//! server's (published at their commit already: a change, once under way, runs to its
+//! end in a task of its own), the games no stream here watches, and the versions already
+//! published; otherwise it reads the game from the database (up to eight games at once),
+//! publishes it and sets its clock's timer, so that a time forfeit reaches this server's
+//! pages even if the server that set the clock stops. Notifications sent while the
+//! listening connection was down are lost: each time it listens again, every watched
+//! game is read again, and the streams (which skip what they sent) get whatever they
+//! missed.
 
 use std::sync::Arc;
 

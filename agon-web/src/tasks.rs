@@ -3,9 +3,10 @@
 //! [`Config::idle_days`](crate::Config::idle_days).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
+use tokio::sync::watch;
 use tokio::task::AbortHandle;
 
 use crate::state::now_ms;
@@ -18,48 +19,107 @@ use crate::AppState;
 /// let timers = agon_web::Timers::default();
 /// assert_eq!(timers.len(), 0);
 /// ```
-#[derive(Default)]
 pub struct Timers {
-    tasks: Mutex<HashMap<String, AbortHandle>>,
+    tasks: Mutex<HashMap<String, Timer>>,
+    /// Set when the server stops: every timer ends, asleep or settling, and none is set.
+    closed: watch::Sender<bool>,
+}
+
+impl Default for Timers {
+    fn default() -> Timers {
+        Timers {
+            tasks: Mutex::default(),
+            closed: watch::channel(false).0,
+        }
+    }
+}
+
+/// A game's timer: the version it was set for, and its task.
+struct Timer {
+    version: i64,
+    task: AbortHandle,
 }
 
 impl Timers {
     /// The number of games with a timer set.
     pub fn len(&self) -> usize {
-        self.tasks.lock().unwrap_or_else(|e| e.into_inner()).len()
+        self.tasks().len()
     }
 
     /// Whether no timer is set.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// Ends every timer and sets none from now on (the server stops): no timer may end a
+    /// game, or keep the server's state (its database) alive, after the server stopped.
+    /// A transaction a timer already sent still completes.
+    pub(crate) fn close(&self) {
+        let mut tasks = self.tasks();
+        self.closed.send_replace(true);
+        for (_, timer) in tasks.drain() {
+            timer.task.abort();
+        }
+    }
+
+    fn tasks(&self) -> MutexGuard<'_, HashMap<String, Timer>> {
+        // Nothing panics while holding it; a poisoned map is still consistent.
+        self.tasks.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
-/// Sets (or clears) the timer of `game` as just committed: it fires at the running side's
-/// deadline and ends the game by `time-forfeit` if its time has run out by then. Called
-/// after every commit; a timer of an older version is replaced.
+/// Sets (or clears) the timer of `game` as committed at its version: it fires at the
+/// running side's deadline and ends the game by `time-forfeit` if its time has run out by
+/// then. Called after every commit, and after every read of a game another server
+/// changed. The callers run after the store's call returned, not under its lock, so
+/// two changes' calls may come in either order: a timer set for a newer version than
+/// `game`'s is kept (and a timer for an older version is replaced).
 pub(crate) fn schedule(app: &Arc<AppState>, game: &WebGame) {
-    let mut tasks = app.timers.tasks.lock().unwrap_or_else(|e| e.into_inner());
+    let mut tasks = app.timers.tasks();
+    if *app.timers.closed.borrow() {
+        return;
+    }
+    if tasks
+        .get(&game.id)
+        .is_some_and(|t| t.version > game.version)
+    {
+        return;
+    }
     if let Some(old) = tasks.remove(&game.id) {
-        old.abort();
+        old.task.abort();
     }
     let Some(deadline) = game.deadline_ms() else {
         return;
     };
-    let handle = tokio::spawn(fire(app.clone(), game.id.clone(), deadline));
-    tasks.insert(game.id.clone(), handle.abort_handle());
+    let task = tokio::spawn(fire(app.clone(), game.id.clone(), game.version, deadline));
+    let timer = Timer {
+        version: game.version,
+        task: task.abort_handle(),
+    };
+    tasks.insert(game.id.clone(), timer);
 }
 
-async fn fire(app: Arc<AppState>, id: String, deadline_ms: i64) {
+async fn fire(app: Arc<AppState>, id: String, version: i64, deadline_ms: i64) {
+    // A timer that is settling is no longer in the map: the close ends it this way.
+    let mut closed = app.timers.closed.subscribe();
+    tokio::select! {
+        _ = closed.wait_for(|closed| *closed) => {}
+        () = wake_and_settle(&app, id, version, deadline_ms) => {}
+    }
+}
+
+async fn wake_and_settle(app: &Arc<AppState>, id: String, version: i64, deadline_ms: i64) {
     let wait = (deadline_ms - now_ms()).max(0) as u64 + 1;
     tokio::time::sleep(Duration::from_millis(wait)).await;
-    // This task is done with: a later schedule of the game must not abort the settling.
-    app.timers
-        .tasks
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .remove(&id);
-    if let Err(e) = crate::api::settle_clock(&app, id.clone()).await {
+    // This task is done with: a later schedule of the game must not abort the settling
+    // (a timer a newer version set meanwhile stays).
+    {
+        let mut tasks = app.timers.tasks();
+        if tasks.get(&id).is_some_and(|t| t.version == version) {
+            tasks.remove(&id);
+        }
+    }
+    if let Err(e) = crate::api::settle_clock(app, id.clone()).await {
         eprintln!("agon-web: the clock of game {id}: {e}");
     }
 }
@@ -73,8 +133,8 @@ pub const PRUNE_EVERY: Duration = Duration::from_secs(3600);
 /// is gone.
 pub const SWEEP_EVERY: Duration = Duration::from_secs(10);
 
-/// Settles the clock of every game whose time may have run out by `by_ms` (`i64::MAX`:
-/// every running clock, each then scheduled again).
+/// Settles the clock of every game whose running side's time has run out by `by_ms`
+/// (`i64::MAX`: every running clock, each then scheduled again).
 async fn settle_clocks(app: &Arc<AppState>, by_ms: i64) {
     let ids = match app.store.running_clocks(by_ms).await {
         Ok(ids) => ids,
@@ -121,4 +181,73 @@ pub(crate) fn start(app: &Arc<AppState>) -> tokio::task::JoinHandle<()> {
             }
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use agon_core::{Position, Side};
+
+    use super::*;
+    use crate::store::{Clock, Opponent};
+    use crate::{Config, Level};
+
+    fn app() -> (Arc<AppState>, tempfile::TempDir) {
+        let dir = tempfile::tempdir().unwrap();
+        let config = Config {
+            db: dir.path().join("g.sqlite3").into(),
+            workers: 1,
+            ..Config::default()
+        };
+        (Arc::new(AppState::open(&config).unwrap()), dir)
+    }
+
+    /// A game between friends at `version`, its clock of a minute running since now or
+    /// not started.
+    fn game(version: i64, running: bool) -> WebGame {
+        let mut game = WebGame::new(
+            "0011223344556677".into(),
+            [0; 32],
+            Side::White,
+            Level::Easy,
+            1,
+            Position::start(),
+        );
+        game.opponent = Opponent::Friend;
+        game.guest_sha256 = Some([1; 32]);
+        game.version = version;
+        game.clock = Some(Clock {
+            at_ms: running.then(now_ms),
+            ..Clock::new(60_000, 0)
+        });
+        game
+    }
+
+    fn version_timed(app: &AppState) -> Option<i64> {
+        app.timers
+            .tasks()
+            .get("0011223344556677")
+            .map(|t| t.version)
+    }
+
+    #[tokio::test]
+    async fn a_late_schedule_of_an_older_version_leaves_the_newer_timer() {
+        let (app, _dir) = app();
+        // Version 6 (its clock runs) is scheduled first, then version 5 (the clock not
+        // yet started), whose caller ran late: 6's timer stays.
+        schedule(&app, &game(6, true));
+        assert_eq!(version_timed(&app), Some(6));
+        schedule(&app, &game(5, false));
+        assert_eq!(version_timed(&app), Some(6));
+        schedule(&app, &game(5, true));
+        assert_eq!(version_timed(&app), Some(6));
+        // The same version again (a clock settled without a change) and a newer one
+        // replace it; a newer one without a running clock clears it.
+        schedule(&app, &game(6, true));
+        assert_eq!(version_timed(&app), Some(6));
+        schedule(&app, &game(7, true));
+        assert_eq!(version_timed(&app), Some(7));
+        schedule(&app, &game(8, false));
+        assert_eq!(version_timed(&app), None);
+        assert!(app.timers.is_empty());
+    }
 }

@@ -18,7 +18,8 @@ struct Server {
     base: String,
     client: reqwest::Client,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
-    _db: common::TestDb,
+    served: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+    db: common::TestDb,
 }
 
 impl Drop for Server {
@@ -42,14 +43,15 @@ async fn server_with(b: Backend, limits: StreamLimits, clock_minute_ms: i64) -> 
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(agon_web::serve_on(listener, state, async move {
+    let served = tokio::spawn(agon_web::serve_on(listener, state, async move {
         let _ = stopped.await;
     }));
     Server {
         base,
         client: reqwest::Client::new(),
         stop: Some(stop),
-        _db: db,
+        served: Some(served),
+        db,
     }
 }
 
@@ -58,6 +60,12 @@ async fn server(b: Backend) -> Server {
 }
 
 impl Server {
+    /// Stops the server and waits until `serve_on` has returned.
+    async fn shut_down(&mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        self.served.take().unwrap().await.unwrap().unwrap();
+    }
+
     async fn post(&self, path: &str, body: Value) -> (u16, Value) {
         let r = self
             .client
@@ -302,9 +310,9 @@ async fn presence_follows_the_open_pages(b: Backend) {
     assert_eq!(state["seats"]["black"]["present"], false);
 }
 
-async fn a_clock_that_runs_out_is_pushed_with_nobody_acting(b: Backend) {
-    // A clock minute of 400 ms: "1+0" gives each side 400 ms.
-    let s = server_with(b, StreamLimits::default(), 400).await;
+/// A game between friends with a clock of `1+0` (a clock minute each), both seats taken:
+/// its id and White's and Black's tokens.
+async fn clocked_friend_game(s: &Server) -> (String, String, String) {
     let created = s
         .ok(
             "/api/games",
@@ -313,11 +321,13 @@ async fn a_clock_that_runs_out_is_pushed_with_nobody_acting(b: Backend) {
         .await;
     let id = created["id"].as_str().unwrap().to_string();
     let white = created["token"].as_str().unwrap().to_string();
-    assert_eq!(created["state"]["clock"]["initial_ms"], 400);
     let joined = s.ok(&format!("/api/games/{id}/join"), json!({})).await;
     let black = joined["token"].as_str().unwrap().to_string();
-    let mut watcher = open(&s, &id, "", None).await.unwrap();
-    watcher.next("state").await;
+    (id, white, black)
+}
+
+/// White plays `f1-e1` in game `id`: Black's clock starts. Answers the state.
+async fn white_opens(s: &Server, id: &str, white: &str) -> Value {
     let moved = s
         .ok(
             &format!("/api/games/{id}/moves"),
@@ -325,6 +335,18 @@ async fn a_clock_that_runs_out_is_pushed_with_nobody_acting(b: Backend) {
         )
         .await;
     assert_eq!(moved["clock"]["running"], "black");
+    moved
+}
+
+async fn a_clock_that_runs_out_is_pushed_with_nobody_acting(b: Backend) {
+    // A clock minute of 400 ms: "1+0" gives each side 400 ms.
+    let s = server_with(b, StreamLimits::default(), 400).await;
+    let (id, white, black) = clocked_friend_game(&s).await;
+    let state = s.get(&format!("/api/games/{id}")).await;
+    assert_eq!(state["clock"]["initial_ms"], 400);
+    let mut watcher = open(&s, &id, "", None).await.unwrap();
+    watcher.next("state").await;
+    white_opens(&s, &id, &white).await;
     let after_move = watcher.next("state").await;
     assert_eq!(after_move.data["outcome"], Value::Null);
     // Nobody acts: the server ends the game when Black's time runs out.
@@ -347,6 +369,23 @@ async fn a_clock_that_runs_out_is_pushed_with_nobody_acting(b: Backend) {
     let state = s.get(&format!("/api/games/{id}")).await;
     assert_eq!(state["version"], ended.data["version"]);
     assert_eq!(state["moves"], json!(["f1-e1"]));
+}
+
+async fn a_stopped_server_ends_no_game_by_time(b: Backend) {
+    // A clock minute of 600 ms: "1+0" gives each side 600 ms.
+    let mut s = server_with(b, StreamLimits::default(), 600).await;
+    let (id, white, _) = clocked_friend_game(&s).await;
+    let moved = white_opens(&s, &id, &white).await;
+    // Black's timer is set; the server stops before it fires, and well past its
+    // deadline the game is as the server left it: no timer of the stopped server ended
+    // it (nor holds its database).
+    s.shut_down().await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let store = agon_web::Store::connect(&s.db.db, 2).await.unwrap();
+    let game = store.load(&id).await.unwrap().unwrap();
+    assert_eq!(game.version, moved["version"].as_i64().unwrap());
+    assert_eq!(game.end, None);
+    assert_eq!(game.running(), Some(agon_core::Side::Black));
 }
 
 async fn open_streams_are_bounded(b: Backend) {
@@ -417,4 +456,4 @@ async fn the_global_bound_answers_503(b: Backend) {
     assert!(retry.is_some());
 }
 
-both_stores!((flavor = "multi_thread", worker_threads = 2); every_version_once_in_order_across_reconnects, presence_follows_the_open_pages, a_clock_that_runs_out_is_pushed_with_nobody_acting, open_streams_are_bounded, the_global_bound_answers_503);
+both_stores!((flavor = "multi_thread", worker_threads = 2); every_version_once_in_order_across_reconnects, presence_follows_the_open_pages, a_clock_that_runs_out_is_pushed_with_nobody_acting, a_stopped_server_ends_no_game_by_time, open_streams_are_bounded, the_global_bound_answers_503);

@@ -421,6 +421,70 @@ async fn a_server_killed_mid_game_loses_no_move() {
     }
 }
 
+/// Waits until a listener of the database `admin` is on listens (its last statement
+/// `LISTEN`, done) on a connection other than `cut` (the last one cut, which may still
+/// be ending), then cuts that connection.
+async fn cut_the_listener_once_it_listens(admin: &tokio_postgres::Client, cut: &mut i32) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let listening = admin
+            .query_opt(
+                "SELECT pid FROM pg_stat_activity
+                 WHERE application_name = $1 AND datname = current_database()
+                     AND state = 'idle' AND query LIKE 'LISTEN%' AND pid <> $2",
+                &[&agon_web::store::LISTENER_NAME, &*cut],
+            )
+            .await
+            .unwrap();
+        if let Some(row) = listening {
+            // The server answered LISTEN; its listener reads the answer within moments
+            // (cut before that, it has not listened and rightly waits longer).
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            *cut = row.get(0);
+            admin
+                .execute("SELECT pg_terminate_backend($1)", &[&*cut])
+                .await
+                .unwrap();
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the listener never listened again"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_listener_cut_after_it_listened_listens_again_after_the_first_wait() {
+    if !common::postgres_available() {
+        eprintln!("NOTICE: skipped: no PostgreSQL");
+        return;
+    }
+    let url = common::postgres_database().await;
+    let mut server = Process::start(&Database::Postgres(url.clone()));
+    server.wait_ready(&reqwest::Client::new()).await;
+    let (admin, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+        .await
+        .unwrap();
+    tokio::spawn(connection);
+    // Cuts in a row, each once the listener listens again: each is a first failure,
+    // waited 100 ms (the wait used to double at each: 100, 200, 400, 800 ms). The fifth
+    // cut finds the listener back after the fourth, whose wait is then in the log.
+    let mut cut = 0;
+    for _ in 0..5 {
+        cut_the_listener_once_it_listens(&admin, &mut cut).await;
+    }
+    let log = std::fs::read_to_string(&server.log).unwrap();
+    let waits: Vec<u64> = regex::Regex::new(r"listening to the database: .*; again in (\d+) ms")
+        .unwrap()
+        .captures_iter(&log)
+        .map(|c| c[1].parse().unwrap())
+        .collect();
+    assert!(waits.len() >= 4, "{log}");
+    assert_eq!(waits[..4], [100; 4], "{log}");
+}
+
 #[tokio::test]
 async fn the_migrations_run_once_and_a_newer_schema_is_refused() {
     if !common::postgres_available() {

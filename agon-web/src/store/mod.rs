@@ -158,6 +158,17 @@ impl Clock {
             at_ms: None,
         }
     }
+
+    /// Both sides' remaining times at `now_ms`, `running`'s counted down since `at_ms`
+    /// (not below 0; no time runs before `at_ms`).
+    fn remaining_with(&self, running: Option<Side>, now_ms: i64) -> [i64; 2] {
+        let mut remaining = self.remaining_ms;
+        if let (Some(side), Some(at)) = (running, self.at_ms) {
+            let r = &mut remaining[side.index()];
+            *r = (*r - (now_ms - at).max(0)).max(0);
+        }
+        remaining
+    }
 }
 
 /// A game as the web game knows it: the agon-core [`Game`], who plays it, its clock,
@@ -282,13 +293,7 @@ impl WebGame {
     /// Both sides' remaining times at `now_ms` (the running side's counted down, not below
     /// 0), White's first; `None` without a clock.
     pub fn remaining_at(&self, now_ms: i64) -> Option<[i64; 2]> {
-        let clock = self.clock?;
-        let mut remaining = clock.remaining_ms;
-        if let (Some(side), Some(at)) = (self.running(), clock.at_ms) {
-            let r = &mut remaining[side.index()];
-            *r = (*r - (now_ms - at).max(0)).max(0);
-        }
-        Some(remaining)
+        Some(self.clock?.remaining_with(self.running(), now_ms))
     }
 
     /// When the running side's time runs out (unix milliseconds), if a clock runs.
@@ -301,13 +306,19 @@ impl WebGame {
     /// Charges the running side with the time since the clock's last change, and sets
     /// that change to `now_ms`.
     fn charge(&mut self, now_ms: i64) {
-        let running = self.running();
-        if let Some(clock) = &mut self.clock {
-            if let (Some(side), Some(at)) = (running, clock.at_ms) {
-                let r = &mut clock.remaining_ms[side.index()];
-                *r = (*r - (now_ms - at).max(0)).max(0);
+        self.charge_from(self.running(), now_ms);
+    }
+
+    /// Charges `running` (the side whose time ran since the clock's last change, `None`
+    /// if none did) and sets that change to `now_ms`; answers whether a time ran.
+    fn charge_from(&mut self, running: Option<Side>, now_ms: i64) -> bool {
+        match (&mut self.clock, running) {
+            (Some(clock), Some(_)) => {
+                clock.remaining_ms = clock.remaining_with(running, now_ms);
                 clock.at_ms = Some(now_ms);
+                true
             }
+            _ => false,
         }
     }
 
@@ -316,13 +327,7 @@ impl WebGame {
     pub fn flag(&mut self, now_ms: i64) -> bool {
         match (self.running(), self.deadline_ms()) {
             (Some(side), Some(deadline)) if now_ms >= deadline => {
-                self.charge(now_ms);
-                self.end = Some(End {
-                    kind: EndKind::TimeForfeit,
-                    winner: Some(side.other()),
-                });
-                self.offers.draw = None;
-                self.offers.takeback = None;
+                self.end_with(EndKind::TimeForfeit, Some(side.other()), now_ms);
                 true
             }
             _ => false,
@@ -360,12 +365,9 @@ impl WebGame {
         let mover = self.game.position().chooser();
         let running = self.running();
         self.play(m)?;
-        if let Some(clock) = &mut self.clock {
-            if let (Some(side), Some(at)) = (running, clock.at_ms) {
-                let r = &mut clock.remaining_ms[side.index()];
-                *r = (*r - (now_ms - at).max(0)).max(0);
+        if self.charge_from(running, now_ms) {
+            if let Some(clock) = &mut self.clock {
                 clock.remaining_ms[mover.index()] += clock.increment_ms;
-                clock.at_ms = Some(now_ms);
             }
         }
         self.start_clock(now_ms);
@@ -480,6 +482,12 @@ fn without_password(url: &str) -> String {
         _ => url.to_string(),
     }
 }
+
+/// The columns of `games` a load reads, in [`GameRow`]'s order (both stores' schemas have them).
+pub(crate) const COLUMNS: &str = "id, token_sha256, human, level, start, seed, rules, opponent,
+    guest_sha256, creator_name, guest_name, clock_initial_ms, clock_increment_ms, white_ms,
+    black_ms, clock_at_ms, version, end_reason, loser, draw_offer, takeback_offer,
+    rematch_offer, rematch_game, resigned, over";
 
 /// A game's row as both stores read and write it (the columns of `games`).
 pub(crate) struct GameRow {
@@ -624,6 +632,7 @@ pub(crate) enum Op {
         row: Box<GameRow>,
         moves: Vec<String>,
         now_ms: i64,
+        deadline_ms: Option<i64>,
     },
     /// Moves from ply `from` on, stored at `now_ms`.
     Append {
@@ -635,7 +644,11 @@ pub(crate) enum Op {
     /// Deletes the moves from ply `keep` on.
     Truncate { id: String, keep: usize },
     /// Writes the row's changeable fields, if it still holds version `row.version - 1`.
-    Save { row: Box<GameRow>, now_ms: i64 },
+    Save {
+        row: Box<GameRow>,
+        now_ms: i64,
+        deadline_ms: Option<i64>,
+    },
 }
 
 /// The rows one change of a game writes, in order: computed from the game as read (under
@@ -665,6 +678,7 @@ impl Change {
             row: Box::new(GameRow::of(game)),
             moves: game.game.moves().iter().map(Move::to_string).collect(),
             now_ms,
+            deadline_ms: game.deadline_ms(),
         });
     }
 
@@ -692,7 +706,8 @@ impl Change {
     }
 
     /// Writes every changeable field of the game's row (seats, names, clock, end, offers,
-    /// rematch) and gives it its next version, touched at `now_ms`.
+    /// rematch, and the running side's deadline for the sweep of running clocks) and gives
+    /// it its next version, touched at `now_ms`.
     ///
     /// The version is assigned here, written in the same transaction as the change: the
     /// row is updated only if it still holds the version the change was computed from
@@ -707,6 +722,7 @@ impl Change {
         self.ops.push(Op::Save {
             row: Box::new(GameRow::of(game)),
             now_ms,
+            deadline_ms: game.deadline_ms(),
         });
     }
 
@@ -725,6 +741,25 @@ impl Change {
 /// write (a version or a `(game_id, ply)` taken by another writer).
 pub(crate) fn conflict() -> ApiError {
     ApiError::conflict("conflict", "the game changed meanwhile: load it again")
+}
+
+/// Checks a database's schema version before any migration: `0` (a new database) up to
+/// `newest`, the version this server writes. A newer one (a newer server's) or a negative
+/// one (a file of another program, or corrupt) is refused with a precise error rather
+/// than read as if it were ours.
+fn known_version(version: i64, newest: i64) -> Result<(), ApiError> {
+    if version > newest {
+        return Err(ApiError::internal(format!(
+            "database schema version {version} is newer than this server's ({newest})"
+        )));
+    }
+    if version < 0 {
+        return Err(ApiError::internal(format!(
+            "database schema version {version} is not one of agon-web's (0 to {newest}): \
+             not an agon-web database, or a corrupt one"
+        )));
+    }
+    Ok(())
 }
 
 /// The games, in SQLite or PostgreSQL.
@@ -800,6 +835,8 @@ impl Store {
     /// commits, and then calls `after` with the changed game: under the lock for SQLite
     /// (so in commit order), just after the commit for PostgreSQL, whose commit also
     /// notifies every server (`NOTIFY agon_games`). Nothing is written if `f` fails.
+    /// Once called, the change runs to its end on both stores (on a blocking thread, in a
+    /// task) even if the future is dropped: a committed change always gets its `after`.
     pub async fn change<T: Send + 'static>(
         &self,
         id: &str,
@@ -830,8 +867,12 @@ impl Store {
         }
     }
 
-    /// The ids of the games whose clock runs (started, the game not ended outside the
-    /// rules) and whose deadline may have passed at `by_ms` (`i64::MAX`: all of them).
+    /// The ids of the games whose clock runs (started, the game not over) and whose
+    /// running side's deadline has passed at `by_ms` (`i64::MAX`: all of them), by the
+    /// `deadline_ms` each change writes ([`WebGame::deadline_ms`]): which side runs is
+    /// known only by replaying the moves. A game last changed before that column (an
+    /// older database) has the earliest deadline its clock could have, until its next
+    /// change.
     pub async fn running_clocks(&self, by_ms: i64) -> Result<Vec<String>, ApiError> {
         match self {
             Store::Sqlite(s) => s.blocking(move |s| s.running_clocks(by_ms)).await,

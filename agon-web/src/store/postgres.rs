@@ -27,7 +27,7 @@ use futures_util::StreamExt;
 use tokio::sync::mpsc;
 use tokio_postgres::{AsyncMessage, NoTls, Row};
 
-use super::{conflict, Change, Changed, GameRow, Op, WebGame};
+use super::{conflict, Change, Changed, GameRow, Op, WebGame, COLUMNS};
 use crate::ApiError;
 
 /// The notification channel of changed games.
@@ -37,8 +37,9 @@ pub const CHANNEL: &str = "agon_games";
 pub const LISTENER_NAME: &str = "agon-web-listen";
 
 /// The migrations: `MIGRATIONS[i]` takes the schema from version `i` to `i + 1`. Version 1
-/// is what SQLite's schema version 3 means.
-const MIGRATIONS: [&str; 1] = ["
+/// is what SQLite's schema version 3 means, version 2 what its version 4 means.
+const MIGRATIONS: [&str; 2] = [
+    "
 CREATE TABLE games (
     id                 TEXT PRIMARY KEY,
     token_sha256       BYTEA NOT NULL,
@@ -79,19 +80,25 @@ CREATE TABLE moves (
 );
 CREATE INDEX games_touched ON games (touched_ms);
 CREATE INDEX games_running ON games (clock_at_ms) WHERE clock_at_ms IS NOT NULL AND NOT over;
-"];
+",
+    "
+-- The running side's deadline (WebGame::deadline_ms, NULL when no clock runs), written
+-- with every change, for the sweep of running clocks: which side runs is known only by
+-- replaying the moves. A running clock stored before gets the earliest deadline it can
+-- have (the smaller of the two times) until its next change.
+ALTER TABLE games ADD COLUMN deadline_ms BIGINT;
+UPDATE games SET deadline_ms = clock_at_ms + LEAST(white_ms, black_ms)
+    WHERE clock_at_ms IS NOT NULL AND end_reason IS NULL AND NOT over;
+DROP INDEX games_running;
+CREATE INDEX games_deadline ON games (deadline_ms) WHERE deadline_ms IS NOT NULL;
+",
+];
 
 /// The schema version this server writes in PostgreSQL.
 pub const PG_VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// An arbitrary key of the advisory lock the migrations hold (`pg_advisory_xact_lock`).
 const MIGRATION_LOCK: i64 = 0x0061_676f_6e77_6562;
-
-/// The columns of `games` a load reads, in [`GameRow`]'s order.
-const COLUMNS: &str = "id, token_sha256, human, level, start, seed, rules, opponent,
-    guest_sha256, creator_name, guest_name, clock_initial_ms, clock_increment_ms, white_ms,
-    black_ms, clock_at_ms, version, end_reason, loser, draw_offer, takeback_offer,
-    rematch_offer, rematch_game, resigned, over";
 
 /// What the listener of [`PgStore::listen`] hears.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -165,6 +172,9 @@ fn db_error(e: tokio_postgres::Error) -> ApiError {
 fn pool_error(e: deadpool_postgres::PoolError) -> ApiError {
     match e {
         deadpool_postgres::PoolError::Backend(e) => db_error(e),
+        // No connection in time (all taken for the pool's whole wait, or a new one slow to
+        // open): a moment of load or a database restarting, which a retry may pass.
+        deadpool_postgres::PoolError::Timeout(_) => ApiError::database_busy(),
         e => ApiError::internal(format!("database pool: {e}")),
     }
 }
@@ -224,13 +234,18 @@ async fn load(client: &impl GenericClient, id: &str) -> Result<Option<WebGame>, 
 async fn write(client: &impl GenericClient, change: Change) -> Result<(), ApiError> {
     for op in change.ops {
         match op {
-            Op::Insert { row, moves, now_ms } => {
+            Op::Insert {
+                row,
+                moves,
+                now_ms,
+                deadline_ms,
+            } => {
                 let r = &row;
                 let statement = client
                     .prepare_cached(&format!(
-                        "INSERT INTO games ({COLUMNS}, created_unix, touched_ms) VALUES ($1, $2,
-                         $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17,
-                         $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)"
+                        "INSERT INTO games ({COLUMNS}, created_unix, touched_ms, deadline_ms)
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+                         $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)"
                     ))
                     .await
                     .map_err(db_error)?;
@@ -265,6 +280,7 @@ async fn write(client: &impl GenericClient, change: Change) -> Result<(), ApiErr
                             &r.over,
                             &(now_ms / 1000),
                             &now_ms,
+                            &deadline_ms,
                         ],
                     )
                     .await
@@ -288,7 +304,11 @@ async fn write(client: &impl GenericClient, change: Change) -> Result<(), ApiErr
                     .await
                     .map_err(db_error)?;
             }
-            Op::Save { row, now_ms } => {
+            Op::Save {
+                row,
+                now_ms,
+                deadline_ms,
+            } => {
                 let r = &row;
                 let statement = client
                     .prepare_cached(
@@ -296,7 +316,7 @@ async fn write(client: &impl GenericClient, change: Change) -> Result<(), ApiErr
                              black_ms = $4, clock_at_ms = $5, end_reason = $6, loser = $7,
                              resigned = $8, draw_offer = $9, takeback_offer = $10,
                              rematch_offer = $11, rematch_game = $12, version = $15::BIGINT,
-                             touched_ms = $13, over = $16
+                             touched_ms = $13, over = $16, deadline_ms = $17
                          WHERE id = $14 AND version = $15::BIGINT - 1",
                     )
                     .await
@@ -321,6 +341,7 @@ async fn write(client: &impl GenericClient, change: Change) -> Result<(), ApiErr
                             &r.id,
                             &r.version,
                             &r.over,
+                            &deadline_ms,
                         ],
                     )
                     .await
@@ -362,6 +383,46 @@ async fn append(
     Ok(())
 }
 
+/// The change of [`PgStore::change`], in its task.
+async fn change<T>(
+    pool: &Pool,
+    origin: &str,
+    id: &str,
+    f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, ApiError>,
+    after: impl FnOnce(&WebGame),
+) -> Result<Changed<T>, ApiError> {
+    let mut client = pool.get().await.map_err(pool_error)?;
+    let lock = client
+        .prepare_cached("SELECT 1 FROM games WHERE id = $1 FOR UPDATE")
+        .await
+        .map_err(db_error)?;
+    let notify = client
+        .prepare_cached("SELECT pg_notify($1, $2)")
+        .await
+        .map_err(db_error)?;
+    let tx = client.transaction().await.map_err(db_error)?;
+    // The lock first, then the read, sent together (the connection pipelines them and
+    // the server runs them in order): the read's snapshot is taken once the lock is
+    // held, so it sees the moves of the change that held it before.
+    let key: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&id];
+    let (locked, game) = tokio::join!(tx.query_opt(&lock, &key), load(&tx, id));
+    locked.map_err(db_error)?;
+    let mut change = Change::default();
+    let value = f(&mut change, game?)?;
+    write(&tx, change).await?;
+    if let Some(game) = &value.1 {
+        let payload = format!("{}:{}:{}", game.id, game.version, origin);
+        tx.execute(&notify, &[&CHANNEL, &payload])
+            .await
+            .map_err(db_error)?;
+    }
+    tx.commit().await.map_err(db_error)?;
+    if let Some(game) = &value.1 {
+        after(game);
+    }
+    Ok(value)
+}
+
 impl PgStore {
     /// Connects to the database of `url` with a pool of at most `connections`, and applies
     /// the migrations it lacks.
@@ -385,7 +446,7 @@ impl PgStore {
         let pool = Pool::builder(manager)
             .max_size(connections.max(1))
             .runtime(deadpool_postgres::Runtime::Tokio1)
-            // A request waits this long for a connection, then fails (503 via the health).
+            // A request waits this long for a connection, then fails with 503 server-busy.
             .wait_timeout(Some(Duration::from_secs(10)))
             .create_timeout(Some(Duration::from_secs(5)))
             .build()
@@ -417,11 +478,7 @@ impl PgStore {
                 .await
                 .map_err(db_error)?
                 .get(0);
-            if version > PG_VERSION {
-                return Err(ApiError::internal(format!(
-                    "database schema version {version} is newer than this server's ({PG_VERSION})"
-                )));
-            }
+            super::known_version(version, PG_VERSION)?;
             if version == PG_VERSION {
                 return tx.commit().await.map_err(db_error);
             }
@@ -463,42 +520,22 @@ impl PgStore {
     /// Changes game `id` (see [`Store::change`](super::Store::change)): in one
     /// transaction, locks its row (`FOR UPDATE`), reads it, writes what `f` asks, notifies
     /// the other servers, commits; then `after` runs with the changed game.
+    ///
+    /// All of it runs in a task of its own, which the caller's future only waits for: a
+    /// request dropped meanwhile (its client gone) cannot stop it between the commit and
+    /// `after`. Else a change could commit (the other servers hear of it) with `after`
+    /// (the publication to this server's own streams, whose listener skips its own
+    /// notifications) never run. SQLite's change is as safe: it runs on a blocking thread.
     pub async fn change<T: Send + 'static>(
         &self,
         id: &str,
         f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, ApiError> + Send + 'static,
         after: impl FnOnce(&WebGame) + Send + 'static,
     ) -> Result<Changed<T>, ApiError> {
-        let mut client = self.pool.get().await.map_err(pool_error)?;
-        let lock = client
-            .prepare_cached("SELECT 1 FROM games WHERE id = $1 FOR UPDATE")
+        let (pool, origin, id) = (self.pool.clone(), self.origin.clone(), id.to_string());
+        tokio::spawn(async move { change(&pool, &origin, &id, f, after).await })
             .await
-            .map_err(db_error)?;
-        let notify = client
-            .prepare_cached("SELECT pg_notify($1, $2)")
-            .await
-            .map_err(db_error)?;
-        let tx = client.transaction().await.map_err(db_error)?;
-        // The lock first, then the read, sent together (the connection pipelines them and
-        // the server runs them in order): the read's snapshot is taken once the lock is
-        // held, so it sees the moves of the change that held it before.
-        let key: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&id];
-        let (locked, game) = tokio::join!(tx.query_opt(&lock, &key), load(&tx, id));
-        locked.map_err(db_error)?;
-        let mut change = Change::default();
-        let value = f(&mut change, game?)?;
-        write(&tx, change).await?;
-        if let Some(game) = &value.1 {
-            let payload = format!("{}:{}:{}", game.id, game.version, self.origin);
-            tx.execute(&notify, &[&CHANNEL, &payload])
-                .await
-                .map_err(db_error)?;
-        }
-        tx.commit().await.map_err(db_error)?;
-        if let Some(game) = &value.1 {
-            after(game);
-        }
-        Ok(value)
+            .map_err(|e| ApiError::internal(format!("worker: {e}")))?
     }
 
     /// Deletes the idle games (see [`Store::prune`](super::Store::prune)); their moves go
@@ -520,15 +557,12 @@ impl PgStore {
         Ok(n as usize)
     }
 
-    /// The games whose clock runs and may have run out by `by_ms`.
+    /// The games whose clock runs and whose running side's deadline has passed by
+    /// `by_ms` (see [`Store::running_clocks`](super::Store::running_clocks)).
     pub async fn running_clocks(&self, by_ms: i64) -> Result<Vec<String>, ApiError> {
         let client = self.pool.get().await.map_err(pool_error)?;
         let rows = client
-            .query(
-                "SELECT id FROM games WHERE clock_at_ms IS NOT NULL AND NOT over
-                     AND end_reason IS NULL AND clock_at_ms + LEAST(white_ms, black_ms) <= $1",
-                &[&by_ms],
-            )
+            .query("SELECT id FROM games WHERE deadline_ms <= $1", &[&by_ms])
             .await
             .map_err(db_error)?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
@@ -559,37 +593,48 @@ impl PgStore {
     /// connection listens (and again after each reconnection: notifications sent while
     /// it was down are lost, so the caller reads again what it watches), then a
     /// [`Notice::Changed`] for each commit. A lost connection is opened again after
-    /// 0.1 s, doubling up to 5 s while it fails.
+    /// 0.1 s, the wait doubling up to 5 s while connecting or listening fails, and back
+    /// to 0.1 s once it listens.
     pub fn listen(&self) -> mpsc::UnboundedReceiver<Notice> {
         let (sender, receiver) = mpsc::unbounded_channel();
         let mut config = self.config.clone();
         // Named, so that an operator (or a test) can tell it from the pool's.
         config.application_name(LISTENER_NAME);
         tokio::spawn(async move {
-            let mut backoff = Duration::from_millis(100);
-            while !sender.is_closed() {
-                match listen_once(&config, &sender).await {
-                    // It listened, then the connection ended: try again at once.
-                    Ok(()) => backoff = Duration::from_millis(100),
-                    Err(e) => {
-                        eprintln!(
-                            "agon-web: listening to the database: {e}; again in {} ms",
-                            backoff.as_millis()
-                        );
-                        tokio::time::sleep(backoff).await;
-                        backoff = (backoff * 2).min(Duration::from_secs(5));
-                    }
+            let mut backoff = FIRST_BACKOFF;
+            loop {
+                let ended = listen_once(&config, &sender, &mut backoff).await;
+                if sender.is_closed() {
+                    return;
                 }
+                let why = match ended {
+                    Ok(()) => "the connection ended".to_string(),
+                    // The server's own words (tokio-postgres's Display says "db error").
+                    Err(e) => e
+                        .as_db_error()
+                        .map_or(e.to_string(), |db| db.message().into()),
+                };
+                eprintln!(
+                    "agon-web: listening to the database: {why}; again in {} ms",
+                    backoff.as_millis()
+                );
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(Duration::from_secs(5));
             }
         });
         receiver
     }
 }
 
-/// One listening connection, until it ends.
+/// The first wait before listening again, and the wait again once a connection listened.
+const FIRST_BACKOFF: Duration = Duration::from_millis(100);
+
+/// One listening connection, until it ends; `backoff` goes back to [`FIRST_BACKOFF`] once
+/// it listens (a connection that listened and was then cut is not a failing database).
 async fn listen_once(
     config: &tokio_postgres::Config,
     sender: &mpsc::UnboundedSender<Notice>,
+    backoff: &mut Duration,
 ) -> Result<(), tokio_postgres::Error> {
     let (client, mut connection) = config.connect(NoTls).await?;
     let (messages, mut received) = mpsc::unbounded_channel();
@@ -616,6 +661,7 @@ async fn listen_once(
         driver.abort();
         return Err(e);
     }
+    *backoff = FIRST_BACKOFF;
     let _ = sender.send(Notice::Listening);
     let ended = loop {
         tokio::select! {

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
 
-use super::{conflict, Change, Changed, GameRow, Op, WebGame};
+use super::{conflict, Change, Changed, GameRow, Op, WebGame, COLUMNS};
 use crate::ApiError;
 
 /// The schema, applied to a new database (`PRAGMA user_version` 0 to 1); [`MIGRATIONS`]
@@ -32,11 +32,11 @@ PRAGMA user_version = 1;
 ";
 
 /// The schema version this server writes.
-pub const VERSION: i64 = 3;
+pub const VERSION: i64 = 4;
 
 /// The migrations from each version to the next: `MIGRATIONS[i]` takes version `i + 1` to
 /// `i + 2`. Each runs in one transaction with its version bump.
-const MIGRATIONS: [&str; 2] = [
+const MIGRATIONS: [&str; 3] = [
     // 1 to 2: the rule set of each game (the text form of agon_core::Rules). Games stored
     // before it were played under the standard rules.
     "ALTER TABLE games ADD COLUMN rules TEXT NOT NULL DEFAULT 'standard';
@@ -78,6 +78,15 @@ const MIGRATIONS: [&str; 2] = [
          touched_ms = created_unix * 1000;
      CREATE INDEX games_touched ON games (touched_ms);
      PRAGMA user_version = 3;",
+    // 3 to 4: the running side's deadline (WebGame::deadline_ms, NULL when no clock
+    // runs), written with every change, for the sweep of running clocks: which side runs
+    // is known only by replaying the moves. A running clock stored before gets the
+    // earliest deadline it can have (the smaller of the two times) until its next change.
+    "ALTER TABLE games ADD COLUMN deadline_ms INTEGER;
+     UPDATE games SET deadline_ms = clock_at_ms + min(white_ms, black_ms)
+         WHERE clock_at_ms IS NOT NULL AND end_reason IS NULL AND over = 0;
+     CREATE INDEX games_deadline ON games (deadline_ms) WHERE deadline_ms IS NOT NULL;
+     PRAGMA user_version = 4;",
 ];
 
 /// The database: one SQLite connection in WAL mode behind a mutex.
@@ -107,11 +116,7 @@ impl SqliteStore {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         let mut version: i64 = conn.pragma_query_value(None, "user_version", |row| row.get(0))?;
-        if version > VERSION {
-            return Err(ApiError::internal(format!(
-                "database schema version {version} is newer than this server's ({VERSION})"
-            )));
-        }
+        super::known_version(version, VERSION)?;
         if version == 0 {
             conn.execute_batch(&format!("BEGIN; {SCHEMA} COMMIT;"))?;
             version = 1;
@@ -242,9 +247,9 @@ impl SqliteStore {
         })
     }
 
-    /// The ids of the games whose clock runs (started, the game not ended outside the
-    /// rules) and whose deadline may have passed by `by_ms`: what the clock's timers
-    /// watch after a restart, and what the sweep of overdue clocks settles.
+    /// The ids of the games whose clock runs and whose running side's deadline has passed
+    /// by `by_ms` (see [`Store::running_clocks`](super::Store::running_clocks)): what the
+    /// clock's timers watch after a restart, and what the sweep of overdue clocks settles.
     ///
     /// ```
     /// let dir = tempfile::tempdir()?;
@@ -254,12 +259,7 @@ impl SqliteStore {
     /// ```
     pub fn running_clocks(&self, by_ms: i64) -> Result<Vec<String>, ApiError> {
         self.transaction(|tx| {
-            // The running side's time is one of the two: the smaller is the earliest
-            // deadline it can have (the game's replay decides, when it is settled).
-            let mut stmt = tx.prepare(
-                "SELECT id FROM games WHERE clock_at_ms IS NOT NULL AND end_reason IS NULL
-                     AND over = 0 AND clock_at_ms + min(white_ms, black_ms) <= ?1",
-            )?;
+            let mut stmt = tx.prepare("SELECT id FROM games WHERE deadline_ms <= ?1")?;
             let ids = stmt
                 .query_map(params![by_ms], |row| row.get::<_, String>(0))?
                 .collect::<Result<Vec<_>, _>>()?;
@@ -301,23 +301,22 @@ impl SqliteStore {
     }
 }
 
-/// The columns of `games` a load reads, in [`GameRow`]'s order.
-const COLUMNS: &str = "id, token_sha256, human, level, start, seed, rules, opponent,
-    guest_sha256, creator_name, guest_name, clock_initial_ms, clock_increment_ms, white_ms,
-    black_ms, clock_at_ms, version, end_reason, loser, draw_offer, takeback_offer,
-    rematch_offer, rematch_game, resigned, over";
-
 /// Writes a change's rows, in order.
 fn write(tx: &Transaction<'_>, change: Change) -> Result<(), ApiError> {
     for op in change.ops {
         match op {
-            Op::Insert { row, moves, now_ms } => {
+            Op::Insert {
+                row,
+                moves,
+                now_ms,
+                deadline_ms,
+            } => {
                 let r = &row;
                 tx.execute(
                     &format!(
-                        "INSERT INTO games ({COLUMNS}, created_unix, touched_ms) VALUES (?1, ?2,
-                         ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,
-                         ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)"
+                        "INSERT INTO games ({COLUMNS}, created_unix, touched_ms, deadline_ms)
+                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,
+                         ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)"
                     ),
                     params![
                         r.id,
@@ -347,6 +346,7 @@ fn write(tx: &Transaction<'_>, change: Change) -> Result<(), ApiError> {
                         r.over,
                         now_ms / 1000,
                         now_ms,
+                        deadline_ms,
                     ],
                 )?;
                 append(tx, &r.id, 0, &moves, now_ms)?;
@@ -363,14 +363,18 @@ fn write(tx: &Transaction<'_>, change: Change) -> Result<(), ApiError> {
                     params![id, keep as i64],
                 )?;
             }
-            Op::Save { row, now_ms } => {
+            Op::Save {
+                row,
+                now_ms,
+                deadline_ms,
+            } => {
                 let r = &row;
                 let changed = tx.execute(
                     "UPDATE games SET guest_sha256 = ?1, guest_name = ?2, white_ms = ?3,
                          black_ms = ?4, clock_at_ms = ?5, end_reason = ?6, loser = ?7,
                          resigned = ?8, draw_offer = ?9, takeback_offer = ?10,
                          rematch_offer = ?11, rematch_game = ?12, version = ?15,
-                         touched_ms = ?13, over = ?16
+                         touched_ms = ?13, over = ?16, deadline_ms = ?17
                      WHERE id = ?14 AND version = ?15 - 1",
                     params![
                         r.guest_sha256,
@@ -389,6 +393,7 @@ fn write(tx: &Transaction<'_>, change: Change) -> Result<(), ApiError> {
                         r.id,
                         r.version,
                         r.over,
+                        deadline_ms,
                     ],
                 )?;
                 if changed != 1 {
