@@ -430,7 +430,8 @@ fn illegal(reason: IllegalMove) -> ApiError {
 /// game as read under the store's lock (`None`: no such game) and says what to write; the
 /// game it answers as changed (saved with its next version) is published to this server's
 /// streams once committed (with SQLite while the store is still locked, so in commit
-/// order; PostgreSQL also notifies the other servers), and its clock's timer is set.
+/// order; PostgreSQL also notifies the other servers), and its clock's timer is set, both
+/// by the store's `after`, which runs even when the request is dropped meanwhile.
 pub(crate) async fn commit<T: Send + 'static>(
     app: &Arc<AppState>,
     id: &str,
@@ -438,15 +439,14 @@ pub(crate) async fn commit<T: Send + 'static>(
         + Send
         + 'static,
 ) -> Result<(T, Option<WebGame>), ApiError> {
-    let hub = app.hub.clone();
-    let (value, changed) = app
-        .store
-        .change(id, f, move |game| hub.publish(game))
-        .await?;
-    if let Some(game) = &changed {
-        tasks::schedule(app, game);
-    }
-    Ok((value, changed))
+    let after = {
+        let app = app.clone();
+        move |game: &WebGame| {
+            app.hub.publish(game);
+            tasks::schedule(&app, game);
+        }
+    };
+    app.store.change(id, f, after).await
 }
 
 /// `409 game-over`.

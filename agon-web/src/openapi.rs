@@ -229,6 +229,18 @@ fn add_common_errors(path: &str, method: &str, operation: &mut Value) {
             "the body is not `application/json`: `unsupported-media-type`",
         );
     }
+    if path.starts_with("/api/games") {
+        // Every game's endpoint reads the database.
+        add_error(
+            operation,
+            "503",
+            "the database is busy (no free connection in time, or locked): `server-busy`",
+        );
+        operation["responses"]["503"]["headers"] = json!({"Retry-After": {
+            "description": "Seconds to wait before retrying",
+            "schema": {"type": "integer", "minimum": 1}
+        }});
+    }
     let method = Method::from_bytes(method.to_ascii_uppercase().as_bytes()).unwrap_or_default();
     if Kind::of(&method, &path.replace("{id}", "0011223344556677")).is_some() {
         add_error(
