@@ -24,7 +24,9 @@ samples, steps, losses, gating and evaluation results, seconds of each phase), a
 progress line is printed per phase. The run is resumable: ``DIR/state.json`` records the
 phases done, and running the same command again goes on from there (a different
 command on the same directory is refused, as ``agon.generate`` refuses it). Generation 0
-is the network drawn at random.
+is the network drawn at random, or with ``--init MODEL`` a network trained before (by
+``agon.az.pretrain`` on the games of stronger players); its shape overrides ``--blocks``
+and ``--channels``.
 
 Bot specs are at most 128 bytes: keep ``DIR`` a short path.
 """
@@ -82,6 +84,7 @@ class Run:
     eval_games: int = 20
     eval_visits: int = 100
     seed: int = 0
+    init: str = ""
 
     def settings(self) -> train.Settings:
         """The training settings."""
@@ -112,6 +115,7 @@ def _prepare(out: Path, run: Run) -> Dict[str, Any]:
     config = out / CONFIG
     if config.exists():
         saved = json.loads(config.read_text())
+        saved.setdefault("init", "")  # runs from before --init
         if saved != asdict(run):
             raise ValueError(f"{out} holds a run of other settings ({config}): use another --out")
     else:
@@ -120,7 +124,10 @@ def _prepare(out: Path, run: Run) -> Dict[str, Any]:
     if state_path.exists():
         state: Dict[str, Any] = json.loads(state_path.read_text())
         return state
-    params = network.init(network.Shape(run.blocks, run.channels), seed=run.seed)
+    if run.init:
+        params = network.load(run.init)
+    else:
+        params = network.init(network.Shape(run.blocks, run.channels), seed=run.seed)
     network.save(params, out / "gen-0000.safetensors")
     shutil.copyfile(out / "gen-0000.safetensors", out / BEST)
     shutil.copyfile(out / "gen-0000.safetensors", out / LATEST)
@@ -286,6 +293,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-games", type=int, default=d.eval_games, help="games against each")
     p.add_argument("--eval-visits", type=int, default=d.eval_visits, help="simulations a move in evaluation")
     p.add_argument("--seed", type=int, default=d.seed)
+    p.add_argument("--init", default=d.init, metavar="MODEL",
+                   help="generation 0: this network (e.g. from agon.az.pretrain), not a random one")
     p.add_argument("--workers", type=int, default=1, help="local threads (games and matches)")
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="self-play as Ray tasks (extra ray)")
@@ -302,6 +311,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         weight_decay=a.weight_decay, batch_samples=a.batch_samples, gate_games=a.gate_games,
         gate_visits=a.gate_visits, gate_score=a.gate_score, eval_opponents=list(a.eval),
         eval_games=a.eval_games, eval_visits=a.eval_visits, seed=a.seed,
+        init=os.fspath(Path(a.init).resolve()) if a.init else "",
     )
     try:
         loop(a.out, a.generations, run, workers=a.workers, ray=a.ray is not None,
