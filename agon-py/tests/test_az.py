@@ -23,7 +23,7 @@ import agon  # noqa: E402
 import agon.bots  # noqa: E402
 import agon.generate  # noqa: E402
 from agon import _agon  # noqa: E402
-from agon.az import loop, network, pretrain, train  # noqa: E402
+from agon.az import loop, network, plot, pretrain, train  # noqa: E402
 
 # 11 channels: the tower then has as many channels as the board is wide (a case candle
 # 0.9 reads wrong unless agon-bots works around it).
@@ -214,7 +214,14 @@ def test_pretraining_on_games_without_statistics(tmp_path: Path) -> None:
     assert pretrain.pretrain(out, run) == []
     more = pretrain.Pretraining(**{**run.__dict__, "steps": 2})
     assert pretrain.pretrain(out, more)[0]["steps"] == 2
-    assert len((out / "log.jsonl").read_text().splitlines()) == 2
+    log = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
+    assert [e["steps"] for e in log] == [1, 2]
+    assert (out / "chunk-0002.safetensors").read_bytes() == model.read_bytes()
+    assert (out / "chunk-0001.safetensors").read_bytes() != model.read_bytes()
+    # Its learning curve: a point a chunk for each opponent.
+    assert [g for g, _, _, _ in plot.curves(log)["random"]] == [1, 2]
+    picture = plot.svg(log, x_label="chunk (1 step)")
+    assert picture.count("<circle") == 2 and ">chunk (1 step)</text>" in picture
     with pytest.raises(ValueError, match="other settings"):
         pretrain.pretrain(out, pretrain.Pretraining(**{**run.__dict__, "seed": 1}))
     # The loop starts from the pretrained network.

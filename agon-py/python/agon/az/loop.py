@@ -109,17 +109,36 @@ def generation_dir(out: Path, g: int) -> Path:
     return out / f"gen-{g:04d}"
 
 
+def _settings_file(config: Path, settings: Dict[str, Any],
+                   defaults: Optional[Dict[str, Any]] = None) -> None:
+    """Writes a run's ``settings`` to ``config``, or checks that they are those it holds
+    (``defaults``: the values of settings added since older runs wrote theirs)."""
+    if config.exists():
+        saved = {**(defaults or {}), **json.loads(config.read_text())}
+        if saved != settings:
+            raise ValueError(f"{config.parent} holds a run of other settings ({config}): "
+                             "use another --out")
+    else:
+        _write_json(config, settings)
+
+
+def evaluation(spec: str, opponents: Sequence[str], games: int, seed: int, workers: int,
+               name: str) -> Dict[str, Dict[str, Any]]:
+    """The learning curve's point: the bot ``spec`` against each of ``opponents`` over
+    ``games`` book games (none if 0), each result printed after ``name``."""
+    scores = {}
+    for opponent in opponents if games > 0 else []:
+        m = _agon._book_match(spec, opponent, games, seed, concurrency=workers)
+        scores[opponent] = {k: m[k] for k in ("games", "score", "elo", "elo_low", "elo_high")}
+        _say(f"{name} against {opponent}: {m['wins']}-{m['draws']}-{m['losses']}, "
+             f"score {m['score']:.3f} over {m['games']} games")
+    return scores
+
+
 def _prepare(out: Path, run: Run) -> Dict[str, Any]:
     """Creates or checks the run directory; returns its state."""
     out.mkdir(parents=True, exist_ok=True)
-    config = out / CONFIG
-    if config.exists():
-        saved = json.loads(config.read_text())
-        saved.setdefault("init", "")  # runs from before --init
-        if saved != asdict(run):
-            raise ValueError(f"{out} holds a run of other settings ({config}): use another --out")
-    else:
-        _write_json(config, asdict(run))
+    _settings_file(out / CONFIG, asdict(run), {"init": ""})  # runs from before --init
     state_path = out / STATE
     if state_path.exists():
         state: Dict[str, Any] = json.loads(state_path.read_text())
@@ -231,15 +250,9 @@ def run_generation(out: Path, run: Run, g: int, state: Dict[str, Any], *, worker
         phase_done("gating")
     if entry.get("phase") == "gating":
         started = time.monotonic()
-        scores = {}
-        best = _spec(out / BEST, run.eval_visits)
-        for opponent in run.eval_opponents:
-            if run.eval_games > 0:
-                m = _agon._book_match(best, opponent, run.eval_games, run.seed + g,
-                                      concurrency=workers)
-                scores[opponent] = {k: m[k] for k in ("games", "score", "elo", "elo_low", "elo_high")}
-                _say(f"generation {g}: best (generation {state['best']}) against {opponent}: "
-                     f"score {m['score']:.3f} over {m['games']} games")
+        scores = evaluation(_spec(out / BEST, run.eval_visits), run.eval_opponents,
+                            run.eval_games, run.seed + g, workers,
+                            f"generation {g}: best (generation {state['best']})")
         entry.update(evaluation=scores, evaluation_seconds=round(time.monotonic() - started, 1))
         phase_done("evaluation")
         with open(out / LOG, "a") as log:

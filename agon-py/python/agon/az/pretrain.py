@@ -10,8 +10,8 @@ games against a weak one); the value learns the games' results.
 ``python -m agon.az.loop --init RUN/model.safetensors`` then starts self-play from it.
 
 Training runs in chunks of ``--chunk-steps`` steps, each on the datasets' games in a new
-random order. After each chunk ``RUN/model.safetensors`` (with the optimiser's state) is
-written, a progress line printed and a line of JSON appended to ``RUN/log.jsonl`` (steps,
+random order. After each chunk ``RUN/model.safetensors`` (with the optimiser's state) and
+a copy ``RUN/chunk-NNNN.safetensors`` are written, a progress line printed and a line of JSON appended to ``RUN/log.jsonl`` (steps,
 samples, losses, seconds, and the network's score against each ``--eval`` opponent over
 ``--eval-games`` book games), the log that ``python -m agon.az.plot RUN`` draws (one
 chunk a "generation"). The run is resumable: running the same command again goes on from
@@ -24,15 +24,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
-from .. import _agon
 from . import network, train
-from .loop import _spec, _write_json
+from .loop import _settings_file, _spec, _write_json, evaluation
 
 CONFIG = "pretrain.json"
 STATE = "state.json"
@@ -70,14 +70,8 @@ class Pretraining:
 def _prepare(out: Path, run: Pretraining) -> int:
     """Creates or checks the run directory; returns the steps done."""
     out.mkdir(parents=True, exist_ok=True)
-    config = out / CONFIG
     # The steps to reach may grow: a run goes on where it stopped.
-    settings = {k: v for k, v in asdict(run).items() if k != "steps"}
-    if config.exists():
-        if json.loads(config.read_text()) != settings:
-            raise ValueError(f"{out} holds a run of other settings ({config}): use another --out")
-    else:
-        _write_json(config, settings)
+    _settings_file(out / CONFIG, {k: v for k, v in asdict(run).items() if k != "steps"})
     state = out / STATE
     return int(json.loads(state.read_text())["steps"]) if state.exists() else 0
 
@@ -109,6 +103,7 @@ def pretrain(out: "str | os.PathLike[str]", run: Pretraining, *,
             raise ValueError("the datasets hold no positions to train on")
         done += figures.steps
         network.save(params, directory / MODEL, metadata={"steps": str(done)})
+        shutil.copyfile(directory / MODEL, directory / f"chunk-{chunk:04d}.safetensors")
         train.save_state(opt_state, directory / OPTIMIZER)
         entry: Dict[str, Any] = {
             "generation": chunk, "steps": done, "samples": figures.samples,
@@ -119,13 +114,8 @@ def pretrain(out: "str | os.PathLike[str]", run: Pretraining, *,
         print(f"chunk {chunk}: {done} steps, policy loss {figures.policy_loss:.3f}, "
               f"value loss {figures.value_loss:.3f}, {entry['training_seconds']} s", flush=True)
         started = time.monotonic()
-        scores = {}
-        for opponent in run.eval_opponents if run.eval_games > 0 else []:
-            m = _agon._book_match(_spec(directory / MODEL, run.eval_visits), opponent,
-                                  run.eval_games, run.seed + chunk, concurrency=workers)
-            scores[opponent] = {k: m[k] for k in ("games", "score", "elo", "elo_low", "elo_high")}
-            print(f"chunk {chunk}: against {opponent}: {m['wins']}-{m['draws']}-{m['losses']}, "
-                  f"score {m['score']:.3f} over {m['games']} games", flush=True)
+        scores = evaluation(_spec(directory / MODEL, run.eval_visits), run.eval_opponents,
+                            run.eval_games, run.seed + chunk, workers, f"chunk {chunk}:")
         entry.update(evaluation=scores, evaluation_seconds=round(time.monotonic() - started, 1))
         with open(directory / LOG, "a") as log:
             log.write(json.dumps(entry) + "\n")
