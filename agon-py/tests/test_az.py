@@ -21,8 +21,9 @@ import jax.numpy as jnp  # noqa: E402
 
 import agon  # noqa: E402
 import agon.bots  # noqa: E402
+import agon.generate  # noqa: E402
 from agon import _agon  # noqa: E402
-from agon.az import loop, network  # noqa: E402
+from agon.az import loop, network, plot, pretrain, train  # noqa: E402
 
 # 11 channels: the tower then has as many channels as the board is wide (a case candle
 # 0.9 reads wrong unless agon-bots works around it).
@@ -156,4 +157,86 @@ def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     printed = capsys.readouterr().out
     assert "generation 1: self-play 2 games" in printed and "gating" in printed
     assert loop.main(["--out", str(out), "--generations", "1", "--games", "3"]) == 2
+    assert "other settings" in capsys.readouterr().err
+
+
+def test_pretraining_on_games_without_statistics(tmp_path: Path) -> None:
+    # Games of bots that record no visit counts: the move played is the policy target.
+    agon.generate.generate(3, ["greedy", "random"], tmp_path / "games", max_plies=200)
+    batch = next(train.samples([tmp_path / "games"], train.Settings(batch_samples=4096), 0))
+    assert not batch["has_policy"].any()
+    keys = ("observations", "policies", "has_policy", "results")
+    settings = train.Settings(batch_samples=4096, played_policy="all")
+    played = next(train.samples([tmp_path / "games"], settings, 0))
+    assert played.keys() == batch.keys() and played["has_policy"].all()
+    for key in keys:  # the same samples in the same order
+        assert played[key].shape == batch[key].shape
+    np.testing.assert_array_equal(played["observations"], batch["observations"])
+    # The policy is the one-hot of the action played (of its image under the symmetry):
+    # the samples rebuilt as train.samples draws them (games, then samples, shuffled).
+    rng = np.random.default_rng(0)
+    table = agon.data.read_table(tmp_path / "games")
+    table = table.take(rng.permutation(table.num_rows))
+    expected = next(agon.data.training_batches(table, batch_size=256, symmetries=True,
+                                               axial=True))
+    order = rng.permutation(len(expected["actions"]))
+    assert len(order) == 12 * 202  # all the positions in one read
+    np.testing.assert_array_equal(played["observations"], expected["observations"][order])
+    rows = np.arange(len(order))
+    assert (played["policies"][rows, expected["actions"][order]] == 1.0).all()
+    assert (played["policies"].sum(axis=1) == 1.0).all()
+    # "winners": only the plies of the side that won the game.
+    settings = train.Settings(batch_samples=4096, played_policy="winners")
+    won = next(train.samples([tmp_path / "games"], settings, 0))
+    np.testing.assert_array_equal(won["has_policy"], won["results"] > 0)
+    assert 0 < won["has_policy"].sum() < len(rows)
+    np.testing.assert_array_equal(won["policies"][won["has_policy"]],
+                                  played["policies"][won["has_policy"]])
+    assert not won["policies"][~won["has_policy"]].any()
+    with pytest.raises(ValueError, match="played_policy must be one of"):
+        train.Settings(played_policy="yes")
+    out = tmp_path / "pre"
+    run = pretrain.Pretraining(data=[str(tmp_path / "games")], steps=1, chunk_steps=1,
+                               blocks=1, channels=8, batch_samples=64,
+                               eval_opponents=["random"], eval_games=2, eval_visits=4)
+    [entry] = pretrain.pretrain(out, run)
+    assert (entry["generation"], entry["steps"], entry["samples"]) == (1, 1, 64)
+    assert np.isfinite(entry["policy_loss"]) and np.isfinite(entry["value_loss"])
+    assert entry["evaluation"]["random"]["games"] == 2
+    assert [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()] == [entry]
+    # The exported network loads in Rust and plays a legal move.
+    model = out / pretrain.MODEL
+    assert network.Shape.of(network.load(model)) == network.Shape(blocks=1, channels=8)
+    game = agon.Game()
+    m = agon.bots.Bot.from_name(f"az:{model}:8").choose(game)
+    assert m is not None and m in game.legal_moves()
+    # Resumed: nothing left, then a second chunk on from the first; other settings refused.
+    assert pretrain.pretrain(out, run) == []
+    more = pretrain.Pretraining(**{**run.__dict__, "steps": 2})
+    assert pretrain.pretrain(out, more)[0]["steps"] == 2
+    log = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
+    assert [e["steps"] for e in log] == [1, 2]
+    assert (out / "chunk-0002.safetensors").read_bytes() == model.read_bytes()
+    assert (out / "chunk-0001.safetensors").read_bytes() != model.read_bytes()
+    # Its learning curve: a point a chunk for each opponent.
+    assert [g for g, _, _, _ in plot.curves(log)["random"]] == [1, 2]
+    picture = plot.svg(log, x_label="chunk (1 step)")
+    assert picture.count("<circle") == 2 and ">chunk (1 step)</text>" in picture
+    with pytest.raises(ValueError, match="other settings"):
+        pretrain.pretrain(out, pretrain.Pretraining(**{**run.__dict__, "seed": 1}))
+    # The loop starts from the pretrained network.
+    trained = network.load(model)
+    loop.loop(tmp_path / "run", 0, tiny_run(init=str(model)))
+    started = network.load(tmp_path / "run" / "gen-0000.safetensors")
+    for name in trained:
+        np.testing.assert_array_equal(np.asarray(started[name]), np.asarray(trained[name]))
+
+
+def test_the_pretraining_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    agon.generate.generate(2, ["greedy", "greedy"], tmp_path / "games", max_plies=10)
+    args = ["--data", str(tmp_path / "games"), "--out", str(tmp_path / "pre"), "--steps", "1",
+            "--blocks", "1", "--channels", "4", "--batch-samples", "16", "--eval"]
+    assert pretrain.main(args) == 0
+    assert "chunk 1: 1 steps, policy loss" in capsys.readouterr().out
+    assert pretrain.main(args[:4] + ["--steps", "2", "--seed", "3"]) == 2
     assert "other settings" in capsys.readouterr().err

@@ -166,8 +166,8 @@ impl AzBot {
     /// # Ok::<(), agon_bots::SpecError>(())
     /// ```
     pub const SHIPPED: &'static [(&'static str, &'static [u8])] = &[(
-        "agon-az-2x16",
-        include_bytes!("../../models/agon-az-2x16.safetensors"),
+        "agon-az-2x32",
+        include_bytes!("../../models/agon-az-2x32.safetensors"),
     )];
 
     /// The shipped network `name`, read once per process.

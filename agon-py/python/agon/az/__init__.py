@@ -8,7 +8,11 @@
   actions, value squared error on the game's result, L2);
 - ``agon.az.loop``: ``python -m agon.az.loop --out DIR --generations N --games G``, the
   loop of self-play (``agon.generate`` with the ``az`` bot), training and gating (the
-  arena's SPRT against the best network so far), resumable and logged.
+  arena's SPRT against the best network so far), resumable and logged; ``--init MODEL``
+  starts it from a trained network;
+- ``agon.az.pretrain``: ``python -m agon.az.pretrain --data DIR ... --out RUN``, the
+  supervised start: a network trained on existing datasets of stronger players (their
+  visit counts, or the moves they played), resumable and logged as the loop is.
 
 The Rust bot plays the exported files: ``Bot.from_name("az:DIR/best.safetensors:800")``.
 """

@@ -24,7 +24,9 @@ samples, steps, losses, gating and evaluation results, seconds of each phase), a
 progress line is printed per phase. The run is resumable: ``DIR/state.json`` records the
 phases done, and running the same command again goes on from there (a different
 command on the same directory is refused, as ``agon.generate`` refuses it). Generation 0
-is the network drawn at random.
+is the network drawn at random, or with ``--init MODEL`` a network trained before (by
+``agon.az.pretrain`` on the games of stronger players); its shape overrides ``--blocks``
+and ``--channels``.
 
 Bot specs are at most 128 bytes: keep ``DIR`` a short path.
 """
@@ -82,6 +84,7 @@ class Run:
     eval_games: int = 20
     eval_visits: int = 100
     seed: int = 0
+    init: str = ""
 
     def settings(self) -> train.Settings:
         """The training settings."""
@@ -106,21 +109,44 @@ def generation_dir(out: Path, g: int) -> Path:
     return out / f"gen-{g:04d}"
 
 
+def _settings_file(config: Path, settings: Dict[str, Any],
+                   defaults: Optional[Dict[str, Any]] = None) -> None:
+    """Writes a run's ``settings`` to ``config``, or checks that they are those it holds
+    (``defaults``: the values of settings added since older runs wrote theirs)."""
+    if config.exists():
+        saved = {**(defaults or {}), **json.loads(config.read_text())}
+        if saved != settings:
+            raise ValueError(f"{config.parent} holds a run of other settings ({config}): "
+                             "use another --out")
+    else:
+        _write_json(config, settings)
+
+
+def evaluation(spec: str, opponents: Sequence[str], games: int, seed: int, workers: int,
+               name: str) -> Dict[str, Dict[str, Any]]:
+    """The learning curve's point: the bot ``spec`` against each of ``opponents`` over
+    ``games`` book games (none if 0), each result printed after ``name``."""
+    scores = {}
+    for opponent in opponents if games > 0 else []:
+        m = _agon._book_match(spec, opponent, games, seed, concurrency=workers)
+        scores[opponent] = {k: m[k] for k in ("games", "score", "elo", "elo_low", "elo_high")}
+        _say(f"{name} against {opponent}: {m['wins']}-{m['draws']}-{m['losses']}, "
+             f"score {m['score']:.3f} over {m['games']} games")
+    return scores
+
+
 def _prepare(out: Path, run: Run) -> Dict[str, Any]:
     """Creates or checks the run directory; returns its state."""
     out.mkdir(parents=True, exist_ok=True)
-    config = out / CONFIG
-    if config.exists():
-        saved = json.loads(config.read_text())
-        if saved != asdict(run):
-            raise ValueError(f"{out} holds a run of other settings ({config}): use another --out")
-    else:
-        _write_json(config, asdict(run))
+    _settings_file(out / CONFIG, asdict(run), {"init": ""})  # runs from before --init
     state_path = out / STATE
     if state_path.exists():
         state: Dict[str, Any] = json.loads(state_path.read_text())
         return state
-    params = network.init(network.Shape(run.blocks, run.channels), seed=run.seed)
+    if run.init:
+        params = network.load(run.init)
+    else:
+        params = network.init(network.Shape(run.blocks, run.channels), seed=run.seed)
     network.save(params, out / "gen-0000.safetensors")
     shutil.copyfile(out / "gen-0000.safetensors", out / BEST)
     shutil.copyfile(out / "gen-0000.safetensors", out / LATEST)
@@ -224,15 +250,9 @@ def run_generation(out: Path, run: Run, g: int, state: Dict[str, Any], *, worker
         phase_done("gating")
     if entry.get("phase") == "gating":
         started = time.monotonic()
-        scores = {}
-        best = _spec(out / BEST, run.eval_visits)
-        for opponent in run.eval_opponents:
-            if run.eval_games > 0:
-                m = _agon._book_match(best, opponent, run.eval_games, run.seed + g,
-                                      concurrency=workers)
-                scores[opponent] = {k: m[k] for k in ("games", "score", "elo", "elo_low", "elo_high")}
-                _say(f"generation {g}: best (generation {state['best']}) against {opponent}: "
-                     f"score {m['score']:.3f} over {m['games']} games")
+        scores = evaluation(_spec(out / BEST, run.eval_visits), run.eval_opponents,
+                            run.eval_games, run.seed + g, workers,
+                            f"generation {g}: best (generation {state['best']})")
         entry.update(evaluation=scores, evaluation_seconds=round(time.monotonic() - started, 1))
         phase_done("evaluation")
         with open(out / LOG, "a") as log:
@@ -286,6 +306,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--eval-games", type=int, default=d.eval_games, help="games against each")
     p.add_argument("--eval-visits", type=int, default=d.eval_visits, help="simulations a move in evaluation")
     p.add_argument("--seed", type=int, default=d.seed)
+    p.add_argument("--init", default=d.init, metavar="MODEL",
+                   help="generation 0: this network (e.g. from agon.az.pretrain), not a random one")
     p.add_argument("--workers", type=int, default=1, help="local threads (games and matches)")
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="self-play as Ray tasks (extra ray)")
@@ -302,6 +324,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         weight_decay=a.weight_decay, batch_samples=a.batch_samples, gate_games=a.gate_games,
         gate_visits=a.gate_visits, gate_score=a.gate_score, eval_opponents=list(a.eval),
         eval_games=a.eval_games, eval_visits=a.eval_visits, seed=a.seed,
+        init=os.fspath(Path(a.init).resolve()) if a.init else "",
     )
     try:
         loop(a.out, a.generations, run, workers=a.workers, ray=a.ray is not None,

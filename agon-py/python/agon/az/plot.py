@@ -1,6 +1,7 @@
 """The learning curve of a run: ``python -m agon.az.plot DIR --out curve.svg``.
 
-Reads ``DIR/log.jsonl`` (``agon.az.loop``) and draws, for each fixed opponent of the
+Reads ``DIR/log.jsonl`` (``agon.az.loop``, or ``agon.az.pretrain`` whose chunks stand
+for generations) and draws, for each fixed opponent of the
 evaluation, the best network's score by generation with its 95% interval (from the Elo
 interval the arena reports), as an SVG picture: no plotting library needed.
 """
@@ -33,8 +34,9 @@ def curves(log: List[Dict[str, Any]]) -> Dict[str, List[Tuple[int, float, float,
     return out
 
 
-def svg(log: List[Dict[str, Any]], title: str = "agon.az learning curve") -> str:
-    """The picture of ``curves(log)``."""
+def svg(log: List[Dict[str, Any]], title: str = "agon.az learning curve",
+        x_label: str = "generation") -> str:
+    """The picture of ``curves(log)``, ``x_label`` under its horizontal axis."""
     data = curves(log)
     width, height, left, right, top, bottom = 640, 360, 56, 150, 36, 44
     last = max([g for c in data.values() for g, _, _, _ in c] + [1])
@@ -59,7 +61,7 @@ def svg(log: List[Dict[str, Any]], title: str = "agon.az learning curve") -> str
     for g in range(0, last + 1, step):
         parts.append(f'<text x="{x(g)}" y="{height - bottom + 16}" text-anchor="middle">{g}</text>')
     parts.append(f'<text x="{(left + width - right) / 2}" y="{height - 8}" '
-                 f'text-anchor="middle">generation</text>')
+                 f'text-anchor="middle">{x_label}</text>')
     parts.append(f'<text x="14" y="{height / 2}" text-anchor="middle" '
                  f'transform="rotate(-90 14 {height / 2})">score of the best network</text>')
     for i, (opponent, points) in enumerate(sorted(data.items())):
@@ -84,11 +86,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("run", help="the run directory of agon.az.loop")
     p.add_argument("--out", required=True, help="the SVG file to write")
     p.add_argument("--title", default="agon.az learning curve")
+    p.add_argument("--x-label", default="generation", help="the horizontal axis' name")
     a = p.parse_args(argv)
     try:
         lines = (Path(a.run) / "log.jsonl").read_text().splitlines()
         log = [json.loads(line) for line in lines if line.strip()]
-        Path(a.out).write_text(svg(log, a.title))
+        Path(a.out).write_text(svg(log, a.title, a.x_label))
     except (OSError, ValueError, KeyError) as error:
         print(f"agon.az.plot: {error}", file=sys.stderr)
         return 2

@@ -2,7 +2,12 @@
 
 The targets are AlphaZero's: the search's visit counts over the legal actions (policy
 cross-entropy, on the plies whose player gave statistics) and the game's result for the
-player who moved (value squared error); AdamW adds the L2 term. Samples come from
+player who moved (value squared error); AdamW adds the L2 term. With
+``Settings.played_policy`` a ply whose player gave no visit counts (``alphabeta``,
+``greedy``, the engine) has the move played as its policy target (a one-hot: learning to
+play as the player did, the supervised start of AlphaGo and expert iteration): every such
+ply (``"all"``) or only those of the game's winner (``"winners"``: in games of a strong
+player against a weak one, the strong player's moves and not the other's). Samples come from
 ``agon.data.training_batches(..., policy=True, symmetries=True, axial=True)``: each
 position with its twelve symmetric images, rebuilt in Rust from the games' moves.
 """
@@ -23,15 +28,27 @@ from . import network
 from .network import Params
 
 
+PLAYED_POLICIES = ("none", "all", "winners")
+"""The values of ``Settings.played_policy``."""
+
+
 @dataclass(frozen=True)
 class Settings:
-    """The optimiser and the batches: AdamW's learning rate and weight decay, samples per
-    step, and positions read at once (each gives 12 samples, shuffled together)."""
+    """The optimiser, the batches and the policy target: AdamW's learning rate and weight
+    decay, samples per step, positions read at once (each gives 12 samples, shuffled
+    together), and which plies without visit counts learn the move played: ``"none"``,
+    ``"all"`` or ``"winners"`` (those of the side that won the game)."""
 
     learning_rate: float = 1e-3
     weight_decay: float = 1e-4
     batch_samples: int = 256
     read_positions: int = 256
+    played_policy: str = "none"
+
+    def __post_init__(self) -> None:
+        if self.played_policy not in PLAYED_POLICIES:
+            raise ValueError(f"played_policy must be one of {PLAYED_POLICIES}, "
+                             f"not {self.played_policy!r}")
 
 
 @dataclass
@@ -80,7 +97,9 @@ def samples(sources: Iterable[Union[str, "os.PathLike[str]"]], settings: Setting
     """Minibatches of ``settings.batch_samples`` samples from the datasets ``sources``:
     their games in a random order (so that a run cut short by ``max_steps`` sees all the
     window, not its oldest games), read ``settings.read_positions`` positions at a time
-    (with their symmetric images) and shuffled within each read."""
+    (with their symmetric images) and shuffled within each read. With
+    ``settings.played_policy``, the samples without visit counts (all, or the winner's)
+    get the action played (its symmetric image) as a one-hot policy."""
     rng = np.random.default_rng(seed)
     keys = ("observations", "masks", "policies", "has_policy", "results")
     tables = [data.read_table(s) for s in sources]
@@ -88,10 +107,24 @@ def samples(sources: Iterable[Union[str, "os.PathLike[str]"]], settings: Setting
     games = games.take(rng.permutation(games.num_rows))
     for batch in data.training_batches(games, batch_size=settings.read_positions,
                                        symmetries=True, axial=True, policy=True):
+        if settings.played_policy != "none":
+            _play_policy(batch, winners=settings.played_policy == "winners")
         order = rng.permutation(len(batch["results"]))
         for start in range(0, len(order), settings.batch_samples):
             rows = order[start:start + settings.batch_samples]
             yield {k: batch[k][rows] for k in keys}
+
+
+def _play_policy(batch: Dict[str, Any], winners: bool) -> None:
+    """Gives the samples of ``batch`` that have no policy (and, with ``winners``, whose
+    player won) the move played as one."""
+    missing = ~batch["has_policy"]
+    if winners:
+        missing &= batch["results"] > 0
+    missing = np.flatnonzero(missing)
+    batch["policies"][missing] = 0.0
+    batch["policies"][missing, batch["actions"][missing]] = 1.0
+    batch["has_policy"][missing] = True
 
 
 def train(params: Params, opt_state: Any, sources: List[Union[str, "os.PathLike[str]"]],
