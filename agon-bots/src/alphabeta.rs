@@ -7,7 +7,7 @@ use agon_core::{Game, Move, MoveList, Position, Repetition, Side, CELL_COUNT};
 
 use crate::eval::{evaluate_for, evaluate_for_search};
 use crate::search_core::{loss_at, to_table, win_at, Bound, INF, WIN_BOUND};
-use crate::{deadline, decision_rng, spec_name, Bot, MAX_TIME_LIMIT};
+use crate::{deadline, decision_rng, spec_name, Bot, SearchStats, MAX_TIME_LIMIT};
 
 /// Alpha-beta search to a fixed depth, deepening one ply at a time, scoring leaves with
 /// [`evaluate_for_search`].
@@ -28,6 +28,11 @@ use crate::{deadline, decision_rng, spec_name, Bot, MAX_TIME_LIMIT};
 ///   win or loss, sooner being better; a position occurring for the third time, counting
 ///   the game's history ([`Bot::choose_in_game`]) and the search path, scores as a draw
 ///   (R11), which the bot values [`AlphaBetaBot::CONTEMPT`] below an even position.
+/// - **Statistics** ([`Bot::choose_with_stats`]): the move chosen with a count of 1 (an
+///   alpha-beta search ranks only its best move) and the score of the deepest finished
+///   iteration as a value ([`AlphaBetaBot::value_of_score`]): the targets a network learns
+///   the bot's play and judgement from. With statistics asked for, a position with one
+///   legal move is searched too, for its value.
 /// - **Rule sets**: the search follows the rules of the game ([`agon_core::Rules`]).
 ///   Scores are for the chooser of each node ([`Position::chooser`]), so the return of a
 ///   queen placed by her captor (`queen-placer=captor`) is searched as the captor's
@@ -117,6 +122,34 @@ impl AlphaBetaBot {
     /// ```
     pub const CONTEMPT: i32 = 100;
 
+    /// The evaluation points that [`AlphaBetaBot::value_of_score`] maps to a value of
+    /// tanh(1), about 0.76: a clear advantage (a queen two rings ahead with the steps that
+    /// go with it), where the bot's scores of positions mostly lie within a few hundred.
+    ///
+    /// ```
+    /// assert!(agon_bots::AlphaBetaBot::VALUE_SCALE > agon_bots::AlphaBetaBot::CONTEMPT);
+    /// ```
+    pub const VALUE_SCALE: f64 = 300.0;
+
+    /// A search score as a value from -1 to 1 for the chooser: ±1 for a forced win or
+    /// loss, else `tanh(score / VALUE_SCALE)` (what [`Bot::choose_with_stats`] reports).
+    ///
+    /// ```
+    /// use agon_bots::{eval::WIN, AlphaBetaBot};
+    /// assert_eq!(AlphaBetaBot::value_of_score(0), 0.0);
+    /// assert_eq!(AlphaBetaBot::value_of_score(WIN - 3), 1.0);
+    /// assert_eq!(AlphaBetaBot::value_of_score(-(WIN - 3)), -1.0);
+    /// let v = AlphaBetaBot::value_of_score(300);
+    /// assert!((v - 1f64.tanh()).abs() < 1e-12 && v == -AlphaBetaBot::value_of_score(-300));
+    /// ```
+    pub fn value_of_score(score: i32) -> f64 {
+        if score.abs() >= WIN_BOUND {
+            f64::from(score.signum())
+        } else {
+            (f64::from(score) / Self::VALUE_SCALE).tanh()
+        }
+    }
+
     /// The deepest search [`crate::bot_by_name`] accepts.
     ///
     /// ```
@@ -195,12 +228,14 @@ impl AlphaBetaBot {
         self.nodes
     }
 
-    fn search(&mut self, game: &Game) -> Option<Move> {
+    /// The move chosen and the score of the deepest finished iteration; a lone legal move
+    /// is played unsearched (score `None`) unless `score_lone` asks for its score.
+    fn search(&mut self, game: &Game, score_lone: bool) -> Option<(Move, Option<i32>)> {
         let position = *game.position();
         let mut moves = game.legal_moves();
         match moves.len() {
             0 => return None,
-            1 => return Some(moves[0]),
+            1 if !score_lone => return Some((moves[0], None)),
             _ => {}
         }
         if self.table.is_empty() {
@@ -236,6 +271,7 @@ impl AlphaBetaBot {
             passed,
         };
         let mut best = moves[0];
+        let mut best_score = None;
         for depth in 1..=max_depth {
             // Search the previous best move first; rotating it to the front keeps the
             // shuffled order of the others.
@@ -247,12 +283,13 @@ impl AlphaBetaBot {
                 break;
             }
             best = m;
+            best_score = Some(score);
             if score.abs() >= WIN_BOUND {
                 // A forced win or loss found: deeper search cannot change the result.
                 break;
             }
         }
-        Some(best)
+        Some((best, best_score))
     }
 }
 
@@ -447,11 +484,26 @@ impl Bot for AlphaBetaBot {
     }
 
     fn choose(&mut self, position: &Position) -> Option<Move> {
-        self.search(&Game::from_position(*position))
+        self.choose_in_game(&Game::from_position(*position))
     }
 
     fn choose_in_game(&mut self, game: &Game) -> Option<Move> {
-        self.search(game)
+        self.search(game, false).map(|(m, _)| m)
+    }
+
+    /// The move with a count of 1 and the search's score as a value
+    /// ([`AlphaBetaBot::value_of_score`]); no statistics if a time limit stopped the
+    /// first iteration.
+    fn choose_with_stats(&mut self, game: &Game) -> Option<(Move, Option<SearchStats>)> {
+        if game.is_over() {
+            return None;
+        }
+        let (m, score) = self.search(game, true)?;
+        let stats = score.map(|score| SearchStats {
+            visits: vec![(m, 1)],
+            value: Self::value_of_score(score),
+        });
+        Some((m, stats))
     }
 }
 

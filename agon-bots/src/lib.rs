@@ -184,7 +184,8 @@ pub trait Bot {
     /// Chooses a move as [`Bot::choose_in_game`] does, with the statistics of the search
     /// that chose it when the bot has them (what a dataset stores next to the move to
     /// train a policy and a value); `None` once the game is over. The default has no
-    /// statistics; [`MctsBot`] gives its root's visit counts and value.
+    /// statistics; [`MctsBot`] gives its root's visit counts and value, [`AlphaBetaBot`]
+    /// its move and score.
     ///
     /// ```
     /// use agon_bots::{Bot, MctsBot, RandomBot};

@@ -182,6 +182,37 @@ fn greedy_takes_a_win_in_one() {
 }
 
 #[test]
+fn alphabeta_gives_its_move_and_score_as_statistics() {
+    // A win in one is a forced win: a value of exactly 1, the winning move its only count.
+    let pos: Position = "Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gh6/qa1,ga2,gb1,gb2,gc1,gc2,gd1 w"
+        .parse()
+        .unwrap();
+    let win: Move = "h6-g6".parse().unwrap();
+    let (m, stats) = AlphaBetaBot::new(3, 2)
+        .choose_with_stats(&Game::from_position(pos))
+        .unwrap();
+    let stats = stats.expect("alpha-beta has statistics");
+    assert_eq!((m, stats.visits, stats.value), (win, vec![(win, 1)], 1.0));
+    // Elsewhere: the same move as without statistics, a value within (-1, 1) for the
+    // chooser, and positions with a single legal move searched for their value too.
+    let mut lone = 0;
+    for game in sample_positions(3).iter().filter(|g| !g.is_over()) {
+        let (m, stats) = AlphaBetaBot::new(2, 5).choose_with_stats(game).unwrap();
+        assert_eq!(Some(m), AlphaBetaBot::new(2, 5).choose_in_game(game));
+        let stats = stats.expect("every search finishes without a time limit");
+        assert_eq!(stats.visits, vec![(m, 1)]);
+        assert!((-1.0..=1.0).contains(&stats.value), "{}", stats.value);
+        lone += usize::from(game.legal_moves().len() == 1);
+    }
+    assert!(lone > 0, "the sample holds positions with one legal move");
+    // The start is even: no side is ahead before a move.
+    let (_, stats) = AlphaBetaBot::new(1, 0)
+        .choose_with_stats(&Game::new())
+        .unwrap();
+    assert!(stats.unwrap().value.abs() < 0.5);
+}
+
+#[test]
 fn alphabeta_avoids_completing_the_ring_without_its_queen() {
     // White's five guards around the throne, its queen outside: filling the sixth cell
     // would lose (R10), so a searching bot plays something else.

@@ -292,41 +292,50 @@ impl MctsPy {
         slf: &Bound<'py, Self>,
         position: &Bound<'py, PyAny>,
     ) -> PyResult<(Bound<'py, MovePy>, Bound<'py, PyDict>, f64)> {
-        let py = slf.py();
-        let game = if let Ok(p) = position.cast::<PositionPy>() {
-            ac::Game::from_position(p.get().0)
-        } else if let Ok(g) = position.cast::<GamePy>() {
-            g.get().lock(py)?.game.clone()
-        } else {
-            return Err(PyTypeError::new_err(
-                "choose_with_stats() takes a Position or a Game",
-            ));
-        };
-        if let Some(outcome) = game.outcome() {
-            return Err(PyValueError::new_err(format!(
-                "the game is over ({outcome}): there is no move to choose"
-            )));
-        }
-        let bot = slf.as_super().get();
-        let chosen = py.detach(|| bot.with(|b| b.choose_with_stats(&game)))?;
-        // An MCTS bot always has statistics, and a move in a game that goes on.
-        let Some((m, Some(stats))) = chosen else {
-            return Err(PyRuntimeError::new_err(
-                "the MCTS search gave no statistics",
-            ));
-        };
-        let visits = PyDict::new(py);
-        let position = *game.position();
-        for &(v, n) in &stats.visits {
-            let action = crate::actions::move_to_action_in(v, &position);
-            // Every legal move has an action: a table bug must not hide.
-            debug_assert!(action.is_some(), "the legal move {v} has no action");
-            if let Some(a) = action {
-                visits.set_item(a, n)?;
-            }
-        }
-        Ok((move_obj(py, m)?, visits, stats.value))
+        choose_with_stats(slf.as_super().get(), position)
     }
+}
+
+/// `choose_with_stats` of the bots that have statistics (`MCTS`, `AlphaBeta`): the move,
+/// its search's visits by action, and its value.
+fn choose_with_stats<'py>(
+    bot: &BotPy,
+    position: &Bound<'py, PyAny>,
+) -> PyResult<(Bound<'py, MovePy>, Bound<'py, PyDict>, f64)> {
+    let py = position.py();
+    let game = if let Ok(p) = position.cast::<PositionPy>() {
+        ac::Game::from_position(p.get().0)
+    } else if let Ok(g) = position.cast::<GamePy>() {
+        g.get().lock(py)?.game.clone()
+    } else {
+        return Err(PyTypeError::new_err(
+            "choose_with_stats() takes a Position or a Game",
+        ));
+    };
+    if let Some(outcome) = game.outcome() {
+        return Err(PyValueError::new_err(format!(
+            "the game is over ({outcome}): there is no move to choose"
+        )));
+    }
+    let chosen = py.detach(|| bot.with(|b| b.choose_with_stats(&game)))?;
+    // A search always has statistics (but for a time limit), and a move in a game
+    // that goes on.
+    let Some((m, Some(stats))) = chosen else {
+        return Err(PyRuntimeError::new_err(
+            "the search gave no statistics (its time limit stopped it before its first result)",
+        ));
+    };
+    let visits = PyDict::new(py);
+    let position = *game.position();
+    for &(v, n) in &stats.visits {
+        let action = crate::actions::move_to_action_in(v, &position);
+        // Every legal move has an action: a table bug must not hide.
+        debug_assert!(action.is_some(), "the legal move {v} has no action");
+        if let Some(a) = action {
+            visits.set_item(a, n)?;
+        }
+    }
+    Ok((move_obj(py, m)?, visits, stats.value))
 }
 
 /// Iterative-deepening alpha-beta search to `depth` plies (1 to `agon.MAX_DEPTH`),
@@ -356,6 +365,22 @@ impl AlphaBetaPy {
             bot = bot.with_time_limit(limit.0);
         }
         Ok(PyClassInitializer::from(BotPy::new(Box::new(bot), seed.0)).add_subclass(AlphaBetaPy))
+    }
+
+    /// Chooses a move as `choose` does, with the statistics of its search: returns `(move,
+    /// visits, value)`. `visits` is `{action: 1}` for the move chosen (an alpha-beta search
+    /// ranks only its best move), `value` the search's score for the side to move as a
+    /// value from -1 to 1 (`tanh(score / 300)`, ±1 for a forced win or loss). Unlike
+    /// `choose`, it searches also when a single move is legal. An
+    /// `agon.data.StatsPlayer`: `agon.data.play_record` and `python -m agon.generate`
+    /// record these statistics (the targets of `agon.az.pretrain --value-target search`).
+    /// Raises `ValueError` when the game is over, `RuntimeError` if the time limit stopped
+    /// the first iteration. Thinks without holding the GIL.
+    fn choose_with_stats<'py>(
+        slf: &Bound<'py, Self>,
+        position: &Bound<'py, PyAny>,
+    ) -> PyResult<(Bound<'py, MovePy>, Bound<'py, PyDict>, f64)> {
+        choose_with_stats(slf.as_super().get(), position)
     }
 }
 

@@ -1594,28 +1594,49 @@ def _choose(data: Data) -> None:
     assert bot.choose(start) == twin.choose(start)
 
 
-@entry("bots", "bots.MCTS.choose_with_stats")
-def _choose_with_stats(data: Data) -> None:
-    playouts, seed = data.draw(st.integers(1, 30)), data.draw(st.integers(0, 99))
-    bot, twin = agon.bots.MCTS(playouts, seed), agon.bots.MCTS(playouts, seed)
+def _stats_of(data: Data, bot: Any, twin: Any) -> Optional[Tuple[Any, Any, Dict[int, int], float]]:
+    """Calls ``bot.choose_with_stats`` on hostile input and checks what any search bot
+    promises: a legal move, the one ``choose`` gives, visits of legal actions only, a value
+    in [-1, 1], ``ValueError`` for a finished game, a game left as it was, and the bot
+    unchanged (it chooses what its twin chooses). Returns (position, move, visits, value)
+    when it chose."""
     target = data.draw(st.one_of(positions(), games(), games(finished=True), hostile))
     before = game_state(target) if isinstance(target, agon.Game) else None
     ok, result = attempt(lambda: bot.choose_with_stats(target, **kwargs_maybe(data)))
     if isinstance(target, agon.Game):
         assert game_state(target) == before
+    chosen = None
     if ok:
         move, visits, value = result
         position = target if isinstance(target, agon.Position) else target.position
         assert position.is_legal(move) and move == bot.choose(target)
         legal = {agon.move_to_action(m) for m in position.legal_moves()}
-        assert set(visits) <= legal and sum(visits.values()) == playouts
+        assert set(visits) <= legal
         assert visits[agon.move_to_action(move)] == max(visits.values())
         assert isinstance(value, float) and -1.0 <= value <= 1.0
+        chosen = (position, move, visits, value)
     elif isinstance(target, (agon.Position, agon.Game)):
         assert target.is_over() and isinstance(result, ValueError)
-    # The bot is as it was: it chooses what its twin chooses.
     start = agon.Position()
     assert bot.choose_with_stats(start) == twin.choose_with_stats(start)
+    return chosen
+
+
+@entry("bots", "bots.MCTS.choose_with_stats")
+def _choose_with_stats(data: Data) -> None:
+    playouts, seed = data.draw(st.integers(1, 30)), data.draw(st.integers(0, 99))
+    chosen = _stats_of(data, agon.bots.MCTS(playouts, seed), agon.bots.MCTS(playouts, seed))
+    if chosen is not None:
+        assert sum(chosen[2].values()) == playouts
+
+
+@entry("bots", "bots.AlphaBeta.choose_with_stats")
+def _alphabeta_choose_with_stats(data: Data) -> None:
+    depth, seed = data.draw(st.integers(1, 2)), data.draw(st.integers(0, 99))
+    chosen = _stats_of(data, agon.bots.AlphaBeta(depth, seed), agon.bots.AlphaBeta(depth, seed))
+    if chosen is not None:
+        _, move, visits, _ = chosen
+        assert visits == {agon.move_to_action(move): 1}
 
 
 def bots() -> st.SearchStrategy[Any]:
@@ -1946,6 +1967,7 @@ def run_entry(name: str, examples: Optional[int] = None) -> None:
 # Entries whose every example runs a lot of work: fewer examples.
 HEAVY = {"threads": 3, "linear-time": 1, "bots.MCTS": 10, "bots.AlphaBeta": 10,
          "bots.Bot.from_name": 15, "bots.Bot.choose": 12, "bots.MCTS.choose_with_stats": 12,
+         "bots.AlphaBeta.choose_with_stats": 12,
          "analyse": 15, "fuzz-parsers": 60}
 
 

@@ -232,6 +232,93 @@ def test_pretraining_on_games_without_statistics(tmp_path: Path) -> None:
         np.testing.assert_array_equal(np.asarray(started[name]), np.asarray(trained[name]))
 
 
+def test_alphabeta_values_are_value_targets(tmp_path: Path) -> None:
+    # The alpha-beta bot records its move (a count of 1) and its score as a value; greedy
+    # records nothing.
+    bot = agon.bots.AlphaBeta(depth=2, seed=4)
+    assert isinstance(bot, agon.data.StatsPlayer)
+    game = agon.Game()
+    move, visits, value = bot.choose_with_stats(game)
+    assert move == agon.bots.AlphaBeta(depth=2, seed=4).choose(game)
+    assert visits == {agon.move_to_action(move): 1} and -1.0 < value < 1.0
+    agon.generate.generate(2, ["alphabeta:2", "greedy"], tmp_path / "games", max_plies=60)
+    records = {r.id: r for r in agon.data.read_records(tmp_path / "games")}
+    batch = next(agon.data.training_batches(tmp_path / "games", batch_size=1000, policy=True))
+    for game_id, ply, searched in zip(batch["game_ids"], batch["plies"], batch["search_values"]):
+        record = records[int(game_id)]
+        alphabeta_moves = (ply % 2 == 0) == (record.white == "alphabeta:2")
+        assert record.values is not None and (record.values[ply] is None) != alphabeta_moves
+        if alphabeta_moves:
+            assert searched == pytest.approx(record.values[ply]) and -1.0 <= searched <= 1.0
+        else:
+            assert np.isnan(searched)
+    # The value targets of train.samples (the same samples in the same order each time).
+    def drawn(target: str) -> Any:
+        settings = train.Settings(batch_samples=4096, read_positions=1000, value_target=target)
+        return next(train.samples([tmp_path / "games"], settings, 0))
+
+    result, search, mean = drawn("result"), drawn("search"), drawn("mean")
+    np.testing.assert_array_equal(result["observations"], search["observations"])
+    assert result["has_value"].all() and mean["has_value"].all()
+    np.testing.assert_array_equal(result["values"], result["results"])
+    has = search["has_value"]
+    assert 0.4 < has.mean() < 0.6  # alpha-beta's plies: half the game
+    searched = search["values"][has]
+    assert len(np.unique(searched)) > 5 and not (np.abs(searched) == 1).all()
+    np.testing.assert_allclose(mean["values"][has], (searched + result["results"][has]) / 2, rtol=1e-6)
+    np.testing.assert_array_equal(mean["values"][~has], result["results"][~has])
+    with pytest.raises(ValueError, match="value_target must be one of"):
+        train.Settings(value_target="outcome")
+    # A sample without a value target adds nothing to the value loss.
+    params = network.init(network.Shape(blocks=1, channels=8), seed=0)
+    arrays = {k: jnp.asarray(v) for k, v in search.items()}
+    _, (_, with_targets) = train.losses(params, arrays)
+    assert float(with_targets) > 0
+    _, (_, without) = train.losses(params, {**arrays, "has_value": jnp.zeros_like(arrays["has_value"])})
+    assert float(without) == 0.0
+    # Pretraining on the search values, from a network of another value head.
+    first = tmp_path / "first.safetensors"
+    network.save(network.init(network.Shape(blocks=1, channels=8), seed=2), first)
+    run = pretrain.Pretraining(data=[str(tmp_path / "games")], steps=2, chunk_steps=2,
+                               blocks=1, channels=8, batch_samples=64, value_target="search",
+                               value_channels=3, init=str(first), eval_opponents=[],
+                               final_learning_rate=1e-4)
+    [entry] = pretrain.pretrain(tmp_path / "pre", run)
+    assert np.isfinite(entry["value_loss"]) and entry["value_loss"] > 0
+    trained = network.load(tmp_path / "pre" / pretrain.MODEL)
+    assert network.Shape.of(trained) == network.Shape(blocks=1, channels=8, value_channels=3)
+
+
+def test_the_learning_rate_falls_along_a_cosine() -> None:
+    settings = train.Settings(learning_rate=1e-3, weight_decay=0.0, decay_steps=10,
+                              final_learning_rate=1e-4)
+    opt = train.optimizer(settings)
+    params = {"w": jnp.zeros(3)}
+    state = opt.init(params)
+    sizes = []
+    for _ in range(14):  # Adam's first steps on a constant gradient move by the rate
+        updates, state = opt.update({"w": jnp.ones(3)}, state, params)
+        sizes.append(float(-updates["w"][0]))
+    assert sizes[0] == pytest.approx(1e-3, rel=1e-3)
+    assert all(a > b for a, b in zip(sizes[:10], sizes[1:11]))
+    assert sizes[10:] == pytest.approx([1e-4] * 4, rel=1e-3)
+    constant = train.optimizer(train.Settings(learning_rate=1e-3, weight_decay=0.0))
+    state = constant.init(params)
+    for _ in range(12):
+        updates, state = constant.update({"w": jnp.ones(3)}, state, params)
+    assert float(-updates["w"][0]) == pytest.approx(1e-3, rel=1e-3)
+    for bad in ({"decay_steps": -1}, {"final_learning_rate": 2e-3}):
+        with pytest.raises(ValueError, match="decay_steps"):
+            train.Settings(learning_rate=1e-3, **bad)
+
+
+def test_the_network_doctests() -> None:
+    import doctest
+
+    result = doctest.testmod(network)
+    assert result.failed == 0 and result.attempted > 0
+
+
 def test_the_pretraining_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     agon.generate.generate(2, ["greedy", "greedy"], tmp_path / "games", max_plies=10)
     args = ["--data", str(tmp_path / "games"), "--out", str(tmp_path / "pre"), "--steps", "1",
@@ -240,3 +327,13 @@ def test_the_pretraining_command_line(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "chunk 1: 1 steps, policy loss" in capsys.readouterr().out
     assert pretrain.main(args[:4] + ["--steps", "2", "--seed", "3"]) == 2
     assert "other settings" in capsys.readouterr().err
+    wider = args[:3] + [str(tmp_path / "wider")] + args[4:] + [
+        "--init", str(tmp_path / "pre" / pretrain.MODEL), "--value-channels", "2",
+        "--value-target", "search", "--final-learning-rate", "0.0001"]
+    assert pretrain.main(wider) == 0
+    out = capsys.readouterr().out
+    assert "fresh: value.conv.bias, value.conv.weight, value.hidden.weight" in out
+    # A final rate above the rate: refused before anything is written.
+    bad = wider[:3] + [str(tmp_path / "bad")] + wider[4:-1] + ["0.01"]
+    assert pretrain.main(bad) == 2
+    assert "final_learning_rate" in capsys.readouterr().err and not (tmp_path / "bad").exists()

@@ -223,6 +223,7 @@ def test_mcts_statistics_refuse_bad_input_and_change_nothing() -> None:
     game = agon.Game(moves=["f1-e1"])
     bot.choose_with_stats(game)
     assert game == agon.Game(moves=["f1-e1"])
-    # Only MCTS gives statistics.
-    assert not hasattr(agon.bots.AlphaBeta(depth=1), "choose_with_stats")
+    # The searching bots give statistics (a spec makes the same class); the others none.
+    assert not hasattr(agon.bots.Greedy(), "choose_with_stats")
     assert hasattr(agon.bots.Bot.from_name("mcts:5"), "choose_with_stats")
+    assert hasattr(agon.bots.Bot.from_name("alphabeta:1"), "choose_with_stats")

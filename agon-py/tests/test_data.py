@@ -250,6 +250,10 @@ def test_statistics_fill_the_policies(tmp_path: Path) -> None:
     n = record.plies
     assert batch["policies"].shape == (12 * n, agon.ACTION_COUNT)
     assert batch["has_policy"].tolist() == [ply % 2 == 0 for ply in range(n) for _ in range(12)]
+    # The search's value of each position where its player gave one, NaN elsewhere.
+    assert batch["search_values"].dtype == np.float32
+    expected_values = [0.5 if ply % 2 == 0 else np.nan for ply in range(n) for _ in range(12)]
+    np.testing.assert_array_equal(batch["search_values"], np.array(expected_values, dtype=np.float32))
     maps = agon.action_symmetries()
     for i in range(12 * n):
         ply, s = divmod(i, 12)

@@ -152,6 +152,38 @@ def test_another_run_in_the_same_directory_is_refused(tmp_path: Path) -> None:
         generate.generate(5, ["random", "random"], tmp_path, seed=1)
 
 
+def test_games_start_from_the_book_two_each_colours_swapped(tmp_path: Path) -> None:
+    generate.generate(5, ["greedy", "random"], tmp_path / "b", max_plies=6, book=True, seed=3)
+    table = data.read_table(tmp_path / "b")
+    book = [p.to_text() for p in agon.bots.opening_book()]
+    assert table.column("start").to_pylist() == [book[0], book[0], book[1], book[1], book[2]]
+    assert table.column("white").to_pylist() == ["greedy", "random"] * 2 + ["greedy"]
+    assert json.loads((tmp_path / "b" / generate.MANIFEST).read_text())["book"] is True
+    # The games replay from their starts (the reader checks every move and result).
+    games = data.read_games(tmp_path / "b")
+    assert [g.start.to_text() for g in games] == table.column("start").to_pylist()
+    # Under another rule set, the book's positions under it.
+    generate.generate(2, ["greedy", "random"], tmp_path / "l", max_plies=6, book=True,
+                      rules="ludii")
+    ludii = [p.to_text() for p in agon.bots.opening_book("ludii")]
+    assert data.read_table(tmp_path / "l").column("start").to_pylist() == ludii[:1] * 2
+    # Without the book, the manifest is what it was before the book existed.
+    generate.generate(1, ["random", "random"], tmp_path / "n", max_plies=4)
+    assert "book" not in json.loads((tmp_path / "n" / generate.MANIFEST).read_text())
+    # A start and the book are refused; so is a resumed run with the book added.
+    other = agon.Game()
+    other.play(other.legal_moves()[0])
+    with pytest.raises(ValueError, match="not both"):
+        generate.generate(2, ["random", "random"], tmp_path / "x", start=other.position.to_text(),
+                          book=True)
+    assert not (tmp_path / "x").exists()
+    with pytest.raises(ValueError, match="book"):
+        generate.generate(1, ["random", "random"], tmp_path / "n", max_plies=4, book=True)
+    assert generate.main(["--games", "2", "--players", "random", "greedy", "--out",
+                          str(tmp_path / "c"), "--book", "--max-plies", "4", "--no-progress"]) == 0
+    assert data.read_table(tmp_path / "c").column("start").to_pylist() == book[:1] * 2
+
+
 @pytest.mark.parametrize(
     "kwargs, error",
     [

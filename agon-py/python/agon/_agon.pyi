@@ -1306,6 +1306,16 @@ class AlphaBeta(Bot):
     ) -> AlphaBeta:
         """A bot searching `depth` plies (1 to `agon.MAX_DEPTH`), stopped after
         `time_limit` seconds if given (0 to `agon.MAX_TIME_LIMIT`)."""
+    def choose_with_stats(self, position: Union[Position, Game]) -> Tuple[Move, Dict[int, int], float]:
+        """Chooses a move as `choose` does, with the statistics of its search: returns `(move,
+        visits, value)`. `visits` is `{action: 1}` for the move chosen (an alpha-beta search
+        ranks only its best move), `value` the search's score for the side to move as a
+        value from -1 to 1 (`tanh(score / 300)`, ±1 for a forced win or loss). Unlike
+        `choose`, it searches also when a single move is legal. An
+        `agon.data.StatsPlayer`: `agon.data.play_record` and `python -m agon.generate`
+        record these statistics (the targets of `agon.az.pretrain --value-target search`).
+        Raises `ValueError` when the game is over, `RuntimeError` if the time limit stopped
+        the first iteration. Thinks without holding the GIL."""
 
 # --- The engine's analysis (agon.analyse).
 

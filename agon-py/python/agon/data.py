@@ -59,9 +59,11 @@ never wrong data.
 **What fills the statistics.** The MCTS bot gives its search's statistics
 (``agon.bots.MCTS.choose_with_stats``: the visit counts of the root's moves, which sum to
 its playouts, the most visited being the move played, and the mean result of its playouts
-as the value), so ``python -m agon.generate`` fills ``visit_actions``, ``visit_counts`` and
-``search_values`` for the plies of ``mcts`` players; the other reference bots give none
-(their plies are null, and a game without MCTS has null columns). They are also filled
+as the value), and so does the alpha-beta bot (``agon.bots.AlphaBeta.choose_with_stats``:
+the move chosen with a count of 1, and its search's score as a value), so ``python -m
+agon.generate`` fills ``visit_actions``, ``visit_counts`` and ``search_values`` for the
+plies of ``mcts``, ``alphabeta`` and ``az`` players; the other reference bots give none
+(their plies are null, and a game without such players has null columns). They are also filled
 for games played with ``play_record`` by players that give statistics (a
 ``choose_with_stats`` method, like ``agon.bots.MCTS``), or written by hand in
 ``GameRecord.visits`` and ``GameRecord.values``; ``training_batches(..., policy=True)``
@@ -831,7 +833,9 @@ def training_batches(
       (0 for the start) and the symmetry applied (0 the identity);
     - with ``policy``: ``policies``, float32 ``(B, action_count(rules))``: the search's visit
       counts over their sum (zeros where the player gave none), and ``has_policy``, bool
-      ``(B,)``.
+      ``(B,)``; and ``search_values``, float32 ``(B,)``: the search's value of the
+      position for its player (``search_values`` of the dataset), NaN where the player
+      gave none.
 
     Raises ``DatasetError`` for a game that does not replay as stored (and, with
     ``policy``, statistics naming actions that are not legal).
@@ -917,7 +921,26 @@ def _build_batch(
     if policy:
         batch["policies"] = out["policies"]
         batch["has_policy"] = out["has_policy"]
+        batch["search_values"] = _search_values(sub, games, out["plies"])
     return batch
+
+
+def _search_values(table: Any, games: npt.NDArray[Any], plies: npt.NDArray[Any]) -> npt.NDArray[np.float32]:
+    """The stored search value of each sample (game ``games[i]`` of ``table`` before ply
+    ``plies[i]``), NaN where there is none."""
+    column = table.column("search_values").combine_chunks()
+    if isinstance(column, pa.ChunkedArray):  # an empty table
+        return np.full(len(games), np.nan, dtype=np.float32)
+    # A null list (a game without statistics) has no values: its offsets are equal.
+    offsets = column.offsets.to_numpy().astype(np.int64)
+    offsets -= offsets[0]  # flatten() starts at the (possibly sliced) array's first value
+    flat = column.flatten().to_numpy(zero_copy_only=False).astype(np.float32)
+    games = np.asarray(games, dtype=np.int64)
+    plies = np.asarray(plies, dtype=np.int64)
+    found = plies < offsets[games + 1] - offsets[games]
+    out = np.full(len(games), np.nan, dtype=np.float32)
+    out[found] = flat[offsets[games[found]] + plies[found]]
+    return out
 
 
 # ---------------------------------------------------------------------------------------

@@ -4,14 +4,21 @@ Plays ``N`` games between two players, any reference bot spec of ``agon.bots``
 (``random``, ``greedy``, ``mcts:PLAYOUTS``, ``alphabeta:DEPTH``, with an optional time
 limit like ``:500ms``, or the network player ``az:MODEL:VISITS``), alternating colours
 (A has White in even-numbered games), and writes them to ``DIR`` as Parquet shards of the
-``agon.data`` schema (extra ``data``), with the search statistics of ``mcts`` and ``az``
-players (each ply's root visit counts and value:
-``visit_actions``, ``visit_counts`` and ``search_values``; null for the other bots).
+``agon.data`` schema (extra ``data``), with the search statistics of ``mcts``, ``az``
+and ``alphabeta`` players (each ply's root visit counts and value, the alpha-beta bot's
+move and score: ``visit_actions``, ``visit_counts`` and ``search_values``; null for the
+other bots).
 The games are played in Rust without the GIL, on ``--workers`` threads (default 1), or as
 Ray tasks with ``--ray [ADDRESS]`` (extra ``ray``; no address: a local Ray, or the cluster
 of ``RAY_ADDRESS``; ``auto``: the running cluster). A progress line shows the games done,
 games per second and the time left, and a summary follows (results by colour and by
 player, end reasons, mean length).
+
+With ``--book``, the games start from the positions of the arena's opening book
+(``agon.bots.opening_book``, 300 varied, balanced positions a few plies in) instead of
+``--start``: games 2k and 2k + 1 from the book's position k (modulo its length), colours
+swapped, as the arena plays them. Searching bots that play the same game from the same
+start play much the same game: the book is what makes a dataset of theirs varied.
 
 Every game is a function of ``--seed`` and its id alone (its bots' seeds come from
 them), so the same command gives the same games on any number of workers, with or
@@ -74,12 +81,24 @@ class Run:
     max_plies: int = DEFAULT_MAX_PLIES
     start: str = Position().to_text()
     rules: str = "standard"
+    book: bool = False
 
     def settings(self) -> Dict[str, Any]:
         """The settings as JSON values (what the manifest and the files' metadata hold)."""
         d = asdict(self)
         d["players"] = list(self.players)
+        if not self.book:
+            # Runs without the book keep the manifests they had before it existed.
+            del d["book"]
         return d
+
+    def start_of(self, game_id: int) -> str:
+        """The text of game ``game_id``'s start position: ``start``, or with ``book`` the
+        book's position ``game_id // 2`` (modulo its length)."""
+        if not self.book:
+            return self.start
+        openings = _book(self.rules)
+        return openings[(game_id // 2) % len(openings)]
 
     @property
     def shards(self) -> int:
@@ -98,6 +117,16 @@ class Run:
         seed = _games.game_seed(self.seed, game_id)
         white_seed, black_seed = _games.player_seeds(seed)
         return white, black, seed, white_seed, black_seed
+
+
+_BOOKS: Dict[str, List[str]] = {}
+
+
+def _book(rules: str) -> List[str]:
+    """The opening book's positions under ``rules``, as text (made once per rule set)."""
+    if rules not in _BOOKS:
+        _BOOKS[rules] = [p.to_text() for p in _agon.opening_book(rules)]
+    return _BOOKS[rules]
 
 
 def check_run(run: Run) -> Run:
@@ -122,20 +151,25 @@ def check_run(run: Run) -> Run:
     start = Position(run.start, rules=rules)
     if start.is_over():
         raise ValueError("the start position is already decided: no game can be played from it")
+    if not isinstance(run.book, bool):
+        raise TypeError(f"book must be a bool, not {run.book!r}")
+    if run.book and start != Position(rules=rules):
+        raise ValueError("give a start position or the book, not both")
     return Run(run.games, players, run.seed, run.shard_size, run.max_plies, start.to_text(),
-               str(rules))
+               str(rules), run.book)
 
 
 def play_unit(run: Run, ids: Sequence[int]) -> Any:
     """Plays the games ``ids`` of a run (in Rust, without the GIL) and returns their
     ``pyarrow.Table``, sorted by id. What a worker thread or a Ray task runs."""
-    games = [run.game(i) for i in ids]
-    # One Rust call per pairing of colours, so that each call has one pair of specs.
+    games = [run.game(i) + (run.start_of(i),) for i in ids]
+    # One Rust call per pairing of colours and start, so that each call has one pair of
+    # specs and one start.
     tables = []
-    for white, black in sorted({(g[0], g[1]) for g in games}):
-        part = [(i, g) for i, g in zip(ids, games) if (g[0], g[1]) == (white, black)]
+    for white, black, start in sorted({(g[0], g[1], g[5]) for g in games}):
+        part = [(i, g) for i, g in zip(ids, games) if (g[0], g[1], g[5]) == (white, black, start)]
         chunk = _games.play_games(
-            white, black, [(g[3], g[4]) for _, g in part], run.start, run.max_plies, stats=True,
+            white, black, [(g[3], g[4]) for _, g in part], start, run.max_plies, stats=True,
             rules=run.rules,
         )
         tables.append(
@@ -146,7 +180,7 @@ def play_unit(run: Run, ids: Sequence[int]) -> Any:
                 black=[black] * len(part),
                 white_seeds=[g[3] for _, g in part],
                 black_seeds=[g[4] for _, g in part],
-                start=run.start,
+                start=start,
                 actions=chunk.actions,
                 offsets=chunk.offsets,
                 winners=chunk.winners,
@@ -275,13 +309,15 @@ def generate(
     progress: bool = False,
     chunk_games: int = 64,
     rules: Any = "standard",
+    book: bool = False,
 ) -> Summary:
     """Plays the run's missing shards and writes them to ``out`` (see the module's
     docstring); returns the summary of the games played now. ``workers`` threads play
     the games locally; with ``ray``, Ray tasks do (``ray.init(ray_address)`` unless Ray
     is already initialised). ``chunk_games`` bounds the games of one unit of work. The
     games are played under ``rules`` (a ``Rules`` or its text; the start is read under
-    it), which the dataset's ``rules`` column records."""
+    it), which the dataset's ``rules`` column records. With ``book`` they start from the
+    opening book's positions (see the module's docstring), and ``start`` must be left out."""
     run = check_run(
         Run(
             games,
@@ -291,6 +327,7 @@ def generate(
             max_plies,
             start if start is not None else Position().to_text(),
             str(rules),
+            book,
         )
     )
     if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
@@ -346,6 +383,8 @@ def parser() -> argparse.ArgumentParser:
     _games.add_run_options(p, "run", DEFAULT_MAX_PLIES, "stop a game after this many plies, as 'unfinished'")
     p.add_argument("--rules", default="standard", metavar="TEXT",
                    help="the rule set, its text (default standard; e.g. ludii, standard+between=trapped)")
+    p.add_argument("--book", action="store_true",
+                   help="start the games from the opening book's positions, two each, colours swapped")
     return p
 
 
@@ -358,6 +397,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args.out,
         shard_size=args.shard_size,
         rules=args.rules,
+        book=args.book,
         **_games.run_options(args),
     ).text())
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Dict, Mapping, Tuple, Union
+from typing import Any, Dict, List, Mapping, Tuple, Union
 
 import jax
 import jax.numpy as jnp
@@ -131,6 +131,31 @@ def load(path: Union[str, "os.PathLike[str]"]) -> Params:
     """Reads a safetensors file written by ``save``."""
     arrays: Dict[str, npt.NDArray[Any]] = load_file(os.fspath(path))
     return {k: jnp.asarray(v, dtype=jnp.float32) for k, v in arrays.items()}
+
+
+def warm_start(params: Params, source: Mapping[str, Any]) -> Tuple[Params, List[str]]:
+    """``params`` with each array that ``source`` (another network's parameters) has under
+    the same name and shape taken from it: a network of another head (say, a wider value
+    head) started from a trained one. Returns the parameters and the names kept fresh.
+
+    >>> small = init(Shape(blocks=1, channels=8, value_channels=1))
+    >>> wider = init(Shape(blocks=1, channels=8, value_channels=4), seed=1)
+    >>> started, fresh = warm_start(wider, small)
+    >>> fresh
+    ['value.conv.bias', 'value.conv.weight', 'value.hidden.weight']
+    >>> bool((started["stem.weight"] == small["stem.weight"]).all())
+    True
+    """
+    out: Params = {}
+    fresh = []
+    for name, array in params.items():
+        other = source.get(name)
+        if other is not None and tuple(other.shape) == tuple(array.shape):
+            out[name] = jnp.asarray(other, dtype=jnp.float32)
+        else:
+            out[name] = array
+            fresh.append(name)
+    return out, sorted(fresh)
 
 
 def parameter_count(params: Mapping[str, Any]) -> int:

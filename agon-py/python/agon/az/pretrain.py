@@ -6,7 +6,13 @@ expert iteration's apprentice, for a budget too small to learn from nothing. The
 learns the players' visit counts where they recorded them and else, with
 ``--played-policy all`` (the default), the move played, or with ``--played-policy
 winners`` the move played by the side that won the game (the strong player's moves in
-games against a weak one); the value learns the games' results.
+games against a weak one); the value learns the games' results, or with ``--value-target
+search`` the players' own values of the positions (``alphabeta`` records its search's
+score, ``mcts`` and ``az`` their root's value): targets that a position predicts, which a
+game's result between unequal players, or cut off by a ply cap, is not. ``--init MODEL``
+starts from a trained network's arrays where names and shapes match (a new value head
+of another width starts fresh); ``--final-learning-rate`` lowers the rate along a cosine
+to that value at ``--steps`` (a run resumed with more steps stretches the schedule).
 ``python -m agon.az.loop --init RUN/model.safetensors`` then starts self-play from it.
 
 Training runs in chunks of ``--chunk-steps`` steps, each on the datasets' games in a new
@@ -56,6 +62,10 @@ class Pretraining:
     batch_samples: int = 256
     read_positions: int = 1024
     played_policy: str = "all"
+    value_target: str = "result"
+    value_channels: int = 1
+    final_learning_rate: Optional[float] = None
+    init: Optional[str] = None
     eval_opponents: List[str] = field(default_factory=lambda: ["greedy"])
     eval_games: int = 10
     eval_visits: int = 100
@@ -63,15 +73,21 @@ class Pretraining:
 
     def settings(self) -> train.Settings:
         """The training settings."""
+        final = self.final_learning_rate
         return train.Settings(self.learning_rate, self.weight_decay, self.batch_samples,
-                              self.read_positions, self.played_policy)
+                              self.read_positions, self.played_policy, self.value_target,
+                              decay_steps=0 if final is None else self.steps,
+                              final_learning_rate=0.0 if final is None else final)
 
 
 def _prepare(out: Path, run: Pretraining) -> int:
     """Creates or checks the run directory; returns the steps done."""
     out.mkdir(parents=True, exist_ok=True)
     # The steps to reach may grow: a run goes on where it stopped.
-    _settings_file(out / CONFIG, {k: v for k, v in asdict(run).items() if k != "steps"})
+    _settings_file(out / CONFIG, {k: v for k, v in asdict(run).items() if k != "steps"},
+                   # The settings added since the first runs wrote theirs.
+                   {"value_target": "result", "value_channels": 1,
+                    "final_learning_rate": None, "init": None})
     state = out / STATE
     return int(json.loads(state.read_text())["steps"]) if state.exists() else 0
 
@@ -82,13 +98,17 @@ def pretrain(out: "str | os.PathLike[str]", run: Pretraining, *,
     stopped); returns the log entries of the chunks trained now."""
     if run.steps < 0 or run.chunk_steps < 1 or not run.data:
         raise ValueError("steps must be at least 0, chunk_steps at least 1, and data given")
+    settings = run.settings()  # checks them before anything is written
     directory = Path(out)
     done = _prepare(directory, run)
-    settings = run.settings()
     if done:
         params = network.load(directory / MODEL)
     else:
-        params = network.init(network.Shape(run.blocks, run.channels), seed=run.seed)
+        params = network.init(network.Shape(run.blocks, run.channels,
+                                            value_channels=run.value_channels), seed=run.seed)
+        if run.init is not None:
+            params, fresh = network.warm_start(params, network.load(run.init))
+            print(f"started from {run.init}; fresh: {', '.join(fresh) or 'nothing'}", flush=True)
     opt_state = train.load_state(params, settings, directory / OPTIMIZER)
     sources: List[Any] = list(run.data)
     entries = []
@@ -147,6 +167,14 @@ def parser() -> argparse.ArgumentParser:
                    help="positions read and shuffled together (12 samples each)")
     p.add_argument("--played-policy", choices=train.PLAYED_POLICIES, default=d.played_policy,
                    help="plies without visit counts whose move played is a policy target")
+    p.add_argument("--value-target", choices=train.VALUE_TARGETS, default=d.value_target,
+                   help="what the value learns: the games' results, the players' search values, or their mean")
+    p.add_argument("--value-channels", type=int, default=d.value_channels,
+                   help="channels of the value head")
+    p.add_argument("--final-learning-rate", type=float, default=None,
+                   help="lower the learning rate along a cosine to this at --steps (default: constant)")
+    p.add_argument("--init", default=None, metavar="MODEL",
+                   help="start from this network's arrays where names and shapes match")
     p.add_argument("--eval", nargs="*", default=d.eval_opponents, metavar="SPEC",
                    help="opponents of the network after each chunk (default: greedy)")
     p.add_argument("--eval-games", type=int, default=d.eval_games, help="games against each")
@@ -165,7 +193,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         chunk_steps=a.chunk_steps, blocks=a.blocks, channels=a.channels,
         learning_rate=a.learning_rate, weight_decay=a.weight_decay,
         batch_samples=a.batch_samples, read_positions=a.read_positions,
-        played_policy=a.played_policy,
+        played_policy=a.played_policy, value_target=a.value_target,
+        value_channels=a.value_channels, final_learning_rate=a.final_learning_rate,
+        init=None if a.init is None else os.fspath(Path(a.init).resolve()),
         eval_opponents=list(a.eval), eval_games=a.eval_games, eval_visits=a.eval_visits,
         seed=a.seed,
     )
