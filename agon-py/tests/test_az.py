@@ -146,6 +146,18 @@ def test_a_tiny_loop_runs_end_to_end(tmp_path: Path) -> None:
     # Other settings on the same directory are refused.
     with pytest.raises(ValueError, match="other settings"):
         loop.loop(out, 3, tiny_run(visits=5))
+    with pytest.raises(ValueError, match="other settings"):
+        loop.loop(out, 2, tiny_run(value_target="mean"))
+    # A run written before --value-target existed resumes as a run of results.
+    config = out / loop.CONFIG
+    settings = json.loads(config.read_text())
+    assert settings.pop("value_target") == "result"
+    config.write_text(json.dumps(settings))
+    assert loop.loop(out, 2, tiny_run()) == []
+    # The searches' root values as the value's targets: the self-play games carry them.
+    assert tiny_run(value_target="mean").settings().value_target == "mean"
+    [searched] = loop.loop(tmp_path / "searched", 1, tiny_run(value_target="search"))
+    assert np.isfinite(searched["value_loss"]) and searched["value_loss"] > 0
 
 
 def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,7 +8,10 @@ Each generation ``g`` (from 1):
    ply's visit counts to ``DIR/gen-NNNN/games`` (local worker threads, or ``--ray``);
 2. **training**: the latest network trained on the games of the last ``--window``
    generations (``agon.data.training_batches(..., policy=True, symmetries=True)``),
-   written to ``DIR/gen-NNNN/model.safetensors`` and ``DIR/latest.safetensors``;
+   written to ``DIR/gen-NNNN/model.safetensors`` and ``DIR/latest.safetensors``; the
+   value learns the games' results (AlphaZero), or with ``--value-target search`` or
+   ``mean`` the searches' root values or the mean of both (less noisy targets, as
+   KataGo and Leela Zero mix in);
 3. **gating**: the new network against the best one, a match of the arena with the book
    stopped by its SPRT (``SPRT``; ``--gate-games`` at most); the new network becomes the
    best (``DIR/best.safetensors``) if the test accepts it as stronger, or, when the match
@@ -85,10 +88,12 @@ class Run:
     eval_visits: int = 100
     seed: int = 0
     init: str = ""
+    value_target: str = "result"
 
     def settings(self) -> train.Settings:
         """The training settings."""
-        return train.Settings(self.learning_rate, self.weight_decay, self.batch_samples)
+        return train.Settings(self.learning_rate, self.weight_decay, self.batch_samples,
+                              value_target=self.value_target)
 
 
 def _write_json(path: Path, value: Any) -> None:
@@ -138,7 +143,8 @@ def evaluation(spec: str, opponents: Sequence[str], games: int, seed: int, worke
 def _prepare(out: Path, run: Run) -> Dict[str, Any]:
     """Creates or checks the run directory; returns its state."""
     out.mkdir(parents=True, exist_ok=True)
-    _settings_file(out / CONFIG, asdict(run), {"init": ""})  # runs from before --init
+    # The settings added since the first runs wrote theirs.
+    _settings_file(out / CONFIG, asdict(run), {"init": "", "value_target": "result"})
     state_path = out / STATE
     if state_path.exists():
         state: Dict[str, Any] = json.loads(state_path.read_text())
@@ -308,6 +314,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=d.seed)
     p.add_argument("--init", default=d.init, metavar="MODEL",
                    help="generation 0: this network (e.g. from agon.az.pretrain), not a random one")
+    p.add_argument("--value-target", choices=train.VALUE_TARGETS, default=d.value_target,
+                   help="what the value learns: the games' results, the searches' root values, or their mean")
     p.add_argument("--workers", type=int, default=1, help="local threads (games and matches)")
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="self-play as Ray tasks (extra ray)")
@@ -324,7 +332,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         weight_decay=a.weight_decay, batch_samples=a.batch_samples, gate_games=a.gate_games,
         gate_visits=a.gate_visits, gate_score=a.gate_score, eval_opponents=list(a.eval),
         eval_games=a.eval_games, eval_visits=a.eval_visits, seed=a.seed,
-        init=os.fspath(Path(a.init).resolve()) if a.init else "",
+        init=os.fspath(Path(a.init).resolve()) if a.init else "", value_target=a.value_target,
     )
     try:
         loop(a.out, a.generations, run, workers=a.workers, ray=a.ray is not None,
