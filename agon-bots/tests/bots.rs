@@ -164,13 +164,17 @@ fn first_moves_are_legal_and_fixed_by_the_seed() {
     }
 }
 
-#[test]
-fn greedy_takes_a_win_in_one() {
-    // White's queen is on the throne with five guards around it; g6 is the sixth cell.
+/// White's queen is on the throne with five guards around it; h6-g6 fills the sixth cell.
+fn throne_in_one() -> (Position, Move) {
     let pos: Position = "Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gh6/qa1,ga2,gb1,gb2,gc1,gc2,gd1 w"
         .parse()
         .unwrap();
-    let win: Move = "h6-g6".parse().unwrap();
+    (pos, "h6-g6".parse().unwrap())
+}
+
+#[test]
+fn greedy_takes_a_win_in_one() {
+    let (pos, win) = throne_in_one();
     assert!(pos.is_legal(win));
     for spec in ["greedy", "alphabeta:1", "alphabeta:3"] {
         assert_eq!(
@@ -184,10 +188,7 @@ fn greedy_takes_a_win_in_one() {
 #[test]
 fn alphabeta_gives_its_move_and_score_as_statistics() {
     // A win in one is a forced win: a value of exactly 1, the winning move its only count.
-    let pos: Position = "Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gh6/qa1,ga2,gb1,gb2,gc1,gc2,gd1 w"
-        .parse()
-        .unwrap();
-    let win: Move = "h6-g6".parse().unwrap();
+    let (pos, win) = throne_in_one();
     let (m, stats) = AlphaBetaBot::new(3, 2)
         .choose_with_stats(&Game::from_position(pos))
         .unwrap();
