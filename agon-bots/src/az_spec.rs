@@ -18,6 +18,11 @@ use crate::{Bot, SpecError, SpecNumber, MAX_SPEC_LEN};
 ///   first `PLIES` plies, then the most visited move; 0 (always the most visited) when
 ///   omitted.
 /// - `bBATCH`: the leaves evaluated at once (1 to 256, default 8).
+/// - `cPERMILLE`: contempt, how much worse than an even position a draw (repetition, two
+///   passes, the move limit) is for the searching side, in thousandths of a win (0 to
+///   1000, default 0, AlphaZero's: a draw is worth 0). Its opponent's draws are worth as
+///   much more to it. The alpha-beta bot plays with such a contempt
+///   ([`AlphaBetaBot::CONTEMPT`](crate::AlphaBetaBot::CONTEMPT)).
 ///
 /// ```
 /// use agon_bots::AzSpec;
@@ -26,6 +31,7 @@ use crate::{Bot, SpecError, SpecNumber, MAX_SPEC_LEN};
 /// assert!(spec.noise);
 /// assert_eq!((spec.temperature_plies, spec.batch), (30, AzSpec::DEFAULT_BATCH));
 /// assert_eq!(spec.to_string(), "az:models/gen3.safetensors:200:noise:t30");
+/// assert_eq!(AzSpec::parse("az:m:100:c150")?.contempt, 150);
 /// assert!(AzSpec::parse("az:m.safetensors:0").is_err());
 /// assert!(AzSpec::parse("az:m.safetensors:100:fast").is_err());
 /// # Ok::<(), agon_bots::SpecError>(())
@@ -43,6 +49,8 @@ pub struct AzSpec {
     pub temperature_plies: u32,
     /// The leaves evaluated in one batch.
     pub batch: u32,
+    /// The searching side's contempt for draws, in thousandths of a win.
+    pub contempt: u32,
 }
 
 impl AzSpec {
@@ -54,6 +62,8 @@ impl AzSpec {
     pub const DEFAULT_BATCH: u32 = 8;
     /// The largest batch.
     pub const MAX_BATCH: u32 = 256;
+    /// The largest contempt, a draw valued as a loss (in thousandths of a win).
+    pub const MAX_CONTEMPT: u32 = 1000;
 
     /// Whether `spec` names the az bot (its first part is `az`).
     ///
@@ -78,6 +88,7 @@ impl AzSpec {
             noise: false,
             temperature_plies: 0,
             batch: AzSpec::DEFAULT_BATCH,
+            contempt: 0,
         }
     }
 
@@ -138,7 +149,7 @@ impl AzSpec {
         if let Some(part) = parts.next() {
             az.visits = read(part, part, SpecNumber::Visits, AzSpec::MAX_VISITS)?;
         }
-        let (mut noise, mut plies, mut batch) = (false, false, false);
+        let (mut noise, mut plies, mut batch, mut contempt) = (false, false, false, false);
         for part in parts {
             let repeated = |seen: &mut bool| {
                 if std::mem::replace(seen, true) {
@@ -164,6 +175,14 @@ impl AzSpec {
             } else if let Some(digits) = part.strip_prefix('b') {
                 repeated(&mut batch)?;
                 az.batch = read(part, digits, SpecNumber::Batch, AzSpec::MAX_BATCH)?;
+            } else if let Some(digits) = part.strip_prefix('c') {
+                repeated(&mut contempt)?;
+                // 0 is AlphaZero's: read it apart, as for the plies.
+                az.contempt = if digits == "0" {
+                    0
+                } else {
+                    read(part, digits, SpecNumber::Contempt, AzSpec::MAX_CONTEMPT)?
+                };
             } else {
                 return Err(SpecError::UnknownPart {
                     spec: spec.to_string(),
@@ -215,6 +234,9 @@ impl fmt::Display for AzSpec {
         }
         if self.batch != AzSpec::DEFAULT_BATCH {
             write!(f, ":b{}", self.batch)?;
+        }
+        if self.contempt > 0 {
+            write!(f, ":c{}", self.contempt)?;
         }
         Ok(())
     }

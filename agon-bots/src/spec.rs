@@ -168,6 +168,8 @@ pub enum SpecNumber {
     Plies,
     /// The leaves `az` evaluates at once, `bBATCH`.
     Batch,
+    /// `az`'s contempt for draws in thousandths of a win, `cPERMILLE`.
+    Contempt,
 }
 
 impl fmt::Display for SpecNumber {
@@ -182,6 +184,7 @@ impl fmt::Display for SpecNumber {
             SpecNumber::Visits => "visits",
             SpecNumber::Plies => "plies",
             SpecNumber::Batch => "a batch size",
+            SpecNumber::Contempt => "a contempt in thousandths",
         })
     }
 }

@@ -166,6 +166,40 @@ fn the_bot_finds_a_throne_win_in_one() {
 }
 
 #[test]
+fn contempt_makes_a_repetition_draw_worth_less_than_even() {
+    // Black to move: a1-a2 brings the start back a third time, a draw (R11).
+    let moves = [
+        "a5-a4", "a2-a1", "a4-a5", "a1-a2", "a5-a4", "a2-a1", "a4-a5",
+    ];
+    let mut game = Game::new();
+    for m in moves {
+        game.play(m.parse().unwrap()).unwrap();
+    }
+    let draw: Move = "a1-a2".parse().unwrap();
+    let mut after = game.clone();
+    after.play(draw).unwrap();
+    assert!(after.outcome().is_some_and(|o| o.winner.is_none()));
+    let visits_to_draw = |options: &str| {
+        let mut bot = bot_by_name(&spec(400, options), 2).unwrap();
+        let (m, stats) = bot.choose_with_stats(&game).unwrap();
+        let stats = stats.unwrap();
+        let n = stats
+            .visits
+            .iter()
+            .find(|&&(v, _)| v == draw)
+            .map_or(0, |&(_, n)| n);
+        (m, n)
+    };
+    // A draw valued as a loss is visited once, to learn it is one, and not played.
+    let (m, scorned) = visits_to_draw(":c1000");
+    assert_ne!(m, draw);
+    assert!(scorned <= 2, "{scorned}");
+    // Worth 0 (AlphaZero's), the untrained network's values make it as good as another.
+    let (_, even) = visits_to_draw("");
+    assert!(even > scorned, "{even} against {scorned}");
+}
+
+#[test]
 fn a_spec_changed_to_nothing_still_searches() {
     // Its fields are public: a batch and a budget of 0 are taken as 1, not searched forever.
     let network = std::sync::Arc::new(Network::load(fixture()).unwrap());
@@ -306,12 +340,24 @@ fn az_specs_are_read_and_checked() {
         AzSpec::parse(&spec(10, ":b8")).unwrap().to_string(),
         spec(10, "")
     );
+    assert_eq!(
+        AzSpec::parse(&spec(10, ":c0")).unwrap().to_string(),
+        spec(10, "")
+    );
+    let contempt = AzSpec::parse("az:m:10:c1000:noise").unwrap();
+    assert_eq!(
+        (contempt.contempt, contempt.to_string().as_str()),
+        (1000, "az:m:10:noise:c1000")
+    );
     for bad in [
         "az:m:0",
         "az:m:1000001",
         "az:m:10:b0",
         "az:m:10:b257",
         "az:m:10:tx",
+        "az:m:10:c1001",
+        "az:m:10:c-1",
+        "az:m:10:c",
     ] {
         assert!(
             matches!(bot_by_name(bad, 0), Err(SpecError::BadNumber { .. })),
@@ -321,6 +367,10 @@ fn az_specs_are_read_and_checked() {
     assert!(matches!(
         bot_by_name("az:m:10:fast", 0),
         Err(SpecError::UnknownPart { .. })
+    ));
+    assert!(matches!(
+        bot_by_name("az:m:10:c5:c5", 0),
+        Err(SpecError::RepeatedPart { .. })
     ));
     assert!(matches!(bot_by_name("az", 0), Err(SpecError::Model { .. })));
     let long = format!("az:{}:10", "m".repeat(200));

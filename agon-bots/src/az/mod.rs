@@ -7,7 +7,9 @@
 //! logits of the legal moves) and its value. Leaves are gathered in batches, with a
 //! virtual loss on their paths so that one batch spreads over several lines, and
 //! evaluated at once. The tree plays in a [`Game`] that holds the real game's history, so
-//! repetition (R11) ends lines as it ends games.
+//! repetition (R11) ends lines as it ends games. A drawn end is worth 0, or with the spec's
+//! contempt (`cPERMILLE`) less than that to the searching side and as much more to its
+//! opponent.
 
 use std::sync::Arc;
 
@@ -73,7 +75,7 @@ struct Waiting {
 }
 
 /// The AlphaZero player: PUCT search with a policy-value [`Network`], within a budget of
-/// simulations per move. Its spec is `az:MODEL:VISITS[:noise][:tPLIES][:bBATCH]`
+/// simulations per move. Its spec is `az:MODEL:VISITS[:noise][:tPLIES][:bBATCH][:cPERMILLE]`
 /// ([`crate::AzSpec`]), which [`bot_by_name`](crate::bot_by_name) and every layer that
 /// takes a spec read.
 ///
@@ -213,6 +215,15 @@ impl AzBot {
         let position = *game.position();
         let chooser = position.chooser();
         let mut tree = vec![Node::new(root_moves[0], chooser.other(), 1.0)];
+        // A draw's value for the side that moved into it: the searching side's contempt.
+        let contempt = self.spec.contempt.min(crate::AzSpec::MAX_CONTEMPT) as f32 / 1000.0;
+        let draw = |mover: Side| {
+            if mover == chooser {
+                -contempt
+            } else {
+                contempt
+            }
+        };
         let (mut priors, _) = self.evaluate(&[position], &[root_moves]).remove(0);
         if self.spec.noise {
             let noise = dirichlet(rng, Self::DIRICHLET_ALPHA, priors.len());
@@ -240,7 +251,7 @@ impl AzBot {
                     State::Leaf => scratch.outcome().map(|o| match o.winner {
                         Some(w) if w == tree[leaf].mover => 1.0,
                         Some(_) => -1.0,
-                        None => 0.0,
+                        None => draw(tree[leaf].mover),
                     }),
                     _ => None,
                 };
