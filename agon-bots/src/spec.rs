@@ -231,10 +231,15 @@ impl fmt::Display for SpecError {
                     _ => f.write_str("expected alphabeta[:DEPTH[:TIMEms]]"),
                 }
             }
-            SpecError::UnknownPart { spec, part } => write!(
-                f,
-                "bad part {part:?} in bot {spec:?}: expected like 100ms, n50000, d8, t2 or h64"
-            ),
+            SpecError::UnknownPart { spec, part } => {
+                // The hint names the options of the bot the spec is for.
+                let expected = if crate::AzSpec::is_az(spec) {
+                    "noise, t30, b8 or c100"
+                } else {
+                    "like 100ms, n50000, d8, t2 or h64"
+                };
+                write!(f, "bad part {part:?} in bot {spec:?}: expected {expected}")
+            }
             SpecError::RepeatedPart { spec, part } => {
                 write!(f, "repeated part {part:?} in bot {spec:?}")
             }

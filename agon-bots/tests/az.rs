@@ -364,10 +364,14 @@ fn az_specs_are_read_and_checked() {
             "{bad}"
         );
     }
-    assert!(matches!(
-        bot_by_name("az:m:10:fast", 0),
-        Err(SpecError::UnknownPart { .. })
-    ));
+    let unknown = bot_by_name("az:m:10:fast", 0).err().unwrap();
+    assert!(matches!(unknown, SpecError::UnknownPart { .. }));
+    assert!(
+        unknown
+            .to_string()
+            .ends_with("expected noise, t30, b8 or c100"),
+        "{unknown}"
+    );
     assert!(matches!(
         bot_by_name("az:m:10:c5:c5", 0),
         Err(SpecError::RepeatedPart { .. })
