@@ -127,7 +127,8 @@ impl AlphaBetaBot {
     /// go with it), where the bot's scores of positions mostly lie within a few hundred.
     ///
     /// ```
-    /// assert!(agon_bots::AlphaBetaBot::VALUE_SCALE > agon_bots::AlphaBetaBot::CONTEMPT);
+    /// use agon_bots::AlphaBetaBot;
+    /// assert!(AlphaBetaBot::VALUE_SCALE > f64::from(AlphaBetaBot::CONTEMPT));
     /// ```
     pub const VALUE_SCALE: f64 = 300.0;
 
