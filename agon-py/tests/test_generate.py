@@ -48,7 +48,7 @@ def test_mcts_datasets_carry_their_visit_counts(tmp_path: Path) -> None:
     """Each ply of an MCTS player has its root's visits (summing to the playouts, the move
     played the most visited) and value; the other player's plies have none, and a game
     without MCTS has null statistics. The statistics round-trip and make the policies."""
-    generate.generate(6, ["mcts:16", "alphabeta:1"], tmp_path / "mcts", seed=2, shard_size=4,
+    generate.generate(6, ["mcts:16", "greedy"], tmp_path / "mcts", seed=2, shard_size=4,
                       max_plies=50, workers=2, chunk_games=1)
     records = data.read_records(tmp_path / "mcts")
     assert len(records) == 6
@@ -78,7 +78,7 @@ def test_mcts_datasets_carry_their_visit_counts(tmp_path: Path) -> None:
         assert replay == game
     assert stats_plies == sum(r.plies for r in records) // 2
     # The same games on one worker, statistics included.
-    generate.generate(6, ["mcts:16", "alphabeta:1"], tmp_path / "one", seed=2, shard_size=4, max_plies=50)
+    generate.generate(6, ["mcts:16", "greedy"], tmp_path / "one", seed=2, shard_size=4, max_plies=50)
     assert table_of(tmp_path / "one").equals(table_of(tmp_path / "mcts"))
     # The statistics make the policies of the MCTS plies.
     (batch,) = data.training_batches(tmp_path / "mcts", batch_size=1000, policy=True)
