@@ -223,13 +223,29 @@ fn a_game_over_has_no_move() {
     assert_eq!(bot.choose_with_stats(&Game::from_position(over)), None);
 }
 
-/// Writes `tensors` as a model file in a fresh temporary directory.
-fn write_model(name: &str, tensors: &HashMap<String, Tensor>) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("agon-az-test-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("model.safetensors");
-    candle_core::safetensors::save(tensors, &path).unwrap();
-    path
+/// A temporary directory of this test process, removed when dropped (so that a run leaves
+/// nothing behind in the system's temporary folder).
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(tag: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("agon-az-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    /// Writes `tensors` as the model file `NAME.safetensors`.
+    fn model(&self, name: &str, tensors: &HashMap<String, Tensor>) -> PathBuf {
+        let path = self.0.join(format!("{name}.safetensors"));
+        candle_core::safetensors::save(tensors, &path).unwrap();
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }
 
 fn model_error(path: &Path) -> String {
@@ -257,6 +273,7 @@ fn a_missing_file_is_an_error() {
 #[test]
 fn a_corrupt_file_is_an_error() {
     let bytes = std::fs::read(fixture()).unwrap();
+    let scratch = Scratch::new("corrupt");
     for (name, corrupt) in [
         ("truncated", bytes[..bytes.len() / 2].to_vec()),
         ("header", bytes[8..].to_vec()),
@@ -270,9 +287,7 @@ fn a_corrupt_file_is_an_error() {
             ),
             "{name}"
         );
-        let dir = std::env::temp_dir().join(format!("agon-az-corrupt-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(format!("{name}.safetensors"));
+        let path = scratch.0.join(format!("{name}.safetensors"));
         std::fs::write(&path, &corrupt).unwrap();
         assert!(
             model_error(&path).starts_with("not a safetensors model"),
@@ -283,6 +298,7 @@ fn a_corrupt_file_is_an_error() {
 
 #[test]
 fn a_model_of_the_wrong_shape_is_an_error() {
+    let scratch = Scratch::new("shape");
     let zeros =
         |shape: &[usize]| Tensor::zeros(shape, candle_core::DType::F32, &Device::Cpu).unwrap();
     // A policy over another action space.
@@ -290,7 +306,7 @@ fn a_model_of_the_wrong_shape_is_an_error() {
     t.insert("policy.dense.weight".into(), zeros(&[121, 3000]));
     t.insert("policy.dense.bias".into(), zeros(&[3000]));
     assert_eq!(
-        Network::load(write_model("policy", &t)).err(),
+        Network::load(scratch.model("policy", &t)).err(),
         Some(NetworkError::Shape {
             name: "policy.dense.weight".into(),
             expected: vec![121, 3337],
@@ -300,7 +316,7 @@ fn a_model_of_the_wrong_shape_is_an_error() {
     // Another input: 12 planes instead of agon-rl's 11.
     let mut t = tensors();
     t.insert("stem.weight".into(), zeros(&[8, 12, 3, 3]));
-    let error = model_error(&write_model("stem", &t));
+    let error = model_error(&scratch.model("stem", &t));
     assert_eq!(
         error,
         "tensor \"stem.weight\" has shape [8, 12, 3, 3], expected [8, 11, 3, 3]: a model of another shape"
@@ -309,14 +325,14 @@ fn a_model_of_the_wrong_shape_is_an_error() {
     let mut t = tensors();
     t.insert("blocks.1.conv2.bias".into(), zeros(&[9]));
     assert!(matches!(
-        Network::load(write_model("bias", &t)),
+        Network::load(scratch.model("bias", &t)),
         Err(NetworkError::Shape { .. })
     ));
     // A tensor missing.
     let mut t = tensors();
     t.remove("value.out.weight");
     assert_eq!(
-        Network::load(write_model("missing", &t)).err(),
+        Network::load(scratch.model("missing", &t)).err(),
         Some(NetworkError::MissingTensor {
             name: "value.out.weight".into()
         })
@@ -325,7 +341,7 @@ fn a_model_of_the_wrong_shape_is_an_error() {
     let mut t = tensors();
     t.insert("value.conv.weight".into(), zeros(&[2, 8]));
     assert!(matches!(
-        Network::load(write_model("rank", &t)),
+        Network::load(scratch.model("rank", &t)),
         Err(NetworkError::Shape { .. })
     ));
 }

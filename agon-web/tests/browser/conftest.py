@@ -242,15 +242,16 @@ def browser():
 
 
 @pytest.fixture(scope="session")
-def shots() -> Path:
-    """The screenshot directory."""
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The screenshot directory: AGON_SCREENSHOTS, else pytest's temporary directory (which
+    keeps the last few runs' and removes older ones)."""
     env = os.environ.get("AGON_SCREENSHOTS")
     if env:
         path = Path(env)
         if not path.is_absolute():
             path = REPO / path
     else:
-        path = Path(tempfile.mkdtemp(prefix="agon-web-shots-"))
+        path = tmp_path_factory.mktemp("shots")
     path.mkdir(parents=True, exist_ok=True)
     return path
 

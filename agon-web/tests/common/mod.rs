@@ -343,6 +343,11 @@ impl Drop for Process {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // The log is kept for a failed test only (a SQLite server's lies in the database's
+        // directory, removed with it).
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_file(&self.log);
+        }
     }
 }
 
