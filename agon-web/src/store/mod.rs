@@ -22,6 +22,75 @@ use agon_core::{CellSet, Game, Move, Position, Rules, Side};
 
 use crate::{ApiError, Level};
 
+/// A [`GameRow`] from a row of [`COLUMNS`]: `game_row_from!(row.get)` calls `row.get(0)?`
+/// to `row.get(24)?` (each store's own row reader, typed by the field it fills).
+macro_rules! game_row_from {
+    ($row:ident . $get:ident) => {
+        GameRow {
+            id: $row.$get(0)?,
+            token_sha256: $row.$get(1)?,
+            human: $row.$get(2)?,
+            level: $row.$get(3)?,
+            start: $row.$get(4)?,
+            seed: $row.$get(5)?,
+            rules: $row.$get(6)?,
+            opponent: $row.$get(7)?,
+            guest_sha256: $row.$get(8)?,
+            creator_name: $row.$get(9)?,
+            guest_name: $row.$get(10)?,
+            clock: [
+                $row.$get(11)?,
+                $row.$get(12)?,
+                $row.$get(13)?,
+                $row.$get(14)?,
+                $row.$get(15)?,
+            ],
+            version: $row.$get(16)?,
+            end_reason: $row.$get(17)?,
+            loser: $row.$get(18)?,
+            offers: [$row.$get(19)?, $row.$get(20)?, $row.$get(21)?],
+            rematch_game: $row.$get(22)?,
+            resigned: $row.$get(23)?,
+            over: $row.$get(24)?,
+        }
+    };
+}
+
+/// The values of a [`GameRow`] in [`COLUMNS`]' order, then `extra`, as an array of
+/// `&dyn` parameters of the store's driver: `game_row_values!(r as dyn ToSql; a, b)`.
+macro_rules! game_row_values {
+    ($r:ident as $param:ty; $($extra:expr),*) => {
+        [
+            &$r.id as &$param,
+            &$r.token_sha256,
+            &$r.human,
+            &$r.level,
+            &$r.start,
+            &$r.seed,
+            &$r.rules,
+            &$r.opponent,
+            &$r.guest_sha256,
+            &$r.creator_name,
+            &$r.guest_name,
+            &$r.clock[0],
+            &$r.clock[1],
+            &$r.clock[2],
+            &$r.clock[3],
+            &$r.clock[4],
+            &$r.version,
+            &$r.end_reason,
+            &$r.loser,
+            &$r.offers[0],
+            &$r.offers[1],
+            &$r.offers[2],
+            &$r.rematch_game,
+            &$r.resigned,
+            &$r.over,
+            $(&$extra),*
+        ]
+    };
+}
+
 mod postgres;
 mod sqlite;
 
@@ -488,6 +557,17 @@ pub(crate) const COLUMNS: &str = "id, token_sha256, human, level, start, seed, r
     guest_sha256, creator_name, guest_name, clock_initial_ms, clock_increment_ms, white_ms,
     black_ms, clock_at_ms, version, end_reason, loser, draw_offer, takeback_offer,
     rematch_offer, rematch_game, resigned, over";
+
+/// The statement that stores a new game: [`COLUMNS`] and its three times, with the
+/// placeholders `SIGIL1` to `SIGIL28` (`$` for PostgreSQL, `?` for SQLite).
+pub(crate) fn insert_game_sql(sigil: char) -> String {
+    let columns = COLUMNS.split(',').count() + 3;
+    let placeholders: Vec<String> = (1..=columns).map(|i| format!("{sigil}{i}")).collect();
+    format!(
+        "INSERT INTO games ({COLUMNS}, created_unix, touched_ms, deadline_ms) VALUES ({})",
+        placeholders.join(", ")
+    )
+}
 
 /// A game's row as both stores read and write it (the columns of `games`).
 pub(crate) struct GameRow {

@@ -25,9 +25,10 @@ use std::time::Duration;
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
 use futures_util::StreamExt;
 use tokio::sync::mpsc;
+use tokio_postgres::types::ToSql;
 use tokio_postgres::{AsyncMessage, NoTls, Row};
 
-use super::{conflict, Change, Changed, GameRow, Op, WebGame, COLUMNS};
+use super::{conflict, insert_game_sql, Change, Changed, GameRow, Op, WebGame, COLUMNS};
 use crate::ApiError;
 
 /// The notification channel of changed games.
@@ -180,33 +181,7 @@ fn pool_error(e: deadpool_postgres::PoolError) -> ApiError {
 }
 
 fn row_of(row: &Row) -> Result<GameRow, tokio_postgres::Error> {
-    Ok(GameRow {
-        id: row.try_get(0)?,
-        token_sha256: row.try_get(1)?,
-        human: row.try_get(2)?,
-        level: row.try_get(3)?,
-        start: row.try_get(4)?,
-        seed: row.try_get(5)?,
-        rules: row.try_get(6)?,
-        opponent: row.try_get(7)?,
-        guest_sha256: row.try_get(8)?,
-        creator_name: row.try_get(9)?,
-        guest_name: row.try_get(10)?,
-        clock: [
-            row.try_get(11)?,
-            row.try_get(12)?,
-            row.try_get(13)?,
-            row.try_get(14)?,
-            row.try_get(15)?,
-        ],
-        version: row.try_get(16)?,
-        end_reason: row.try_get(17)?,
-        loser: row.try_get(18)?,
-        offers: [row.try_get(19)?, row.try_get(20)?, row.try_get(21)?],
-        rematch_game: row.try_get(22)?,
-        resigned: row.try_get(23)?,
-        over: row.try_get(24)?,
-    })
+    Ok(game_row_from!(row.try_get))
 }
 
 /// Reads and replays game `id` in one statement (one snapshot: the row and its moves
@@ -242,46 +217,14 @@ async fn write(client: &impl GenericClient, change: Change) -> Result<(), ApiErr
             } => {
                 let r = &row;
                 let statement = client
-                    .prepare_cached(&format!(
-                        "INSERT INTO games ({COLUMNS}, created_unix, touched_ms, deadline_ms)
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
-                         $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)"
-                    ))
+                    .prepare_cached(&insert_game_sql('$'))
                     .await
                     .map_err(db_error)?;
+                let created_unix = now_ms / 1000;
                 client
                     .execute(
                         &statement,
-                        &[
-                            &r.id,
-                            &r.token_sha256,
-                            &r.human,
-                            &r.level,
-                            &r.start,
-                            &r.seed,
-                            &r.rules,
-                            &r.opponent,
-                            &r.guest_sha256,
-                            &r.creator_name,
-                            &r.guest_name,
-                            &r.clock[0],
-                            &r.clock[1],
-                            &r.clock[2],
-                            &r.clock[3],
-                            &r.clock[4],
-                            &r.version,
-                            &r.end_reason,
-                            &r.loser,
-                            &r.offers[0],
-                            &r.offers[1],
-                            &r.offers[2],
-                            &r.rematch_game,
-                            &r.resigned,
-                            &r.over,
-                            &(now_ms / 1000),
-                            &now_ms,
-                            &deadline_ms,
-                        ],
+                        &game_row_values!(r as dyn ToSql + Sync; created_unix, now_ms, deadline_ms),
                     )
                     .await
                     .map_err(db_error)?;
@@ -404,7 +347,7 @@ async fn change<T>(
     // The lock first, then the read, sent together (the connection pipelines them and
     // the server runs them in order): the read's snapshot is taken once the lock is
     // held, so it sees the moves of the change that held it before.
-    let key: [&(dyn tokio_postgres::types::ToSql + Sync); 1] = [&id];
+    let key: [&(dyn ToSql + Sync); 1] = [&id];
     let (locked, game) = tokio::join!(tx.query_opt(&lock, &key), load(&tx, id));
     locked.map_err(db_error)?;
     let mut change = Change::default();

@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use rusqlite::{params, Connection, OptionalExtension, Transaction, TransactionBehavior};
+use rusqlite::{params, Connection, OptionalExtension, ToSql, Transaction, TransactionBehavior};
 
-use super::{conflict, Change, Changed, GameRow, Op, WebGame, COLUMNS};
+use super::{conflict, insert_game_sql, Change, Changed, GameRow, Op, WebGame, COLUMNS};
 use crate::ApiError;
 
 /// The schema, applied to a new database (`PRAGMA user_version` 0 to 1); [`MIGRATIONS`]
@@ -313,41 +313,8 @@ fn write(tx: &Transaction<'_>, change: Change) -> Result<(), ApiError> {
             } => {
                 let r = &row;
                 tx.execute(
-                    &format!(
-                        "INSERT INTO games ({COLUMNS}, created_unix, touched_ms, deadline_ms)
-                         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,
-                         ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)"
-                    ),
-                    params![
-                        r.id,
-                        r.token_sha256,
-                        r.human,
-                        r.level,
-                        r.start,
-                        r.seed,
-                        r.rules,
-                        r.opponent,
-                        r.guest_sha256,
-                        r.creator_name,
-                        r.guest_name,
-                        r.clock[0],
-                        r.clock[1],
-                        r.clock[2],
-                        r.clock[3],
-                        r.clock[4],
-                        r.version,
-                        r.end_reason,
-                        r.loser,
-                        r.offers[0],
-                        r.offers[1],
-                        r.offers[2],
-                        r.rematch_game,
-                        r.resigned,
-                        r.over,
-                        now_ms / 1000,
-                        now_ms,
-                        deadline_ms,
-                    ],
+                    &insert_game_sql('?'),
+                    game_row_values!(r as dyn ToSql; now_ms / 1000, now_ms, deadline_ms),
                 )?;
                 append(tx, &r.id, 0, &moves, now_ms)?;
             }
@@ -431,35 +398,7 @@ fn append(
 fn load(tx: &Transaction<'_>, id: &str) -> Result<Option<WebGame>, ApiError> {
     let row = tx
         .prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE id = ?1"))?
-        .query_row(params![id], |row| {
-            Ok(GameRow {
-                id: row.get(0)?,
-                token_sha256: row.get(1)?,
-                human: row.get(2)?,
-                level: row.get(3)?,
-                start: row.get(4)?,
-                seed: row.get(5)?,
-                rules: row.get(6)?,
-                opponent: row.get(7)?,
-                guest_sha256: row.get(8)?,
-                creator_name: row.get(9)?,
-                guest_name: row.get(10)?,
-                clock: [
-                    row.get(11)?,
-                    row.get(12)?,
-                    row.get(13)?,
-                    row.get(14)?,
-                    row.get(15)?,
-                ],
-                version: row.get(16)?,
-                end_reason: row.get(17)?,
-                loser: row.get(18)?,
-                offers: [row.get(19)?, row.get(20)?, row.get(21)?],
-                rematch_game: row.get(22)?,
-                resigned: row.get(23)?,
-                over: row.get(24)?,
-            })
-        })
+        .query_row(params![id], |row| Ok(game_row_from!(row.get)))
         .optional()?;
     let Some(row) = row else {
         return Ok(None);
