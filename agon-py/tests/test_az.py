@@ -23,7 +23,7 @@ import agon  # noqa: E402
 import agon.bots  # noqa: E402
 import agon.generate  # noqa: E402
 from agon import _agon  # noqa: E402
-from agon.az import loop, network, plot, pretrain, train  # noqa: E402
+from agon.az import curve, loop, network, plot, pretrain, train  # noqa: E402
 
 # 11 channels: the tower then has as many channels as the board is wide (a case candle
 # 0.9 reads wrong unless agon-bots works around it).
@@ -232,8 +232,9 @@ def test_pretraining_on_games_without_statistics(tmp_path: Path) -> None:
     assert (out / "chunk-0001.safetensors").read_bytes() != model.read_bytes()
     # Its learning curve: a point a chunk for each opponent.
     assert [g for g, _, _, _ in plot.curves(log)["random"]] == [1, 2]
-    picture = plot.svg(log, x_label="chunk (1 step)")
+    picture = plot.svg(log, x_label="chunk (1 step)", y_label="score of each <chunk> & its CI")
     assert picture.count("<circle") == 2 and ">chunk (1 step)</text>" in picture
+    assert ">score of each &lt;chunk&gt; &amp; its CI</text>" in picture
     with pytest.raises(ValueError, match="other settings"):
         pretrain.pretrain(out, pretrain.Pretraining(**{**run.__dict__, "seed": 1}))
     # The loop starts from the pretrained network.
@@ -349,3 +350,48 @@ def test_the_pretraining_command_line(tmp_path: Path, capsys: pytest.CaptureFixt
     bad = wider[:3] + [str(tmp_path / "bad")] + wider[4:-1] + ["0.01"]
     assert pretrain.main(bad) == 2
     assert "final_learning_rate" in capsys.readouterr().err and not (tmp_path / "bad").exists()
+
+
+def test_a_curve_after_the_fact(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    models = []
+    for seed in (1, 2):
+        models.append(tmp_path / f"chunk-{seed}.safetensors")
+        network.save(random_params(seed), models[-1])
+    run = curve.Curve(models=[str(models[0])], opponents=["random", "greedy"], games=2,
+                      visits=4, contempt=700, seed=3, first=1)
+    [first] = curve.curve(tmp_path / "curve", run)
+    assert first["generation"] == 1 and first["spec"] == f"az:{models[0].resolve()}:4:c700"
+    assert set(first["evaluation"]) == {"random", "greedy"}
+    e = first["evaluation"]["greedy"]
+    assert e["games"] == 2 and e["wins"] + e["draws"] + e["losses"] == 2
+    assert e["score"] == (e["wins"] + e["draws"] / 2) / 2
+    # The same openings as a match of the arena with the same seed: the same results.
+    m = _agon._book_match(first["spec"], "greedy", 2, 3)
+    assert (e["wins"], e["draws"], e["losses"]) == (m["wins"], m["draws"], m["losses"])
+    # Resumed: nothing to play. A second network added at the end: only it is played.
+    assert curve.curve(tmp_path / "curve", run) == []
+    more = curve.Curve(**{**run.__dict__, "models": [str(m) for m in models]})
+    [second] = curve.curve(tmp_path / "curve", more)
+    assert second["generation"] == 2 and "chunk-2" in second["spec"]
+    log = [json.loads(line) for line in (tmp_path / "curve" / "log.jsonl").read_text().splitlines()]
+    assert log == [first, second]
+    assert plot.svg(log).count("<circle") == 4
+    # Other settings, or other networks in place of those played: refused.
+    for other in [{**run.__dict__, "games": 4},
+                  {**run.__dict__, "models": [str(models[1]), str(models[0])]}]:
+        with pytest.raises(ValueError, match="other settings or networks"):
+            curve.curve(tmp_path / "curve", curve.Curve(**other))
+    assert len((tmp_path / "curve" / "log.jsonl").read_text().splitlines()) == 2
+    # The command line, and its errors.
+    args = [str(m) for m in models] + ["--out", str(tmp_path / "cli"), "--eval", "random",
+                                       "--games", "2", "--visits", "2"]
+    assert curve.main(args) == 0
+    assert "network 1 (chunk-2.safetensors) against random: " in capsys.readouterr().out
+    assert [e["generation"] for e in curve.curve(tmp_path / "cli", curve.Curve(
+        models=[str(m) for m in models], opponents=["random"], games=2, visits=2))] == []
+    for bad, message in [([str(tmp_path / "none.safetensors")], "no network file"),
+                         ([str(models[0]), "--contempt", "1001"], "contempt must be"),
+                         ([str(models[0]), "--games", "0"], "games and visits")]:
+        assert curve.main(bad + ["--out", str(tmp_path / "bad")]) == 2
+        assert message in capsys.readouterr().err
+    assert not (tmp_path / "bad").exists()

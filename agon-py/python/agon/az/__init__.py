@@ -12,7 +12,10 @@
   starts it from a trained network;
 - ``agon.az.pretrain``: ``python -m agon.az.pretrain --data DIR ... --out RUN``, the
   supervised start: a network trained on existing datasets of stronger players (their
-  visit counts, or the moves they played), resumable and logged as the loop is.
+  visit counts, or the moves they played), resumable and logged as the loop is;
+- ``agon.az.curve``: ``python -m agon.az.curve MODEL... --out DIR``, a learning curve
+  after the fact: a run's checkpoints against fixed opponents, logged for
+  ``agon.az.plot``.
 
 The Rust bot plays the exported files: ``Bot.from_name("az:DIR/best.safetensors:800")``.
 """

@@ -134,7 +134,8 @@ def evaluation(spec: str, opponents: Sequence[str], games: int, seed: int, worke
     scores = {}
     for opponent in opponents if games > 0 else []:
         m = _agon._book_match(spec, opponent, games, seed, concurrency=workers)
-        scores[opponent] = {k: m[k] for k in ("games", "score", "elo", "elo_low", "elo_high")}
+        scores[opponent] = {k: m[k] for k in ("games", "wins", "draws", "losses", "score",
+                                              "elo", "elo_low", "elo_high")}
         _say(f"{name} against {opponent}: {m['wins']}-{m['draws']}-{m['losses']}, "
              f"score {m['score']:.3f} over {m['games']} games")
     return scores

@@ -12,6 +12,7 @@ import argparse
 import json
 import math
 import sys
+from html import escape
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -35,8 +36,10 @@ def curves(log: List[Dict[str, Any]]) -> Dict[str, List[Tuple[int, float, float,
 
 
 def svg(log: List[Dict[str, Any]], title: str = "agon.az learning curve",
-        x_label: str = "generation") -> str:
-    """The picture of ``curves(log)``, ``x_label`` under its horizontal axis."""
+        x_label: str = "generation", y_label: str = "score of the best network") -> str:
+    """The picture of ``curves(log)``, ``x_label`` under its horizontal axis and
+    ``y_label`` beside its vertical one (texts are escaped for SVG)."""
+    title, x_label, y_label = (escape(t) for t in (title, x_label, y_label))
     data = curves(log)
     width, height, left, right, top, bottom = 640, 360, 56, 150, 36, 44
     last = max([g for c in data.values() for g, _, _, _ in c] + [1])
@@ -63,7 +66,7 @@ def svg(log: List[Dict[str, Any]], title: str = "agon.az learning curve",
     parts.append(f'<text x="{(left + width - right) / 2}" y="{height - 8}" '
                  f'text-anchor="middle">{x_label}</text>')
     parts.append(f'<text x="14" y="{height / 2}" text-anchor="middle" '
-                 f'transform="rotate(-90 14 {height / 2})">score of the best network</text>')
+                 f'transform="rotate(-90 14 {height / 2})">{y_label}</text>')
     for i, (opponent, points) in enumerate(sorted(data.items())):
         colour = COLOURS[i % len(COLOURS)]
         line = " ".join(f"{x(g):.1f},{y(s):.1f}" for g, s, _, _ in points)
@@ -75,7 +78,7 @@ def svg(log: List[Dict[str, Any]], title: str = "agon.az learning curve",
         ly = top + 16 * i + 8
         parts.append(f'<line x1="{width - right + 12}" x2="{width - right + 32}" y1="{ly}" '
                      f'y2="{ly}" stroke="{colour}" stroke-width="2"/><text '
-                     f'x="{width - right + 38}" y="{ly + 4}">{opponent}</text>')
+                     f'x="{width - right + 38}" y="{ly + 4}">{escape(opponent)}</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -87,11 +90,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     p.add_argument("--out", required=True, help="the SVG file to write")
     p.add_argument("--title", default="agon.az learning curve")
     p.add_argument("--x-label", default="generation", help="the horizontal axis' name")
+    p.add_argument("--y-label", default="score of the best network",
+                   help="the vertical axis' name (for a pretraining run: each chunk's network)")
     a = p.parse_args(argv)
     try:
         lines = (Path(a.run) / "log.jsonl").read_text().splitlines()
         log = [json.loads(line) for line in lines if line.strip()]
-        Path(a.out).write_text(svg(log, a.title, a.x_label))
+        Path(a.out).write_text(svg(log, a.title, a.x_label, a.y_label))
     except (OSError, ValueError, KeyError) as error:
         print(f"agon.az.plot: {error}", file=sys.stderr)
         return 2
