@@ -251,31 +251,50 @@ impl MatchStats {
         (f64::from(self.wins) + 0.5 * f64::from(self.draws)) / f64::from(self.games)
     }
 
-    /// The 95% confidence interval of A's score, by the normal approximation with the
-    /// sample variance of the per-game scores (1, ½ or 0), clamped to `[0, 1]`.
+    /// The 95% confidence interval of A's score: Wilson's score interval, extended to
+    /// draws.
     ///
-    /// Games that all end alike give an interval of width zero; that says the games
-    /// varied too little to estimate it, not that the score is certain.
+    /// Its bounds are the true scores `q` from which the score observed lies 1.96 standard
+    /// errors away, a game's score having the variance `q(1 - q) - d/4` at a draw rate
+    /// `d` (taken as draws / (games + 1.96²), so that a match of draws alone does not
+    /// claim that every game will be drawn). Without draws it is Wilson's interval. Unlike
+    /// the normal approximation around the score, it has a width when every game ends
+    /// alike (10 wins of 10: [0.722, 1]) and never leaves `[0, 1]`.
     ///
     /// ```
     /// use agon_bots::arena::MatchStats;
-    /// let stats = MatchStats { games: 100, wins: 50, draws: 0, losses: 50, capped: 0, plies: 0 };
-    /// let (low, high) = stats.confidence_interval();
-    /// assert_eq!((low * 1000.0).round(), 402.0);
-    /// assert_eq!((high * 1000.0).round(), 598.0);
+    /// let even = MatchStats { games: 100, wins: 50, draws: 0, losses: 50, capped: 0, plies: 0 };
+    /// let (low, high) = even.confidence_interval();
+    /// assert_eq!(((low * 1000.0).round(), (high * 1000.0).round()), (404.0, 596.0));
+    /// // Draws make a game's score vary less: a narrower interval.
+    /// let drawn = MatchStats { games: 100, wins: 25, draws: 50, losses: 25, capped: 0, plies: 0 };
+    /// let (low, high) = drawn.confidence_interval();
+    /// assert_eq!(((low * 1000.0).round(), (high * 1000.0).round()), (431.0, 569.0));
+    /// let swept = MatchStats { games: 10, wins: 10, draws: 0, losses: 0, capped: 0, plies: 0 };
+    /// let (low, high) = swept.confidence_interval();
+    /// assert_eq!(((low * 1000.0).round(), high), (722.0, 1.0));
     /// ```
     pub fn confidence_interval(&self) -> (f64, f64) {
-        if self.games < 2 {
+        const Z: f64 = 1.96;
+        if self.games == 0 {
             return (0.0, 1.0);
         }
         let n = f64::from(self.games);
-        let mean = self.score();
-        let sum_sq = f64::from(self.wins) * (1.0 - mean).powi(2)
-            + f64::from(self.draws) * (0.5 - mean).powi(2)
-            + f64::from(self.losses) * mean.powi(2);
-        let variance = sum_sq / (n - 1.0);
-        let half = 1.96 * (variance / n).sqrt();
-        ((mean - half).max(0.0), (mean + half).min(1.0))
+        let score = self.score();
+        let k = Z * Z / n;
+        let draw_rate = f64::from(self.draws) / (n + Z * Z);
+        // (score - q)² = k (q (1 - q) - draw_rate / 4), a quadratic in q.
+        let a = 1.0 + k;
+        let b = 2.0 * score + k;
+        let c = score * score + k * draw_rate / 4.0;
+        // Counts set by hand that do not add up could make it negative: no interval then
+        // but the point, never a NaN.
+        let root = (b * b - 4.0 * a * c).max(0.0).sqrt();
+        // The interval holds the score itself (a perfect one stays 1 through rounding).
+        (
+            ((b - root) / (2.0 * a)).min(score).max(0.0),
+            ((b + root) / (2.0 * a)).max(score).min(1.0),
+        )
     }
 
     /// The average game length in plies.
@@ -325,7 +344,7 @@ impl MatchStats {
 /// let stats = MatchStats { games: 4, wins: 3, draws: 1, losses: 0, capped: 0, plies: 400 };
 /// assert_eq!(
 ///     stats.to_string(),
-///     "games=4 wins=3 draws=1 losses=0 capped=0 score=0.875 ci95=[0.630, 1.000] mean_plies=100.0"
+///     "games=4 wins=3 draws=1 losses=0 capped=0 score=0.875 ci95=[0.423, 0.959] mean_plies=100.0"
 /// );
 /// ```
 impl fmt::Display for MatchStats {
@@ -680,7 +699,7 @@ impl MatchReport {
     /// let stats = MatchStats { games: 100, wins: 50, draws: 0, losses: 50, capped: 0, plies: 0 };
     /// let report = MatchReport { a: "x".into(), b: "y".into(), stats, longest_move: Default::default(), sprt: None };
     /// let (elo, low, high) = report.elo();
-    /// assert_eq!((elo, low.round(), high.round()), (0.0, -69.0, 69.0));
+    /// assert_eq!((elo, low.round(), high.round()), (0.0, -68.0, 68.0));
     /// ```
     pub fn elo(&self) -> (f64, f64, f64) {
         let (low, high) = self.stats.confidence_interval();

@@ -64,7 +64,7 @@ fn statistics() {
     assert_eq!(stats.mean_plies(), 150.0);
     assert_eq!(
         stats.to_string(),
-        "games=200 wins=190 draws=6 losses=4 capped=1 score=0.965 ci95=[0.942, 0.988] mean_plies=150.0"
+        "games=200 wins=190 draws=6 losses=4 capped=1 score=0.965 ci95=[0.932, 0.980] mean_plies=150.0"
     );
     let all_won = MatchStats {
         games: 10,
@@ -74,7 +74,26 @@ fn statistics() {
         capped: 0,
         plies: 0,
     };
-    assert_eq!(all_won.confidence_interval(), (1.0, 1.0));
+    // A perfect score still has an interval below it (Wilson's: 10 / (10 + 1.96²)), and
+    // its upper bound is exactly 1.
+    let (low, high) = all_won.confidence_interval();
+    assert_eq!(((low * 1e4).round(), high), (7225.0, 1.0));
+    let all_lost = MatchStats {
+        losses: 10,
+        wins: 0,
+        ..all_won
+    };
+    let (low, high) = all_lost.confidence_interval();
+    assert_eq!((low, (high * 1e4).round()), (0.0, 2775.0));
+    // Draws alone: an interval around one half, narrower than Wilson's without draws
+    // ([0.237, 0.763]) but not of width zero.
+    let all_drawn = MatchStats {
+        draws: 10,
+        wins: 0,
+        ..all_won
+    };
+    let (low, high) = all_drawn.confidence_interval();
+    assert_eq!(((low * 1e3).round(), (high * 1e3).round()), (361.0, 639.0));
     assert_eq!(MatchStats::default().confidence_interval(), (0.0, 1.0));
 }
 

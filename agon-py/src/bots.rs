@@ -457,6 +457,29 @@ fn _arena_match(
     Ok(played)
 }
 
+/// A's score over `wins`, `draws` and `losses`, with its 95% interval as the arena reports
+/// it (`agon_bots::arena::MatchStats::confidence_interval`: Wilson's score interval,
+/// extended to draws): `(score, low, high)`, `(0, 0, 1)` without games. The Python
+/// tournaments and balance tables report their scores by it, so that they and the arena
+/// agree.
+#[pyfunction]
+fn _score_interval(wins: u32, draws: u32, losses: u32) -> PyResult<(f64, f64, f64)> {
+    let games = wins
+        .checked_add(draws)
+        .and_then(|n| n.checked_add(losses))
+        .ok_or_else(|| PyValueError::new_err("more than 4294967295 games"))?;
+    let stats = agon_bots::arena::MatchStats {
+        games,
+        wins,
+        draws,
+        losses,
+        capped: 0,
+        plies: 0,
+    };
+    let (low, high) = stats.confidence_interval();
+    Ok((stats.score(), low, high))
+}
+
 /// A match that failed, as Python sees it: `ValueError` for a bad spec, `RuntimeError` for
 /// a game a bot broke (the reference bots always choose a legal move: a game they break is
 /// a bug of theirs, as in `_play_games`).
@@ -476,6 +499,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<AlphaBetaPy>()?;
     m.add_function(wrap_pyfunction!(opening_book, m)?)?;
     m.add_function(wrap_pyfunction!(_arena_match, m)?)?;
+    m.add_function(wrap_pyfunction!(_score_interval, m)?)?;
     // The ply cap of the arena, which the Python tournaments and datasets share.
     m.add("MAX_GAME_PLIES", agon_bots::arena::MAX_PLIES)?;
     Ok(())

@@ -56,3 +56,16 @@ def test_the_arena_checks_its_arguments() -> None:
         _agon._arena_match("random", "random", 2, 0, 0)
     assert len(_agon._arena_match("random", "greedy", 2, 0, 10)) == 2
     assert agon.MAX_GAME_PLIES >= 10
+
+
+def test_a_tournament_s_intervals_are_the_arena_s() -> None:
+    import doctest
+
+    # The Python score interval is the arena's (one definition), examples included.
+    assert _games.score_interval(14, 4, 2) == _agon._score_interval(14, 4, 2)
+    score, low, high = _games.score_interval(20, 0, 0)
+    assert (score, round(low, 3), high) == (1.0, 0.839, 1.0)
+    assert _games.score_interval(0, 0, 0) == (0.0, 0.0, 1.0)
+    with pytest.raises(ValueError, match="games"):
+        _games.score_interval(2**32 - 1, 1, 0)
+    assert doctest.testmod(_games).failed == 0

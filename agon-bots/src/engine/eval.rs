@@ -95,9 +95,9 @@ pub const NUM_FEATURES: usize = 23;
 /// weights are unchanged. The old order made the engine reluctant to march guards and
 /// queen inward. From the book, same openings, before and after:
 /// `arena -- engine:n20000 alphabeta:4 40 1 --book --concurrency 2` went from 35-3-2
-/// (3 capped, 0.912 [0.835, 0.990]) to 37-3-0 (3 capped, 0.963 [0.921, 1.000]), and
+/// (3 capped, 0.912 [0.794, 0.959]) to 37-3-0 (3 capped, 0.963 [0.864, 0.979]), and
 /// `arena -- engine:n50000 alphabeta:5 24 1 --book --concurrency 2` from 15-6-3
-/// (5 capped, 0.750 [0.606, 0.894]) to 20-1-3 (1 capped, 0.854 [0.716, 0.992]).
+/// (5 capped, 0.750 [0.575, 0.856]) to 20-1-3 (1 capped, 0.854 [0.670, 0.941]).
 /// On the fresh data below the projection also lowers the cross-entropy: 0.7285 to
 /// 0.6895 on the positions of decisive games, 0.7561 to 0.7524 on all positions.
 /// Re-fits on fresh self-play data (400 games, `tune gen 200 engine:n3000` seeds 11 and

@@ -80,6 +80,7 @@ __all__ = [
     "AlphaBeta",
     "opening_book",
     "_arena_match",
+    "_score_interval",
     "MAX_GAME_PLIES",
     "_az_evaluate",
     "_book_match",
@@ -1531,6 +1532,11 @@ def _arena_match(
     Without the GIL. For tests that a Python tournament plays the arena's games. Raises
     `ValueError` for a bad spec or limit, `RuntimeError` (naming the game and the bot) if
     a bot breaks the rules."""
+def _score_interval(wins: int, draws: int, losses: int) -> Tuple[float, float, float]:
+    """A's score over `wins`, `draws` and `losses`, with its 95% interval as the arena reports
+    it (`agon_bots::arena::MatchStats::confidence_interval`: Wilson's score interval,
+    extended to draws): `(score, low, high)`, `(0, 0, 1)` without games. Raises
+    `OverflowError` for a negative count and `ValueError` for more than 2^32 - 1 games."""
 def _az_evaluate(
     model: str, observations: npt.NDArray[np.float32]
 ) -> Tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:

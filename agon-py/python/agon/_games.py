@@ -251,22 +251,16 @@ def format_duration(seconds: float) -> str:
 
 
 def score_interval(wins: int, draws: int, losses: int) -> Tuple[float, float, float]:
-    """A score (wins plus half the draws, over the games) with its 95% interval by the
-    normal approximation with the sample variance of the per-game scores (1, 1/2, 0),
-    clamped to [0, 1]; (0, 0, 1) without games, and (score, 0, 1) with one game.
+    """A score (wins plus half the draws, over the games) with its 95% interval, as the
+    arena computes it (Wilson's score interval, extended to draws: ``_agon._score_interval``);
+    (0, 0, 1) without games.
 
     >>> [round(x, 3) for x in score_interval(50, 0, 50)]
-    [0.5, 0.402, 0.598]
+    [0.5, 0.404, 0.596]
+    >>> [round(x, 3) for x in score_interval(10, 0, 0)]
+    [1.0, 0.722, 1.0]
     """
-    n = wins + draws + losses
-    if n == 0:
-        return 0.0, 0.0, 1.0
-    mean = (wins + 0.5 * draws) / n
-    if n < 2:
-        return mean, 0.0, 1.0
-    sum_sq = wins * (1 - mean) ** 2 + draws * (0.5 - mean) ** 2 + losses * mean**2
-    half = 1.96 * math.sqrt(sum_sq / (n - 1) / n)
-    return mean, max(0.0, mean - half), min(1.0, mean + half)
+    return _agon._score_interval(wins, draws, losses)
 
 
 PLAYERS_HELP = (

@@ -11,8 +11,8 @@ so the figures are the same on any number of threads (``--workers``) or Ray work
 (``--ray``, extra ``ray``).
 
 The output is a Markdown table, one row per rule set and kind of play: the games, White's
-score (wins plus half the draws, over the games) with its 95% interval (normal
-approximation with the per-game scores' sample variance), the draw rate, the mean and the
+score (wins plus half the draws, over the games) with its 95% interval (the arena's:
+Wilson's score interval, extended to draws), the draw rate, the mean and the
 90th percentile of the length in plies, and the games that reached the rule set's move
 limit or the cap of ``--max-plies`` (a game still going at the cap counts as a draw); then
 the exact command line that produced it.

@@ -7,7 +7,7 @@ number alone, so that the results are the same on any number of threads (``--wor
 or Ray workers (``--ray``, extra ``ray``). The games are played in Rust without the GIL.
 
 The table gives each player's games, score (wins plus half the draws, over the games)
-with its 95% interval (normal approximation with the per-game scores' sample variance),
+with its 95% interval (the arena's: Wilson's score interval, extended to draws),
 and an Elo estimate with its 95% uncertainty. The Elo ratings are the maximum-likelihood
 Bradley-Terry ratings of all games at once (a draw counting half a win to each side),
 centred on a mean of 0, with one virtual draw added between every two players who met
