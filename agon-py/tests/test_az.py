@@ -5,6 +5,7 @@ Skipped without the ``az`` extra (JAX, optax, safetensors, pyarrow)."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any, List
 
@@ -110,6 +111,13 @@ def test_bad_model_files_are_value_errors(tmp_path: Path) -> None:
         agon.bots.Bot.from_name(f"az:{tmp_path / 'ok.safetensors'}:0")
 
 
+def strict_json_lines(path: Path) -> List[Any]:
+    """The lines of a log as JSON, refusing NaN and Infinity (which strict parsers refuse)."""
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} in {path}")
+    return [json.loads(line, parse_constant=refuse) for line in path.read_text().splitlines()]
+
+
 def tiny_run(**changes: Any) -> loop.Run:
     settings = dict(games=2, visits=4, temperature_plies=4, max_plies=24, blocks=1, channels=8,
                     max_steps=1, batch_samples=64, gate_games=2, gate_visits=4,
@@ -127,7 +135,7 @@ def test_a_tiny_loop_runs_end_to_end(tmp_path: Path) -> None:
     assert np.isfinite(entry["policy_loss"]) and np.isfinite(entry["value_loss"])
     assert entry["gate"]["games"] == 2 and entry["best"] in (0, 1)
     assert entry["evaluation"]["random"]["games"] == 2
-    log = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
+    log = strict_json_lines(out / "log.jsonl")
     assert log == [entry]
     # The self-play games carry the search's visit counts: policy targets.
     batch = next(agon.data.training_batches(out / "gen-0001" / "games", policy=True))
@@ -215,7 +223,7 @@ def test_pretraining_on_games_without_statistics(tmp_path: Path) -> None:
     assert (entry["generation"], entry["steps"], entry["samples"]) == (1, 1, 64)
     assert np.isfinite(entry["policy_loss"]) and np.isfinite(entry["value_loss"])
     assert entry["evaluation"]["random"]["games"] == 2
-    assert [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()] == [entry]
+    assert strict_json_lines(out / "log.jsonl") == [entry]
     # The exported network loads in Rust and plays a legal move.
     model = out / pretrain.MODEL
     assert network.Shape.of(network.load(model)) == network.Shape(blocks=1, channels=8)
@@ -226,7 +234,7 @@ def test_pretraining_on_games_without_statistics(tmp_path: Path) -> None:
     assert pretrain.pretrain(out, run) == []
     more = pretrain.Pretraining(**{**run.__dict__, "steps": 2})
     assert pretrain.pretrain(out, more)[0]["steps"] == 2
-    log = [json.loads(line) for line in (out / "log.jsonl").read_text().splitlines()]
+    log = strict_json_lines(out / "log.jsonl")
     assert [e["steps"] for e in log] == [1, 2]
     assert (out / "chunk-0002.safetensors").read_bytes() == model.read_bytes()
     assert (out / "chunk-0001.safetensors").read_bytes() != model.read_bytes()
@@ -365,6 +373,8 @@ def test_a_curve_after_the_fact(tmp_path: Path, capsys: pytest.CaptureFixture[st
     e = first["evaluation"]["greedy"]
     assert e["games"] == 2 and e["wins"] + e["draws"] + e["losses"] == 2
     assert e["score"] == (e["wins"] + e["draws"] / 2) / 2
+    assert (e["score"], e["score_low"], e["score_high"]) == _agon._score_interval(
+        e["wins"], e["draws"], e["losses"])
     # The same openings as a match of the arena with the same seed: the same results.
     m = _agon._book_match(first["spec"], "greedy", 2, 3)
     assert (e["wins"], e["draws"], e["losses"]) == (m["wins"], m["draws"], m["losses"])
@@ -373,9 +383,17 @@ def test_a_curve_after_the_fact(tmp_path: Path, capsys: pytest.CaptureFixture[st
     more = curve.Curve(**{**run.__dict__, "models": [str(m) for m in models]})
     [second] = curve.curve(tmp_path / "curve", more)
     assert second["generation"] == 2 and "chunk-2" in second["spec"]
-    log = [json.loads(line) for line in (tmp_path / "curve" / "log.jsonl").read_text().splitlines()]
+    log = strict_json_lines(tmp_path / "curve" / "log.jsonl")
     assert log == [first, second]
+    # A random network loses both games to greedy: an Elo of minus infinity, logged as
+    # null, and a score interval from 0.
+    assert (e["losses"], e["elo"], e["elo_low"], e["score_low"]) == (2, None, None, 0.0)
     assert plot.svg(log).count("<circle") == 4
+    assert plot.curves(log)["greedy"][0] == (1, 0.0, 0.0, e["score_high"])
+    # A log of an older version, with Elo bounds only (infinite ones included).
+    old = [{"generation": 3, "evaluation": {"greedy": {
+        "score": 1.0, "elo": math.inf, "elo_low": 0.0, "elo_high": math.inf}}}]
+    assert plot.curves(old) == {"greedy": [(3, 1.0, 0.5, 1.0)]}
     # Other settings, or other networks in place of those played: refused.
     for other in [{**run.__dict__, "games": 4},
                   {**run.__dict__, "models": [str(models[1]), str(models[0])]}]:

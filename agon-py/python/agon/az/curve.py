@@ -25,7 +25,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
-from .loop import _say, _spec, _write_json, evaluation
+from .loop import _say, _spec, _write_json, evaluation, log_line
 
 CONFIG = "curve.json"
 LOG = "log.jsonl"
@@ -80,7 +80,7 @@ def curve(out: "str | os.PathLike[str]", run: Curve, *, workers: int = 1) -> Lis
         entry = {"generation": generation, "spec": spec, "evaluation": scores,
                  "evaluation_seconds": round(time.monotonic() - started, 1)}
         with open(log, "a") as f:
-            f.write(json.dumps(entry) + "\n")
+            f.write(log_line(entry))
         entries.append(entry)
     return entries
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shutil
 import sys
@@ -127,15 +128,30 @@ def _settings_file(config: Path, settings: Dict[str, Any],
         _write_json(config, settings)
 
 
+def _finite(x: float) -> Optional[float]:
+    """``x``, or None for an infinite Elo (a score of 0 or 1), which JSON cannot hold."""
+    return x if math.isfinite(x) else None
+
+
+def log_line(entry: Dict[str, Any]) -> str:
+    """A log entry as one line of strict JSON (no NaN or Infinity: any JSON parser reads
+    it)."""
+    return json.dumps(entry, allow_nan=False) + "\n"
+
+
 def evaluation(spec: str, opponents: Sequence[str], games: int, seed: int, workers: int,
                name: str) -> Dict[str, Dict[str, Any]]:
     """The learning curve's point: the bot ``spec`` against each of ``opponents`` over
-    ``games`` book games (none if 0), each result printed after ``name``."""
+    ``games`` book games (none if 0), each result printed after ``name``: games, wins,
+    draws, losses, the score with its 95% interval (``score_low``, ``score_high``, the
+    arena's) and the Elo with its interval (None where infinite)."""
     scores = {}
     for opponent in opponents if games > 0 else []:
         m = _agon._book_match(spec, opponent, games, seed, concurrency=workers)
-        scores[opponent] = {k: m[k] for k in ("games", "wins", "draws", "losses", "score",
-                                              "elo", "elo_low", "elo_high")}
+        _, low, high = _agon._score_interval(m["wins"], m["draws"], m["losses"])
+        scores[opponent] = {k: m[k] for k in ("games", "wins", "draws", "losses", "score")}
+        scores[opponent].update(score_low=low, score_high=high,
+                                **{k: _finite(m[k]) for k in ("elo", "elo_low", "elo_high")})
         _say(f"{name} against {opponent}: {m['wins']}-{m['draws']}-{m['losses']}, "
              f"score {m['score']:.3f} over {m['games']} games")
     return scores
@@ -263,7 +279,7 @@ def run_generation(out: Path, run: Run, g: int, state: Dict[str, Any], *, worker
         entry.update(evaluation=scores, evaluation_seconds=round(time.monotonic() - started, 1))
         phase_done("evaluation")
         with open(out / LOG, "a") as log:
-            log.write(json.dumps(entry) + "\n")
+            log.write(log_line(entry))
     return entry
 
 

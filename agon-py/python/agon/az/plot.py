@@ -1,9 +1,9 @@
 """The learning curve of a run: ``python -m agon.az.plot DIR --out curve.svg``.
 
-Reads ``DIR/log.jsonl`` (``agon.az.loop``, or ``agon.az.pretrain`` whose chunks stand
-for generations) and draws, for each fixed opponent of the
-evaluation, the best network's score by generation with its 95% interval (from the Elo
-interval the arena reports), as an SVG picture: no plotting library needed.
+Reads ``DIR/log.jsonl`` (of ``agon.az.loop``, of ``agon.az.pretrain`` whose chunks
+stand for generations, or of ``agon.az.curve``) and draws, for each fixed opponent of the
+evaluation, the network's score by generation with its 95% interval (the arena's), as an
+SVG picture: no plotting library needed.
 """
 
 from __future__ import annotations
@@ -30,7 +30,10 @@ def curves(log: List[Dict[str, Any]]) -> Dict[str, List[Tuple[int, float, float,
     out: Dict[str, List[Tuple[int, float, float, float]]] = {}
     for entry in log:
         for opponent, e in entry.get("evaluation", {}).items():
-            low, high = _score_of_elo(e["elo_low"]), _score_of_elo(e["elo_high"])
+            if "score_low" in e:
+                low, high = e["score_low"], e["score_high"]
+            else:  # a log of an older version: the bounds from its Elo interval
+                low, high = _score_of_elo(e["elo_low"]), _score_of_elo(e["elo_high"])
             out.setdefault(opponent, []).append((entry["generation"], e["score"], low, high))
     return out
 

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
 from . import network, train
-from .loop import _settings_file, _spec, _write_json, evaluation
+from .loop import _settings_file, _spec, _write_json, evaluation, log_line
 
 CONFIG = "pretrain.json"
 STATE = "state.json"
@@ -138,7 +138,7 @@ def pretrain(out: "str | os.PathLike[str]", run: Pretraining, *,
                             run.eval_games, run.seed + chunk, workers, f"chunk {chunk}:")
         entry.update(evaluation=scores, evaluation_seconds=round(time.monotonic() - started, 1))
         with open(directory / LOG, "a") as log:
-            log.write(json.dumps(entry) + "\n")
+            log.write(log_line(entry))
         # The state last: a run stopped before this line trains the chunk again (on from
         # the weights saved above).
         _write_json(directory / STATE, {"steps": done})
