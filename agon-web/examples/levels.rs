@@ -13,7 +13,7 @@
 use std::time::{Duration, Instant};
 
 use agon_core::{Game, Position, Side};
-use agon_web::store::WebGame;
+use agon_web::game::WebGame;
 use agon_web::{GameState, Level};
 
 fn main() {

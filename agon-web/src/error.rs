@@ -106,8 +106,9 @@ impl ApiError {
     }
 
     /// 503 `server-busy` with `Retry-After: 1`: the database did not let the request in
-    /// in time (SQLite's write lock held past its busy timeout, or no connection of
-    /// PostgreSQL's pool free within its wait). A moment of load, not a fault: the page
+    /// in time ([`StoreError::Busy`](crate::store::StoreError::Busy): SQLite's write lock
+    /// held past its busy timeout, or no connection of PostgreSQL's pool free within its
+    /// wait). A moment of load, not a fault: the page
     /// sends the request again, as for a busy computer player.
     ///
     /// ```
@@ -144,18 +145,6 @@ impl core::fmt::Display for ApiError {
 }
 
 impl std::error::Error for ApiError {}
-
-impl From<rusqlite::Error> for ApiError {
-    fn from(e: rusqlite::Error) -> ApiError {
-        use rusqlite::ErrorCode;
-        match e.sqlite_error_code() {
-            // Another writer (a second process on the file) held the lock past the
-            // busy timeout: nothing was written, and a retry will likely pass.
-            Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => ApiError::database_busy(),
-            _ => ApiError::internal(format!("database: {e}")),
-        }
-    }
-}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {

@@ -22,9 +22,9 @@ use agon_core::Side;
 use axum::http::StatusCode;
 use tokio::sync::{broadcast, watch};
 
+use crate::error::ApiError;
+use crate::game::WebGame;
 use crate::limits::ClientKey;
-use crate::store::WebGame;
-use crate::ApiError;
 
 /// What a game's streams receive.
 #[derive(Clone, Debug)]
@@ -81,7 +81,7 @@ impl Default for StreamLimits {
 /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
 /// use std::sync::Arc;
 /// use agon_core::{Position, Side};
-/// use agon_web::{store::WebGame, Hub, HubEvent, Level, StreamLimits};
+/// use agon_web::{game::WebGame, Hub, HubEvent, Level, StreamLimits};
 /// let hub = Arc::new(Hub::new(StreamLimits::default()));
 /// let mut game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
 /// let mut sub = hub.subscribe(&game.id);

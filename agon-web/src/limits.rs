@@ -37,7 +37,7 @@ use axum::http::{HeaderMap, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::ApiError;
+use crate::error::ApiError;
 
 /// A rate and a burst: `count` requests every `period` on average, and up to `burst` at
 /// once. Its text form is `COUNT/UNIT[:BURST]` with the unit `s`, `min` or `h` (the burst

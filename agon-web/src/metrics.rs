@@ -28,7 +28,6 @@ use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
 use prometheus_client::registry::Registry;
 
 use crate::error::ErrorName;
-use crate::AppState;
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct GameLabel {
@@ -65,7 +64,7 @@ fn search_histogram() -> Histogram {
     Histogram::new(exponential_buckets(0.0001, 4.0, 9))
 }
 
-/// The server's counters, shared by every request (`AppState::metrics`).
+/// The server's counters, shared by every request ([`AppState::metrics`](crate::AppState::metrics)).
 ///
 /// ```
 /// let metrics = agon_web::Metrics::new();
@@ -272,13 +271,13 @@ impl Drop for StreamGuard {
 }
 
 /// `GET /metrics`: every metric, in the Prometheus text format.
-pub async fn endpoint(State(app): State<Arc<AppState>>) -> Response {
+pub async fn endpoint(State(metrics): State<Arc<Metrics>>) -> Response {
     (
         [(
             header::CONTENT_TYPE,
             prometheus_client::encoding::prometheus_text::CONTENT_TYPE,
         )],
-        app.metrics.encode(),
+        metrics.encode(),
     )
         .into_response()
 }

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use tokio::sync::Semaphore;
 
-use crate::ApiError;
+use crate::error::ApiError;
 
 /// How much expected work (in milliseconds of search) may wait for each worker before
 /// the server says it is busy: a request waits at most about this long for its turn.

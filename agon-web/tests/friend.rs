@@ -695,7 +695,7 @@ async fn a_version_2_database_keeps_its_games() {
         assert_eq!(game.version, 2, "a move and a resignation");
         let game = store.load("fedcba9876543210").unwrap().unwrap();
         assert_eq!((game.version, game.plies()), (1, 1));
-        assert_eq!(game.opponent, agon_web::store::Opponent::Computer);
+        assert_eq!(game.opponent, agon_web::game::Opponent::Computer);
         assert!(game.clock.is_none());
     }
     // Served: the migrated games answer, and their token still plays.

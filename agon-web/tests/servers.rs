@@ -517,5 +517,5 @@ async fn the_migrations_run_once_and_a_newer_schema_is_refused() {
         .await
         .unwrap();
     let refused = agon_web::Store::connect(&db, 2).await.err().unwrap();
-    assert!(refused.message.contains("newer"), "{refused}");
+    assert!(refused.to_string().contains("newer"), "{refused}");
 }

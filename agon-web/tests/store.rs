@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use agon_core::{Position, Side};
-use agon_web::store::WebGame;
+use agon_web::game::WebGame;
 use agon_web::{store, Config, Hub, HubEvent, Level, Store, StreamLimits};
 use axum::http::header;
 use serde_json::json;
@@ -45,7 +45,7 @@ fn a_sqlite_file_of_an_unknown_schema_version_is_refused_by_name() {
     // Negative: no agon-web ever wrote it (it used to panic, indexing the migrations).
     let foreign = sqlite_file_at(dir.path(), -1);
     let e = Store::open(&foreign).err().expect("refused");
-    assert_eq!(e.message, not_ours(-1, store::VERSION));
+    assert_eq!(e.to_string(), not_ours(-1, store::VERSION));
     assert_eq!(
         user_version(&foreign),
         -1,
@@ -56,7 +56,7 @@ fn a_sqlite_file_of_an_unknown_schema_version_is_refused_by_name() {
     let future = sqlite_file_at(dir.path(), newer);
     let e = Store::open(&future).err().expect("refused");
     assert_eq!(
-        e.message,
+        e.to_string(),
         format!(
             "database schema version {newer} is newer than this server's ({})",
             store::VERSION
@@ -90,7 +90,7 @@ async fn a_postgres_database_of_an_unknown_schema_version_is_refused_by_name() {
         .unwrap();
     let db = agon_web::Database::Postgres(url.clone());
     let e = Store::connect(&db, 2).await.err().expect("refused");
-    assert_eq!(e.message, not_ours(-1, store::PG_VERSION));
+    assert_eq!(e.to_string(), not_ours(-1, store::PG_VERSION));
     let tables: i64 = admin
         .query_one(
             "SELECT count(*) FROM pg_tables WHERE schemaname = 'public' AND tablename = 'games'",
@@ -207,7 +207,7 @@ async fn a_change_whose_caller_is_dropped_during_the_commit_is_still_published()
             game.play("f1-e1".parse().unwrap()).unwrap();
             change.append(&game, 0, 0);
             change.save(&mut game, 0);
-            Ok(((), Some(game)))
+            Ok::<_, store::StoreError>(((), Some(game)))
         },
         publish,
     );
@@ -241,13 +241,13 @@ fn clocked(id: &str, remaining_ms: [i64; 2], at_ms: Option<i64>) -> WebGame {
         1,
         Position::start(),
     );
-    game.opponent = agon_web::store::Opponent::Friend;
+    game.opponent = agon_web::game::Opponent::Friend;
     game.guest_sha256 = Some([1; 32]);
     game.play("f1-e1".parse().unwrap()).unwrap();
-    game.clock = Some(agon_web::store::Clock {
+    game.clock = Some(agon_web::game::Clock {
         remaining_ms,
         at_ms,
-        ..agon_web::store::Clock::new(60_000, 0)
+        ..agon_web::game::Clock::new(60_000, 0)
     });
     game
 }
@@ -285,7 +285,7 @@ async fn the_sweep_finds_the_clocks_whose_running_side_ran_out(b: Backend) {
                 let mut game = game.unwrap();
                 assert!(game.flag(now));
                 change.save(&mut game, now);
-                Ok(((), Some(game)))
+                Ok::<_, store::StoreError>(((), Some(game)))
             },
             |_| (),
         )

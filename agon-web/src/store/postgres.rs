@@ -25,11 +25,12 @@ use std::time::Duration;
 use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
 use futures_util::StreamExt;
 use tokio::sync::mpsc;
-use tokio_postgres::types::ToSql;
+use tokio_postgres::types::{IsNull, ToSql, Type};
 use tokio_postgres::{AsyncMessage, NoTls, Row};
 
-use super::{conflict, insert_game_sql, Change, Changed, GameRow, Op, WebGame, COLUMNS};
-use crate::ApiError;
+use super::row::{GameRow, COLUMNS};
+use super::sql::{self, Dialect, Statement, Value};
+use super::{worker, Change, Changed, StoreError, WebGame};
 
 /// The notification channel of changed games.
 pub const CHANNEL: &str = "agon_games";
@@ -150,33 +151,33 @@ pub struct PgStore {
     origin: String,
 }
 
-fn db_error(e: tokio_postgres::Error) -> ApiError {
+fn db_error(e: tokio_postgres::Error) -> StoreError {
     use tokio_postgres::error::SqlState;
     match e.code() {
         // The guards: a ply or a version another writer took first.
         Some(c)
             if *c == SqlState::UNIQUE_VIOLATION || *c == SqlState::T_R_SERIALIZATION_FAILURE =>
         {
-            conflict()
+            StoreError::Conflict
         }
-        Some(c) if *c == SqlState::T_R_DEADLOCK_DETECTED => conflict(),
+        Some(c) if *c == SqlState::T_R_DEADLOCK_DETECTED => StoreError::Conflict,
         // The server's own words (tokio-postgres's Display says only "db error").
         _ => match e.as_db_error() {
             Some(db) => {
-                ApiError::internal(format!("database: {} ({})", db.message(), db.code().code()))
+                StoreError::Database(format!("database: {} ({})", db.message(), db.code().code()))
             }
-            None => ApiError::internal(format!("database: {e}")),
+            None => StoreError::Database(format!("database: {e}")),
         },
     }
 }
 
-fn pool_error(e: deadpool_postgres::PoolError) -> ApiError {
+fn pool_error(e: deadpool_postgres::PoolError) -> StoreError {
     match e {
         deadpool_postgres::PoolError::Backend(e) => db_error(e),
         // No connection in time (all taken for the pool's whole wait, or a new one slow to
         // open): a moment of load or a database restarting, which a retry may pass.
-        deadpool_postgres::PoolError::Timeout(_) => ApiError::database_busy(),
-        e => ApiError::internal(format!("database pool: {e}")),
+        deadpool_postgres::PoolError::Timeout(_) => StoreError::Busy,
+        e => StoreError::Database(format!("database pool: {e}")),
     }
 }
 
@@ -186,7 +187,7 @@ fn row_of(row: &Row) -> Result<GameRow, tokio_postgres::Error> {
 
 /// Reads and replays game `id` in one statement (one snapshot: the row and its moves
 /// agree).
-async fn load(client: &impl GenericClient, id: &str) -> Result<Option<WebGame>, ApiError> {
+async fn load(client: &impl GenericClient, id: &str) -> Result<Option<WebGame>, StoreError> {
     let statement = client
         .prepare_cached(&format!(
             "SELECT {COLUMNS}, ARRAY(SELECT move FROM moves WHERE game_id = games.id ORDER BY ply)
@@ -205,135 +206,73 @@ async fn load(client: &impl GenericClient, id: &str) -> Result<Option<WebGame>, 
     row_of(&row).map_err(db_error)?.into_game(&moves).map(Some)
 }
 
-/// Writes a change's rows, in order.
-async fn write(client: &impl GenericClient, change: Change) -> Result<(), ApiError> {
+/// Writes a change's rows, in order (their SQL: [`sql::Op::statements`]).
+async fn write(client: &impl GenericClient, change: Change) -> Result<(), StoreError> {
     for op in change.ops {
-        match op {
-            Op::Insert {
-                row,
-                moves,
-                now_ms,
-                deadline_ms,
-            } => {
-                let r = &row;
-                let statement = client
-                    .prepare_cached(&insert_game_sql('$'))
-                    .await
-                    .map_err(db_error)?;
-                let created_unix = now_ms / 1000;
-                client
-                    .execute(
-                        &statement,
-                        &game_row_values!(r as dyn ToSql + Sync; created_unix, now_ms, deadline_ms),
-                    )
-                    .await
-                    .map_err(db_error)?;
-                append(client, &r.id, 0, &moves, now_ms).await?;
-            }
-            Op::Append {
-                id,
-                from,
-                moves,
-                now_ms,
-            } => append(client, &id, from, &moves, now_ms).await?,
-            Op::Truncate { id, keep } => {
-                let keep = keep as i32;
-                let statement = client
-                    .prepare_cached("DELETE FROM moves WHERE game_id = $1 AND ply >= $2")
-                    .await
-                    .map_err(db_error)?;
-                client
-                    .execute(&statement, &[&id, &keep])
-                    .await
-                    .map_err(db_error)?;
-            }
-            Op::Save {
-                row,
-                now_ms,
-                deadline_ms,
-            } => {
-                let r = &row;
-                let statement = client
-                    .prepare_cached(
-                        "UPDATE games SET guest_sha256 = $1, guest_name = $2, white_ms = $3,
-                             black_ms = $4, clock_at_ms = $5, end_reason = $6, loser = $7,
-                             resigned = $8, draw_offer = $9, takeback_offer = $10,
-                             rematch_offer = $11, rematch_game = $12, version = $15::BIGINT,
-                             touched_ms = $13, over = $16, deadline_ms = $17
-                         WHERE id = $14 AND version = $15::BIGINT - 1",
-                    )
-                    .await
-                    .map_err(db_error)?;
-                let changed = client
-                    .execute(
-                        &statement,
-                        &[
-                            &r.guest_sha256,
-                            &r.guest_name,
-                            &r.clock[2],
-                            &r.clock[3],
-                            &r.clock[4],
-                            &r.end_reason,
-                            &r.loser,
-                            &r.resigned,
-                            &r.offers[0],
-                            &r.offers[1],
-                            &r.offers[2],
-                            &r.rematch_game,
-                            &now_ms,
-                            &r.id,
-                            &r.version,
-                            &r.over,
-                            &deadline_ms,
-                        ],
-                    )
-                    .await
-                    .map_err(db_error)?;
-                if changed != 1 {
-                    return Err(conflict());
-                }
-            }
+        for statement in op.statements() {
+            run(client, &statement).await?;
         }
     }
     Ok(())
 }
 
-/// Writes moves from ply `from` on, each with the time it was stored (`now_ms`).
-async fn append(
-    client: &impl GenericClient,
-    id: &str,
-    from: usize,
-    moves: &[String],
-    now_ms: i64,
-) -> Result<(), ApiError> {
-    if moves.is_empty() {
-        return Ok(());
+/// Runs one statement of a write.
+async fn run(client: &impl GenericClient, statement: &Statement) -> Result<(), StoreError> {
+    let prepared = client
+        .prepare_cached(&Dialect::Postgres.text(&statement.sql))
+        .await
+        .map_err(db_error)?;
+    let params: Vec<&(dyn ToSql + Sync)> = statement
+        .params
+        .iter()
+        .map(|v| v as &(dyn ToSql + Sync))
+        .collect();
+    let changed = client.execute(&prepared, &params).await.map_err(db_error)?;
+    if statement.one_row && changed != 1 {
+        return Err(StoreError::Conflict);
     }
-    // One statement for all of them (a rematch or a new game from a position may bring
-    // none, a move one or two).
-    let plies: Vec<i32> = (0..moves.len()).map(|i| (from + i) as i32).collect();
-    let statement = client
-        .prepare_cached(
-            "INSERT INTO moves (game_id, ply, move, at_ms)
-             SELECT $1, ply, move, $4 FROM unnest($2::INTEGER[], $3::TEXT[]) AS m(ply, move)",
-        )
-        .await
-        .map_err(db_error)?;
-    client
-        .execute(&statement, &[&id, &plies, &moves, &now_ms])
-        .await
-        .map_err(db_error)?;
     Ok(())
 }
 
+type SqlResult = Result<IsNull, Box<dyn std::error::Error + Sync + Send>>;
+
+impl ToSql for Value {
+    fn to_sql(&self, ty: &Type, out: &mut bytes::BytesMut) -> SqlResult {
+        match self {
+            Value::Int(v) => v.to_sql(ty, out),
+            Value::Ply(v) => v.to_sql(ty, out),
+            Value::Text(v) => v.to_sql(ty, out),
+            Value::OptText(v) => v.to_sql(ty, out),
+            Value::Bytes(v) => v.to_sql(ty, out),
+            Value::Bool(v) => v.to_sql(ty, out),
+        }
+    }
+
+    /// Any type one of the values accepts: [`ToSql::to_sql_checked`] checks the value's own.
+    fn accepts(_: &Type) -> bool {
+        true
+    }
+
+    fn to_sql_checked(&self, ty: &Type, out: &mut bytes::BytesMut) -> SqlResult {
+        match self {
+            Value::Int(v) => v.to_sql_checked(ty, out),
+            Value::Ply(v) => v.to_sql_checked(ty, out),
+            Value::Text(v) => v.to_sql_checked(ty, out),
+            Value::OptText(v) => v.to_sql_checked(ty, out),
+            Value::Bytes(v) => v.to_sql_checked(ty, out),
+            Value::Bool(v) => v.to_sql_checked(ty, out),
+        }
+    }
+}
+
 /// The change of [`PgStore::change`], in its task.
-async fn change<T>(
+async fn change<T, E: From<StoreError>>(
     pool: &Pool,
     origin: &str,
     id: &str,
-    f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, ApiError>,
+    f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, E>,
     after: impl FnOnce(&WebGame),
-) -> Result<Changed<T>, ApiError> {
+) -> Result<Changed<T>, E> {
     let mut client = pool.get().await.map_err(pool_error)?;
     let lock = client
         .prepare_cached("SELECT 1 FROM games WHERE id = $1 FOR UPDATE")
@@ -369,8 +308,8 @@ async fn change<T>(
 impl PgStore {
     /// Connects to the database of `url` with a pool of at most `connections`, and applies
     /// the migrations it lacks.
-    pub async fn connect(url: &str, connections: usize) -> Result<PgStore, ApiError> {
-        let bad = |e: tokio_postgres::Error| ApiError::internal(format!("database URL: {e}"));
+    pub async fn connect(url: &str, connections: usize) -> Result<PgStore, StoreError> {
+        let bad = |e: tokio_postgres::Error| StoreError::Database(format!("database URL: {e}"));
         let mut config = tokio_postgres::Config::from_str(url).map_err(bad)?;
         if config.get_application_name().is_none() {
             config.application_name("agon-web");
@@ -393,19 +332,20 @@ impl PgStore {
             .wait_timeout(Some(Duration::from_secs(10)))
             .create_timeout(Some(Duration::from_secs(5)))
             .build()
-            .map_err(|e| ApiError::internal(format!("database pool: {e}")))?;
+            .map_err(|e| StoreError::Database(format!("database pool: {e}")))?;
         let store = PgStore {
             pool,
             config,
             url: url.to_string(),
-            origin: crate::api::random_hex::<6>()?,
+            origin: crate::ids::random_hex::<6>()
+                .map_err(|e| StoreError::Database(e.to_string()))?,
         };
         store.migrate().await?;
         Ok(store)
     }
 
     /// Brings the schema up to [`PG_VERSION`], one migration a transaction.
-    async fn migrate(&self) -> Result<(), ApiError> {
+    async fn migrate(&self) -> Result<(), StoreError> {
         let mut client = self.pool.get().await.map_err(pool_error)?;
         loop {
             let tx = client.transaction().await.map_err(db_error)?;
@@ -455,7 +395,7 @@ impl PgStore {
     }
 
     /// The game with this id, replayed, or `None`.
-    pub async fn load(&self, id: &str) -> Result<Option<WebGame>, ApiError> {
+    pub async fn load(&self, id: &str) -> Result<Option<WebGame>, StoreError> {
         let client = self.pool.get().await.map_err(pool_error)?;
         load(&client, id).await
     }
@@ -469,16 +409,16 @@ impl PgStore {
     /// `after`. Else a change could commit (the other servers hear of it) with `after`
     /// (the publication to this server's own streams, whose listener skips its own
     /// notifications) never run. SQLite's change is as safe: it runs on a blocking thread.
-    pub async fn change<T: Send + 'static>(
+    pub async fn change<T: Send + 'static, E: From<StoreError> + Send + 'static>(
         &self,
         id: &str,
-        f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, ApiError> + Send + 'static,
+        f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, E> + Send + 'static,
         after: impl FnOnce(&WebGame) + Send + 'static,
-    ) -> Result<Changed<T>, ApiError> {
+    ) -> Result<Changed<T>, E> {
         let (pool, origin, id) = (self.pool.clone(), self.origin.clone(), id.to_string());
         tokio::spawn(async move { change(&pool, &origin, &id, f, after).await })
             .await
-            .map_err(|e| ApiError::internal(format!("worker: {e}")))?
+            .map_err(|e| E::from(worker(e)))?
     }
 
     /// Deletes the idle games (see [`Store::prune`](super::Store::prune)); their moves go
@@ -487,14 +427,14 @@ impl PgStore {
         &self,
         unfinished_ms: i64,
         finished_ms: Option<i64>,
-    ) -> Result<usize, ApiError> {
+    ) -> Result<usize, StoreError> {
         let client = self.pool.get().await.map_err(pool_error)?;
-        let finished_ms = finished_ms.unwrap_or(i64::MIN);
+        let idle = format!("DELETE FROM games WHERE {}", sql::IDLE);
+        let params = sql::idle_params(unfinished_ms, finished_ms);
+        let params: Vec<&(dyn ToSql + Sync)> =
+            params.iter().map(|v| v as &(dyn ToSql + Sync)).collect();
         let n = client
-            .execute(
-                "DELETE FROM games WHERE (NOT over AND touched_ms < $1) OR (over AND touched_ms < $2)",
-                &[&unfinished_ms, &finished_ms],
-            )
+            .execute(&*Dialect::Postgres.text(&idle), &params)
             .await
             .map_err(db_error)?;
         Ok(n as usize)
@@ -502,30 +442,24 @@ impl PgStore {
 
     /// The games whose clock runs and whose running side's deadline has passed by
     /// `by_ms` (see [`Store::running_clocks`](super::Store::running_clocks)).
-    pub async fn running_clocks(&self, by_ms: i64) -> Result<Vec<String>, ApiError> {
+    pub async fn running_clocks(&self, by_ms: i64) -> Result<Vec<String>, StoreError> {
         let client = self.pool.get().await.map_err(pool_error)?;
         let rows = client
-            .query("SELECT id FROM games WHERE deadline_ms <= $1", &[&by_ms])
+            .query(&*Dialect::Postgres.text(sql::RUNNING_CLOCKS), &[&by_ms])
             .await
             .map_err(db_error)?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
     /// The number of games and of moves stored.
-    pub async fn counts(&self) -> Result<(i64, i64), ApiError> {
+    pub async fn counts(&self) -> Result<(i64, i64), StoreError> {
         let client = self.pool.get().await.map_err(pool_error)?;
-        let row = client
-            .query_one(
-                "SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM moves)",
-                &[],
-            )
-            .await
-            .map_err(db_error)?;
+        let row = client.query_one(sql::COUNTS, &[]).await.map_err(db_error)?;
         Ok((row.get(0), row.get(1)))
     }
 
     /// `SELECT 1` on a connection of the pool.
-    pub async fn ping(&self) -> Result<(), ApiError> {
+    pub async fn ping(&self) -> Result<(), StoreError> {
         let client = self.pool.get().await.map_err(pool_error)?;
         client.execute("SELECT 1", &[]).await.map_err(db_error)?;
         Ok(())

@@ -4,10 +4,15 @@
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use rusqlite::{params, Connection, OptionalExtension, ToSql, Transaction, TransactionBehavior};
+use rusqlite::types::{ToSqlOutput, Value as SqlValue};
+use rusqlite::{
+    params, params_from_iter, Connection, OptionalExtension, ToSql, Transaction,
+    TransactionBehavior,
+};
 
-use super::{conflict, insert_game_sql, Change, Changed, GameRow, Op, WebGame, COLUMNS};
-use crate::ApiError;
+use super::row::{GameRow, COLUMNS};
+use super::sql::{self, Dialect, Statement, Value};
+use super::{worker, Change, Changed, StoreError, WebGame};
 
 /// The schema, applied to a new database (`PRAGMA user_version` 0 to 1); [`MIGRATIONS`]
 /// then bring it to [`VERSION`].
@@ -106,7 +111,7 @@ impl SqliteStore {
     /// assert!(store.load("0123456789abcdef")?.is_none());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn open(path: &Path) -> Result<SqliteStore, ApiError> {
+    pub fn open(path: &Path) -> Result<SqliteStore, StoreError> {
         let conn = Connection::open(path)?;
         // WAL: readers do not block the writer. synchronous=NORMAL keeps every committed
         // transaction through a crash of the process (only a power cut may lose the last
@@ -152,14 +157,14 @@ impl SqliteStore {
     }
 
     /// Runs `f` on a blocking thread (the database is synchronous).
-    pub(crate) async fn blocking<T: Send + 'static>(
+    pub(crate) async fn blocking<T: Send + 'static, E: From<StoreError> + Send + 'static>(
         &self,
-        f: impl FnOnce(&SqliteStore) -> Result<T, ApiError> + Send + 'static,
-    ) -> Result<T, ApiError> {
+        f: impl FnOnce(&SqliteStore) -> Result<T, E> + Send + 'static,
+    ) -> Result<T, E> {
         let store = self.handle();
         tokio::task::spawn_blocking(move || f(&store))
             .await
-            .map_err(|e| ApiError::internal(format!("worker: {e}")))?
+            .map_err(|e| E::from(worker(e)))?
     }
 
     /// Runs `f` in one transaction, committed only if `f` succeeds.
@@ -180,8 +185,8 @@ impl SqliteStore {
     /// ```
     pub fn transaction<T>(
         &self,
-        f: impl FnOnce(&Transaction<'_>) -> Result<T, ApiError>,
-    ) -> Result<T, ApiError> {
+        f: impl FnOnce(&Transaction<'_>) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
         let mut conn = self.lock();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let value = f(&tx)?;
@@ -192,31 +197,33 @@ impl SqliteStore {
     /// Changes game `id` (see [`Store::change`](super::Store::change)): one `IMMEDIATE`
     /// transaction reads it, writes what `f` asks, commits, and `after` runs while the
     /// store is still locked, so in commit order.
-    pub fn change<T>(
+    pub fn change<T, E: From<StoreError>>(
         &self,
         id: &str,
-        f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, ApiError>,
+        f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, E>,
         after: impl FnOnce(&WebGame),
-    ) -> Result<Changed<T>, ApiError> {
+    ) -> Result<Changed<T>, E> {
         let mut conn = self.lock();
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let tx = conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(StoreError::from)?;
         let game = load(&tx, id)?;
         let mut change = Change::default();
         let value = f(&mut change, game)?;
         write(&tx, change)?;
-        tx.commit()?;
+        tx.commit().map_err(StoreError::from)?;
         if let Some(game) = &value.1 {
             after(game);
         }
         Ok(value)
     }
 
-    pub(crate) async fn change_async<T: Send + 'static>(
+    pub(crate) async fn change_async<T: Send + 'static, E: From<StoreError> + Send + 'static>(
         &self,
         id: &str,
-        f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, ApiError> + Send + 'static,
+        f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, E> + Send + 'static,
         after: impl FnOnce(&WebGame) + Send + 'static,
-    ) -> Result<Changed<T>, ApiError> {
+    ) -> Result<Changed<T>, E> {
         let id = id.to_string();
         self.blocking(move |s| s.change(&id, f, after)).await
     }
@@ -231,18 +238,18 @@ impl SqliteStore {
     /// assert_eq!(store.prune(i64::MAX, None)?, 0);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn prune(&self, unfinished_ms: i64, finished_ms: Option<i64>) -> Result<usize, ApiError> {
-        const IDLE: &str = "(over = 0 AND touched_ms < ?1) OR (over = 1 AND touched_ms < ?2)";
-        let finished_ms = finished_ms.unwrap_or(i64::MIN);
+    pub fn prune(&self, unfinished_ms: i64, finished_ms: Option<i64>) -> Result<usize, StoreError> {
+        let idle = sql::IDLE;
+        let params = sql::idle_params(unfinished_ms, finished_ms);
         // One IMMEDIATE transaction: no change of a game can fall between the two deletes.
         self.transaction(|tx| {
             tx.execute(
-                &format!("DELETE FROM moves WHERE game_id IN (SELECT id FROM games WHERE {IDLE})"),
-                params![unfinished_ms, finished_ms],
+                &format!("DELETE FROM moves WHERE game_id IN (SELECT id FROM games WHERE {idle})"),
+                params_from_iter(&params),
             )?;
             Ok(tx.execute(
-                &format!("DELETE FROM games WHERE {IDLE}"),
-                params![unfinished_ms, finished_ms],
+                &format!("DELETE FROM games WHERE {idle}"),
+                params_from_iter(&params),
             )?)
         })
     }
@@ -257,9 +264,9 @@ impl SqliteStore {
     /// assert!(store.running_clocks(i64::MAX)?.is_empty());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn running_clocks(&self, by_ms: i64) -> Result<Vec<String>, ApiError> {
+    pub fn running_clocks(&self, by_ms: i64) -> Result<Vec<String>, StoreError> {
         self.transaction(|tx| {
-            let mut stmt = tx.prepare("SELECT id FROM games WHERE deadline_ms <= ?1")?;
+            let mut stmt = tx.prepare(sql::RUNNING_CLOCKS)?;
             let ids = stmt
                 .query_map(params![by_ms], |row| row.get::<_, String>(0))?
                 .collect::<Result<Vec<_>, _>>()?;
@@ -268,18 +275,12 @@ impl SqliteStore {
     }
 
     /// The number of games and of moves stored.
-    pub fn counts(&self) -> Result<(i64, i64), ApiError> {
-        self.transaction(|tx| {
-            Ok(tx.query_row(
-                "SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM moves)",
-                [],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )?)
-        })
+    pub fn counts(&self) -> Result<(i64, i64), StoreError> {
+        self.transaction(|tx| Ok(tx.query_row(sql::COUNTS, [], |r| Ok((r.get(0)?, r.get(1)?)))?))
     }
 
     /// `SELECT 1` through the store's lock and connection.
-    pub fn ping(&self) -> Result<(), ApiError> {
+    pub fn ping(&self) -> Result<(), StoreError> {
         self.transaction(|tx| Ok(tx.query_row("SELECT 1", [], |_| Ok(()))?))
     }
 
@@ -291,111 +292,69 @@ impl SqliteStore {
     /// assert!(store.load("nope")?.is_none());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn load(&self, id: &str) -> Result<Option<WebGame>, ApiError> {
+    pub fn load(&self, id: &str) -> Result<Option<WebGame>, StoreError> {
         self.transaction(|tx| load(tx, id))
     }
 
-    pub(crate) async fn load_async(&self, id: &str) -> Result<Option<WebGame>, ApiError> {
+    pub(crate) async fn load_async(&self, id: &str) -> Result<Option<WebGame>, StoreError> {
         let id = id.to_string();
         self.blocking(move |s| s.load(&id)).await
     }
 }
 
-/// Writes a change's rows, in order.
-fn write(tx: &Transaction<'_>, change: Change) -> Result<(), ApiError> {
+/// Writes a change's rows, in order (their SQL: [`sql::Op::statements`]).
+fn write(tx: &Transaction<'_>, change: Change) -> Result<(), StoreError> {
     for op in change.ops {
-        match op {
-            Op::Insert {
-                row,
-                moves,
-                now_ms,
-                deadline_ms,
-            } => {
-                let r = &row;
-                tx.execute(
-                    &insert_game_sql('?'),
-                    game_row_values!(r as dyn ToSql; now_ms / 1000, now_ms, deadline_ms),
-                )?;
-                append(tx, &r.id, 0, &moves, now_ms)?;
-            }
-            Op::Append {
-                id,
-                from,
-                moves,
-                now_ms,
-            } => append(tx, &id, from, &moves, now_ms)?,
-            Op::Truncate { id, keep } => {
-                tx.execute(
-                    "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
-                    params![id, keep as i64],
-                )?;
-            }
-            Op::Save {
-                row,
-                now_ms,
-                deadline_ms,
-            } => {
-                let r = &row;
-                let changed = tx.execute(
-                    "UPDATE games SET guest_sha256 = ?1, guest_name = ?2, white_ms = ?3,
-                         black_ms = ?4, clock_at_ms = ?5, end_reason = ?6, loser = ?7,
-                         resigned = ?8, draw_offer = ?9, takeback_offer = ?10,
-                         rematch_offer = ?11, rematch_game = ?12, version = ?15,
-                         touched_ms = ?13, over = ?16, deadline_ms = ?17
-                     WHERE id = ?14 AND version = ?15 - 1",
-                    params![
-                        r.guest_sha256,
-                        r.guest_name,
-                        r.clock[2],
-                        r.clock[3],
-                        r.clock[4],
-                        r.end_reason,
-                        r.loser,
-                        r.resigned,
-                        r.offers[0],
-                        r.offers[1],
-                        r.offers[2],
-                        r.rematch_game,
-                        now_ms,
-                        r.id,
-                        r.version,
-                        r.over,
-                        deadline_ms,
-                    ],
-                )?;
-                if changed != 1 {
-                    return Err(conflict());
-                }
-            }
+        for statement in op.statements() {
+            run(tx, &statement)?;
         }
     }
     Ok(())
 }
 
-/// Writes moves from ply `from` on, each with the time it was stored (`now_ms`).
-fn append(
-    tx: &Transaction<'_>,
-    id: &str,
-    from: usize,
-    moves: &[String],
-    now_ms: i64,
-) -> Result<(), ApiError> {
-    let mut insert =
-        tx.prepare_cached("INSERT INTO moves (game_id, ply, move, at_ms) VALUES (?1, ?2, ?3, ?4)")?;
-    for (i, m) in moves.iter().enumerate() {
-        insert
-            .execute(params![id, (from + i) as i64, m, now_ms])
-            .map_err(|e| match e.sqlite_error_code() {
-                // The second guard: a ply another writer already stored.
-                Some(rusqlite::ErrorCode::ConstraintViolation) => conflict(),
-                _ => e.into(),
-            })?;
+/// Runs one statement of a write.
+fn run(tx: &Transaction<'_>, statement: &Statement) -> Result<(), StoreError> {
+    let changed = tx
+        .prepare_cached(&Dialect::Sqlite.text(&statement.sql))?
+        .execute(params_from_iter(&statement.params))
+        .map_err(|e| match e.sqlite_error_code() {
+            // The second guard: a ply another writer already stored.
+            Some(rusqlite::ErrorCode::ConstraintViolation) => StoreError::Conflict,
+            _ => e.into(),
+        })?;
+    if statement.one_row && changed != 1 {
+        return Err(StoreError::Conflict);
     }
     Ok(())
 }
 
+impl ToSql for Value {
+    fn to_sql(&self) -> rusqlite::Result<ToSqlOutput<'_>> {
+        Ok(ToSqlOutput::Owned(match self.clone() {
+            Value::Int(v) => v.map_or(SqlValue::Null, SqlValue::Integer),
+            Value::Ply(v) => SqlValue::Integer(v.into()),
+            Value::Text(v) => SqlValue::Text(v),
+            Value::OptText(v) => v.map_or(SqlValue::Null, SqlValue::Text),
+            Value::Bytes(v) => v.map_or(SqlValue::Null, SqlValue::Blob),
+            Value::Bool(v) => SqlValue::Integer(v.into()),
+        }))
+    }
+}
+
+impl From<rusqlite::Error> for StoreError {
+    fn from(e: rusqlite::Error) -> StoreError {
+        use rusqlite::ErrorCode;
+        match e.sqlite_error_code() {
+            // Another writer (a second process on the file) held the lock past the
+            // busy timeout: nothing was written, and a retry will likely pass.
+            Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => StoreError::Busy,
+            _ => StoreError::Database(format!("database: {e}")),
+        }
+    }
+}
+
 /// Reads and replays a game inside a transaction.
-fn load(tx: &Transaction<'_>, id: &str) -> Result<Option<WebGame>, ApiError> {
+fn load(tx: &Transaction<'_>, id: &str) -> Result<Option<WebGame>, StoreError> {
     let row = tx
         .prepare_cached(&format!("SELECT {COLUMNS} FROM games WHERE id = ?1"))?
         .query_row(params![id], |row| Ok(game_row_from!(row.get)))

@@ -13,8 +13,7 @@ use axum::http::{header, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-use crate::error::ErrorName;
-use crate::ApiError;
+use crate::error::{ApiError, ErrorName};
 
 /// The most of a rejection's text kept as the message.
 const MAX_MESSAGE: usize = 1024;

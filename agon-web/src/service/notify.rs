@@ -14,8 +14,8 @@
 
 use std::sync::Arc;
 
+use super::AppState;
 use crate::store::{Notice, Store};
-use crate::AppState;
 
 /// The most games read at once after notifications.
 const READS: usize = 8;
@@ -70,7 +70,7 @@ async fn refresh(app: &Arc<AppState>, id: &str) {
     match app.store.load(id).await {
         Ok(Some(game)) => {
             app.hub.publish(&game);
-            crate::tasks::schedule(app, &game);
+            super::timers::schedule(app, &game);
         }
         Ok(None) => {}
         Err(e) => eprintln!("agon-web: reading game {id} after a notification: {e}"),

@@ -9,9 +9,9 @@ use std::time::Duration;
 use tokio::sync::watch;
 use tokio::task::AbortHandle;
 
-use crate::state::now_ms;
-use crate::store::WebGame;
-use crate::AppState;
+use super::AppState;
+use crate::game::now_ms;
+use crate::game::WebGame;
 
 /// One timer a game whose clock runs: it wakes when the running side's time runs out.
 ///
@@ -119,7 +119,7 @@ async fn wake_and_settle(app: &Arc<AppState>, id: String, version: i64, deadline
             tasks.remove(&id);
         }
     }
-    if let Err(e) = crate::api::settle_clock(app, id.clone()).await {
+    if let Err(e) = super::settle_clock(app, id.clone()).await {
         eprintln!("agon-web: the clock of game {id}: {e}");
     }
 }
@@ -144,7 +144,7 @@ async fn settle_clocks(app: &Arc<AppState>, by_ms: i64) {
         }
     };
     for id in ids {
-        if let Err(e) = crate::api::settle_clock(app, id.clone()).await {
+        if let Err(e) = super::settle_clock(app, id.clone()).await {
             eprintln!("agon-web: the clock of game {id}: {e}");
         }
     }
@@ -161,7 +161,7 @@ pub(crate) fn start(app: &Arc<AppState>) -> tokio::task::JoinHandle<()> {
         let mut prune = tokio::time::interval(PRUNE_EVERY);
         let mut sweep = tokio::time::interval(SWEEP_EVERY);
         // One SQLite server sets every timer itself: only servers sharing a database sweep.
-        let shared = matches!(*app.store, crate::Store::Postgres(_));
+        let shared = matches!(*app.store, crate::store::Store::Postgres(_));
         loop {
             tokio::select! {
                 _ = prune.tick() => {
@@ -188,8 +188,8 @@ mod tests {
     use agon_core::{Position, Side};
 
     use super::*;
-    use crate::store::{Clock, Opponent};
-    use crate::{Config, Level};
+    use crate::game::{Clock, Opponent};
+    use crate::{AppState, Config, Level};
 
     fn app() -> (Arc<AppState>, tempfile::TempDir) {
         let dir = tempfile::tempdir().unwrap();

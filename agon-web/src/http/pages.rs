@@ -8,8 +8,8 @@ use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use sha2::{Digest, Sha256};
 
+use crate::error::ApiError;
 use crate::i18n::{escape_html, Language};
-use crate::ApiError;
 
 /// A page of the site.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -38,8 +38,8 @@ impl Page {
 
     const fn body(self) -> &'static str {
         match self {
-            Page::Game => include_str!("../assets/index.html"),
-            Page::Rules => include_str!("../assets/rules.html"),
+            Page::Game => include_str!("../../assets/index.html"),
+            Page::Rules => include_str!("../../assets/rules.html"),
         }
     }
 
@@ -82,7 +82,7 @@ impl Page {
 
     fn assemble(self) -> String {
         let slots = self.slots();
-        let header = include_str!("../assets/header.html")
+        let header = include_str!("../../assets/header.html")
             .replace("{{skip-target}}", slots.skip_target)
             .replace("{{skip-key}}", slots.skip_key)
             .replace("{{skip-text}}", &format!("{{{{t:{}}}}}", slots.skip_key))
@@ -134,11 +134,11 @@ fn language_options() -> String {
 fn rule_option_controls() -> String {
     use agon_core::Rules;
     let mut out = String::new();
-    for (option, values) in crate::rule_option_values() {
+    for (option, values) in super::state::rule_option_values() {
         let presets: String = Rules::PRESETS
             .iter()
             .map(|(name, rules)| {
-                let value = crate::rule_values(*rules)
+                let value = super::state::rule_values(*rules)
                     .into_iter()
                     .find(|v| v.option == option)
                     .map(|v| v.value)
@@ -197,29 +197,37 @@ fn rule_list() -> String {
 /// The embedded files under `/assets/`: name, content type, bytes. The script is a set of
 /// ES modules (`js/main.js` imports the others), served as they are.
 const ASSETS: [(&str, &str, &str); 16] = [
-    ("js/main.js", JS, include_str!("../assets/js/main.js")),
-    ("js/state.js", JS, include_str!("../assets/js/state.js")),
-    ("js/api.js", JS, include_str!("../assets/js/api.js")),
-    ("js/i18n.js", JS, include_str!("../assets/js/i18n.js")),
-    ("js/board.js", JS, include_str!("../assets/js/board.js")),
-    ("js/focus.js", JS, include_str!("../assets/js/focus.js")),
-    ("js/panel.js", JS, include_str!("../assets/js/panel.js")),
-    ("js/game.js", JS, include_str!("../assets/js/game.js")),
-    ("js/events.js", JS, include_str!("../assets/js/events.js")),
-    ("js/rules.js", JS, include_str!("../assets/js/rules.js")),
-    ("js/ruleset.js", JS, include_str!("../assets/js/ruleset.js")),
-    ("js/live.js", JS, include_str!("../assets/js/live.js")),
-    ("js/clock.js", JS, include_str!("../assets/js/clock.js")),
-    ("js/sound.js", JS, include_str!("../assets/js/sound.js")),
+    ("js/main.js", JS, include_str!("../../assets/js/main.js")),
+    ("js/state.js", JS, include_str!("../../assets/js/state.js")),
+    ("js/api.js", JS, include_str!("../../assets/js/api.js")),
+    ("js/i18n.js", JS, include_str!("../../assets/js/i18n.js")),
+    ("js/board.js", JS, include_str!("../../assets/js/board.js")),
+    ("js/focus.js", JS, include_str!("../../assets/js/focus.js")),
+    ("js/panel.js", JS, include_str!("../../assets/js/panel.js")),
+    ("js/game.js", JS, include_str!("../../assets/js/game.js")),
+    (
+        "js/events.js",
+        JS,
+        include_str!("../../assets/js/events.js"),
+    ),
+    ("js/rules.js", JS, include_str!("../../assets/js/rules.js")),
+    (
+        "js/ruleset.js",
+        JS,
+        include_str!("../../assets/js/ruleset.js"),
+    ),
+    ("js/live.js", JS, include_str!("../../assets/js/live.js")),
+    ("js/clock.js", JS, include_str!("../../assets/js/clock.js")),
+    ("js/sound.js", JS, include_str!("../../assets/js/sound.js")),
     (
         "style.css",
         "text/css; charset=utf-8",
-        include_str!("../assets/style.css"),
+        include_str!("../../assets/style.css"),
     ),
     (
         "favicon.svg",
         "image/svg+xml",
-        include_str!("../assets/favicon.svg"),
+        include_str!("../../assets/favicon.svg"),
     ),
 ];
 

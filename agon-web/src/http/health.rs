@@ -9,7 +9,9 @@ use axum::Json;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::{ApiError, AppState, ErrorBody, Store};
+use crate::error::{ApiError, ErrorBody};
+use crate::service::AppState;
+use crate::store::Store;
 
 /// How long the database may take to answer the health check before the server is
 /// reported unavailable (a transaction holding it that long means requests are stuck too).
@@ -72,7 +74,7 @@ pub async fn health(State(app): State<Arc<AppState>>) -> Result<Json<Health>, Ap
 pub async fn check_database(store: Arc<Store>, timeout: Duration) -> Result<(), ApiError> {
     match tokio::time::timeout(timeout, store.ping()).await {
         Ok(Ok(())) => Ok(()),
-        Ok(Err(e)) => Err(unavailable(e.message)),
+        Ok(Err(e)) => Err(unavailable(e.to_string())),
         Err(_) => Err(unavailable(format!(
             "no answer within {} ms",
             timeout.as_millis()

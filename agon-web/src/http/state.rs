@@ -1,12 +1,14 @@
-//! [`GameState`]: what every game endpoint answers.
+//! [`GameState`]: what every game endpoint answers, and what the event streams send: a
+//! [`WebGame`] as one seat (or a watcher) sees it ([`View`]).
 
 use agon_core::{CellSet, Kind, Move, Rules, Side};
 use agon_svg::Svg;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::openapi::{LevelName, OpponentName, SideName};
-use crate::store::{Opponent, WebGame};
+use super::openapi::{LevelName, OpponentName, SideName};
+use crate::game::{now_ms, Opponent, WebGame, MINUTE_MS};
+use crate::service::AppState;
 
 /// The name of a side in the API: `white` or `black`.
 ///
@@ -248,14 +250,6 @@ pub struct OffersState {
     pub rematch: Option<&'static str>,
 }
 
-/// A minute of the clocks in milliseconds, as a server runs unless `--clock-minute-ms`
-/// shortens it for tests.
-///
-/// ```
-/// assert_eq!(agon_web::MINUTE_MS, agon_web::Config::default().clock_minute_ms);
-/// ```
-pub const MINUTE_MS: i64 = 60_000;
-
 /// Who looks at a state: the board's orientation, the time of the figures and which seats
 /// have a page open.
 ///
@@ -275,17 +269,6 @@ pub struct View {
     /// How long a clock's minute lasts on this server (`AppState::clock_minute_ms`), to
     /// name a clock's time control as it was chosen.
     pub minute_ms: i64,
-}
-
-/// The server's time, unix milliseconds.
-///
-/// ```
-/// assert!(agon_web::now_ms() > 1_700_000_000_000);
-/// ```
-pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
 }
 
 /// The state of a game, as JSON (documented in the crate README).
@@ -361,7 +344,7 @@ impl GameState {
     ///
     /// ```
     /// use agon_core::{Position, Side};
-    /// use agon_web::{store::WebGame, GameState, Level};
+    /// use agon_web::{game::WebGame, GameState, Level};
     /// let game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
     /// let state = GameState::of(&game);
     /// assert_eq!(state.legal_moves.len(), 27);
@@ -387,7 +370,7 @@ impl GameState {
     ///
     /// ```
     /// use agon_core::{Position, Side};
-    /// use agon_web::{store::WebGame, GameState, Level, View};
+    /// use agon_web::{game::WebGame, GameState, Level, View};
     /// let game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
     /// let state = GameState::view(&game, View { side: Side::Black, now_ms: 0, present: [true, false], minute_ms: 60_000 });
     /// assert!(state.seats.white.present);
@@ -489,7 +472,7 @@ impl GameState {
             captured: names(position.captured()),
             outcome,
             computer_to_move: game.computer_to_move(),
-            can_undo: computer && game.end.is_none() && last_human_ply(game).is_some(),
+            can_undo: game.can_undo(),
             svg: Svg::new(position)
                 .size(None)
                 .flipped(view.side == Side::Black)
@@ -499,9 +482,16 @@ impl GameState {
     }
 }
 
-/// The ply of the person's last move, if they have made one: what undo goes back to.
-/// A move is the person's when they chose it (`Position::chooser()`), so under
-/// `queen-placer=captor` the return of the computer's queen is theirs.
-pub(crate) fn last_human_ply(game: &WebGame) -> Option<usize> {
-    game.last_ply_of(game.human)
+/// The state of `game` for the answer to `view`'s side (or the creator's), with the
+/// seats' presence.
+pub(crate) fn state_for(app: &AppState, game: &WebGame, view: Option<Side>) -> GameState {
+    GameState::view(
+        game,
+        View {
+            side: view.unwrap_or(game.human),
+            now_ms: now_ms(),
+            present: app.hub.present(&game.id),
+            minute_ms: app.clock_minute_ms,
+        },
+    )
 }

@@ -23,13 +23,16 @@ use serde::Deserialize;
 use tokio::sync::{broadcast, watch};
 use utoipa::IntoParams;
 
+use super::openapi::{GameId, SideName};
+use super::request::{parse_view, query};
+use super::responses::UnknownGame;
+use super::state::state_for;
+use crate::error::{ApiError, ErrorBody};
+use crate::game::WebGame;
 use crate::hub::{HubEvent, StreamPermit, Subscription};
+use crate::ids;
 use crate::limits::ClientKey;
-use crate::openapi::GameId;
-use crate::openapi::SideName;
-use crate::state::{now_ms, GameState, View};
-use crate::store::WebGame;
-use crate::{ApiError, AppState, ErrorBody};
+use crate::service::{self, AppState};
 
 /// How often a stream sends a keep-alive comment.
 pub const KEEP_ALIVE: Duration = Duration::from_secs(15);
@@ -48,16 +51,6 @@ struct EventsQuery {
     /// A seat's token: marks that seat present while the stream is open (any other opens
     /// the stream as a watcher's).
     token: Option<String>,
-}
-
-/// `?view=white|black` of a state request, or the creator's side.
-pub(crate) fn parse_view(view: Option<&str>) -> Result<Option<Side>, ApiError> {
-    match view {
-        None => Ok(None),
-        Some(text) => Side::from_name(text).map(Some).ok_or_else(|| {
-            ApiError::invalid_field(format!("view must be white or black, not {text:?}"))
-        }),
-    }
 }
 
 /// The version the page has: `Last-Event-ID` (sent by `EventSource` when it reconnects)
@@ -105,15 +98,7 @@ impl Live {
             return;
         }
         self.sent = game.version;
-        let state = GameState::view(
-            game,
-            View {
-                side: self.view.unwrap_or(game.human),
-                now_ms: now_ms(),
-                present: self.app.hub.present(&self.id),
-                minute_ms: self.app.clock_minute_ms,
-            },
-        );
+        let state = state_for(&self.app, game, self.view);
         let data = serde_json::to_string(&state).unwrap_or_default();
         self.queue.push_back(
             Event::default()
@@ -131,7 +116,7 @@ impl Live {
 
     /// The game read again (after a lag); `None` when it is gone or unreadable.
     async fn reload(&self) -> Option<WebGame> {
-        self.app.store.load(&self.id).await.ok()?
+        service::load_game(&self.app, &self.id).await.ok()
     }
 
     /// The next event, or `None` when the stream ends (server shutting down, game gone).
@@ -172,7 +157,7 @@ impl Live {
     responses(
         (status = 200, description = "Server-Sent Events: `state` (id: the version; data: the state as GET answers it) and `presence` (data: {\"white\": bool, \"black\": bool}), a keep-alive comment every 15 s", body = String, content_type = "text/event-stream"),
         (status = 400, description = "the query is wrong (`since`, `view`): `invalid-field`", body = ErrorBody),
-        (status = 404, description = "no game has this id: `unknown-game`", body = ErrorBody),
+        UnknownGame,
         (status = 429, description = "too many event streams open from this address: `rate-limited`", body = ErrorBody),
         (status = 503, description = "too many event streams open on the server: `too-many-streams`", body = ErrorBody, headers(("Retry-After" = u32, description = "Seconds to wait before retrying"))),
     )
@@ -182,10 +167,10 @@ pub async fn events(
     Path(id): Path<String>,
     request: Request,
 ) -> Result<Response, ApiError> {
-    let query: EventsQuery = crate::api::query(request.uri())?;
+    let query: EventsQuery = query(request.uri())?;
     let since = since(&request, &query)?;
     let view = parse_view(query.view.as_deref())?;
-    if !crate::api::valid_id(&id) {
+    if !ids::valid_id(&id) {
         return Err(ApiError::unknown_game());
     }
     // The client as the rate limits see it (behind a trusted proxy, the forwarded address).
@@ -199,12 +184,8 @@ pub async fn events(
     let counted = app.metrics.stream();
     // Subscribed before the read: nothing committed after the read is missed.
     let mut subscription = app.hub.subscribe(&id);
-    let game = app
-        .store
-        .load(&id)
-        .await?
-        .ok_or_else(ApiError::unknown_game)?;
-    let digest = query.token.as_deref().map(crate::api::digest);
+    let game = service::load_game(&app, &id).await?;
+    let digest = query.token.as_deref().map(ids::digest);
     if let Some(side) = digest.and_then(|d| game.seat_of(&d)) {
         subscription.mark_present(side);
     }

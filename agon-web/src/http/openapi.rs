@@ -92,7 +92,7 @@ pub enum AnswerName {
             with a stable NAME; each response lists the names it can carry.",
         license(name = "MIT OR Apache-2.0", identifier = "MIT OR Apache-2.0"),
     ),
-    components(schemas(crate::ErrorBody, SideName, SideChoice, LevelName, OpponentName, AnswerName)),
+    components(schemas(crate::error::ErrorBody, SideName, SideChoice, LevelName, OpponentName, AnswerName)),
     tags(
         (name = "games", description = "Creating games and playing them"),
         (name = "friends", description = "Games between two people: joining, offers"),
@@ -114,7 +114,7 @@ static DOCUMENT: LazyLock<String> = LazyLock::new(|| document().to_string());
 /// assert!(doc["paths"]["/api/games/{id}/moves"]["post"]["responses"]["429"].is_object());
 /// ```
 pub fn document() -> Value {
-    let (_, api) = crate::api_routes().split_for_parts();
+    let (_, api) = super::api_routes().split_for_parts();
     let mut doc = serde_json::to_value(api).unwrap_or_default();
     let requests = request_schemas(&doc);
     if let Some(paths) = doc["paths"].as_object_mut() {

@@ -1,0 +1,595 @@
+//! The web game's own model and its rules of play: [`WebGame`] (an agon-core [`Game`] with
+//! its seats, [`Clock`], [`Offers`] and the ends outside the rules, [`End`]) and the checks a
+//! request must pass, each refused by a [`Refusal`] named as the API names it.
+//!
+//! Nothing here knows HTTP, SQL or tokio: the service ([`crate::service`]) loads a game,
+//! asks it what an action does, and stores it; every method takes the time (`now_ms`) it
+//! acts at, so that each is tested alone.
+
+use agon_core::{CellSet, Game, IllegalMove, Move, Position, Side};
+
+mod clock;
+mod level;
+mod offers;
+mod record;
+
+pub use clock::{now_ms, Clock, MINUTE_MS};
+pub use level::Level;
+pub use offers::{Answer, Offers, TakenBack};
+pub use record::record_of;
+
+/// The most moves a game may hold. Every request replays its game, so an endless game
+/// would make each request slower; no game between a person and the computer comes near
+/// this (random games average under 500 moves). A move past it is refused with
+/// `409 game-too-long`.
+pub const MAX_PLIES: usize = 10_000;
+
+/// Who plays the creator: the computer, or a friend who joins by the game's link.
+///
+/// ```
+/// use agon_web::game::Opponent;
+/// assert_eq!(Opponent::Friend.name(), "friend");
+/// assert_eq!("computer".parse::<Opponent>(), Ok(Opponent::Computer));
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Opponent {
+    /// The computer, at the game's level.
+    Computer,
+    /// A person, who takes the other seat by `POST /api/games/{id}/join`.
+    Friend,
+}
+
+impl Opponent {
+    /// `computer` or `friend`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Opponent::Computer => "computer",
+            Opponent::Friend => "friend",
+        }
+    }
+}
+
+impl std::str::FromStr for Opponent {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Opponent, String> {
+        match s {
+            "computer" => Ok(Opponent::Computer),
+            "friend" => Ok(Opponent::Friend),
+            _ => Err(format!("opponent must be computer or friend, not {s:?}")),
+        }
+    }
+}
+
+/// How a game ended outside agon-core's rules (the rules' own ends come from the replay).
+///
+/// ```
+/// use agon_web::game::EndKind;
+/// assert_eq!(EndKind::TimeForfeit.name(), "time-forfeit");
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum EndKind {
+    /// A player gave the game up.
+    Resignation,
+    /// A player's clock ran out: the other wins.
+    TimeForfeit,
+    /// Both players agreed to a draw.
+    Agreement,
+}
+
+impl EndKind {
+    /// `resignation`, `time-forfeit` or `agreement`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            EndKind::Resignation => "resignation",
+            EndKind::TimeForfeit => "time-forfeit",
+            EndKind::Agreement => "agreement",
+        }
+    }
+
+    /// The kind of this name, as [`EndKind::name`] writes it.
+    pub fn from_name(name: &str) -> Option<EndKind> {
+        [
+            EndKind::Resignation,
+            EndKind::TimeForfeit,
+            EndKind::Agreement,
+        ]
+        .into_iter()
+        .find(|k| k.name() == name)
+    }
+}
+
+/// The end of a game outside the rules: how, and who won (`None`: a draw).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct End {
+    /// How it ended.
+    pub kind: EndKind,
+    /// The winner, or `None` for a draw by agreement.
+    pub winner: Option<Side>,
+}
+
+/// A game as the web game knows it: the agon-core [`Game`], who plays it, its clock,
+/// offers and version.
+#[derive(Clone, Debug)]
+pub struct WebGame {
+    /// The game's public id.
+    pub id: String,
+    /// The SHA-256 digest of the creator's secret token (the creator plays `human`).
+    pub token_sha256: [u8; 32],
+    /// The SHA-256 digest of the other seat's token, once a friend took it (never against
+    /// the computer).
+    pub guest_sha256: Option<[u8; 32]>,
+    /// The side the creator plays; the computer or the friend plays the other.
+    pub human: Side,
+    /// The computer's level (unused in games between friends).
+    pub level: Level,
+    /// The seed of the computer's bot.
+    pub seed: u64,
+    /// Who plays the creator.
+    pub opponent: Opponent,
+    /// The display names of White's and Black's seats (by `Side::index`).
+    pub names: [Option<String>; 2],
+    /// The clock, if the game has one.
+    pub clock: Option<Clock>,
+    /// The game's version: +1 for every change, assigned in the change's transaction.
+    pub version: i64,
+    /// How the game ended outside the rules, if it did.
+    pub end: Option<End>,
+    /// The pending offers.
+    pub offers: Offers,
+    /// The rematch's id, once one was agreed.
+    pub rematch_game: Option<String>,
+    /// The game, replayed from its start position and moves.
+    pub game: Game,
+    /// The cells whose pieces the last move captured.
+    pub last_captures: CellSet,
+}
+
+impl WebGame {
+    /// A new game against the computer with no moves, under the rules of its start
+    /// position, with no clock.
+    pub fn new(
+        id: String,
+        token_sha256: [u8; 32],
+        human: Side,
+        level: Level,
+        seed: u64,
+        start: Position,
+    ) -> WebGame {
+        WebGame {
+            id,
+            token_sha256,
+            guest_sha256: None,
+            human,
+            level,
+            seed,
+            opponent: Opponent::Computer,
+            names: [None, None],
+            clock: None,
+            version: 0,
+            end: None,
+            offers: Offers::default(),
+            rematch_game: None,
+            game: Game::from_position(start),
+            last_captures: CellSet::EMPTY,
+        }
+    }
+
+    /// Whether the game is over, by the rules or otherwise (resignation, time, agreement).
+    pub fn is_over(&self) -> bool {
+        self.end.is_some() || self.game.is_over()
+    }
+
+    /// Whether the game was resigned.
+    pub fn resigned(&self) -> bool {
+        self.end.is_some_and(|e| e.kind == EndKind::Resignation)
+    }
+
+    /// Whether the computer has to move now: it is the chooser of the next action
+    /// (`Position::chooser()`: under `queen-placer=captor` the opponent of a side that
+    /// must return its queen chooses where she goes).
+    pub fn computer_to_move(&self) -> bool {
+        self.opponent == Opponent::Computer
+            && !self.is_over()
+            && self.game.position().chooser() != self.human
+    }
+
+    /// Which seats are taken, White's and Black's (the computer's always is).
+    pub fn seats_taken(&self) -> [bool; 2] {
+        let mut taken = [true; 2];
+        if self.opponent == Opponent::Friend && self.guest_sha256.is_none() {
+            taken[self.human.other().index()] = false;
+        }
+        taken
+    }
+
+    /// The seat whose token has this digest, compared in constant time with both seats'.
+    pub fn seat_of(&self, digest: &[u8; 32]) -> Option<Side> {
+        use subtle::ConstantTimeEq;
+        let creator = bool::from(self.token_sha256.ct_eq(digest));
+        let guest = self
+            .guest_sha256
+            .is_some_and(|g| bool::from(g.ct_eq(digest)));
+        if creator {
+            Some(self.human)
+        } else if guest {
+            Some(self.human.other())
+        } else {
+            None
+        }
+    }
+
+    /// The side whose clock runs: the chooser, once the clock started and while the game
+    /// goes on.
+    pub fn running(&self) -> Option<Side> {
+        let clock = self.clock?;
+        clock.at_ms?;
+        (!self.is_over()).then(|| self.game.position().chooser())
+    }
+
+    /// Both sides' remaining times at `now_ms` (the running side's counted down, not below
+    /// 0), White's first; `None` without a clock.
+    pub fn remaining_at(&self, now_ms: i64) -> Option<[i64; 2]> {
+        Some(self.clock?.remaining_with(self.running(), now_ms))
+    }
+
+    /// When the running side's time runs out (unix milliseconds), if a clock runs.
+    pub fn deadline_ms(&self) -> Option<i64> {
+        let side = self.running()?;
+        let clock = self.clock?;
+        Some(clock.at_ms? + clock.remaining_ms[side.index()])
+    }
+
+    /// Charges the running side with the time since the clock's last change, and sets
+    /// that change to `now_ms`.
+    fn charge(&mut self, now_ms: i64) {
+        self.charge_from(self.running(), now_ms);
+    }
+
+    /// Charges `running` (the side whose time ran since the clock's last change, `None`
+    /// if none did) and sets that change to `now_ms`; answers whether a time ran.
+    fn charge_from(&mut self, running: Option<Side>, now_ms: i64) -> bool {
+        match (&mut self.clock, running) {
+            (Some(clock), Some(_)) => {
+                clock.remaining_ms = clock.remaining_with(running, now_ms);
+                clock.at_ms = Some(now_ms);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// If the running side's time has run out at `now_ms`, ends the game by
+    /// `time-forfeit` (the other side wins) and answers true.
+    pub fn flag(&mut self, now_ms: i64) -> bool {
+        match (self.running(), self.deadline_ms()) {
+            (Some(side), Some(deadline)) if now_ms >= deadline => {
+                self.end_with(EndKind::TimeForfeit, Some(side.other()), now_ms);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Ends the game (resignation, agreement) at `now_ms`: the running clock stops.
+    pub fn end_with(&mut self, kind: EndKind, winner: Option<Side>, now_ms: i64) {
+        self.charge(now_ms);
+        self.end = Some(End { kind, winner });
+        self.offers.draw = None;
+        self.offers.takeback = None;
+    }
+
+    /// Starts the clock at `now_ms` if it has not started, a move was made and both seats
+    /// are taken.
+    pub fn start_clock(&mut self, now_ms: i64) {
+        let ready = self.plies() > 0 && self.seats_taken() == [true; 2] && !self.is_over();
+        if let Some(clock) = &mut self.clock {
+            if clock.at_ms.is_none() && ready {
+                clock.at_ms = Some(now_ms);
+            }
+        }
+    }
+
+    /// Plays a move, keeping what it captured.
+    pub fn play(&mut self, m: Move) -> Result<(), agon_core::IllegalMove> {
+        self.last_captures = self.game.play(m)?;
+        Ok(())
+    }
+
+    /// Plays a move at `now_ms`: the mover's clock is charged and gets the increment, and
+    /// the pending draw and takeback offers lapse.
+    pub fn play_at(&mut self, m: Move, now_ms: i64) -> Result<(), agon_core::IllegalMove> {
+        let mover = self.game.position().chooser();
+        let running = self.running();
+        self.play(m)?;
+        if self.charge_from(running, now_ms) {
+            if let Some(clock) = &mut self.clock {
+                clock.remaining_ms[mover.index()] += clock.increment_ms;
+            }
+        }
+        self.start_clock(now_ms);
+        self.offers.draw = None;
+        self.offers.takeback = None;
+        Ok(())
+    }
+
+    /// Takes back every move from ply `keep` on at `now_ms` (the running side is charged
+    /// up to now; no time is given back), and the pending draw and takeback offers lapse.
+    pub fn take_back_to(&mut self, keep: usize, now_ms: i64) {
+        self.charge(now_ms);
+        while self.plies() > keep {
+            self.game.undo();
+        }
+        // What the move before captured, for the state's last_captures.
+        let positions = self.game.positions();
+        self.last_captures = match self.game.moves().last() {
+            Some(&m) if positions.len() >= 2 => positions[positions.len() - 2].captures(m),
+            _ => CellSet::EMPTY,
+        };
+        if self.plies() == 0 {
+            if let Some(clock) = &mut self.clock {
+                clock.at_ms = None;
+            }
+        }
+        self.offers.draw = None;
+        self.offers.takeback = None;
+    }
+
+    /// The ply of `side`'s last action, if it made one: what a takeback goes back to. An
+    /// action is a side's when it chose it (`Position::chooser()`), so under
+    /// `queen-placer=captor` the return of the opponent's queen is the captor's.
+    pub fn last_ply_of(&self, side: Side) -> Option<usize> {
+        let positions = self.game.positions();
+        // positions[i] is the position before move i.
+        (0..self.plies())
+            .rev()
+            .find(|&i| positions[i].chooser() == side)
+    }
+
+    /// The number of moves played.
+    pub fn plies(&self) -> usize {
+        self.game.moves().len()
+    }
+}
+
+/// Why the rules of play refuse an action, named as the API names it ([`Refusal::name`]).
+///
+/// ```
+/// use agon_web::game::{Opponent, Refusal};
+/// assert_eq!(Refusal::NotYourTurn(Opponent::Friend).name(), "not-your-turn");
+/// assert_eq!(Refusal::NotYourTurn(Opponent::Friend).to_string(), "your opponent is to move");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The token is neither seat's.
+    WrongToken,
+    /// The game has ended.
+    GameOver,
+    /// The game holds the most moves it may (the limit).
+    GameTooLong(usize),
+    /// The other side is to move (the computer, or the friend).
+    NotYourTurn(Opponent),
+    /// The person is to move, not the computer.
+    NotComputerTurn,
+    /// The game is between friends.
+    NotAgainstComputer,
+    /// The game is against the computer.
+    NotAFriendGame,
+    /// No move to take back: the person's own (against the computer) or any (friends).
+    NothingToUndo(Opponent),
+    /// An offer of this kind is pending already.
+    OfferPending,
+    /// The opponent offered nothing to answer.
+    NoOffer,
+    /// Both seats are taken.
+    SeatTaken,
+    /// A rematch is offered once the game is over.
+    GameNotOver,
+    /// The rematch exists.
+    RematchExists,
+    /// The move's text does not parse (agon-core's message).
+    MalformedMove(String),
+    /// The move is illegal here.
+    Illegal(IllegalMove),
+}
+
+impl Refusal {
+    /// The stable name: `game-over`, `not-your-turn`, ... (agon-core's for an illegal move).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Refusal::WrongToken => "wrong-token",
+            Refusal::GameOver => "game-over",
+            Refusal::GameTooLong(_) => "game-too-long",
+            Refusal::NotYourTurn(_) => "not-your-turn",
+            Refusal::NotComputerTurn => "not-computer-turn",
+            Refusal::NotAgainstComputer => "not-against-computer",
+            Refusal::NotAFriendGame => "not-a-friend-game",
+            Refusal::NothingToUndo(_) => "nothing-to-undo",
+            Refusal::OfferPending => "offer-pending",
+            Refusal::NoOffer => "no-offer",
+            Refusal::SeatTaken => "seat-taken",
+            Refusal::GameNotOver => "game-not-over",
+            Refusal::RematchExists => "rematch-exists",
+            Refusal::MalformedMove(_) => "malformed-move",
+            Refusal::Illegal(reason) => reason.name(),
+        }
+    }
+}
+
+impl std::fmt::Display for Refusal {
+    /// A sentence for people.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::WrongToken => f.write_str("this token does not let you play this game"),
+            Refusal::GameOver => f.write_str("the game has ended"),
+            Refusal::GameTooLong(max) => write!(
+                f,
+                "this game has reached the limit of {max} moves: start a new one"
+            ),
+            Refusal::NotYourTurn(Opponent::Computer) => f.write_str("the computer is to move"),
+            Refusal::NotYourTurn(Opponent::Friend) => f.write_str("your opponent is to move"),
+            Refusal::NotComputerTurn => f.write_str("it is your turn, not the computer's"),
+            Refusal::NotAgainstComputer => {
+                f.write_str("this game is between friends, not against the computer")
+            }
+            Refusal::NotAFriendGame => f.write_str("this game is against the computer"),
+            Refusal::NothingToUndo(Opponent::Computer) => {
+                f.write_str("you have no move to take back")
+            }
+            Refusal::NothingToUndo(Opponent::Friend) => {
+                f.write_str("there is no move to take back")
+            }
+            Refusal::OfferPending => f.write_str("an offer is already pending"),
+            Refusal::NoOffer => f.write_str("your opponent has offered nothing to answer"),
+            Refusal::SeatTaken => f.write_str("both seats are taken: you can watch the game"),
+            Refusal::GameNotOver => f.write_str("a rematch is offered once the game is over"),
+            Refusal::RematchExists => f.write_str("the rematch of this game has been created"),
+            Refusal::MalformedMove(message) => f.write_str(message),
+            Refusal::Illegal(reason) => write!(f, "{reason}"),
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+/// The checks a request must pass, and the actions of a seat.
+impl WebGame {
+    /// The seat of a token's digest: [`Refusal::WrongToken`] for neither.
+    pub fn seat(&self, digest: &[u8; 32]) -> Result<Side, Refusal> {
+        self.seat_of(digest).ok_or(Refusal::WrongToken)
+    }
+
+    /// [`Refusal::GameOver`] once the game is over.
+    pub fn ensure_not_over(&self) -> Result<(), Refusal> {
+        match self.is_over() {
+            true => Err(Refusal::GameOver),
+            false => Ok(()),
+        }
+    }
+
+    /// [`Refusal::GameTooLong`] once the game holds `max_plies` moves ([`MAX_PLIES`]), for
+    /// the person's moves and the computer's alike.
+    pub fn ensure_room(&self, max_plies: usize) -> Result<(), Refusal> {
+        match self.plies() >= max_plies {
+            true => Err(Refusal::GameTooLong(max_plies)),
+            false => Ok(()),
+        }
+    }
+
+    /// [`Refusal::NotAgainstComputer`] in a game between friends.
+    pub fn ensure_computer(&self) -> Result<(), Refusal> {
+        match self.opponent {
+            Opponent::Computer => Ok(()),
+            Opponent::Friend => Err(Refusal::NotAgainstComputer),
+        }
+    }
+
+    /// [`Refusal::NotAFriendGame`] in a game against the computer.
+    pub fn ensure_friend(&self) -> Result<(), Refusal> {
+        match self.opponent {
+            Opponent::Friend => Ok(()),
+            Opponent::Computer => Err(Refusal::NotAFriendGame),
+        }
+    }
+
+    /// [`Refusal::NotYourTurn`] while the computer is to move.
+    pub fn ensure_persons_turn(&self) -> Result<(), Refusal> {
+        match self.computer_to_move() {
+            true => Err(Refusal::NotYourTurn(Opponent::Computer)),
+            false => Ok(()),
+        }
+    }
+
+    /// [`Refusal::NotComputerTurn`] unless the computer is to move.
+    pub fn ensure_computer_turn(&self) -> Result<(), Refusal> {
+        match self.computer_to_move() {
+            true => Ok(()),
+            false => Err(Refusal::NotComputerTurn),
+        }
+    }
+
+    /// `seat` plays the move of `text` at `now_ms` (see [`WebGame::play_at`]), if the game
+    /// goes on, has room for it and `seat` chooses the next action.
+    ///
+    /// ```
+    /// use agon_core::{Position, Side};
+    /// use agon_web::{game::{Opponent, Refusal, WebGame, MAX_PLIES}, Level};
+    /// let mut game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
+    /// game.move_of(Side::White, "f1-e1", 0, MAX_PLIES)?;
+    /// assert_eq!(game.move_of(Side::White, "e1-d1", 0, MAX_PLIES), Err(Refusal::NotYourTurn(Opponent::Computer)));
+    /// assert_eq!(game.move_of(Side::Black, "zz", 0, MAX_PLIES).unwrap_err().name(), "malformed-move");
+    /// # Ok::<(), Refusal>(())
+    /// ```
+    pub fn move_of(
+        &mut self,
+        seat: Side,
+        text: &str,
+        now_ms: i64,
+        max_plies: usize,
+    ) -> Result<(), Refusal> {
+        self.ensure_not_over()?;
+        self.ensure_room(max_plies)?;
+        if self.game.position().chooser() != seat {
+            return Err(Refusal::NotYourTurn(self.opponent));
+        }
+        let m: Move = self
+            .game
+            .position()
+            .parse_move(text)
+            .map_err(|e| Refusal::MalformedMove(e.to_string()))?;
+        self.play_at(m, now_ms).map_err(Refusal::Illegal)
+    }
+
+    /// Takes back the person's last move and the computer's replies after it at `now_ms`
+    /// (against the computer; between friends a takeback is asked for,
+    /// [`WebGame::answer_takeback`]): answers the number of moves kept.
+    pub fn undo(&mut self, now_ms: i64) -> Result<usize, Refusal> {
+        self.ensure_computer()?;
+        match self.last_human_ply() {
+            Some(keep) if self.end.is_none() => {
+                self.take_back_to(keep, now_ms);
+                Ok(keep)
+            }
+            _ => Err(Refusal::NothingToUndo(Opponent::Computer)),
+        }
+    }
+
+    /// `seat` resigns at `now_ms`: the other side wins.
+    pub fn resign(&mut self, seat: Side, now_ms: i64) -> Result<(), Refusal> {
+        self.ensure_not_over()?;
+        self.end_with(EndKind::Resignation, Some(seat.other()), now_ms);
+        Ok(())
+    }
+
+    /// A friend takes the free seat at `now_ms`, with the token of this digest and a name:
+    /// the clock starts if a move was made.
+    pub fn join(
+        &mut self,
+        digest: [u8; 32],
+        name: Option<String>,
+        now_ms: i64,
+    ) -> Result<Side, Refusal> {
+        self.ensure_friend()?;
+        if self.guest_sha256.is_some() {
+            return Err(Refusal::SeatTaken);
+        }
+        self.ensure_not_over()?;
+        let side = self.human.other();
+        self.guest_sha256 = Some(digest);
+        self.names[side.index()] = name;
+        self.start_clock(now_ms);
+        Ok(side)
+    }
+
+    /// The ply of the person's last move, if they have made one: what undo goes back to.
+    /// A move is the person's when they chose it (`Position::chooser()`), so under
+    /// `queen-placer=captor` the return of the computer's queen is theirs.
+    pub fn last_human_ply(&self) -> Option<usize> {
+        self.last_ply_of(self.human)
+    }
+
+    /// Whether the person has a move to take back (against the computer only).
+    pub fn can_undo(&self) -> bool {
+        self.opponent == Opponent::Computer && self.end.is_none() && self.last_human_ply().is_some()
+    }
+}

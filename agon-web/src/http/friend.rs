@@ -1,0 +1,123 @@
+//! What two people ask each other: draw offers, takeback requests and rematches, each
+//! offered by one seat and accepted or declined by the other.
+//!
+//! Each is one endpoint taking `{"token", "answer": "offer" | "accept" | "decline"}`:
+//! an `offer` records the offering side in the game (`409 offer-pending` if one is
+//! already pending); `accept` and `decline` need an offer by the OTHER side
+//! (`409 no-offer`). Any move lets a pending draw or takeback offer lapse. Every answer
+//! is a change of the game (a new version, pushed to its streams).
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::Json;
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+pub use crate::game::Answer;
+
+use super::openapi::{AnswerName, GameId};
+use super::request::JsonBody;
+use super::responses::{BadAnswer, SeatErrors};
+use super::state::{state_for, GameState};
+use crate::error::{ApiError, ErrorBody};
+use crate::service::{self, AppState};
+
+/// The body of `draw`, `takeback` and `rematch`.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AnswerRequest {
+    /// The token of the seat answering.
+    pub token: String,
+    /// `offer`, `accept` or `decline`.
+    #[schema(value_type = AnswerName)]
+    pub answer: String,
+}
+
+/// Reads `offer`, `accept` or `decline`; else `400 invalid-field`.
+///
+/// ```
+/// use agon_web::friend::{parse_answer, Answer};
+/// assert_eq!(parse_answer("accept"), Ok(Answer::Accept));
+/// assert_eq!(parse_answer("yes").unwrap_err().name, "invalid-field");
+/// ```
+pub fn parse_answer(text: &str) -> Result<Answer, ApiError> {
+    text.parse().map_err(ApiError::invalid_field)
+}
+
+/// `POST /api/games/{id}/draw`: a draw offered, accepted (the game is drawn by
+/// `agreement`) or declined. Between friends only.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/draw",
+    tag = "friends",
+    params(GameId),
+    request_body = AnswerRequest,
+    responses(
+        (status = 200, description = "The state: the draw offered, agreed (the game drawn by `agreement`) or declined", body = GameState),
+        BadAnswer,
+        SeatErrors,
+        (status = 409, description = "refused: `not-a-friend-game`, `game-over`, `offer-pending`, `no-offer`, `conflict` (the game changed meanwhile: reload and retry)", body = ErrorBody),
+    )
+)]
+pub async fn draw(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    JsonBody(request): JsonBody<AnswerRequest>,
+) -> Result<Json<GameState>, ApiError> {
+    let answer = parse_answer(&request.answer)?;
+    let (game, seat) = service::draw(&app, id, request.token, answer).await?;
+    Ok(Json(state_for(&app, &game, Some(seat))))
+}
+
+/// `POST /api/games/{id}/takeback`: a seat asks to take back its last action (and the
+/// opponent's reply after it, if any); the other accepts (it is taken back) or declines.
+/// Between friends only: against the computer `POST .../undo` takes back at once.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/takeback",
+    tag = "friends",
+    params(GameId),
+    request_body = AnswerRequest,
+    responses(
+        (status = 200, description = "The state: the takeback asked, done or declined", body = GameState),
+        BadAnswer,
+        SeatErrors,
+        (status = 409, description = "refused: `not-a-friend-game`, `game-over`, `offer-pending`, `no-offer`, `nothing-to-undo`, `conflict` (the game changed meanwhile: reload and retry)", body = ErrorBody),
+    )
+)]
+pub async fn takeback(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    JsonBody(request): JsonBody<AnswerRequest>,
+) -> Result<Json<GameState>, ApiError> {
+    let answer = parse_answer(&request.answer)?;
+    let (game, seat) = service::takeback(&app, id, request.token, answer).await?;
+    Ok(Json(state_for(&app, &game, Some(seat))))
+}
+
+/// `POST /api/games/{id}/rematch`: once the game is over, a rematch offered (against the
+/// computer: created at once), accepted (created) or declined. The answer is this game's
+/// state, `rematch_game` set once the new game exists.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/rematch",
+    tag = "friends",
+    params(GameId),
+    request_body = AnswerRequest,
+    responses(
+        (status = 200, description = "This game's state, `rematch_game` set once the rematch exists", body = GameState),
+        BadAnswer,
+        SeatErrors,
+        (status = 409, description = "refused: `game-not-over`, `rematch-exists`, `offer-pending`, `no-offer`, `game-over` (the clock ran out just now), `conflict` (the game changed meanwhile: reload and retry)", body = ErrorBody),
+    )
+)]
+pub async fn rematch(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    JsonBody(request): JsonBody<AnswerRequest>,
+) -> Result<Json<GameState>, ApiError> {
+    let answer = parse_answer(&request.answer)?;
+    let (game, seat) = service::rematch(&app, id, request.token, answer).await?;
+    Ok(Json(state_for(&app, &game, Some(seat))))
+}

@@ -1,0 +1,205 @@
+//! Reading a request: its JSON body ([`JsonBody`]), its query, and each text the API
+//! reads (rule sets, positions, clocks, names, views), each refused with a precise 4xx.
+
+use agon_core::{ParseError, ParseErrorKind, Position, Rules, Side};
+use axum::extract::{FromRequest, Request};
+use axum::http::{header, HeaderMap, StatusCode, Uri};
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+
+/// The largest request body accepted, in bytes.
+pub const MAX_BODY: usize = 4096;
+
+/// A JSON request body: `application/json`, at most [`MAX_BODY`] bytes, of exactly the
+/// expected shape (unknown fields are refused, so a misspelt field is not ignored).
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let json = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+        if !json {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported-media-type",
+                "the body must be application/json",
+            ));
+        }
+        let bytes = axum::body::Bytes::from_request(req, state)
+            .await
+            .map_err(|e| {
+                if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    ApiError::new(
+                        StatusCode::PAYLOAD_TOO_LARGE,
+                        "body-too-large",
+                        format!("the body is over {MAX_BODY} bytes"),
+                    )
+                } else {
+                    ApiError::new(StatusCode::BAD_REQUEST, "malformed-json", e.body_text())
+                }
+            })?;
+        // serde would also read a struct from an array of its fields: only objects are asked.
+        if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+            return Err(ApiError::new(
+                StatusCode::BAD_REQUEST,
+                "malformed-json",
+                "the body must be a JSON object",
+            ));
+        }
+        serde_json::from_slice(&bytes)
+            .map(JsonBody)
+            .map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, "malformed-json", e.to_string()))
+    }
+}
+
+/// The 400 of a rule set's text that does not parse, named by what is wrong:
+/// `unknown-preset`, `unknown-rule-option`, `unknown-rule-value`,
+/// `duplicate-rule-option`, `limit-out-of-range` (agon-core's names), or
+/// `malformed-rules` for any other fault of the text (a missing `=`, an empty option).
+///
+/// ```
+/// let e = agon_web::api::rules_error("chess".parse::<agon_core::Rules>().unwrap_err());
+/// assert_eq!((e.status.as_u16(), e.name), (400, "unknown-preset"));
+/// let e = agon_web::api::rules_error("standard+limit".parse::<agon_core::Rules>().unwrap_err());
+/// assert_eq!(e.name, "malformed-rules");
+/// ```
+pub fn rules_error(e: ParseError) -> ApiError {
+    let name = match e.kind() {
+        kind @ (ParseErrorKind::UnknownPreset
+        | ParseErrorKind::UnknownRuleOption
+        | ParseErrorKind::UnknownRuleValue
+        | ParseErrorKind::DuplicateRuleOption
+        | ParseErrorKind::LimitOutOfRange) => kind.name(),
+        _ => "malformed-rules",
+    };
+    ApiError::new(StatusCode::BAD_REQUEST, name, format!("rules: {e}"))
+}
+
+/// The rule set of a request: its text parsed, or the standard rules.
+pub(crate) fn parse_rules(text: Option<&str>) -> Result<Rules, ApiError> {
+    match text {
+        None => Ok(Rules::STANDARD),
+        Some(text) => text.parse().map_err(rules_error),
+    }
+}
+
+/// The start position of a request: its text read under `rules`, or the rules' start
+/// (`400 invalid-field` naming the fault).
+///
+/// ```
+/// use agon_web::api::parse_position;
+/// let start = parse_position(None, agon_core::Rules::STANDARD)?;
+/// assert_eq!(start, agon_core::Position::start());
+/// assert_eq!(parse_position(Some("nonsense"), agon_core::Rules::STANDARD).unwrap_err().name, "invalid-field");
+/// # Ok::<(), agon_web::ApiError>(())
+/// ```
+pub fn parse_position(text: Option<&str>, rules: Rules) -> Result<Position, ApiError> {
+    match text {
+        None => Ok(Position::start_with_rules(rules)),
+        Some(text) => Position::from_text_with_rules(text, rules)
+            .map_err(|e| ApiError::invalid_field(format!("position: {e}"))),
+    }
+}
+
+/// The longest display name, in characters.
+pub const MAX_NAME: usize = 24;
+
+/// The most minutes a clock may start with.
+pub const MAX_CLOCK_MINUTES: u32 = 180;
+
+/// The largest increment of a clock, in seconds.
+pub const MAX_CLOCK_INCREMENT: u32 = 60;
+
+/// Reads a clock's text: `M+S` (whole minutes 1 to 180, plus an increment of 0 to 60
+/// seconds a move), or `none` for no clock. Anything else is `400 invalid-clock`.
+///
+/// ```
+/// use agon_web::api::parse_clock;
+/// assert_eq!(parse_clock("5+3"), Ok(Some((5, 3))));
+/// assert_eq!(parse_clock("none"), Ok(None));
+/// for bad in ["5", "0+3", "181+0", "5+61", "5+-1", "5.5+0", " 5+3", "+3", "5+"] {
+///     assert_eq!(parse_clock(bad).unwrap_err().name, "invalid-clock", "{bad}");
+/// }
+/// ```
+pub fn parse_clock(text: &str) -> Result<Option<(u32, u32)>, ApiError> {
+    if text == "none" {
+        return Ok(None);
+    }
+    let number = |part: &str| -> Option<u32> {
+        if part.is_empty() || part.len() > 3 || !part.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
+        part.parse().ok()
+    };
+    let parsed = text
+        .split_once('+')
+        .and_then(|(m, s)| Some((number(m)?, number(s)?)))
+        .filter(|&(m, s)| (1..=MAX_CLOCK_MINUTES).contains(&m) && s <= MAX_CLOCK_INCREMENT);
+    match parsed {
+        Some(clock) => Ok(Some(clock)),
+        None => Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid-clock",
+            format!(
+                "clock must be none or minutes+seconds like 5+3 (minutes 1 to \
+                 {MAX_CLOCK_MINUTES}, increment 0 to {MAX_CLOCK_INCREMENT}), not {text:?}"
+            ),
+        )),
+    }
+}
+
+/// Reads a display name: trimmed, 1 to [`MAX_NAME`] characters, no control characters;
+/// else `400 invalid-field`.
+///
+/// ```
+/// use agon_web::api::parse_name;
+/// assert_eq!(parse_name("  Ada "), Ok("Ada".to_string()));
+/// assert!(parse_name("").is_err());
+/// assert!(parse_name("a\u{7}b").is_err());
+/// assert!(parse_name(&"x".repeat(25)).is_err());
+/// ```
+pub fn parse_name(text: &str) -> Result<String, ApiError> {
+    let name = text.trim();
+    let length = name.chars().count();
+    if !(1..=MAX_NAME).contains(&length) || name.chars().any(char::is_control) {
+        return Err(ApiError::invalid_field(format!(
+            "name must be 1 to {MAX_NAME} characters, without control characters"
+        )));
+    }
+    Ok(name.to_string())
+}
+
+/// The query of `uri` as `T` (no query: every parameter absent), or `400 invalid-field`
+/// naming what is wrong.
+pub(crate) fn query<T: serde::de::DeserializeOwned>(uri: &Uri) -> Result<T, ApiError> {
+    axum::extract::Query::try_from_uri(uri)
+        .map(|query| query.0)
+        .map_err(|e| ApiError::invalid_field(e.body_text()))
+}
+
+/// `?view=white|black` of a state request, or the creator's side.
+pub(crate) fn parse_view(view: Option<&str>) -> Result<Option<Side>, ApiError> {
+    match view {
+        None => Ok(None),
+        Some(text) => Side::from_name(text).map(Some).ok_or_else(|| {
+            ApiError::invalid_field(format!("view must be white or black, not {text:?}"))
+        }),
+    }
+}
+
+/// The request's `Cookie` and `Accept-Language` headers, as text.
+pub(crate) fn language_headers(headers: &HeaderMap) -> (Option<&str>, Option<&str>) {
+    let get = |name| {
+        headers
+            .get(name)
+            .and_then(|v: &header::HeaderValue| v.to_str().ok())
+    };
+    (get(header::COOKIE), get(header::ACCEPT_LANGUAGE))
+}

@@ -1,0 +1,473 @@
+//! The one place a game changes: load it, check and apply an action (the rules of play,
+//! [`crate::game`]), commit it in one transaction ([`Store::change`]), publish the new
+//! version to the game's streams ([`Hub`]) and set its clock's timer; the computer's
+//! reply; the server's own work (the clocks' timers, the pruning: [`Timers`]; with
+//! PostgreSQL the other servers' changes: `notify`).
+//!
+//! The handlers ([`crate::http`]) parse a request and call one function here; what fails
+//! is an [`ApiError`]: a [`Refusal`] of the rules or a [`StoreError`] of the database is
+//! mapped to the API's answer here, once.
+//!
+//! Each action validates the whole request before it writes anything, and writes in one
+//! transaction, so a request that fails changes nothing. The one exception is the clock:
+//! an action on a game whose running clock has run out commits the `time-forfeit` it
+//! finds (that is a fact of the clock, not of the request) and is refused with
+//! `409 game-over`. Every change gives the game its next version in its own transaction
+//! ([`Change::save`]) and is published to the game's event streams in commit order.
+
+use std::sync::Arc;
+
+use agon_core::{Game, Position, Side};
+use axum::http::StatusCode;
+
+use crate::error::ApiError;
+use crate::game::{now_ms, Answer, Clock, Level, Opponent, Refusal, WebGame};
+use crate::hub::Hub;
+use crate::ids::{self, NoRandomness};
+use crate::limits::RateLimits;
+use crate::metrics::Metrics;
+use crate::store::{Change, Changed, Store, StoreError};
+use crate::workers::Workers;
+
+pub(crate) mod notify;
+pub(crate) mod timers;
+
+pub use timers::{Timers, PRUNE_EVERY};
+
+/// What every handler shares: the database, the search workers and the live games.
+pub struct AppState {
+    /// The games.
+    pub store: Arc<Store>,
+    /// The bound on the computer's searches.
+    pub workers: Arc<Workers>,
+    /// The most moves a game may hold (see [`crate::game::MAX_PLIES`]).
+    pub max_plies: usize,
+    /// The live games: broadcasts to the event streams, presence, the streams' bound.
+    pub hub: Arc<Hub>,
+    /// The timers of the running clocks.
+    pub timers: Timers,
+    /// How long a clock's minute lasts, in milliseconds: 60,000, except in tests, which
+    /// shorten it to see a clock run out (a game created with `"clock": "1+0"` then has
+    /// 1 such minute; the increment is scaled alike).
+    pub clock_minute_ms: i64,
+    /// How long an unfinished game may go without a change before it is pruned, in
+    /// milliseconds.
+    pub idle_ms: i64,
+    /// How long a finished game is kept after its last change, in milliseconds (`None`:
+    /// for good).
+    pub keep_ms: Option<i64>,
+    /// What the server counts, served at `GET /metrics`.
+    pub metrics: Arc<Metrics>,
+    /// Whether `GET /metrics` is served.
+    pub metrics_endpoint: bool,
+    /// The rate limits.
+    pub limits: Arc<RateLimits>,
+}
+
+impl From<StoreError> for ApiError {
+    /// `503 server-busy` (with `Retry-After`) for a busy database, `409 conflict` for a
+    /// change that lost the race, `500 internal` for the rest.
+    fn from(e: StoreError) -> ApiError {
+        match e {
+            StoreError::Busy => ApiError::database_busy(),
+            StoreError::Conflict => ApiError::conflict("conflict", e.to_string()),
+            _ => ApiError::internal(e.to_string()),
+        }
+    }
+}
+
+impl From<Refusal> for ApiError {
+    /// `403` for a token of neither seat, `400` for a move's text that does not parse,
+    /// `422` for an illegal move, `409` for every other refusal of the rules of play.
+    fn from(refusal: Refusal) -> ApiError {
+        let status = match refusal {
+            Refusal::WrongToken => StatusCode::FORBIDDEN,
+            Refusal::MalformedMove(_) => StatusCode::BAD_REQUEST,
+            Refusal::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            _ => StatusCode::CONFLICT,
+        };
+        ApiError::new(status, refusal.name(), refusal.to_string())
+    }
+}
+
+impl From<NoRandomness> for ApiError {
+    fn from(e: NoRandomness) -> ApiError {
+        ApiError::internal(e.to_string())
+    }
+}
+
+/// Reads game `id` from the database: `404 unknown-game` if there is none.
+pub(crate) async fn load_game(app: &AppState, id: &str) -> Result<WebGame, ApiError> {
+    if !ids::valid_id(id) {
+        return Err(ApiError::unknown_game());
+    }
+    app.store.load(id).await?.ok_or_else(ApiError::unknown_game)
+}
+
+/// The game a change read: `404 unknown-game` if there is none.
+fn found(game: Option<WebGame>) -> Result<WebGame, ApiError> {
+    game.ok_or_else(ApiError::unknown_game)
+}
+
+/// Changes game `id` in one database transaction ([`Store::change`]): `f` gets the
+/// game as read under the store's lock (`None`: no such game) and says what to write; the
+/// game it answers as changed (saved with its next version) is published to this server's
+/// streams once committed (with SQLite while the store is still locked, so in commit
+/// order; PostgreSQL also notifies the other servers), and its clock's timer is set, both
+/// by the store's `after`, which runs even when the request is dropped meanwhile.
+async fn commit<T: Send + 'static>(
+    app: &Arc<AppState>,
+    id: &str,
+    f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, ApiError> + Send + 'static,
+) -> Result<Changed<T>, ApiError> {
+    let after = {
+        let app = app.clone();
+        move |game: &WebGame| {
+            app.hub.publish(game);
+            timers::schedule(&app, game);
+        }
+    };
+    app.store.change(id, f, after).await
+}
+
+/// Runs an action of the holder of `token` on game `id`, in one transaction: loads the
+/// game, finds the token's seat, ends the game if the running clock has run out (that is
+/// committed, and the action refused with `409 game-over`), runs `f` with the change to
+/// write, the game, the seat and the time, and saves the game with its next version.
+/// Answers the changed game.
+async fn act<T: Send + 'static>(
+    app: &Arc<AppState>,
+    id: String,
+    token: String,
+    f: impl FnOnce(&mut Change, &mut WebGame, Side, i64) -> Result<T, ApiError> + Send + 'static,
+) -> Result<(WebGame, Side, T), ApiError> {
+    if !ids::valid_id(&id) {
+        return Err(ApiError::unknown_game());
+    }
+    let (value, changed) = commit(app, &id, move |tx, game| {
+        let mut game = found(game)?;
+        let seat = game.seat(&ids::digest(&token))?;
+        let now = now_ms();
+        if game.flag(now) {
+            tx.save(&mut game, now);
+            return Ok((None, Some(game)));
+        }
+        let value = f(tx, &mut game, seat, now)?;
+        tx.save(&mut game, now);
+        Ok((Some((seat, value)), Some(game)))
+    })
+    .await?;
+    match (value, changed) {
+        (Some((seat, value)), Some(game)) => Ok((game, seat, value)),
+        _ => Err(Refusal::GameOver.into()),
+    }
+}
+
+/// Ends game `id` by `time-forfeit` if its running clock has run out, and publishes it;
+/// else sets its timer again (the clock's timer and the server's start call it).
+pub(crate) async fn settle_clock(app: &Arc<AppState>, id: String) -> Result<(), ApiError> {
+    let (unchanged, _) = commit(app, &id, move |tx, game| {
+        let Some(mut game) = game else {
+            return Ok((None, None));
+        };
+        let now = now_ms();
+        if game.flag(now) {
+            tx.save(&mut game, now);
+            Ok((None, Some(game)))
+        } else {
+            Ok((Some(game), None))
+        }
+    })
+    .await?;
+    if let Some(game) = unchanged {
+        timers::schedule(app, &game);
+    }
+    Ok(())
+}
+
+/// The computer's reply after a change that is already stored (a new game, a rematch, the
+/// person's move): that change stands whatever becomes of the reply, so a failure (a busy
+/// server, the move limit, the database) answers the game as stored, still saying
+/// `computer_to_move`, and the page asks `POST .../computer` itself. Answering an error
+/// instead would make the page send a change that was made again.
+async fn reply_to(app: &Arc<AppState>, game: WebGame) -> WebGame {
+    computer_reply(app, game.clone()).await.unwrap_or(game)
+}
+
+/// Lets the computer move in `game` if it is its turn, and stores the move unless the game
+/// changed meanwhile (an undo, a second tab); answers the game as it now stands.
+async fn computer_reply(app: &Arc<AppState>, game: WebGame) -> Result<WebGame, ApiError> {
+    if !game.computer_to_move() {
+        return Ok(game);
+    }
+    game.ensure_room(app.max_plies)?;
+    let (level, seed) = (game.level, game.seed);
+    let position = game.game.clone();
+    let metrics = app.metrics.clone();
+    let m = app
+        .workers
+        .run(level.expected_ms(), move || {
+            metrics.search(level.name(), || level.choose(&position, seed))
+        })
+        .await?;
+    let Some(m) = m else {
+        return Ok(game);
+    };
+    let (id, base) = (game.id.clone(), game.version);
+    let (unchanged, changed) = commit(app, &id, move |tx, stored| {
+        let mut stored = found(stored)?;
+        if stored.version != base || !stored.computer_to_move() {
+            // Someone else changed the game while the computer thought.
+            return Ok((Some(stored), None));
+        }
+        let now = now_ms();
+        if !stored.flag(now) {
+            let before = stored.plies();
+            // The bot returns one of the position's legal moves.
+            if stored.play_at(m, now).is_err() {
+                unreachable!("the {level} bot chose an illegal move");
+            }
+            tx.append(&stored, before, now);
+        }
+        tx.save(&mut stored, now);
+        Ok((None, Some(stored)))
+    })
+    .await?;
+    if changed.is_some() {
+        app.metrics.computer_moved();
+    }
+    changed
+        .or(unchanged)
+        .ok_or_else(|| ApiError::internal("the computer's move was lost"))
+}
+
+/// A new game as a request asks for it, parsed.
+pub(crate) struct NewGame {
+    /// The creator's side.
+    pub human: Side,
+    /// Who plays the other seat.
+    pub opponent: Opponent,
+    /// The computer's level (unused between friends).
+    pub level: Level,
+    /// The start position, under the game's rules.
+    pub start: Position,
+    /// The clock: whole minutes and increment seconds.
+    pub clock: Option<(u32, u32)>,
+    /// The creator's display name.
+    pub name: Option<String>,
+}
+
+/// Creates a game (the computer's first move made when it opens): answers the creator's
+/// token and the game.
+pub(crate) async fn create(
+    app: &Arc<AppState>,
+    new: NewGame,
+) -> Result<(String, WebGame), ApiError> {
+    let token = ids::random_hex::<16>()?;
+    let mut game = WebGame::new(
+        ids::random_hex::<8>()?,
+        ids::digest(&token),
+        new.human,
+        new.level,
+        ids::random_u64()?,
+        new.start,
+    );
+    game.opponent = new.opponent;
+    game.names[new.human.index()] = new.name;
+    let minute = app.clock_minute_ms;
+    game.clock = new.clock.map(|(minutes, seconds)| {
+        Clock::new(
+            i64::from(minutes) * minute,
+            i64::from(seconds) * minute / 60,
+        )
+    });
+    app.store.insert(&game, now_ms()).await?;
+    app.metrics.game_created(
+        new.opponent.name(),
+        match new.opponent {
+            Opponent::Computer => new.level.name(),
+            Opponent::Friend => "none",
+        },
+    );
+    Ok((token, reply_to(app, game).await))
+}
+
+/// A friend takes the free seat of game `id` under `name`: answers the seat's token and
+/// the game.
+pub(crate) async fn join(
+    app: &Arc<AppState>,
+    id: &str,
+    name: Option<String>,
+) -> Result<(String, WebGame), ApiError> {
+    let token = ids::random_hex::<16>()?;
+    let seat_digest = ids::digest(&token);
+    if !ids::valid_id(id) {
+        return Err(ApiError::unknown_game());
+    }
+    let (_, game) = commit(app, id, move |tx, game| {
+        let mut game = found(game)?;
+        let now = now_ms();
+        game.join(seat_digest, name, now)?;
+        tx.save(&mut game, now);
+        Ok(((), Some(game)))
+    })
+    .await?;
+    let game = game.ok_or_else(|| ApiError::internal("the joined game was lost"))?;
+    Ok((token, game))
+}
+
+/// The move `text` of the token's seat; against the computer, then (if `reply`) the
+/// computer's. Answers the game and the seat.
+pub(crate) async fn play(
+    app: &Arc<AppState>,
+    id: String,
+    token: String,
+    text: String,
+    reply: bool,
+) -> Result<(WebGame, Side), ApiError> {
+    let max_plies = app.max_plies;
+    let (game, seat, ()) = act(app, id, token, move |tx, game, seat, now| {
+        let before = game.plies();
+        game.move_of(seat, &text, now, max_plies)?;
+        tx.append(game, before, now);
+        Ok(())
+    })
+    .await?;
+    app.metrics.person_moved();
+    let game = if reply && game.opponent == Opponent::Computer {
+        reply_to(app, game).await
+    } else {
+        game
+    };
+    Ok((game, seat))
+}
+
+/// Game `id` against the computer and not over, for the holder of `token` (what asking the
+/// computer and asking for a hint both need; they change nothing, so no transaction).
+async fn computer_game(app: &AppState, id: &str, token: &str) -> Result<WebGame, ApiError> {
+    let game = load_game(app, id).await?;
+    game.seat(&ids::digest(token))?;
+    game.ensure_computer()?;
+    game.ensure_not_over()?;
+    Ok(game)
+}
+
+/// The computer's move, when it is its turn.
+pub(crate) async fn computer(
+    app: &Arc<AppState>,
+    id: &str,
+    token: &str,
+) -> Result<WebGame, ApiError> {
+    let game = computer_game(app, id, token).await?;
+    game.ensure_computer_turn()?;
+    computer_reply(app, game).await
+}
+
+/// A search for the person to move in game `id` (a hint: `suggest`, given the game, at
+/// the cost of `cost_ms` of a worker's time); it changes nothing.
+pub(crate) async fn hint<T: Send + 'static>(
+    app: &Arc<AppState>,
+    id: &str,
+    token: &str,
+    cost_ms: usize,
+    suggest: impl FnOnce(&Game) -> Option<T> + Send + 'static,
+) -> Result<T, ApiError> {
+    let game = computer_game(app, id, token).await?;
+    game.ensure_persons_turn()?;
+    let metrics = app.metrics.clone();
+    app.workers
+        .run(cost_ms, move || {
+            metrics.search("hint", || suggest(&game.game))
+        })
+        .await?
+        // A game that is not over has a legal move, and the engine returns one.
+        .ok_or_else(|| ApiError::internal("the engine found no move".to_string()))
+}
+
+/// Takes back the person's last move and the replies after it (against the computer).
+pub(crate) async fn undo(
+    app: &Arc<AppState>,
+    id: String,
+    token: String,
+) -> Result<WebGame, ApiError> {
+    let (game, _, ()) = act(app, id, token, |tx, game, _, now| {
+        let keep = game.undo(now)?;
+        tx.truncate(&game.id, keep);
+        Ok(())
+    })
+    .await?;
+    Ok(game)
+}
+
+/// The token's seat gives the game up.
+pub(crate) async fn resign(
+    app: &Arc<AppState>,
+    id: String,
+    token: String,
+) -> Result<(WebGame, Side), ApiError> {
+    let (game, seat, ()) = act(app, id, token, |_, game, seat, now| {
+        game.resign(seat, now)?;
+        Ok(())
+    })
+    .await?;
+    Ok((game, seat))
+}
+
+/// A draw offered, accepted (the game drawn by `agreement`) or declined.
+pub(crate) async fn draw(
+    app: &Arc<AppState>,
+    id: String,
+    token: String,
+    answer: Answer,
+) -> Result<(WebGame, Side), ApiError> {
+    let (game, seat, ()) = act(app, id, token, move |_, game, seat, now| {
+        game.answer_draw(seat, answer, now)?;
+        Ok(())
+    })
+    .await?;
+    Ok((game, seat))
+}
+
+/// A takeback asked for, accepted (taken back) or declined.
+pub(crate) async fn takeback(
+    app: &Arc<AppState>,
+    id: String,
+    token: String,
+    answer: Answer,
+) -> Result<(WebGame, Side), ApiError> {
+    let (game, seat, ()) = act(app, id, token, move |tx, game, seat, now| {
+        if let Some(taken) = game.answer_takeback(seat, answer, now)? {
+            tx.truncate(&game.id, taken.keep);
+        }
+        Ok(())
+    })
+    .await?;
+    Ok((game, seat))
+}
+
+/// A rematch offered (against the computer: created at once), accepted (created) or
+/// declined; the new game is stored in the same transaction, and against the computer
+/// it may move first.
+pub(crate) async fn rematch(
+    app: &Arc<AppState>,
+    id: String,
+    token: String,
+    answer: Answer,
+) -> Result<(WebGame, Side), ApiError> {
+    let new_id = ids::random_hex::<8>()?;
+    let seed = ids::random_u64()?;
+    let (game, seat, created) = act(app, id, token, move |tx, game, seat, now| {
+        if !game.answer_rematch(seat, answer)? {
+            return Ok(None);
+        }
+        let new = game.rematch(new_id.clone(), seed);
+        tx.insert(&new, now);
+        game.rematch_created(new_id);
+        Ok(Some(new))
+    })
+    .await?;
+    if let Some(new) = created {
+        reply_to(app, new).await;
+    }
+    Ok((game, seat))
+}

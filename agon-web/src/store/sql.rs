@@ -1,0 +1,336 @@
+//! The one description of each write and query, as SQL both dialects run: every write of
+//! a [`Change`](super::Change) ([`Op`]) becomes [`Statement`]s here, with `?N` placeholders
+//! and typed [`Value`]s; SQLite runs them as they are, PostgreSQL with `$N`
+//! ([`Dialect::text`]). Each store only binds the values and runs the statements.
+
+use std::borrow::Cow;
+
+use super::row::{GameRow, CHANGEABLE, COLUMNS};
+
+/// A value bound to a placeholder, typed so that PostgreSQL (strict about its parameters'
+/// types) and SQLite read it alike.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Value {
+    /// A 64-bit integer (`BIGINT`; SQLite's `INTEGER`), or NULL.
+    Int(Option<i64>),
+    /// A ply (`INTEGER` in PostgreSQL).
+    Ply(i32),
+    /// Text that is never NULL.
+    Text(String),
+    /// Text, or NULL.
+    OptText(Option<String>),
+    /// Bytes (`BYTEA`; SQLite's `BLOB`), or NULL.
+    Bytes(Option<Vec<u8>>),
+    /// A flag (`BOOLEAN`; SQLite's 0 or 1).
+    Bool(bool),
+}
+
+/// One statement of a write: its SQL with `?1` to `?N`, the values, and whether it must
+/// change exactly one row (the version check of a save: else the change is a conflict).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Statement {
+    pub sql: String,
+    pub params: Vec<Value>,
+    pub one_row: bool,
+}
+
+impl Statement {
+    fn new(sql: String, params: Vec<Value>) -> Statement {
+        Statement {
+            sql,
+            params,
+            one_row: false,
+        }
+    }
+}
+
+/// The two SQL dialects the stores speak.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    Sqlite,
+    Postgres,
+}
+
+impl Dialect {
+    /// `sql` (written with `?N` placeholders and no other `?`) in this dialect.
+    pub fn text(self, sql: &str) -> Cow<'_, str> {
+        match self {
+            Dialect::Sqlite => Cow::Borrowed(sql),
+            Dialect::Postgres => Cow::Owned(sql.replace('?', "$")),
+        }
+    }
+}
+
+/// The placeholders `?from` to `?(from + n - 1)`, comma-separated.
+fn placeholders(from: usize, n: usize) -> String {
+    (from..from + n)
+        .map(|i| format!("?{i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// One write of a [`Change`](super::Change), in the order it was asked.
+pub(crate) enum Op {
+    /// A new game's row and moves.
+    Insert {
+        row: Box<GameRow>,
+        moves: Vec<String>,
+        now_ms: i64,
+        deadline_ms: Option<i64>,
+    },
+    /// Moves from ply `from` on, stored at `now_ms`.
+    Append {
+        id: String,
+        from: usize,
+        moves: Vec<String>,
+        now_ms: i64,
+    },
+    /// Deletes the moves from ply `keep` on.
+    Truncate { id: String, keep: usize },
+    /// Writes the row's changeable fields, if it still holds version `row.version - 1`.
+    Save {
+        row: Box<GameRow>,
+        now_ms: i64,
+        deadline_ms: Option<i64>,
+    },
+}
+
+impl Op {
+    /// The statements of this write, in order.
+    pub fn statements(self) -> Vec<Statement> {
+        match self {
+            Op::Insert {
+                row,
+                moves,
+                now_ms,
+                deadline_ms,
+            } => {
+                let mut params: Vec<Value> = row.fields().into_iter().map(|f| f.1).collect();
+                params.extend([
+                    Value::Int(Some(now_ms / 1000)),
+                    Value::Int(Some(now_ms)),
+                    Value::Int(deadline_ms),
+                ]);
+                let sql = format!(
+                    "INSERT INTO games ({COLUMNS}, created_unix, touched_ms, deadline_ms) \
+                     VALUES ({})",
+                    placeholders(1, params.len())
+                );
+                let mut statements = vec![Statement::new(sql, params)];
+                statements.extend(append(&row.id, 0, moves, now_ms));
+                statements
+            }
+            Op::Append {
+                id,
+                from,
+                moves,
+                now_ms,
+            } => append(&id, from, moves, now_ms).into_iter().collect(),
+            Op::Truncate { id, keep } => vec![Statement::new(
+                "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2".into(),
+                vec![Value::Text(id), ply(keep)],
+            )],
+            Op::Save {
+                row,
+                now_ms,
+                deadline_ms,
+            } => {
+                let mut sets = Vec::new();
+                let mut params = Vec::new();
+                let written = row
+                    .fields()
+                    .into_iter()
+                    .filter(|(name, _)| CHANGEABLE.contains(name))
+                    .chain([
+                        ("touched_ms", Value::Int(Some(now_ms))),
+                        ("deadline_ms", Value::Int(deadline_ms)),
+                    ]);
+                for (name, value) in written {
+                    params.push(value);
+                    sets.push(format!("{name} = ?{}", params.len()));
+                }
+                // The guard: the row still holds the version the change was computed from.
+                params.push(Value::Text(row.id.clone()));
+                params.push(Value::Int(Some(row.version - 1)));
+                let n = params.len();
+                let sql = format!(
+                    "UPDATE games SET {} WHERE id = ?{} AND version = ?{n}",
+                    sets.join(", "),
+                    n - 1
+                );
+                vec![Statement {
+                    one_row: true,
+                    ..Statement::new(sql, params)
+                }]
+            }
+        }
+    }
+}
+
+fn ply(ply: usize) -> Value {
+    // MAX_PLIES is far below i32::MAX.
+    Value::Ply(i32::try_from(ply).unwrap_or(i32::MAX))
+}
+
+/// The moves from ply `from` on in one statement (none for no move).
+fn append(id: &str, from: usize, moves: Vec<String>, now_ms: i64) -> Option<Statement> {
+    if moves.is_empty() {
+        return None;
+    }
+    let mut params = vec![Value::Text(id.to_string()), Value::Int(Some(now_ms))];
+    let mut rows = Vec::new();
+    for (i, m) in moves.into_iter().enumerate() {
+        params.push(ply(from + i));
+        params.push(Value::Text(m));
+        let n = params.len();
+        rows.push(format!("(?1, ?{}, ?{n}, ?2)", n - 1));
+    }
+    let sql = format!(
+        "INSERT INTO moves (game_id, ply, move, at_ms) VALUES {}",
+        rows.join(", ")
+    );
+    Some(Statement::new(sql, params))
+}
+
+/// The ids of the games whose running side's deadline has passed by `?1`.
+pub(crate) const RUNNING_CLOCKS: &str = "SELECT id FROM games WHERE deadline_ms <= ?1";
+
+/// The number of games and of moves.
+pub(crate) const COUNTS: &str = "SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM moves)";
+
+/// The idle games: unfinished ones touched before `?1`, finished ones before `?2` (with
+/// `?3` false and `?4` true: SQLite's `over` is 0 or 1, PostgreSQL's a boolean).
+pub(crate) const IDLE: &str = "(over = ?3 AND touched_ms < ?1) OR (over = ?4 AND touched_ms < ?2)";
+
+/// The parameters of [`IDLE`].
+pub(crate) fn idle_params(unfinished_ms: i64, finished_ms: Option<i64>) -> Vec<Value> {
+    vec![
+        Value::Int(Some(unfinished_ms)),
+        Value::Int(Some(finished_ms.unwrap_or(i64::MIN))),
+        Value::Bool(false),
+        Value::Bool(true),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use agon_core::{Position, Side};
+
+    use super::*;
+    use crate::game::{Level, WebGame};
+
+    fn row() -> Box<GameRow> {
+        let game = WebGame::new(
+            "0011223344556677".into(),
+            [0; 32],
+            Side::White,
+            Level::Easy,
+            1,
+            Position::start(),
+        );
+        Box::new(GameRow::of(&game))
+    }
+
+    #[test]
+    fn a_save_names_each_column_it_writes_and_guards_the_version() {
+        let mut row = row();
+        row.version = 7;
+        let [save] = &Op::Save {
+            row,
+            now_ms: 5,
+            deadline_ms: None,
+        }
+        .statements()[..] else {
+            panic!("one statement")
+        };
+        assert!(save.one_row);
+        assert_eq!(save.params.len(), CHANGEABLE.len() + 4);
+        let n = save.params.len();
+        assert!(
+            save.sql
+                .ends_with(&format!("WHERE id = ?{} AND version = ?{n}", n - 1)),
+            "{}",
+            save.sql
+        );
+        assert_eq!(save.params[n - 1], Value::Int(Some(6)), "the version read");
+        assert_eq!(save.params[n - 2], Value::Text("0011223344556677".into()));
+        // Each `name = ?i` binds the field of that name.
+        let fields = GameRow::of(&WebGame::new(
+            "0011223344556677".into(),
+            [0; 32],
+            Side::White,
+            Level::Easy,
+            1,
+            Position::start(),
+        ))
+        .fields();
+        for set in save.sql["UPDATE games SET ".len()..]
+            .split(" WHERE")
+            .next()
+            .unwrap()
+            .split(", ")
+        {
+            let (name, at) = set.split_once(" = ?").unwrap();
+            let value = &save.params[at.parse::<usize>().unwrap() - 1];
+            match name {
+                "touched_ms" => assert_eq!(value, &Value::Int(Some(5))),
+                "deadline_ms" => assert_eq!(value, &Value::Int(None)),
+                "version" => assert_eq!(value, &Value::Int(Some(7))),
+                _ => assert_eq!(
+                    Some(value),
+                    fields.iter().find(|f| f.0 == name).map(|f| &f.1),
+                    "{name}"
+                ),
+            }
+        }
+    }
+
+    #[test]
+    fn moves_are_one_statement_and_no_move_is_none() {
+        let append = Op::Append {
+            id: "0011223344556677".into(),
+            from: 3,
+            moves: vec!["f1-e1".into(), "pass".into()],
+            now_ms: 9,
+        };
+        let [insert] = &append.statements()[..] else {
+            panic!("one statement")
+        };
+        assert_eq!(insert.sql, "INSERT INTO moves (game_id, ply, move, at_ms) VALUES (?1, ?3, ?4, ?2), (?1, ?5, ?6, ?2)");
+        assert_eq!(
+            insert.params[2..],
+            [
+                Value::Ply(3),
+                Value::Text("f1-e1".into()),
+                Value::Ply(4),
+                Value::Text("pass".into())
+            ]
+        );
+        assert!(Op::Append {
+            id: "x".into(),
+            from: 0,
+            moves: vec![],
+            now_ms: 0
+        }
+        .statements()
+        .is_empty());
+        let new = Op::Insert {
+            row: row(),
+            moves: vec![],
+            now_ms: 1_000,
+            deadline_ms: None,
+        }
+        .statements();
+        assert_eq!(new.len(), 1, "a new game without moves is its row");
+        assert_eq!(new[0].params.len(), COLUMNS.split(',').count() + 3);
+    }
+
+    #[test]
+    fn postgres_reads_the_placeholders_with_dollars() {
+        assert_eq!(
+            Dialect::Postgres.text(RUNNING_CLOCKS),
+            "SELECT id FROM games WHERE deadline_ms <= $1"
+        );
+        assert_eq!(Dialect::Sqlite.text(RUNNING_CLOCKS), RUNNING_CLOCKS);
+    }
+}
