@@ -593,3 +593,321 @@ impl WebGame {
         self.opponent == Opponent::Computer && self.end.is_none() && self.last_human_ply().is_some()
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    const ID: &str = "0011223344556677";
+
+    /// A game against the computer, the person White (game `0011223344556677`).
+    pub(crate) fn computer_game() -> WebGame {
+        WebGame::new(
+            ID.into(),
+            [1; 32],
+            Side::White,
+            Level::Easy,
+            1,
+            Position::start(),
+        )
+    }
+
+    /// A game between friends, both seats taken, with a clock of a minute and a second a
+    /// move when `clock` (not started).
+    fn friends(clock: bool) -> WebGame {
+        let mut game = computer_game();
+        game.opponent = Opponent::Friend;
+        game.guest_sha256 = Some([2; 32]);
+        game.clock = clock.then(|| Clock::new(60_000, 1_000));
+        game
+    }
+
+    /// The first legal move of the chooser, as text.
+    fn any_move(game: &WebGame) -> String {
+        game.game.legal_moves()[0].to_string()
+    }
+
+    /// The chooser plays its first legal move at `now_ms`.
+    fn play(game: &mut WebGame, now_ms: i64) {
+        let seat = game.game.position().chooser();
+        let text = any_move(game);
+        game.move_of(seat, &text, now_ms, MAX_PLIES).unwrap();
+    }
+
+    #[test]
+    fn the_clock_starts_with_the_first_move_and_charges_each_mover_with_its_increment() {
+        let mut game = friends(true);
+        assert_eq!((game.running(), game.deadline_ms()), (None, None));
+        let clock = |game: &WebGame| {
+            game.clock
+                .map(|c| (c.remaining_ms, c.at_ms, game.running()))
+        };
+        play(&mut game, 1_000);
+        // The first move starts the clock: no time ran before it, no increment for it.
+        let black = Some(Side::Black);
+        assert_eq!(clock(&game), Some(([60_000, 60_000], Some(1_000), black)));
+        assert_eq!(game.remaining_at(5_000), Some([60_000, 56_000]));
+        assert_eq!(game.deadline_ms(), Some(61_000));
+        play(&mut game, 4_000);
+        // Black thought 3 s and gets its second.
+        let white = Some(Side::White);
+        assert_eq!(clock(&game), Some(([60_000, 58_000], Some(4_000), white)));
+        // No time runs before the clock's last change, and none below 0.
+        assert_eq!(game.remaining_at(3_000), Some([60_000, 58_000]));
+        assert_eq!(game.remaining_at(100_000), Some([0, 58_000]));
+    }
+
+    #[test]
+    fn the_clock_waits_for_both_seats() {
+        let mut game = friends(true);
+        game.guest_sha256 = None;
+        play(&mut game, 1_000);
+        assert_eq!(game.clock.unwrap().at_ms, None, "the friend has not joined");
+        assert_eq!(
+            game.join([2; 32], Some("Bo".into()), 7_000),
+            Ok(Side::Black)
+        );
+        assert_eq!(game.clock.unwrap().at_ms, Some(7_000));
+        assert_eq!(game.names[Side::Black.index()].as_deref(), Some("Bo"));
+        assert_eq!(game.join([3; 32], None, 8_000), Err(Refusal::SeatTaken));
+        assert_eq!(
+            computer_game().join([3; 32], None, 0),
+            Err(Refusal::NotAFriendGame)
+        );
+    }
+
+    #[test]
+    fn a_flag_falls_at_the_deadline_not_before() {
+        let mut game = friends(true);
+        play(&mut game, 1_000);
+        game.offers.draw = Some(Side::White);
+        assert!(!game.flag(60_999));
+        assert!(!game.is_over());
+        assert!(game.flag(61_000));
+        assert_eq!(
+            game.end,
+            Some(End {
+                kind: EndKind::TimeForfeit,
+                winner: Some(Side::White)
+            })
+        );
+        // The clock stopped at the flag, Black's time spent; the offers lapsed.
+        assert_eq!(game.running(), None);
+        assert_eq!(game.clock.unwrap().remaining_ms, [60_000, 0]);
+        assert_eq!(game.offers, Offers::default());
+        assert!(!game.flag(100_000), "a game over does not flag again");
+        assert_eq!(
+            game.move_of(Side::Black, "pass", 0, MAX_PLIES),
+            Err(Refusal::GameOver)
+        );
+    }
+
+    #[test]
+    fn a_game_without_a_clock_never_flags() {
+        let mut game = friends(false);
+        play(&mut game, 0);
+        assert_eq!(
+            (game.running(), game.deadline_ms(), game.remaining_at(9)),
+            (None, None, None)
+        );
+        assert!(!game.flag(i64::MAX));
+    }
+
+    #[test]
+    fn a_move_lets_draw_and_takeback_offers_lapse() {
+        let mut game = friends(false);
+        play(&mut game, 0);
+        game.answer_draw(Side::White, Answer::Offer, 0).unwrap();
+        game.answer_takeback(Side::White, Answer::Offer, 0).unwrap();
+        assert_eq!(game.offers.draw, Some(Side::White));
+        assert_eq!(game.offers.takeback, Some(Side::White));
+        play(&mut game, 0);
+        assert_eq!((game.offers.draw, game.offers.takeback), (None, None));
+    }
+
+    #[test]
+    fn offers_need_none_pending_and_answers_need_the_other_sides() {
+        let mut game = friends(false);
+        game.answer_draw(Side::White, Answer::Offer, 0).unwrap();
+        assert_eq!(
+            game.answer_draw(Side::Black, Answer::Offer, 0),
+            Err(Refusal::OfferPending)
+        );
+        assert_eq!(
+            game.answer_draw(Side::White, Answer::Decline, 0),
+            Err(Refusal::NoOffer)
+        );
+        game.answer_draw(Side::Black, Answer::Decline, 0).unwrap();
+        assert_eq!(game.offers.draw, None);
+        assert_eq!(
+            game.answer_draw(Side::White, Answer::Accept, 0),
+            Err(Refusal::NoOffer)
+        );
+        game.answer_draw(Side::Black, Answer::Offer, 0).unwrap();
+        game.answer_draw(Side::White, Answer::Accept, 5).unwrap();
+        assert_eq!(
+            game.end,
+            Some(End {
+                kind: EndKind::Agreement,
+                winner: None
+            })
+        );
+        assert_eq!(
+            game.answer_draw(Side::White, Answer::Offer, 0),
+            Err(Refusal::GameOver)
+        );
+        assert_eq!(
+            computer_game().answer_draw(Side::White, Answer::Offer, 0),
+            Err(Refusal::NotAFriendGame)
+        );
+    }
+
+    #[test]
+    fn an_accepted_takeback_takes_back_the_askers_last_action_and_the_reply() {
+        let mut game = friends(true);
+        assert_eq!(
+            game.answer_takeback(Side::White, Answer::Offer, 0),
+            Err(Refusal::NothingToUndo(Opponent::Friend))
+        );
+        play(&mut game, 1_000); // White
+        play(&mut game, 3_000); // Black
+        game.answer_takeback(Side::White, Answer::Offer, 4_000)
+            .unwrap();
+        // White's move and Black's reply go; the clock had started with White's move.
+        assert_eq!(
+            game.answer_takeback(Side::Black, Answer::Accept, 5_000),
+            Ok(Some(TakenBack { keep: 0 }))
+        );
+        assert_eq!(game.plies(), 0);
+        assert_eq!(game.last_captures, CellSet::EMPTY);
+        assert_eq!(
+            game.clock.unwrap().at_ms,
+            None,
+            "back to the start: the clock stops"
+        );
+        assert_eq!(game.offers.takeback, None);
+        // Black's own action, taken back alone.
+        play(&mut game, 6_000);
+        play(&mut game, 7_000);
+        game.answer_takeback(Side::Black, Answer::Offer, 8_000)
+            .unwrap();
+        assert_eq!(
+            game.answer_takeback(Side::White, Answer::Accept, 9_000),
+            Ok(Some(TakenBack { keep: 1 }))
+        );
+        assert_eq!(game.plies(), 1);
+        // Time is charged up to each takeback and never given back: White ran 2 s before
+        // the first one (58 s) and 2 s before the second (56 s); Black's move after the
+        // restart took 1 s and got its second back (59 s).
+        assert_eq!(game.clock.unwrap().remaining_ms, [56_000, 59_000]);
+    }
+
+    #[test]
+    fn undo_takes_back_the_persons_move_and_the_computers_reply() {
+        let mut game = computer_game();
+        assert_eq!(
+            game.undo(0),
+            Err(Refusal::NothingToUndo(Opponent::Computer))
+        );
+        assert_eq!(
+            Refusal::NothingToUndo(Opponent::Computer).to_string(),
+            "you have no move to take back"
+        );
+        play(&mut game, 0);
+        assert!(game.computer_to_move());
+        assert_eq!(
+            game.ensure_persons_turn(),
+            Err(Refusal::NotYourTurn(Opponent::Computer))
+        );
+        assert_eq!(game.ensure_computer_turn(), Ok(()));
+        play(&mut game, 0);
+        assert!(game.can_undo());
+        assert_eq!(game.undo(0), Ok(0));
+        assert_eq!(game.plies(), 0);
+        assert!(!game.can_undo());
+        assert_eq!(friends(false).undo(0), Err(Refusal::NotAgainstComputer));
+    }
+
+    #[test]
+    fn a_resigned_game_is_lost_by_the_resigner_and_cannot_be_undone() {
+        let mut game = computer_game();
+        play(&mut game, 0);
+        game.resign(Side::White, 0).unwrap();
+        assert!(game.resigned() && game.is_over());
+        assert_eq!(game.end.unwrap().winner, Some(Side::Black));
+        assert_eq!(game.resign(Side::White, 0), Err(Refusal::GameOver));
+        assert_eq!(
+            game.undo(0),
+            Err(Refusal::NothingToUndo(Opponent::Computer))
+        );
+        assert!(!game.computer_to_move());
+    }
+
+    #[test]
+    fn a_rematch_is_answered_once_the_game_is_over() {
+        let mut game = friends(false);
+        assert_eq!(
+            game.answer_rematch(Side::White, Answer::Offer),
+            Err(Refusal::GameNotOver)
+        );
+        game.resign(Side::Black, 0).unwrap();
+        assert_eq!(game.answer_rematch(Side::White, Answer::Offer), Ok(false));
+        assert_eq!(game.offers.rematch, Some(Side::White));
+        assert_eq!(
+            game.answer_rematch(Side::White, Answer::Accept),
+            Err(Refusal::NoOffer)
+        );
+        assert_eq!(game.answer_rematch(Side::Black, Answer::Accept), Ok(true));
+        game.rematch_created("8899aabbccddeeff".into());
+        assert_eq!(game.offers.rematch, None);
+        assert_eq!(
+            game.answer_rematch(Side::Black, Answer::Offer),
+            Err(Refusal::RematchExists)
+        );
+        // Against the computer an offer creates it; nothing else is answered.
+        let mut game = computer_game();
+        game.resign(Side::White, 0).unwrap();
+        assert_eq!(
+            game.answer_rematch(Side::White, Answer::Accept),
+            Err(Refusal::NoOffer)
+        );
+        assert_eq!(game.answer_rematch(Side::White, Answer::Offer), Ok(true));
+    }
+
+    #[test]
+    fn a_token_finds_its_seat_and_no_other() {
+        let game = friends(false);
+        assert_eq!(game.seat(&[1; 32]), Ok(Side::White));
+        assert_eq!(game.seat(&[2; 32]), Ok(Side::Black));
+        assert_eq!(game.seat(&[3; 32]), Err(Refusal::WrongToken));
+        assert_eq!(game.seats_taken(), [true, true]);
+        let mut open = friends(false);
+        open.guest_sha256 = None;
+        assert_eq!(open.seats_taken(), [true, false]);
+        assert_eq!(open.seat(&[2; 32]), Err(Refusal::WrongToken));
+    }
+
+    #[test]
+    fn a_move_is_refused_by_name_before_it_changes_anything() {
+        let mut game = friends(false);
+        let text = any_move(&game);
+        assert_eq!(
+            game.move_of(Side::Black, &text, 0, MAX_PLIES),
+            Err(Refusal::NotYourTurn(Opponent::Friend))
+        );
+        assert_eq!(
+            game.move_of(Side::White, &text, 0, 0),
+            Err(Refusal::GameTooLong(0))
+        );
+        assert_eq!(
+            Refusal::GameTooLong(10_000).to_string(),
+            "this game has reached the limit of 10000 moves: start a new one"
+        );
+        let e = game.move_of(Side::White, "f1-", 0, MAX_PLIES).unwrap_err();
+        assert_eq!(e.name(), "malformed-move");
+        let e = game.move_of(Side::White, "pass", 0, MAX_PLIES).unwrap_err();
+        assert!(matches!(e, Refusal::Illegal(_)), "{e:?}");
+        assert_eq!(game.plies(), 0, "nothing changed");
+        assert_eq!(game.version, 0);
+    }
+}

@@ -37,19 +37,27 @@ pub enum Answer {
     Decline,
 }
 
+impl Answer {
+    /// Every answer.
+    pub const ALL: [Answer; 3] = [Answer::Offer, Answer::Accept, Answer::Decline];
+
+    /// `offer`, `accept` or `decline`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Answer::Offer => "offer",
+            Answer::Accept => "accept",
+            Answer::Decline => "decline",
+        }
+    }
+}
+
 impl std::str::FromStr for Answer {
     type Err = String;
 
-    /// `offer`, `accept` or `decline`; else what the text should have been.
+    /// The answer of this name; else what the text should have been.
     fn from_str(text: &str) -> Result<Answer, String> {
-        match text {
-            "offer" => Ok(Answer::Offer),
-            "accept" => Ok(Answer::Accept),
-            "decline" => Ok(Answer::Decline),
-            _ => Err(format!(
-                "answer must be offer, accept or decline, not {text:?}"
-            )),
-        }
+        let answer = Answer::ALL.into_iter().find(|a| a.name() == text);
+        answer.ok_or_else(|| format!("answer must be offer, accept or decline, not {text:?}"))
     }
 }
 

@@ -26,7 +26,7 @@ use super::state::{side_name, state_for, GameState};
 use crate::error::{ApiError, ErrorBody};
 use crate::game::{record_of, Level, Opponent};
 use crate::ids;
-use crate::service::{self, AppState, NewGame};
+use crate::service::{self, AppState, NewGame, SeatAction};
 
 /// `POST /api/games`.
 #[derive(Deserialize, ToSchema)]
@@ -427,7 +427,7 @@ pub async fn resign(
     Path(id): Path<String>,
     JsonBody(request): JsonBody<TokenRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    let (game, seat) = service::resign(&app, id, request.token).await?;
+    let (game, seat) = service::seat_action(&app, id, request.token, SeatAction::Resign).await?;
     Ok(Json(state_for(&app, &game, Some(seat))))
 }
 

@@ -21,7 +21,7 @@ use super::request::JsonBody;
 use super::responses::{BadAnswer, SeatErrors};
 use super::state::{state_for, GameState};
 use crate::error::{ApiError, ErrorBody};
-use crate::service::{self, AppState};
+use crate::service::{self, AppState, SeatAction};
 
 /// The body of `draw`, `takeback` and `rematch`.
 #[derive(Deserialize, ToSchema)]
@@ -45,79 +45,62 @@ pub fn parse_answer(text: &str) -> Result<Answer, ApiError> {
     text.parse().map_err(ApiError::invalid_field)
 }
 
-/// `POST /api/games/{id}/draw`: a draw offered, accepted (the game is drawn by
-/// `agreement`) or declined. Between friends only.
-#[utoipa::path(
-    post,
-    path = "/api/games/{id}/draw",
-    tag = "friends",
-    params(GameId),
-    request_body = AnswerRequest,
-    responses(
-        (status = 200, description = "The state: the draw offered, agreed (the game drawn by `agreement`) or declined", body = GameState),
-        BadAnswer,
-        SeatErrors,
-        (status = 409, description = "refused: `not-a-friend-game`, `game-over`, `offer-pending`, `no-offer`, `conflict` (the game changed meanwhile: reload and retry)", body = ErrorBody),
-    )
-)]
-pub async fn draw(
-    State(app): State<Arc<AppState>>,
-    Path(id): Path<String>,
-    JsonBody(request): JsonBody<AnswerRequest>,
-) -> Result<Json<GameState>, ApiError> {
-    let answer = parse_answer(&request.answer)?;
-    let (game, seat) = service::draw(&app, id, request.token, answer).await?;
-    Ok(Json(state_for(&app, &game, Some(seat))))
+/// A handler answering an offer: `POST PATH` with an [`AnswerRequest`], the seat's
+/// [`SeatAction`] of that answer, answered with the game's state as the seat sees it. The
+/// three offers differ only by their path, their action and what they say they answer.
+macro_rules! answer_endpoint {
+    ($(#[$doc:meta])* $name:ident, $path:literal, $action:ident, ok = $ok:literal,
+     refused = $refused:literal) => {
+        $(#[$doc])*
+        #[utoipa::path(post, path = $path, tag = "friends", params(GameId),
+            request_body = AnswerRequest,
+            responses(
+                (status = 200, description = $ok, body = GameState),
+                BadAnswer,
+                SeatErrors,
+                (status = 409, description = $refused, body = ErrorBody),
+            )
+        )]
+        pub async fn $name(
+            State(app): State<Arc<AppState>>,
+            Path(id): Path<String>,
+            JsonBody(request): JsonBody<AnswerRequest>,
+        ) -> Result<Json<GameState>, ApiError> {
+            let action = SeatAction::$action(parse_answer(&request.answer)?);
+            let (game, seat) = service::seat_action(&app, id, request.token, action).await?;
+            Ok(Json(state_for(&app, &game, Some(seat))))
+        }
+    };
 }
 
-/// `POST /api/games/{id}/takeback`: a seat asks to take back its last action (and the
-/// opponent's reply after it, if any); the other accepts (it is taken back) or declines.
-/// Between friends only: against the computer `POST .../undo` takes back at once.
-#[utoipa::path(
-    post,
-    path = "/api/games/{id}/takeback",
-    tag = "friends",
-    params(GameId),
-    request_body = AnswerRequest,
-    responses(
-        (status = 200, description = "The state: the takeback asked, done or declined", body = GameState),
-        BadAnswer,
-        SeatErrors,
-        (status = 409, description = "refused: `not-a-friend-game`, `game-over`, `offer-pending`, `no-offer`, `nothing-to-undo`, `conflict` (the game changed meanwhile: reload and retry)", body = ErrorBody),
-    )
-)]
-pub async fn takeback(
-    State(app): State<Arc<AppState>>,
-    Path(id): Path<String>,
-    JsonBody(request): JsonBody<AnswerRequest>,
-) -> Result<Json<GameState>, ApiError> {
-    let answer = parse_answer(&request.answer)?;
-    let (game, seat) = service::takeback(&app, id, request.token, answer).await?;
-    Ok(Json(state_for(&app, &game, Some(seat))))
-}
+answer_endpoint!(
+    /// `POST /api/games/{id}/draw`: a draw offered, accepted (the game is drawn by
+    /// `agreement`) or declined. Between friends only.
+    draw,
+    "/api/games/{id}/draw",
+    Draw,
+    ok = "The state: the draw offered, agreed (the game drawn by `agreement`) or declined",
+    refused = "refused: `not-a-friend-game`, `game-over`, `offer-pending`, `no-offer`, `conflict` (the game changed meanwhile: reload and retry)"
+);
 
-/// `POST /api/games/{id}/rematch`: once the game is over, a rematch offered (against the
-/// computer: created at once), accepted (created) or declined. The answer is this game's
-/// state, `rematch_game` set once the new game exists.
-#[utoipa::path(
-    post,
-    path = "/api/games/{id}/rematch",
-    tag = "friends",
-    params(GameId),
-    request_body = AnswerRequest,
-    responses(
-        (status = 200, description = "This game's state, `rematch_game` set once the rematch exists", body = GameState),
-        BadAnswer,
-        SeatErrors,
-        (status = 409, description = "refused: `game-not-over`, `rematch-exists`, `offer-pending`, `no-offer`, `game-over` (the clock ran out just now), `conflict` (the game changed meanwhile: reload and retry)", body = ErrorBody),
-    )
-)]
-pub async fn rematch(
-    State(app): State<Arc<AppState>>,
-    Path(id): Path<String>,
-    JsonBody(request): JsonBody<AnswerRequest>,
-) -> Result<Json<GameState>, ApiError> {
-    let answer = parse_answer(&request.answer)?;
-    let (game, seat) = service::rematch(&app, id, request.token, answer).await?;
-    Ok(Json(state_for(&app, &game, Some(seat))))
-}
+answer_endpoint!(
+    /// `POST /api/games/{id}/takeback`: a seat asks to take back its last action (and the
+    /// opponent's reply after it, if any); the other accepts (it is taken back) or declines.
+    /// Between friends only: against the computer `POST .../undo` takes back at once.
+    takeback,
+    "/api/games/{id}/takeback",
+    Takeback,
+    ok = "The state: the takeback asked, done or declined",
+    refused = "refused: `not-a-friend-game`, `game-over`, `offer-pending`, `no-offer`, `nothing-to-undo`, `conflict` (the game changed meanwhile: reload and retry)"
+);
+
+answer_endpoint!(
+    /// `POST /api/games/{id}/rematch`: once the game is over, a rematch offered (against the
+    /// computer: created at once), accepted (created) or declined. The answer is this game's
+    /// state, `rematch_game` set once the new game exists.
+    rematch,
+    "/api/games/{id}/rematch",
+    Rematch,
+    ok = "This game's state, `rematch_game` set once the rematch exists",
+    refused = "refused: `game-not-over`, `rematch-exists`, `offer-pending`, `no-offer`, `game-over` (the clock ran out just now), `conflict` (the game changed meanwhile: reload and retry)"
+);

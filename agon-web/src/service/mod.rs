@@ -26,7 +26,7 @@ use crate::hub::Hub;
 use crate::ids::{self, NoRandomness};
 use crate::limits::RateLimits;
 use crate::metrics::Metrics;
-use crate::store::{Change, Changed, Store, StoreError};
+use crate::store::{Change, Changed, Compute, Store, StoreError};
 use crate::workers::Workers;
 
 pub(crate) mod notify;
@@ -118,7 +118,7 @@ fn found(game: Option<WebGame>) -> Result<WebGame, ApiError> {
 async fn commit<T: Send + 'static>(
     app: &Arc<AppState>,
     id: &str,
-    f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, ApiError> + Send + 'static,
+    f: impl Compute<T, ApiError>,
 ) -> Result<Changed<T>, ApiError> {
     let after = {
         let app = app.clone();
@@ -399,75 +399,55 @@ pub(crate) async fn undo(
     Ok(game)
 }
 
-/// The token's seat gives the game up.
-pub(crate) async fn resign(
-    app: &Arc<AppState>,
-    id: String,
-    token: String,
-) -> Result<(WebGame, Side), ApiError> {
-    let (game, seat, ()) = act(app, id, token, |_, game, seat, now| {
-        game.resign(seat, now)?;
-        Ok(())
-    })
-    .await?;
-    Ok((game, seat))
+/// What a seat does to its game, besides moving.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum SeatAction {
+    /// Gives the game up.
+    Resign,
+    /// A draw offered, accepted (the game drawn by `agreement`) or declined.
+    Draw(Answer),
+    /// A takeback asked for, accepted (taken back) or declined.
+    Takeback(Answer),
+    /// A rematch offered (against the computer: created at once), accepted (created) or
+    /// declined, once the game is over; the new game is stored in the same transaction,
+    /// and against the computer it may move first.
+    Rematch(Answer),
 }
 
-/// A draw offered, accepted (the game drawn by `agreement`) or declined.
-pub(crate) async fn draw(
+/// The token's seat does `action` to game `id`: answers the game and the seat.
+pub(crate) async fn seat_action(
     app: &Arc<AppState>,
     id: String,
     token: String,
-    answer: Answer,
+    action: SeatAction,
 ) -> Result<(WebGame, Side), ApiError> {
-    let (game, seat, ()) = act(app, id, token, move |_, game, seat, now| {
-        game.answer_draw(seat, answer, now)?;
-        Ok(())
-    })
-    .await?;
-    Ok((game, seat))
-}
-
-/// A takeback asked for, accepted (taken back) or declined.
-pub(crate) async fn takeback(
-    app: &Arc<AppState>,
-    id: String,
-    token: String,
-    answer: Answer,
-) -> Result<(WebGame, Side), ApiError> {
-    let (game, seat, ()) = act(app, id, token, move |tx, game, seat, now| {
-        if let Some(taken) = game.answer_takeback(seat, answer, now)? {
-            tx.truncate(&game.id, taken.keep);
-        }
-        Ok(())
-    })
-    .await?;
-    Ok((game, seat))
-}
-
-/// A rematch offered (against the computer: created at once), accepted (created) or
-/// declined; the new game is stored in the same transaction, and against the computer
-/// it may move first.
-pub(crate) async fn rematch(
-    app: &Arc<AppState>,
-    id: String,
-    token: String,
-    answer: Answer,
-) -> Result<(WebGame, Side), ApiError> {
-    let new_id = ids::random_hex::<8>()?;
-    let seed = ids::random_u64()?;
+    let new = match action {
+        SeatAction::Rematch(_) => Some((ids::random_hex::<8>()?, ids::random_u64()?)),
+        _ => None,
+    };
     let (game, seat, created) = act(app, id, token, move |tx, game, seat, now| {
-        if !game.answer_rematch(seat, answer)? {
-            return Ok(None);
+        match action {
+            SeatAction::Resign => game.resign(seat, now)?,
+            SeatAction::Draw(answer) => game.answer_draw(seat, answer, now)?,
+            SeatAction::Takeback(answer) => {
+                if let Some(taken) = game.answer_takeback(seat, answer, now)? {
+                    tx.truncate(&game.id, taken.keep);
+                }
+            }
+            SeatAction::Rematch(answer) => {
+                if let (true, Some((id, seed))) = (game.answer_rematch(seat, answer)?, new) {
+                    let rematch = game.rematch(id.clone(), seed);
+                    tx.insert(&rematch, now);
+                    game.rematch_created(id);
+                    return Ok(Some(rematch));
+                }
+            }
         }
-        let new = game.rematch(new_id.clone(), seed);
-        tx.insert(&new, now);
-        game.rematch_created(new_id);
-        Ok(Some(new))
+        Ok(None)
     })
     .await?;
-    if let Some(new) = created {
-        reply_to(app, new).await;
+    if let Some(rematch) = created {
+        reply_to(app, rematch).await;
     }
     Ok((game, seat))
 }

@@ -272,6 +272,28 @@ pub enum Store {
 /// version) or `None` when nothing was written.
 pub type Changed<T> = (T, Option<WebGame>);
 
+/// What a change computes from the game as read under the store's lock (`None`: no such
+/// game): the rows to write, into the [`Change`], and its answer ([`Store::change`]).
+pub trait Compute<T, E>:
+    FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, E> + Send + 'static
+{
+}
+
+impl<T, E, F> Compute<T, E> for F where
+    F: FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, E> + Send + 'static
+{
+}
+
+/// The error a change's computation fails with: any that a [`StoreError`] converts into.
+pub trait Failure: From<StoreError> + Send + 'static {}
+
+impl<E: From<StoreError> + Send + 'static> Failure for E {}
+
+/// What runs with the changed game once its change committed ([`Store::change`]).
+pub trait After: FnOnce(&WebGame) + Send + 'static {}
+
+impl<F: FnOnce(&WebGame) + Send + 'static> After for F {}
+
 impl Store {
     /// Opens a SQLite file (created if missing) and brings its schema up to date.
     ///
@@ -328,20 +350,23 @@ impl Store {
 
     /// Changes game `id` in one transaction: reads it under the write lock (`None`: no
     /// such game), lets `f` compute what to write (a [`Change`]) and answer (or fail with its
-    /// own error, which a [`StoreError`] converts into), writes it, commits, and then calls `after` with the changed game: under the lock for SQLite
-    /// (so in commit order), just after the commit for PostgreSQL, whose commit also
+    /// own error, which a [`StoreError`] converts into), writes it, commits, and then calls
+    /// `after` with the changed game: under the lock for SQLite (so in commit order), just after the commit for PostgreSQL, whose commit also
     /// notifies every server (`NOTIFY agon_games`). Nothing is written if `f` fails.
     /// Once called, the change runs to its end on both stores (on a blocking thread, in a
     /// task) even if the future is dropped: a committed change always gets its `after`.
-    pub async fn change<T: Send + 'static, E: From<StoreError> + Send + 'static>(
+    pub async fn change<T: Send + 'static, E: Failure>(
         &self,
         id: &str,
-        f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, E> + Send + 'static,
-        after: impl FnOnce(&WebGame) + Send + 'static,
+        f: impl Compute<T, E>,
+        after: impl After,
     ) -> Result<Changed<T>, E> {
         match self {
-            Store::Sqlite(s) => s.change_async(id, f, after).await,
-            Store::Postgres(p) => p.change(id, f, after).await,
+            Store::Sqlite(s) => {
+                let id = id.to_string();
+                s.blocking(move |s| s.change(&id, f, after)).await
+            }
+            Store::Postgres(p) => p.change(id.to_string(), f, after).await,
         }
     }
 

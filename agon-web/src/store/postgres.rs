@@ -30,7 +30,7 @@ use tokio_postgres::{AsyncMessage, NoTls, Row};
 
 use super::row::{GameRow, COLUMNS};
 use super::sql::{self, Dialect, Statement, Value};
-use super::{worker, Change, Changed, StoreError, WebGame};
+use super::{worker, After, Change, Changed, Compute, Failure, StoreError, WebGame};
 
 /// The notification channel of changed games.
 pub const CHANNEL: &str = "agon_games";
@@ -409,13 +409,13 @@ impl PgStore {
     /// `after`. Else a change could commit (the other servers hear of it) with `after`
     /// (the publication to this server's own streams, whose listener skips its own
     /// notifications) never run. SQLite's change is as safe: it runs on a blocking thread.
-    pub async fn change<T: Send + 'static, E: From<StoreError> + Send + 'static>(
+    pub async fn change<T: Send + 'static, E: Failure>(
         &self,
-        id: &str,
-        f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, E> + Send + 'static,
-        after: impl FnOnce(&WebGame) + Send + 'static,
+        id: String,
+        f: impl Compute<T, E>,
+        after: impl After,
     ) -> Result<Changed<T>, E> {
-        let (pool, origin, id) = (self.pool.clone(), self.origin.clone(), id.to_string());
+        let (pool, origin) = (self.pool.clone(), self.origin.clone());
         tokio::spawn(async move { change(&pool, &origin, &id, f, after).await })
             .await
             .map_err(|e| E::from(worker(e)))?

@@ -245,21 +245,15 @@ pub(crate) const CHANGEABLE: [&str; 14] = [
 
 #[cfg(test)]
 mod tests {
-    use agon_core::{Position, Side};
+    use agon_core::Side;
 
     use super::*;
+    use crate::game::tests::computer_game;
     use crate::game::Level;
 
     #[test]
     fn the_fields_name_the_columns_a_load_reads_in_their_order() {
-        let game = WebGame::new(
-            "0011223344556677".into(),
-            [0; 32],
-            Side::White,
-            Level::Easy,
-            1,
-            Position::start(),
-        );
+        let game = computer_game();
         let names: Vec<&str> = GameRow::of(&game).fields().iter().map(|f| f.0).collect();
         let columns: Vec<&str> = COLUMNS.split(',').map(str::trim).collect();
         assert_eq!(names, columns);
@@ -268,14 +262,9 @@ mod tests {
 
     #[test]
     fn a_row_reads_back_as_the_game_it_was_written_from() {
-        let mut game = WebGame::new(
-            "0011223344556677".into(),
-            [3; 32],
-            Side::Black,
-            Level::Hard,
-            9,
-            Position::start(),
-        );
+        let mut game = computer_game();
+        (game.token_sha256, game.human, game.level, game.seed) =
+            ([3; 32], Side::Black, Level::Hard, 9);
         game.opponent = crate::game::Opponent::Friend;
         game.guest_sha256 = Some([4; 32]);
         game.names = [Some("Ada".into()), None];
@@ -294,14 +283,7 @@ mod tests {
 
     #[test]
     fn a_row_that_does_not_read_back_is_corrupt_by_name() {
-        let game = WebGame::new(
-            "0011223344556677".into(),
-            [0; 32],
-            Side::White,
-            Level::Easy,
-            1,
-            Position::start(),
-        );
+        let game = computer_game();
         let e = GameRow::of(&game)
             .into_game(&["nonsense".into()])
             .unwrap_err();

@@ -214,20 +214,11 @@ pub(crate) fn idle_params(unfinished_ms: i64, finished_ms: Option<i64>) -> Vec<V
 
 #[cfg(test)]
 mod tests {
-    use agon_core::{Position, Side};
-
     use super::*;
-    use crate::game::{Level, WebGame};
+    use crate::game::tests::computer_game;
 
     fn row() -> Box<GameRow> {
-        let game = WebGame::new(
-            "0011223344556677".into(),
-            [0; 32],
-            Side::White,
-            Level::Easy,
-            1,
-            Position::start(),
-        );
+        let game = computer_game();
         Box::new(GameRow::of(&game))
     }
 
@@ -255,15 +246,7 @@ mod tests {
         assert_eq!(save.params[n - 1], Value::Int(Some(6)), "the version read");
         assert_eq!(save.params[n - 2], Value::Text("0011223344556677".into()));
         // Each `name = ?i` binds the field of that name.
-        let fields = GameRow::of(&WebGame::new(
-            "0011223344556677".into(),
-            [0; 32],
-            Side::White,
-            Level::Easy,
-            1,
-            Position::start(),
-        ))
-        .fields();
+        let fields = GameRow::of(&computer_game()).fields();
         for set in save.sql["UPDATE games SET ".len()..]
             .split(" WHERE")
             .next()

@@ -12,7 +12,7 @@ use rusqlite::{
 
 use super::row::{GameRow, COLUMNS};
 use super::sql::{self, Dialect, Statement, Value};
-use super::{worker, Change, Changed, StoreError, WebGame};
+use super::{worker, Change, Changed, Failure, StoreError, WebGame};
 
 /// The schema, applied to a new database (`PRAGMA user_version` 0 to 1); [`MIGRATIONS`]
 /// then bring it to [`VERSION`].
@@ -157,7 +157,7 @@ impl SqliteStore {
     }
 
     /// Runs `f` on a blocking thread (the database is synchronous).
-    pub(crate) async fn blocking<T: Send + 'static, E: From<StoreError> + Send + 'static>(
+    pub(crate) async fn blocking<T: Send + 'static, E: Failure>(
         &self,
         f: impl FnOnce(&SqliteStore) -> Result<T, E> + Send + 'static,
     ) -> Result<T, E> {
@@ -216,16 +216,6 @@ impl SqliteStore {
             after(game);
         }
         Ok(value)
-    }
-
-    pub(crate) async fn change_async<T: Send + 'static, E: From<StoreError> + Send + 'static>(
-        &self,
-        id: &str,
-        f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, E> + Send + 'static,
-        after: impl FnOnce(&WebGame) + Send + 'static,
-    ) -> Result<Changed<T>, E> {
-        let id = id.to_string();
-        self.blocking(move |s| s.change(&id, f, after)).await
     }
 
     /// Deletes every unfinished game (and its moves) that nothing changed since

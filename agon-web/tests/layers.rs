@@ -1,0 +1,168 @@
+//! The crate's layers point one way: no import circle between its top-level modules, and
+//! the rooms of the web game depend only downwards (http -> service -> {game, store,
+//! hub}; game -> nothing of the web). Read from the source: every `crate::NAME` a
+//! module's files name outside comments, a name re-exported at the crate root
+//! (`pub use MODULE::{...}` in lib.rs) counting as its module.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use regex::Regex;
+
+fn src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+/// The files of each top-level module: `src/NAME.rs`, or every file below `src/NAME/`.
+fn modules() -> BTreeMap<String, Vec<PathBuf>> {
+    let mut modules = BTreeMap::new();
+    for entry in std::fs::read_dir(src()).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        if path.is_dir() {
+            let files = std::fs::read_dir(&path)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+                .collect();
+            modules.insert(name, files);
+        } else if name != "lib" && name != "main" {
+            modules.insert(name, vec![path]);
+        }
+    }
+    modules
+}
+
+/// The code of a file without its comments (doc links are not dependencies).
+fn code(path: &Path) -> String {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The names lib.rs re-exports, each with its module: `pub use MODULE::{A, B::C};`.
+fn reexports(modules: &BTreeMap<String, Vec<PathBuf>>) -> BTreeMap<String, String> {
+    let lib = code(&src().join("lib.rs"));
+    let single = Regex::new(r"pub use (\w+)::(?:[\w:]+::)?(\w+);").unwrap();
+    let group = Regex::new(r"(?s)pub use (\w+)::(?:[\w:]+::)?\{([^}]*)\};").unwrap();
+    let mut names = BTreeMap::new();
+    for c in single.captures_iter(&lib) {
+        names.insert(c[2].to_string(), c[1].to_string());
+    }
+    for c in group.captures_iter(&lib) {
+        for item in c[2].split(',') {
+            let name = item.trim().rsplit("::").next().unwrap_or_default();
+            if !name.is_empty() {
+                names.insert(name.to_string(), c[1].to_string());
+            }
+        }
+    }
+    names.retain(|_, module| modules.contains_key(module));
+    names
+}
+
+/// Which top-level modules each module names.
+fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    let modules = modules();
+    let names = reexports(&modules);
+    let path = Regex::new(r"crate::(\w+)").unwrap();
+    let group = Regex::new(r"crate::\{([^}]*)\}").unwrap();
+    let module_of = |name: &str| -> Option<String> {
+        if modules.contains_key(name) {
+            Some(name.to_string())
+        } else {
+            names.get(name).cloned()
+        }
+    };
+    let mut graph = BTreeMap::new();
+    for (module, files) in &modules {
+        let mut uses = BTreeSet::new();
+        for file in files {
+            let code = code(file);
+            let mut named: Vec<String> = path.captures_iter(&code).map(|c| c[1].into()).collect();
+            for c in group.captures_iter(&code) {
+                for item in c[1].split(',') {
+                    named.push(item.trim().split("::").next().unwrap_or_default().into());
+                }
+            }
+            uses.extend(named.iter().filter_map(|n| module_of(n)));
+        }
+        uses.remove(module);
+        graph.insert(module.clone(), uses);
+    }
+    graph
+}
+
+/// A circle of the graph, if it has one.
+fn circle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|n| n == node) {
+            let mut circle = path[at..].to_vec();
+            circle.push(node.to_string());
+            return Some(circle);
+        }
+        if done.contains(node) {
+            return None;
+        }
+        path.push(node.to_string());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(circle) = visit(next, graph, path, done) {
+                return Some(circle);
+            }
+        }
+        path.pop();
+        done.insert(node.to_string());
+        None
+    }
+    let mut done = BTreeSet::new();
+    graph
+        .keys()
+        .find_map(|node| visit(node, graph, &mut Vec::new(), &mut done))
+}
+
+#[test]
+fn no_import_circle_between_the_top_level_modules() {
+    let graph = graph();
+    assert!(graph.contains_key("game") && graph.contains_key("http"));
+    assert_eq!(circle(&graph), None, "{graph:#?}");
+}
+
+#[test]
+fn the_layers_point_one_way() {
+    let graph = graph();
+    let uses = |module: &str| graph[module].iter().map(String::as_str).collect::<Vec<_>>();
+    // The rules of play know nothing of the web.
+    assert_eq!(uses("game"), Vec::<&str>::new());
+    // The store knows the game and its ids, not the service, the HTTP layer or its errors.
+    assert_eq!(uses("store"), ["game", "ids"]);
+    // Only the crate root assembles the HTTP layer: nothing below it names it.
+    for (module, uses) in &graph {
+        assert!(!uses.contains("http"), "{module} names the HTTP layer");
+        if module != "http" {
+            assert!(!uses.contains("service"), "{module} names the service");
+        }
+    }
+    assert!(uses("http").contains(&"service"));
+}
+
+#[test]
+fn the_checker_finds_a_circle() {
+    let mut graph = BTreeMap::new();
+    graph.insert("a".to_string(), BTreeSet::from(["b".to_string()]));
+    graph.insert("b".to_string(), BTreeSet::from(["c".to_string()]));
+    graph.insert("c".to_string(), BTreeSet::from(["a".to_string()]));
+    assert_eq!(
+        circle(&graph),
+        Some(vec!["a".into(), "b".into(), "c".into(), "a".into()])
+    );
+    graph.get_mut("c").unwrap().clear();
+    assert_eq!(circle(&graph), None);
+}
