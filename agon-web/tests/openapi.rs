@@ -510,3 +510,158 @@ async fn every_error_answered_is_documented_for_its_operation() {
     }
     assert!(names >= 35, "{names} names in the README");
 }
+
+/// `pattern` anchored, as the document gives it.
+fn pattern(doc: &Value, schema: &str, field: &str) -> regex::Regex {
+    let mut property = &doc["components"]["schemas"][schema]["properties"][field];
+    if let Some(first) = property["oneOf"].get(0) {
+        property = first;
+    }
+    if property["type"] == "array" {
+        property = &property["items"];
+    }
+    regex::Regex::new(&without_lookaheads(
+        property["pattern"].as_str().expect("a pattern"),
+    ))
+    .unwrap()
+}
+
+/// A pattern without its lookaheads `(?!...)`, which the regex crate does not take: the
+/// shape they constrain (the position's no cell twice, captured pieces on one side, no
+/// guard on the throne) is checked by the server's answers below.
+fn without_lookaheads(pattern: &str) -> String {
+    let mut out = String::new();
+    let mut rest = pattern;
+    while let Some(at) = rest.find("(?!") {
+        out.push_str(&rest[..at]);
+        let mut depth = 0;
+        let mut end = at;
+        for (i, c) in rest[at..].char_indices() {
+            match c {
+                '(' if !rest[..at + i].ends_with('\\') => depth += 1,
+                ')' if !rest[..at + i].ends_with('\\') => depth -= 1,
+                _ => {}
+            }
+            if depth == 0 {
+                end = at + i + 1;
+                break;
+            }
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[tokio::test]
+async fn the_texts_patterns_take_what_the_server_reads() {
+    let doc = server().document().await;
+    // Cells: exactly agon-core's 91 names.
+    let cell = pattern(&doc, "PieceState", "cell");
+    let mut cells = 0;
+    for file in "abcdefghijklm".chars() {
+        for rank in ["0", "01", "1", "5", "6", "10", "11", "12"] {
+            let text = format!("{file}{rank}");
+            let parsed = text.parse::<agon_core::Cell>().is_ok();
+            assert_eq!(cell.is_match(&text), parsed, "{text}");
+            cells += usize::from(parsed);
+        }
+    }
+    assert!(cells > 30, "{cells}");
+    assert_eq!(
+        agon_core::Cell::all()
+            .filter(|c| cell.is_match(&c.to_string()))
+            .count(),
+        91
+    );
+    // Moves and positions: every one a game reaches, under every preset.
+    let (step, position) = (
+        pattern(&doc, "MoveRequest", "move"),
+        pattern(&doc, "GameState", "position"),
+    );
+    let rules = pattern(&doc, "GameState", "rules");
+    for (_, preset) in agon_core::Rules::PRESETS {
+        let mut game =
+            agon_core::Game::from_position(agon_core::Position::start_with_rules(preset));
+        for ply in 0..200 {
+            if game.is_over() {
+                break;
+            }
+            assert!(position.is_match(&game.position().to_text().to_string()));
+            let moves = game.legal_moves();
+            for m in moves.iter() {
+                assert!(step.is_match(&m.to_string()), "{m}");
+                if let (Some(from), Some(to)) = (m.from(), m.to()) {
+                    assert!(step.is_match(&format!("{from}{to}")), "{m} as a pair");
+                }
+            }
+            game.play(moves[(ply * 7) % moves.len()]).unwrap();
+        }
+        assert!(rules.is_match(&preset.to_string()));
+    }
+    assert!(step.is_match("pass"));
+    for bad in ["f1-e1 ", "f1--e1", "f1-j1", "pas", "f1"] {
+        assert!(!step.is_match(bad), "{bad}");
+    }
+    // Rule sets: every option's every value, alone and together, in the canonical form.
+    for (option, values) in agon_web::rule_option_values() {
+        for value in values.iter().chain(if option == "limit" {
+            &["1", "2500", "100000"][..]
+        } else {
+            &[][..]
+        }) {
+            let text = format!("ludii+{option}={value}");
+            let canonical = text.parse::<agon_core::Rules>().unwrap().to_string();
+            assert!(rules.is_match(&text), "{text}");
+            assert!(rules.is_match(&canonical), "{canonical}");
+        }
+    }
+    for bad in [
+        "chess",
+        "standard+limit=0",
+        "standard+limit=100001",
+        "standard+capture=diagonal",
+        "standard+",
+    ] {
+        assert!(!rules.is_match(bad), "{bad}");
+        assert!(bad.parse::<agon_core::Rules>().is_err(), "{bad}");
+    }
+    // Clocks.
+    let clock = pattern(&doc, "NewGameRequest", "clock");
+    for good in ["none", "1+0", "5+3", "180+60", "99+59"] {
+        assert!(
+            clock.is_match(good) && agon_web::api::parse_clock(good).is_ok(),
+            "{good}"
+        );
+    }
+    for bad in ["0+3", "181+0", "5+61", "5", " 5+3"] {
+        assert!(
+            !clock.is_match(bad) && agon_web::api::parse_clock(bad).is_err(),
+            "{bad}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn level_is_required_against_the_computer_and_events_have_their_schemas() {
+    let doc = server().document().await;
+    let new_game = &doc["components"]["schemas"]["NewGameRequest"];
+    assert_eq!(new_game["if"]["properties"]["opponent"]["const"], "friend");
+    assert_eq!(new_game["else"]["required"], json!(["level"]));
+    let level = &new_game["else"]["properties"]["level"];
+    assert_eq!(
+        resolve(&doc, level)["enum"],
+        json!(["easy", "medium", "hard"]),
+        "not null"
+    );
+    let stream = &doc["paths"]["/api/games/{id}/events"]["get"]["responses"]["200"]["content"]
+        ["text/event-stream"]["schema"];
+    let live = resolve(&doc, &stream["items"]);
+    let kinds: Vec<&Value> = live["oneOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &resolve(&doc, e)["properties"]["event"]["const"])
+        .collect();
+    assert_eq!(kinds, [&json!("state"), &json!("presence")]);
+}

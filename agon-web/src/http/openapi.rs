@@ -133,7 +133,193 @@ pub fn document() -> Value {
             }
         }
     }
+    describe_texts(&mut doc);
+    describe_events(&mut doc);
     doc
+}
+
+/// A cell's name, any of the board's 91 (agon-core's names: files a to l without j).
+///
+/// ```
+/// let cell = regex::Regex::new(&format!("^{}$", agon_web::openapi::cell_pattern())).unwrap();
+/// assert!(cell.is_match("f11") && cell.is_match("l6"));
+/// assert!(!cell.is_match("j1") && !cell.is_match("a11") && !cell.is_match("f01"));
+/// ```
+pub fn cell_pattern() -> String {
+    let mut names: Vec<String> = agon_core::Cell::all().map(|c| c.to_string()).collect();
+    // The longer names first, so that an unanchored match never stops at a prefix.
+    names.sort_by_key(|n| std::cmp::Reverse(n.len()));
+    format!("(?:{})", names.join("|"))
+}
+
+/// A move in the notation: a step `f1-e1`, a return `f4>l1`, a pair `f1e1` or `pass`.
+pub fn move_pattern() -> String {
+    let cell = cell_pattern();
+    format!("(?:{cell}[->]?{cell}|pass)")
+}
+
+/// A position's text as [`agon_core::Position::to_text`] writes it: each side's queen,
+/// then its six guards (none on the throne), `/` between White's and Black's, a space and
+/// the side to move; captured pieces (`*`) on one side only, and no cell twice (the two
+/// lookaheads). The server also reads the pieces in any order, and both sides' captured
+/// pieces under `between=trapped`.
+pub fn position_pattern() -> String {
+    let cell = cell_pattern();
+    let throne = agon_core::Cell::THRONE.to_string();
+    let guard_cell = format!("(?!{throne}\\b){cell}");
+    let side =
+        |queen: char, guard: char| format!("{queen}{cell}\\*?(?:,{guard}{guard_cell}\\*?){{6}}");
+    let no_cell_twice = "(?!.*[QGqg]([a-l][0-9]+)\\b.*[QGqg]\\1\\b)";
+    let one_side_captured = "(?!.*\\*.*/.*\\*)";
+    format!(
+        "{no_cell_twice}{one_side_captured}{}/{} [wb]",
+        side('Q', 'G'),
+        side('q', 'g')
+    )
+}
+
+/// A rule set's text: a preset, then options and values of agon-core's, in the order of
+/// `Rules::OPTIONS` (the server reads them in any order, each once), the limit from 1 to
+/// `Rules::MAX_LIMIT` or `none`.
+pub fn rules_pattern() -> String {
+    let presets: Vec<&str> = agon_core::Rules::PRESETS.iter().map(|(n, _)| *n).collect();
+    let mut pattern = format!("(?:{})", presets.join("|"));
+    for (option, values) in super::state::rule_option_values() {
+        let values = match option {
+            "limit" => format!("none|[1-9][0-9]{{0,4}}|{}", agon_core::Rules::MAX_LIMIT),
+            _ => values.join("|"),
+        };
+        pattern.push_str(&format!("(?:\\+{option}=(?:{values}))?"));
+    }
+    pattern
+}
+
+/// A clock's text: `none`, or minutes 1 to 180 `+` increment seconds 0 to 60.
+const CLOCK_PATTERN: &str = "none|(?:[1-9]|[1-9][0-9]|1[0-7][0-9]|180)\\+(?:[0-9]|[1-5][0-9]|60)";
+
+/// Each text the API reads or answers gets the pattern of its notation; the new game's
+/// `level` is required unless the opponent is a friend.
+fn describe_texts(doc: &mut Value) {
+    let anchored = |p: String| json!({"type": "string", "pattern": format!("^(?:{p})$")});
+    let (cell, step, position, rules) = (
+        anchored(cell_pattern()),
+        anchored(move_pattern()),
+        anchored(position_pattern()),
+        anchored(rules_pattern()),
+    );
+    let nullable = |s: &Value| json!({"oneOf": [s, {"type": "null"}]});
+    let cells = json!({"type": "array", "items": cell});
+    let moves = json!({"type": "array", "items": step});
+    let schemas = &mut doc["components"]["schemas"];
+    let fields: [(&str, &str, Value); 21] = [
+        ("NewGameRequest", "position", nullable(&position)),
+        ("NewGameRequest", "rules", nullable(&rules)),
+        (
+            "NewGameRequest",
+            "clock",
+            nullable(&anchored(CLOCK_PATTERN.into())),
+        ),
+        ("MoveRequest", "move", step.clone()),
+        ("GameState", "position", position.clone()),
+        ("GameState", "rules", rules.clone()),
+        ("GameState", "legal_moves", moves.clone()),
+        ("GameState", "moves", moves.clone()),
+        ("GameState", "last_move", nullable(&step)),
+        ("GameState", "last_captures", cells.clone()),
+        ("GameState", "captured", cells.clone()),
+        ("LegalMove", "move", step.clone()),
+        ("LegalMove", "from", nullable(&cell)),
+        ("LegalMove", "to", nullable(&cell)),
+        ("PieceState", "cell", cell.clone()),
+        ("Hint", "move", step.clone()),
+        ("Hint", "from", nullable(&cell)),
+        ("Hint", "to", nullable(&cell)),
+        ("Hint", "pv", moves.clone()),
+        (
+            "RulesParts",
+            "preset",
+            json!({"enum": agon_core::Rules::PRESETS.iter().map(|(n, _)| *n).collect::<Vec<_>>()}),
+        ),
+        (
+            "RuleOption",
+            "option",
+            json!({"enum": agon_core::Rules::OPTIONS}),
+        ),
+    ];
+    for (schema, field, value) in fields {
+        let property = &mut schemas[schema]["properties"][field];
+        let description = property.get("description").cloned();
+        *property = value;
+        if let Some(description) = description {
+            property["description"] = description;
+        }
+    }
+    // `level` is required against the computer, the default opponent.
+    schemas["NewGameRequest"]["if"] =
+        json!({"properties": {"opponent": {"const": "friend"}}, "required": ["opponent"]});
+    schemas["NewGameRequest"]["else"] = json!({
+        "required": ["level"],
+        "properties": {"level": {"$ref": "#/components/schemas/LevelName"}},
+    });
+    // The board's query reads the same texts.
+    let board = &mut doc["paths"]["/api/board.svg"]["get"]["parameters"];
+    for parameter in board.as_array_mut().into_iter().flatten() {
+        let flipped = json!({"type": "string", "enum": ["0", "1", "true", "false"]});
+        let schema = match parameter["name"].as_str() {
+            Some("position") => &position,
+            Some("rules") => &rules,
+            Some("last") => &step,
+            Some("flipped") => &flipped,
+            _ => continue,
+        };
+        parameter["schema"] = schema.clone();
+    }
+}
+
+/// The event stream's answer: a sequence of Server-Sent Events, each of its own kind
+/// (`LiveEvent`): `state` (its `id` the version, its `data` the state as JSON) and
+/// `presence` (its `data` which seats have a page open).
+fn describe_events(doc: &mut Value) {
+    let schemas = &mut doc["components"]["schemas"];
+    schemas["Presence"] = json!({
+        "type": "object",
+        "description": "Which seats have a page open (an event stream with their token).",
+        "properties": {"white": {"type": "boolean"}, "black": {"type": "boolean"}},
+        "required": ["white", "black"],
+    });
+    schemas["StateEvent"] = json!({
+        "type": "object",
+        "description": "`event: state`: the game's state at a new version, as `GET /api/games/{id}` answers it (its `data` is that JSON).",
+        "properties": {
+            "event": {"const": "state"},
+            "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The state's version."},
+            "data": {"$ref": "#/components/schemas/GameState"},
+        },
+        "required": ["event", "id", "data"],
+    });
+    schemas["PresenceEvent"] = json!({
+        "type": "object",
+        "description": "`event: presence`: which seats have a page open, when that changes (its `data` is that JSON).",
+        "properties": {
+            "event": {"const": "presence"},
+            "data": {"$ref": "#/components/schemas/Presence"},
+        },
+        "required": ["event", "data"],
+    });
+    schemas["LiveEvent"] = json!({
+        "description": "One Server-Sent Event of a game's stream.",
+        "oneOf": [
+            {"$ref": "#/components/schemas/StateEvent"},
+            {"$ref": "#/components/schemas/PresenceEvent"},
+        ],
+    });
+    let stream = &mut doc["paths"]["/api/games/{id}/events"]["get"]["responses"]["200"]["content"]
+        ["text/event-stream"];
+    stream["schema"] = json!({
+        "type": "array",
+        "description": "The stream, as the sequence of its events (each `event:`, `id:` and `data:` lines, `data` JSON), with a keep-alive comment every 15 s.",
+        "items": {"$ref": "#/components/schemas/LiveEvent"},
+    });
 }
 
 /// `GET /api/openapi.json`: this API's OpenAPI 3.1 document.
