@@ -127,6 +127,8 @@ echo "pip: installing schemathesis (pinned)"
 .venv/bin/python -m pip install --quiet "schemathesis==4.32.5"
 cargo build -q -p agon-web
 bash agon-web/tests/schemathesis/run.sh
+echo "again with the default rate limits, as a public server runs"
+LIMITS=default MAX_TIME=30 bash agon-web/tests/schemathesis/run.sh
 
 step "the sample deployment run: nginx and Caddy in front of two servers on PostgreSQL (agon-web/deploy/try.sh)"
 bash agon-web/deploy/try.sh target/debug/agon-web
