@@ -762,6 +762,16 @@ pub(crate) mod tests {
         );
     }
 
+    /// `asker` asks to take back at `at_ms` and the other accepts a second later.
+    fn asked_and_accepted(
+        game: &mut WebGame,
+        asker: Side,
+        at_ms: i64,
+    ) -> Result<Option<TakenBack>, Refusal> {
+        game.answer_takeback(asker, Answer::Offer, at_ms)?;
+        game.answer_takeback(asker.other(), Answer::Accept, at_ms + 1_000)
+    }
+
     #[test]
     fn an_accepted_takeback_takes_back_the_askers_last_action_and_the_reply() {
         let mut game = friends(true);
@@ -771,13 +781,9 @@ pub(crate) mod tests {
         );
         play(&mut game, 1_000); // White
         play(&mut game, 3_000); // Black
-        game.answer_takeback(Side::White, Answer::Offer, 4_000)
-            .unwrap();
-        // White's move and Black's reply go; the clock had started with White's move.
-        assert_eq!(
-            game.answer_takeback(Side::Black, Answer::Accept, 5_000),
-            Ok(Some(TakenBack { keep: 0 }))
-        );
+                                // White's move and Black's reply go; the clock had started with White's move.
+        let kept = asked_and_accepted(&mut game, Side::White, 4_000);
+        assert_eq!(kept, Ok(Some(TakenBack { keep: 0 })));
         assert_eq!(game.plies(), 0);
         assert_eq!(game.last_captures, CellSet::EMPTY);
         assert_eq!(
@@ -789,12 +795,8 @@ pub(crate) mod tests {
         // Black's own action, taken back alone.
         play(&mut game, 6_000);
         play(&mut game, 7_000);
-        game.answer_takeback(Side::Black, Answer::Offer, 8_000)
-            .unwrap();
-        assert_eq!(
-            game.answer_takeback(Side::White, Answer::Accept, 9_000),
-            Ok(Some(TakenBack { keep: 1 }))
-        );
+        let kept = asked_and_accepted(&mut game, Side::Black, 8_000);
+        assert_eq!(kept, Ok(Some(TakenBack { keep: 1 })));
         assert_eq!(game.plies(), 1);
         // Time is charged up to each takeback and never given back: White ran 2 s before
         // the first one (58 s) and 2 s before the second (56 s); Black's move after the
