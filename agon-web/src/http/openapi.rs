@@ -551,10 +551,12 @@ fn link(path: &str, method: &str, operation: &mut Value) {
 /// let id = &doc["paths"]["/api/games/{id}"]["get"]["parameters"][0];
 /// assert_eq!((id["name"].as_str(), id["in"].as_str()), (Some("id"), Some("path")));
 /// assert_eq!(id["required"], true);
+/// assert_eq!(id["schema"]["pattern"], "^[0-9a-f]{16}$");
 /// ```
 #[derive(utoipa::IntoParams)]
 #[into_params(parameter_in = Path)]
 pub struct GameId {
-    /// The game's id: 16 lowercase hex digits (any other names no game).
+    /// The game's id: 16 lowercase hex digits (any other names no game: `404`).
+    #[param(pattern = "^[0-9a-f]{16}$")]
     pub id: String,
 }
