@@ -377,6 +377,10 @@ def test_undo_and_resign(server, new_context, catalogues):
     expect(page.locator("#outcome-result")).to_contain_text(en["outcome.lose"])
     expect(page.locator("#outcome-reason")).to_have_text(en["reason.you-resigned"])
     expect(page.locator("#entry-form")).to_be_hidden()
+    # Nothing is left to undo, hint or resign: the buttons go, Undo with the others, and
+    # their empty group with them.
+    for sel in ("#undo-btn", "#hint-btn", "#resign-btn", "#actions"):
+        expect(page.locator(sel)).to_be_hidden()
     # The record can be downloaded and the position copied.
     expect(page.locator("#record-link")).to_have_attribute("href", f"/api/games/{game['id']}/record")
     page.locator("#copy-btn").click()

@@ -85,8 +85,31 @@ def test_the_game_page_lists_changed_options(server, new_context, catalogues):
     game = create_under(server, "standard+capture=same-ring+limit=300")
     page = game_page(server, new_context, game)
     expect(page.locator("#game-rules-text")).to_have_text(
-        "Rules: Standard, with Capture: only along a ring; Move limit: 300 moves."
+        "Rules: Standard, with capture: only along a ring; move limit: 300 moves."
     )
+    # Mid-sentence, an option is named without the capital its label has at the start of
+    # a line, in every language.
+    game = create_under(server, "standard+queen-placer=captor")
+    page = game_page(server, new_context, game)
+    expect(page.locator("#game-rules-text")).to_have_text(
+        "Rules: Standard, with a captured queen is placed by: her captor."
+    )
+    for lang, cat in catalogues.items():
+        page.select_option("#lang-select", lang)
+        change = cat["rules.change.queen-placer"]
+        phrase = cat["rules.with-changes"].format(
+            preset=cat["preset.standard"], changes=f"{change}: {cat['rule.queen-placer.captor']}"
+        )
+        expect(page.locator("#game-rules-text")).to_have_text(cat["game.rules"].format(rules=phrase))
+        # The label (used at the start of the option's row) keeps its capital.
+        label = cat["rule.queen-placer"]
+        assert change == label if lang == "ar" else change == label[0].lower() + label[1:], lang
+    # The New game panel's summary says the same.
+    page.goto(server + "/?lang=en")
+    page.locator("#rules-options summary").click()
+    page.select_option("#rule-queen-placer", "captor")
+    expect(page.locator("#rules-summary")).to_have_text("Standard, with a captured queen is placed by: her captor")
+    expect(page.locator('label[for="rule-queen-placer"]')).to_have_text("A captured queen is placed by")
 
 
 def test_pass_button(server, new_context, shots, catalogues):
