@@ -266,6 +266,10 @@ def test_pages_resume_after_a_server_restart(restartable_server, new_context, ca
     srv.kill()
     expect(a.locator("#live-note")).to_be_visible(timeout=TIMEOUT)
     expect(b.locator("#live-note")).to_be_visible(timeout=TIMEOUT)
+    # Neither page knows now whether the other is there: no green dot.
+    for page in (a, b):
+        expect(page.locator("#bar-top .presence.unknown")).to_have_count(1)
+        expect(page.locator("#bar-top .presence.online")).to_have_count(0)
     srv.start()
     # A move made as soon as it is back, before the pages reconnect.
     status, state = api(base, "GET", f"/api/games/{game['id']}")
@@ -278,6 +282,7 @@ def test_pages_resume_after_a_server_restart(restartable_server, new_context, ca
         expect(page.locator("#live-note")).to_be_hidden(timeout=TIMEOUT)
         wait_moves(page, 2)
         assert move_texts(page) == [first, reply]
+        expect(page.locator("#bar-top .presence.online")).to_have_count(1, timeout=TIMEOUT)
     # And go on live: White's next move reaches Black.
     third = click_some_move(a)
     expect(b.locator("#moves .mv:not(.mv-none)")).to_have_count(3, timeout=TIMEOUT)
