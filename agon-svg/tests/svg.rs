@@ -381,11 +381,7 @@ fn captured_pieces_are_faded_and_crossed_out() {
             .find(|n| n.attribute("data-cell") == Some(cell))
             .expect("the captured queen");
         assert!(has_class(&queen, "captured"));
-        let crown = queen
-            .children()
-            .filter(|c| c.is_element())
-            .next_back()
-            .unwrap();
+        let crown = queen.children().rfind(|c| c.is_element()).unwrap();
         assert_eq!(crown.tag_name().name(), "polygon");
         assert_eq!(crown.attribute("fill"), Some(fill));
         assert_eq!(crown.attribute("stroke"), Some(edge));
