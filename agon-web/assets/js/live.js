@@ -7,9 +7,9 @@
 // While the stream is down (dropped, or refused from the start, as past a server's cap
 // of streams per address behind a school's NAT), the page asks for the state itself
 // instead, until the stream is back: every 3 s, or 2 s while a clock runs (a move seen
-// late costs its player time on the clock), slowing by half again after each answer that
-// brings nothing new, up to 15 s; after a failed request it waits twice as long (up to
-// 60 s, and at least the server's Retry-After). Each wait is jittered by ±20% so that the
+// late costs its player time on the clock), each wait half as long again as the last
+// after an answer that brings nothing new, up to 15 s; after a failed request twice as
+// long (up to 60 s, and at least the server's Retry-After). Each wait is jittered by ±20% so that the
 // pages behind one address do not ask in step, and nothing is asked while the tab is
 // hidden. A page that has the game open then costs a server one state request every few
 // seconds: the price of a stream it could not have.
