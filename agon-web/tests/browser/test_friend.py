@@ -472,6 +472,18 @@ def hold_stream(base, game_id):
     return sock
 
 
+def set_hidden(page, hidden):
+    """Makes the page's tab hidden or shown, as the browser says it (document.hidden and
+    the visibilitychange event)."""
+    page.evaluate(
+        """(hidden) => {
+          Object.defineProperty(document, 'hidden', {configurable: true, get: () => hidden});
+          document.dispatchEvent(new Event('visibilitychange'));
+        }""",
+        hidden,
+    )
+
+
 def test_a_page_whose_stream_is_refused_asks_for_the_state_until_it_is_back(
     one_stream_server, new_context, shots, catalogues
 ):
@@ -517,6 +529,19 @@ def test_a_page_whose_stream_is_refused_asks_for_the_state_until_it_is_back(
     expect(page.locator("#status")).to_contain_text(en["status.your-turn"])
     expect(page.locator("#live-note")).to_be_visible()
     page.screenshot(path=str(shots / "friend-stream-refused.png"))
+
+    # A hidden tab asks nothing, however long; shown again, it asks at once.
+    set_hidden(page, True)
+    page.wait_for_timeout(500)  # an ask under way when it was hidden
+    quiet = len(asks)
+    page.clock.run_for(60_000)
+    page.wait_for_timeout(500)
+    assert len(asks) == quiet, asks[quiet:]
+    set_hidden(page, False)
+    deadline = time.monotonic() + 5
+    while len(asks) == quiet and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert len(asks) > quiet
 
     # The stream's place is freed: the page's next try opens it (its backoff is at most
     # 8 s), the notice goes, the presence is the server's word again.
