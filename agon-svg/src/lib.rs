@@ -5,7 +5,8 @@
 //! [`Svg`] draws the hexagonal board of a [`Position`]: 91 flat-topped cells shaded by
 //! ring, the throne marked with a star, each empty cell labelled with its name, the pieces
 //! (discs; queens with a crown, guards with an inner ring; White light, Black dark),
-//! captured pieces faded and crossed out, the last move highlighted and any number of
+//! captured pieces faded and crossed out (the crown or ring drawn over the cross, so it
+//! stays readable), the last move highlighted and any number of
 //! arrows. It is a builder: set the options, then format it (it implements
 //! [`Display`](core::fmt::Display)).
 //!
@@ -40,7 +41,7 @@
 //! | `<polygon class="last-move" data-cell="…">` | the two cells of the last move |
 //! | `<text class="coordinate" data-cell="…">` | the name of an empty cell |
 //! | `<g class="piece white\|black queen\|guard [captured]" data-cell="…">` | a piece |
-//! | `<path class="captured-mark" data-cell="…">` | the cross over a captured piece |
+//! | `<path class="captured-mark" data-cell="…">` | the cross over a captured piece's disc, inside its group, under its crown or ring |
 //! | `<line class="arrow" data-from="…" data-to="…">` | an arrow (`pointer-events="none"`) |
 //!
 //! Every element drawn over a cell either carries that cell's `data-cell` or lets clicks
@@ -169,7 +170,7 @@ impl<'a> Svg<'a> {
     /// let pos: Position = "Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf10*,ga2,gb7,gd1*,gh1,gk7,gl2 b".parse()?;
     /// let text = Svg::new(&pos).to_string();
     /// assert!(text.contains(r#"<title>Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf10*,ga2,gb7,gd1*,gh1,gk7,gl2 b</title>"#));
-    /// assert!(text.contains(r#"<g class="piece black queen captured" data-cell="f10" opacity="0.55">"#));
+    /// assert!(text.contains(r#"<g class="piece black queen captured" data-cell="f10">"#));
     /// # Ok::<(), agon_core::ParseError>(())
     /// ```
     #[must_use]
@@ -365,6 +366,9 @@ impl<'a> Svg<'a> {
             Kind::Guard => "guard",
         };
         let captured = self.position.is_captured(cell);
+        // A captured piece: its disc faded, the cross over the disc, and its sign (crown or
+        // ring) over the cross at full strength, so a captured queen still reads as a
+        // queen on either colour.
         let (extra_class, opacity) = if captured {
             (" captured", r#" opacity="0.55""#)
         } else {
@@ -372,29 +376,15 @@ impl<'a> Svg<'a> {
         };
         writeln!(
             f,
-            r#"<g class="piece {side_name} {kind_name}{extra_class}" data-cell="{cell}"{opacity}>"#
+            r#"<g class="piece {side_name} {kind_name}{extra_class}" data-cell="{cell}">"#
         )?;
         writeln!(
             f,
-            r#"<circle cx="{}" cy="{}" r="{}" fill="{body}" stroke="{line}" stroke-width="1.5"/>"#,
+            r#"<circle cx="{}" cy="{}" r="{}" fill="{body}" stroke="{line}" stroke-width="1.5"{opacity}/>"#,
             Num(cx),
             Num(cy),
             Num(R * 0.66),
         )?;
-        match kind {
-            Kind::Queen => {
-                let crown = CROWN.map(|(dx, dy)| (cx + dx * R, cy + dy * R));
-                writeln!(f, r#"<polygon points="{}" fill="{mark}"/>"#, Points(&crown))?;
-            }
-            Kind::Guard => writeln!(
-                f,
-                r#"<circle cx="{}" cy="{}" r="{}" fill="none" stroke="{mark}" stroke-width="1.6"/>"#,
-                Num(cx),
-                Num(cy),
-                Num(R * 0.36),
-            )?,
-        }
-        writeln!(f, "</g>")?;
         if captured {
             let d = R * 0.5;
             writeln!(
@@ -410,7 +400,32 @@ impl<'a> Svg<'a> {
                 Num(cy - d),
             )?;
         }
-        Ok(())
+        // Over the cross, the sign is edged in the disc's colour to stand out from it.
+        let edge = if captured {
+            format!(
+                r#" stroke="{body}" stroke-width="1.5" stroke-linejoin="round" paint-order="stroke""#
+            )
+        } else {
+            String::new()
+        };
+        match kind {
+            Kind::Queen => {
+                let crown = CROWN.map(|(dx, dy)| (cx + dx * R, cy + dy * R));
+                writeln!(
+                    f,
+                    r#"<polygon points="{}" fill="{mark}"{edge}/>"#,
+                    Points(&crown)
+                )?;
+            }
+            Kind::Guard => writeln!(
+                f,
+                r#"<circle cx="{}" cy="{}" r="{}" fill="none" stroke="{mark}" stroke-width="1.6"/>"#,
+                Num(cx),
+                Num(cy),
+                Num(R * 0.36),
+            )?,
+        }
+        writeln!(f, "</g>")
     }
 
     fn write_arrow(&self, f: &mut fmt::Formatter<'_>, from: Cell, to: Cell) -> fmt::Result {

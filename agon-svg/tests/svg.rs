@@ -341,12 +341,21 @@ fn captured_pieces_are_faded_and_crossed_out() {
         assert_eq!(with_class(&doc, "captured-mark").len(), captured.len());
         for node in with_class(&doc, "piece") {
             let name = node.attribute("data-cell").unwrap();
-            let faded = node.attribute("opacity").map(number);
+            // The disc is faded; nothing else of the piece is (its sign stays readable).
+            assert_eq!(node.attribute("opacity"), None, "{name}");
+            let children: Vec<_> = node.children().filter(|c| c.is_element()).collect();
+            let faded = children[0].attribute("opacity").map(number);
             if captured.contains(name) {
                 assert!(has_class(&node, "captured"));
                 assert!(faded.is_some_and(|o| o < 1.0), "{name}");
+                // Disc, cross, then the sign over the cross, unfaded.
+                assert_eq!(children.len(), 3, "{name}");
+                assert!(has_class(&children[1], "captured-mark"), "{name}");
+                assert_eq!(children[1].attribute("data-cell"), Some(name));
+                assert_eq!(children[2].attribute("opacity"), None, "{name}");
             } else {
                 assert_eq!(faded, None, "{name}");
+                assert_eq!(children.len(), 2, "{name}");
             }
         }
         for node in with_class(&doc, "captured-mark") {
@@ -354,9 +363,30 @@ fn captured_pieces_are_faded_and_crossed_out() {
             assert!(node.attribute("stroke").is_some());
         }
     }
-    // The captured queen keeps her class and crown.
-    let text = Svg::new(&pos(QUEEN_CAPTURED)).to_string();
-    assert!(text.contains(r#"<g class="piece black queen captured" data-cell="f10""#));
+    // The captured queen keeps her class and crown: on top, filled in her sign's colour
+    // and edged in her disc's, whichever her colour.
+    for (text, cell, fill, edge) in [
+        (QUEEN_CAPTURED, "f10", "#f2f2f2", "#262626"),
+        (
+            "Qf6*,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w",
+            "f6",
+            "#262626",
+            "#fbfaf5",
+        ),
+    ] {
+        let picture = Svg::new(&pos(text)).to_string();
+        let doc = parse(&picture);
+        let queen = with_class(&doc, "queen")
+            .into_iter()
+            .find(|n| n.attribute("data-cell") == Some(cell))
+            .expect("the captured queen");
+        assert!(has_class(&queen, "captured"));
+        let crown = queen.children().rfind(|c| c.is_element()).unwrap();
+        assert_eq!(crown.tag_name().name(), "polygon");
+        assert_eq!(crown.attribute("fill"), Some(fill));
+        assert_eq!(crown.attribute("stroke"), Some(edge));
+        assert_eq!(crown.attribute("paint-order"), Some("stroke"));
+    }
 }
 
 #[test]

@@ -211,6 +211,24 @@ export async function refresh() {
 }
 
 /**
+ * While the event stream is down: asks for the state and shows it. Resolves whether it
+ * was newer than the one shown; a failed request rejects (the reconnecting notice already
+ * says the connection is in trouble: no error line).
+ * @returns {Promise<boolean>}
+ */
+async function poll() {
+  const id = app.id;
+  if (!id) return false;
+  const gen = app.generation;
+  const state = await api('GET', gamePath(id));
+  if (gen !== app.generation || !applyState(state, viewSide())) return false;
+  if (app.error && app.error.name === 'network') app.error = null;
+  redraw();
+  if (!app.busy) maybeComputer();
+  return true;
+}
+
+/**
  * One request with the token (undo, resign, an offer or its answer), then the state it
  * answers.
  * @param {string} action the path after the game's: 'undo', 'resign', 'draw', ...
@@ -388,6 +406,7 @@ function enterGame(id, token) {
   app.stateView = null;
   app.presence = null;
   app.live = false;
+  app.liveDownAt = 0;
   app.selected = null;
   app.error = null;
   app.info = [];
@@ -499,9 +518,15 @@ function startLive() {
     },
     onDown: () => {
       if (gen !== app.generation) return;
-      if (app.live) app.liveDownAt = performance.now();
+      // Dropped, or refused before it ever opened: either way the notice shows.
+      if (app.live || !app.liveDownAt) app.liveDownAt = performance.now();
       app.live = false;
       redraw();
+    },
+    poll: async () => (gen === app.generation ? poll() : false),
+    urgent: () => {
+      const s = app.state;
+      return !!(s && s.clock && s.clock.running && !s.outcome);
     },
   });
 }

@@ -128,6 +128,8 @@ export function render() {
   show($('watch-note'), watching);
   setText($('watch-note'), t(friend ? 'game.watching-friend' : 'game.watching'));
   document.body.classList.toggle('watching', watching);
+  // The stream is down (dropped, or refused from the start): the page asks for the state
+  // now and then meanwhile (live.js), and says so.
   show($('live-note'), !app.live && app.liveDownAt > 0);
   const soundBtn = $('sound-btn');
   soundBtn.setAttribute('aria-pressed', String(soundOn()));
@@ -261,8 +263,10 @@ export function render() {
   show($('entry-form'), !watching && !outcome);
   disable($('move-input'), !canPlay);
   disable($('entry-btn'), !canPlay);
-  show($('actions'), !watching);
-  show($('undo-btn'), !friend);
+  // A finished game has nothing left to undo, offer or resign: the whole group goes, as
+  // each of its buttons does (Undo included: the server's can_undo is false by then).
+  show($('actions'), !watching && !outcome);
+  show($('undo-btn'), !friend && !outcome);
   disable($('undo-btn'), app.busy || !s.can_undo);
   const offers = s.offers || { draw: null, takeback: null, rematch: null };
   const takeback = $('takeback-btn');
@@ -413,8 +417,13 @@ function renderBars() {
     const dot = /** @type {HTMLElement} */ (bar.querySelector('.presence'));
     const present = app.presence ? app.presence[side] : !!(seat && seat.present);
     show(dot, friend && !!seat && seat.taken);
-    dot.classList.toggle('online', mine ? app.live : present);
-    const label = t((mine ? app.live : present) ? 'presence.online' : 'presence.offline');
+    // One's own dot is this page's stream. The other's is the server's word, which only
+    // an open stream keeps current: while it is down, the dot says it is not known.
+    const known = mine || app.live;
+    const online = mine ? app.live : present;
+    dot.classList.toggle('online', known && online);
+    dot.classList.toggle('unknown', !known);
+    const label = t(!known ? 'presence.unknown' : online ? 'presence.online' : 'presence.offline');
     if (dot.getAttribute('aria-label') !== label) {
       dot.setAttribute('aria-label', label);
       dot.setAttribute('title', label);

@@ -61,14 +61,16 @@ export function valueName(/** @type {string} */ option, /** @type {string} */ va
 }
 
 /**
- * A rule set for people: "Ludii", or "Standard, with capture: same ring only; move
+ * A rule set for people: "Ludii", or "Standard, with capture: only along a ring; move
  * limit: 300 moves".
  * @param {{preset: string, options: RuleOption[]}} parts
  */
 export function rulesPhrase(parts) {
   const preset = t(`preset.${parts.preset}`);
   if (!parts.options.length) return preset;
-  const changes = parts.options.map((o) => `${t(`rule.${o.option}`)}: ${valueName(o.option, o.value)}`);
+  // Mid-sentence, each option is named by its `rules.change.` form (no capital where the
+  // language writes none): `rule.OPTION` is a label, capitalised.
+  const changes = parts.options.map((o) => `${t(`rules.change.${o.option}`)}: ${valueName(o.option, o.value)}`);
   return t('rules.with-changes', { preset, changes: changes.join(t('rules.list-separator')) });
 }
 

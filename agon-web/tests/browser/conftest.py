@@ -90,8 +90,9 @@ class Server:
     database with AGON_WEB_BROWSER_PG or when given): it can be killed and started again on
     both, as a crash and a restart would."""
 
-    def __init__(self, directory: Path, db: str | None = None, name: str = "server"):
+    def __init__(self, directory: Path, db: str | None = None, name: str = "server", args: tuple[str, ...] = ()):
         self.binary = _binary()
+        self.args = list(args)
         self.port = _free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         pg = postgres_url()
@@ -103,7 +104,7 @@ class Server:
         env = dict(os.environ, AGON_WEB_CLOCK_MINUTE_MS=CLOCK_MINUTE_MS)
         self.proc = subprocess.Popen(
             [str(self.binary), "--addr", f"127.0.0.1:{self.port}", "--db", self.db, "--workers", "2",
-             *NO_LIMITS],
+             *NO_LIMITS, *self.args],
             stdout=self.log,
             stderr=subprocess.STDOUT,
             env=env,
@@ -162,6 +163,21 @@ def restartable_server():
     try:
         srv.start()
         yield srv
+    finally:
+        srv.stop()
+        tmp.cleanup()
+
+
+@pytest.fixture
+def one_stream_server():
+    """A server of this test's own that lets one address hold a single event stream
+    (`--max-streams-per-client 1`): the pages of a school behind one NAT address, once
+    it is taken, have their streams refused (429)."""
+    tmp = tempfile.TemporaryDirectory(prefix="agon-web-streams-")
+    srv = Server(Path(tmp.name), args=("--max-streams-per-client", "1"))
+    try:
+        srv.start()
+        yield srv.base
     finally:
         srv.stop()
         tmp.cleanup()

@@ -355,7 +355,7 @@ def test_rate_limited_move_is_retried(server, new_context, catalogues):
     assert len(move_texts(page)) == 2
 
 
-def test_undo_and_resign(server, new_context, catalogues):
+def test_undo_and_resign(server, new_context, shots, catalogues):
     en = catalogues["en"]
     game = create(server)
     page = game_page(server, new_context, game)
@@ -377,6 +377,11 @@ def test_undo_and_resign(server, new_context, catalogues):
     expect(page.locator("#outcome-result")).to_contain_text(en["outcome.lose"])
     expect(page.locator("#outcome-reason")).to_have_text(en["reason.you-resigned"])
     expect(page.locator("#entry-form")).to_be_hidden()
+    # Nothing is left to undo, hint or resign: the buttons go, Undo with the others, and
+    # their empty group with them.
+    for sel in ("#undo-btn", "#hint-btn", "#resign-btn", "#actions"):
+        expect(page.locator(sel)).to_be_hidden()
+    page.locator("#panel").screenshot(path=str(shots / "game-over-computer.png"))
     # The record can be downloaded and the position copied.
     expect(page.locator("#record-link")).to_have_attribute("href", f"/api/games/{game['id']}/record")
     page.locator("#copy-btn").click()

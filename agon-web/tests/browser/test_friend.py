@@ -1,6 +1,7 @@
 """Games between two people in real browsers: the invitation taken by a second browser,
-each side seeing the other's moves live (EventSource), offers, clocks running out, and the
-pages resuming by themselves across a server restart.
+each side seeing the other's moves live (EventSource), offers, clocks running out, the
+pages resuming by themselves across a server restart, and a page whose stream is refused
+keeping up by asking for the state.
 
 Run from the repository root (see test_browser.py).
 """
@@ -8,6 +9,7 @@ Run from the repository root (see test_browser.py).
 from __future__ import annotations
 
 import re
+import socket
 import time
 
 from playwright.sync_api import expect
@@ -264,6 +266,10 @@ def test_pages_resume_after_a_server_restart(restartable_server, new_context, ca
     srv.kill()
     expect(a.locator("#live-note")).to_be_visible(timeout=TIMEOUT)
     expect(b.locator("#live-note")).to_be_visible(timeout=TIMEOUT)
+    # Neither page knows now whether the other is there: no green dot.
+    for page in (a, b):
+        expect(page.locator("#bar-top .presence.unknown")).to_have_count(1)
+        expect(page.locator("#bar-top .presence.online")).to_have_count(0)
     srv.start()
     # A move made as soon as it is back, before the pages reconnect.
     status, state = api(base, "GET", f"/api/games/{game['id']}")
@@ -276,6 +282,7 @@ def test_pages_resume_after_a_server_restart(restartable_server, new_context, ca
         expect(page.locator("#live-note")).to_be_hidden(timeout=TIMEOUT)
         wait_moves(page, 2)
         assert move_texts(page) == [first, reply]
+        expect(page.locator("#bar-top .presence.online")).to_have_count(1, timeout=TIMEOUT)
     # And go on live: White's next move reaches Black.
     third = click_some_move(a)
     expect(b.locator("#moves .mv:not(.mv-none)")).to_have_count(3, timeout=TIMEOUT)
@@ -445,3 +452,117 @@ def test_pages_fail_over_to_the_other_server(two_servers, new_context, catalogue
         assert status == 200 and state["moves"] == played
     finally:
         proxy.close()
+
+
+def hold_stream(base, game_id):
+    """Opens the game's event stream from this process (as a watcher) and keeps it open:
+    the socket, to close when the stream's place is to be freed."""
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    sock = socket.create_connection((host, int(port)), timeout=10)
+    sock.sendall(
+        f"GET /api/games/{game_id}/events HTTP/1.1\r\nHost: {host}:{port}\r\n"
+        "Accept: text/event-stream\r\n\r\n".encode()
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = sock.recv(4096)
+        assert chunk, f"the stream closed: {head!r}"
+        head += chunk
+    assert head.startswith(b"HTTP/1.1 200"), head[:200]
+    return sock
+
+
+def set_hidden(page, hidden):
+    """Makes the page's tab hidden or shown, as the browser says it (document.hidden and
+    the visibilitychange event)."""
+    page.evaluate(
+        """(hidden) => {
+          Object.defineProperty(document, 'hidden', {configurable: true, get: () => hidden});
+          document.dispatchEvent(new Event('visibilitychange'));
+        }""",
+        hidden,
+    )
+
+
+def test_a_page_whose_stream_is_refused_asks_for_the_state_until_it_is_back(
+    one_stream_server, new_context, shots, catalogues
+):
+    en = catalogues["en"]
+    base = one_stream_server
+    game = create_friend(base)
+    gid = game["id"]
+    status, joined = api(base, "POST", f"/api/games/{gid}/join", {"name": "Bo"})
+    assert status == 200, joined
+    # Another page behind the same address holds the one stream it may have.
+    held = hold_stream(base, gid)
+    ctx = new_context()
+    with_token(ctx, game)
+    page = ctx.new_page()
+    # The page's timers run on a clock the test can move on (its requests stay real).
+    page.clock.install()
+    asks = []  # the page's requests for the game's state
+    page.on("request", lambda r: r.method == "GET" and f"/api/games/{gid}?" in r.url and asks.append(r.url))
+    page.goto(f"{base}/g/{gid}")
+    expect(page.locator("#game")).to_be_visible(timeout=TIMEOUT)
+
+    # Refused from the start (429): the page says it is reconnecting, and does not claim
+    # to know whether the opponent is there.
+    expect(page.locator("#live-note")).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator("#live-note")).to_have_text(en["live.reconnecting"])
+    expect(page.locator("#bar-top .presence.unknown")).to_have_count(1)
+    expect(page.locator("#bar-top .presence.online")).to_have_count(0)
+    expect(page.locator("#bar-top .presence")).to_have_attribute("aria-label", en["presence.unknown"])
+
+    # It plays (requests need no stream), and the opponent's reply, made elsewhere,
+    # reaches it by its asking for the state within a few seconds.
+    first = click_some_move(page)
+    wait_moves(page, 1)
+    status, state = api(base, "GET", f"/api/games/{gid}")
+    reply = state["legal_moves"][0]
+    status, _ = api(base, "POST", f"/api/games/{gid}/moves", {"token": joined["token"], "move": reply})
+    assert status == 200
+    before = len(asks)
+    page.clock.run_for(6000)  # at most 3 s and its jitter (one ask may find nothing new yet)
+    wait_moves(page, 2)
+    assert move_texts(page) == [first, reply]
+    assert len(asks) > before
+    expect(page.locator("#status")).to_contain_text(en["status.your-turn"])
+    expect(page.locator("#live-note")).to_be_visible()
+    page.screenshot(path=str(shots / "friend-stream-refused.png"))
+
+    # A hidden tab asks nothing, however long; shown again, it asks at once.
+    set_hidden(page, True)
+    page.wait_for_timeout(500)  # an ask under way when it was hidden
+    quiet = len(asks)
+    page.clock.run_for(60_000)
+    page.wait_for_timeout(500)
+    assert len(asks) == quiet, asks[quiet:]
+    set_hidden(page, False)
+    deadline = time.monotonic() + 5
+    while len(asks) == quiet and time.monotonic() < deadline:
+        page.wait_for_timeout(100)
+    assert len(asks) > quiet
+
+    # The stream's place is freed: the page's next try opens it (its backoff is at most
+    # 8 s), the notice goes, the presence is the server's word again.
+    held.close()
+    page.clock.run_for(10_000)
+    expect(page.locator("#live-note")).to_be_hidden(timeout=TIMEOUT)
+    expect(page.locator("#bar-top .presence.unknown")).to_have_count(0)
+    expect(page.locator("#bar-top .presence")).to_have_attribute("aria-label", en["presence.offline"])
+    # It asks no more: a minute goes by with no request for the state...
+    page.wait_for_timeout(500)  # the refresh of the (re)opened stream
+    settled = len(asks)
+    page.clock.run_for(60_000)
+    page.wait_for_timeout(500)
+    assert len(asks) == settled, asks[settled:]
+    # ... and the opponent's next move arrives live.
+    third = click_some_move(page)
+    wait_moves(page, 3)
+    status, state = api(base, "GET", f"/api/games/{gid}")
+    fourth = state["legal_moves"][0]
+    status, _ = api(base, "POST", f"/api/games/{gid}/moves", {"token": joined["token"], "move": fourth})
+    assert status == 200
+    expect(page.locator("#moves .mv:not(.mv-none)")).to_have_count(4, timeout=LIVE_MS * 3)
+    assert move_texts(page) == [first, reply, third, fourth]
+    assert len(asks) == settled

@@ -12,7 +12,7 @@ import re
 from playwright.sync_api import expect
 
 from conftest import api
-from test_browser import TIMEOUT, click_cell, create, game_page, wait_idle, wait_moves
+from test_browser import TIMEOUT, click_cell, create, game_page, wait_idle, wait_moves, with_token
 
 # White's pieces are hemmed in on files a and b: White has no action (a loss under the
 # standard rules, a pass under stuck=pass).
@@ -85,8 +85,31 @@ def test_the_game_page_lists_changed_options(server, new_context, catalogues):
     game = create_under(server, "standard+capture=same-ring+limit=300")
     page = game_page(server, new_context, game)
     expect(page.locator("#game-rules-text")).to_have_text(
-        "Rules: Standard, with Capture: only along a ring; Move limit: 300 moves."
+        "Rules: Standard, with capture: only along a ring; move limit: 300 moves."
     )
+    # Mid-sentence, an option is named without the capital its label has at the start of
+    # a line, in every language.
+    game = create_under(server, "standard+queen-placer=captor")
+    page = game_page(server, new_context, game)
+    expect(page.locator("#game-rules-text")).to_have_text(
+        "Rules: Standard, with a captured queen is placed by: her captor."
+    )
+    for lang, cat in catalogues.items():
+        page.select_option("#lang-select", lang)
+        change = cat["rules.change.queen-placer"]
+        phrase = cat["rules.with-changes"].format(
+            preset=cat["preset.standard"], changes=f"{change}: {cat['rule.queen-placer.captor']}"
+        )
+        expect(page.locator("#game-rules-text")).to_have_text(cat["game.rules"].format(rules=phrase))
+        # The label (used at the start of the option's row) keeps its capital.
+        label = cat["rule.queen-placer"]
+        assert change == label if lang == "ar" else change == label[0].lower() + label[1:], lang
+    # The New game panel's summary says the same.
+    page.goto(server + "/?lang=en")
+    page.locator("#rules-options summary").click()
+    page.select_option("#rule-queen-placer", "captor")
+    expect(page.locator("#rules-summary")).to_have_text("Standard, with a captured queen is placed by: her captor")
+    expect(page.locator('label[for="rule-queen-placer"]')).to_have_text("A captured queen is placed by")
 
 
 def test_pass_button(server, new_context, shots, catalogues):
@@ -155,3 +178,101 @@ def test_the_rules_page_explains_every_option(server, new_context, shots, catalo
             )
         page.locator("#variants").scroll_into_view_if_needed()
         page.screenshot(path=str(shots / f"rules-variants-{lang}.png"))
+
+
+# Both queens captured (possible when a trapped piece is captured: between=trapped), White
+# to return hers.
+QUEENS_CAPTURED = "Qf10*,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qe2*,ga2,gb7,gd1,gh1,gk7,gl2 w"
+
+# The captured queens' crowns: over their crosses (later in the picture), with no faded
+# group around them, so that nothing is drawn over them and they keep their full colour.
+CROWNS_ON_TOP = """() => [...document.querySelectorAll('#board g.piece.queen.captured')].map((g) => {
+  const crown = g.querySelector('polygon');
+  const mark = document.querySelector(`#board .captured-mark[data-cell="${g.dataset.cell}"]`);
+  let faded = false;
+  for (let el = crown; el && el.tagName !== 'svg'; el = el.parentElement) {
+    if (parseFloat(getComputedStyle(el).opacity) < 1) faded = true;
+  }
+  const after = !!(mark && crown && (mark.compareDocumentPosition(crown) & Node.DOCUMENT_POSITION_FOLLOWING));
+  return [g.dataset.cell, after, faded, crown && crown.getAttribute('fill')];
+})"""
+
+
+def test_a_captured_queen_keeps_a_readable_crown(server, new_context, shots):
+    game = create_under(server, "standard+between=trapped", QUEENS_CAPTURED)
+    for name, size in (("", {"width": 1280, "height": 800}), ("-phone", {"width": 390, "height": 844})):
+        ctx = new_context(viewport=size, device_scale_factor=2)
+        with_token(ctx, game)
+        page = ctx.new_page()
+        page.goto(f"{server}/g/{game['id']}")
+        expect(page.locator("#return-box")).to_be_visible(timeout=TIMEOUT)
+        crowns = sorted(page.evaluate(CROWNS_ON_TOP))
+        # Black's crown light on her dark disc, White's dark on her light one.
+        assert crowns == [["e2", True, False, "#f2f2f2"], ["f10", True, False, "#262626"]], crowns
+        page.locator("#board").screenshot(path=str(shots / f"captured-queens{name}.png"))
+
+
+# Whether every occurrence of `needle` in the element's text reads left to right on the
+# screen: each character right of the one before it on the same line.
+READS_LEFT_TO_RIGHT = """([selector, needle]) => {
+  const found = [];
+  for (const el of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (let i = n.data.indexOf(needle); i >= 0; i = n.data.indexOf(needle, i + 1)) {
+        let ok = true;
+        let prev = null;
+        for (let k = i; k < i + needle.length; k++) {
+          const r = document.createRange();
+          r.setStart(n, k);
+          r.setEnd(n, k + 1);
+          const box = r.getBoundingClientRect();
+          if (prev && Math.abs(box.top - prev.top) < 2 && box.left < prev.left) ok = false;
+          prev = box;
+        }
+        found.push(ok);
+      }
+    }
+  }
+  return found;
+}"""
+
+
+def test_rule_set_texts_read_left_to_right_in_arabic(server, new_context, shots):
+    """The text forms of rule sets stay left-to-right islands in the right-to-left page
+    (the reversed `option=value+` players saw), wherever the page shows them, on a wide
+    screen and a phone."""
+    for width in (1280, 360):
+        ctx = new_context(viewport={"width": width, "height": 800})
+        page = ctx.new_page()
+        page.goto(f"{server}/rules?lang=ar#variants")
+        expect(page.locator("html")).to_have_attribute("dir", "rtl")
+        for selector, needle in (
+            ('[data-i18n="rules.variants.text-form"]', "+option=value"),
+            ('[data-i18n="rules.variants.text-form"]', "standard+capture=same-ring+limit=300"),
+            (".rule-list dt code", "queen-placer"),
+        ):
+            assert page.evaluate(READS_LEFT_TO_RIGHT, [selector, needle]) == [True], (width, needle)
+        page.goto(f"{server}/?lang=ar")
+        page.locator("#rules-options summary").click()
+        page.select_option("#rule-queen-placer", "captor")
+        page.fill("#rule-limit", "300")
+        text = "standard+queen-placer=captor+limit=300"
+        expect(page.locator("#rules-text")).to_have_text(text)
+        assert page.evaluate(READS_LEFT_TO_RIGHT, ["#rules-text", text]) == [True], width
+        if width == 360:
+            page.locator(".rules-text-row").screenshot(path=str(shots / "rules-text-ar-phone.png"))
+
+
+def test_right_to_left_catalogues_isolate_their_rule_set_texts(catalogues):
+    """In a right-to-left catalogue, a rule set's text form (`ludii+capture=same-ring`,
+    `+option=value`) in the prose sits between LRI and PDI: without them its leading `+`
+    moves to the other end (`option=value+`)."""
+    text_form = re.compile(r"\+?[a-z][a-z0-9-]*(?:[+=][a-z0-9-]+)+")
+    rtl = [lang for lang, cat in catalogues.items() if cat["meta.dir"] == "rtl"]
+    assert rtl == ["ar"]
+    for lang in rtl:
+        for key, text in catalogues[lang].items():
+            outside = re.sub("\u2066[^\u2069]*\u2069", "", text)
+            assert not text_form.search(outside), (lang, key, text_form.search(outside).group())
+        assert "\u2066+option=value\u2069" in catalogues[lang]["rules.variants.text-form"]
