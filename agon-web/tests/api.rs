@@ -394,15 +394,15 @@ async fn bad_moves_change_nothing(b: Backend) {
     let cases: [(Value, u16, &str); 12] = [
         (
             json!({"token": token, "move": "f1-f3"}),
-            422,
+            409,
             "not-adjacent",
         ),
         (
             json!({"token": token, "move": "f11-f10"}),
-            422,
+            409,
             "not-your-piece",
         ),
-        (json!({"token": token, "move": "e5-e6"}), 422, "no-piece"),
+        (json!({"token": token, "move": "e5-e6"}), 409, "no-piece"),
         (
             json!({"token": token, "move": "f1-e1x"}),
             400,
@@ -416,7 +416,7 @@ async fn bad_moves_change_nothing(b: Backend) {
         (json!({"token": token, "move": ""}), 400, "malformed-move"),
         (
             json!({"token": token, "move": "f1>e1"}),
-            422,
+            409,
             "not-captured",
         ),
         (
@@ -490,7 +490,7 @@ async fn forbidden_cell_is_named_by_the_core(b: Backend) {
         .await;
     s.play(&id, &token, &forbidden.to_string(), true)
         .await
-        .error(422, "between-enemies");
+        .error(409, "between-enemies");
     assert_eq!(s.state(&id).await, before);
 }
 
@@ -529,10 +529,10 @@ async fn the_person_returns_the_queen_first(b: Backend) {
     assert!(legal.iter().all(|m| m.starts_with("f7>")));
     s.play(&id, &token, "a2>a1", true)
         .await
-        .error(422, "queen-first");
+        .error(409, "queen-first");
     s.play(&id, &token, "f7-f6", true)
         .await
-        .error(422, "must-return");
+        .error(409, "must-return");
     // R8: the queen may return to the throne.
     let state = s.play(&id, &token, "f7>f6", false).await.json();
     assert_eq!(strings(&state["moves"]), ["f7>f6"]);

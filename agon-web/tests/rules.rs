@@ -290,7 +290,7 @@ async fn a_stuck_side_passes_under_ludii(b: Backend) {
     // A step is refused as the core refuses it, and changes nothing.
     s.play(&id, &token, "a3-b3", true)
         .await
-        .error(422, "between-enemies");
+        .error(409, "between-enemies");
     assert_eq!(s.state(&id).await, state);
     // The pass is played like any move; the computer answers.
     let state = s.play(&id, &token, "pass", true).await.ok();
@@ -320,7 +320,7 @@ async fn a_pass_where_the_rules_have_none_is_refused_and_changes_nothing(b: Back
     let (id, token, before) = s.create(json!({"side": "white", "level": "easy"})).await;
     s.play(&id, &token, "pass", true)
         .await
-        .error(422, "no-pass");
+        .error(409, "no-pass");
     assert_eq!(s.state(&id).await, before);
     // Under ludii, a side with other actions may not pass either.
     let (id, token, before) = s
@@ -328,7 +328,7 @@ async fn a_pass_where_the_rules_have_none_is_refused_and_changes_nothing(b: Back
         .await;
     s.play(&id, &token, "pass", true)
         .await
-        .error(422, "pass-with-actions");
+        .error(409, "pass-with-actions");
     assert_eq!(s.state(&id).await, before);
     let n = s.store.counts().await.unwrap().1;
     assert_eq!(n, 0, "no move was stored");

@@ -35,7 +35,7 @@ function disable(el, off) {
 function errorText(/** @type {import('./state.js').ErrorLike} */ err) {
   const name = err && err.name ? err.name : 'unknown';
   if (name === 'empty-entry') return t('entry.empty');
-  if (has(`illegal.${name}`) && (err.status === 422 || !has(`error.${name}`))) return t(`illegal.${name}`);
+  if (has(`illegal.${name}`) && !has(`error.${name}`)) return t(`illegal.${name}`);
   if (name === 'not-your-turn' && app.state && app.state.opponent === 'friend') return t('error.not-your-turn-friend');
   if (has(`error.${name}`)) return t(`error.${name}`);
   return t('error.unknown', { name });

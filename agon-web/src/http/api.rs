@@ -271,8 +271,7 @@ pub async fn show(
         (status = 200, description = "The state after the move and, against the computer (unless `reply` is false), its reply", body = GameState),
         (status = 400, description = "the move does not parse: `malformed-move`", body = ErrorBody),
         SeatErrors,
-        (status = 409, description = "refused: `game-over`, `game-too-long`, `not-your-turn`, `conflict` (the game changed meanwhile: reload and retry)", body = ErrorBody),
-        (status = 422, description = "the move is illegal here; the error is agon-core's IllegalMove name (not-your-piece, between-enemies, must-return, no-pass, ...)", body = ErrorBody),
+        (status = 409, description = "refused: `game-over`, `game-too-long`, `not-your-turn`, `conflict` (the game changed meanwhile: reload and retry), or the move is illegal in the game's position: then the error is agon-core's IllegalMove name (not-your-piece, between-enemies, must-return, no-pass, ...)", body = ErrorBody),
     )
 )]
 pub async fn play(

@@ -462,13 +462,14 @@ pub fn error_names(description: &str) -> Vec<&str> {
         .collect()
 }
 
-/// Each error response's names as the `enum` of its `error`, the first as its example. The
-/// `422` of an illegal move names agon-core's reasons (`IllegalMove::ALL`).
+/// Each error response's names as the `enum` of its `error`, the first as its example. A
+/// response that says it answers an illegal move also names agon-core's reasons
+/// (`IllegalMove::ALL`).
 fn name_errors(operation: &mut Value) {
     let Some(responses) = operation["responses"].as_object_mut() else {
         return;
     };
-    for (status, response) in responses.iter_mut() {
+    for response in responses.values_mut() {
         // Read without indexing mutably: that would insert what is missing.
         let reference = response.pointer("/content/application~1json/schema/$ref");
         if reference != Some(&json!("#/components/schemas/ErrorBody")) {
@@ -481,8 +482,12 @@ fn name_errors(operation: &mut Value) {
                 unique.push(name);
             }
         }
-        if unique.is_empty() && status == "422" {
-            unique = agon_core::IllegalMove::ALL.map(|r| r.name()).to_vec();
+        if description.contains("IllegalMove") {
+            for name in agon_core::IllegalMove::ALL.map(|r| r.name()) {
+                if !unique.contains(&name) {
+                    unique.push(name);
+                }
+            }
         }
         if unique.is_empty() {
             continue;

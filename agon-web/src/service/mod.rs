@@ -78,12 +78,13 @@ impl From<StoreError> for ApiError {
 
 impl From<Refusal> for ApiError {
     /// `403` for a token of neither seat, `400` for a move's text that does not parse,
-    /// `422` for an illegal move, `409` for every other refusal of the rules of play.
+    /// `409` for an illegal move and every other refusal of the rules of play: the request
+    /// is well formed, and the game's state refuses it (a move legal a moment ago may be
+    /// illegal now).
     fn from(refusal: Refusal) -> ApiError {
         let status = match refusal {
             Refusal::WrongToken => StatusCode::FORBIDDEN,
             Refusal::MalformedMove(_) => StatusCode::BAD_REQUEST,
-            Refusal::Illegal(_) => StatusCode::UNPROCESSABLE_ENTITY,
             _ => StatusCode::CONFLICT,
         };
         ApiError::new(status, refusal.name(), refusal.to_string())
