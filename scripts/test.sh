@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 # quarter of target/debug's size; the run must fit a small disk.
 export CARGO_INCREMENTAL=0
 
-step() { printf '\n== %s\n' "$*"; }
+# Each step says when it starts (seconds since the run began): CI's limit is 30 minutes.
+step() { printf '\n== %s (at %d s)\n' "$*" "$SECONDS"; }
 missing() { printf 'scripts/test.sh cannot run: %s\n' "$*" >&2; exit 1; }
 
 # Everything the later steps need, checked in the first seconds rather than after minutes.
@@ -135,3 +136,4 @@ bash agon-web/deploy/try.sh target/debug/agon-web
 
 step "fuzz smoke run"
 bash fuzz/smoke.sh
+step "done"
