@@ -114,7 +114,7 @@ async fn player(
     let mut accepted = Vec::new();
     let mut versions = vec![state["version"].as_i64().unwrap()];
     let mut recovered = false;
-    while !progress.stop.load(Ordering::SeqCst) && state["over"] == false {
+    while !progress.stop.load(Ordering::SeqCst) && state["outcome"].is_null() {
         let mover = usize::from(state["chooser"] == "black");
         let legal = strings(&state["legal_moves"]);
         let m = legal[rng.below(legal.len())].clone();
@@ -151,7 +151,7 @@ async fn player(
         check_clock(&state);
         tokio::time::sleep(PACE).await;
     }
-    if !recovered && state["over"] == true {
+    if !recovered && !state["outcome"].is_null() {
         progress.ended.fetch_add(1, Ordering::SeqCst);
     }
     Played {
@@ -713,8 +713,11 @@ async fn a_server_whose_clock_is_ahead_flags_no_earlier() {
     // White's 6 s now run out by the database's clock, not 4 s earlier by A's: the page
     // on A hears of it (the time forfeit, by A's timer or B's) once they are gone.
     let forfeit = loop {
-        let event = page.next("state").await;
-        if event.data["over"] == true {
+        let event = tokio::time::timeout(Duration::from_secs(15), page.events.recv())
+            .await
+            .expect("no time forfeit within 15 s")
+            .expect("the stream ended");
+        if event.event == "state" && !event.data["outcome"].is_null() {
             break event;
         }
     };
@@ -731,6 +734,16 @@ async fn a_server_whose_clock_is_ahead_flags_no_earlier() {
         forfeit.data
     );
     assert!(after < 6_000 + 3_000, "flagged {after} ms after, late");
+    assert_eq!(
+        forfeit.data["outcome"]["reason"], "time-forfeit",
+        "{}",
+        forfeit.data
+    );
+    assert_eq!(
+        forfeit.data["outcome"]["winner"], "black",
+        "{}",
+        forfeit.data
+    );
     assert_eq!(forfeit.data["clock"]["white_ms"], 0, "{}", forfeit.data);
     check_clock(&forfeit.data);
     drop((a, b));

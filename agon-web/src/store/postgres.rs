@@ -268,7 +268,12 @@ fn db_error(e: tokio_postgres::Error) -> StoreError {
 
 fn pool_error(e: deadpool_postgres::PoolError) -> StoreError {
     match e {
-        deadpool_postgres::PoolError::Backend(e) => db_error(e),
+        // A new connection that failed to open (whatever the driver's words: refused,
+        // timed out, the server starting up): the database out of reach.
+        deadpool_postgres::PoolError::Backend(e) => match db_error(e) {
+            StoreError::Database(why) => StoreError::Unavailable(why),
+            e => e,
+        },
         // No connection free for the pool's whole wait: a moment of load.
         deadpool_postgres::PoolError::Timeout(deadpool_postgres::TimeoutType::Wait) => {
             StoreError::Busy
