@@ -35,6 +35,8 @@ struct Progress {
     moves: AtomicUsize,
     /// Requests refused (`503`).
     refused: AtomicUsize,
+    /// Why, in the server's words (each once).
+    reasons: Mutex<std::collections::BTreeSet<String>>,
     /// Set to end the games.
     stop: AtomicBool,
     /// Games that ended (by the rules) before moving again after the fault.
@@ -61,7 +63,7 @@ fn check_clock(state: &Value) {
     if let Some(clock) = state["clock"].as_object() {
         for side in ["white_ms", "black_ms"] {
             let ms = clock[side].as_i64().unwrap();
-            assert!(ms >= 0, "{side} negative: {state}");
+            assert!(ms >= 0, "{side} negative: {}", state["clock"]);
         }
     }
 }
@@ -71,6 +73,8 @@ fn refusal(progress: &Progress, status: u16, retry_after: Option<u64>, body: &Va
     assert_eq!(status, 503, "only 503 is a refusal: {body}");
     assert_eq!(body["error"], "server-busy", "{body}");
     progress.refused.fetch_add(1, Ordering::SeqCst);
+    let why = body["message"].as_str().unwrap_or_default().to_string();
+    progress.reasons.lock().unwrap().insert(why);
     retry_after.unwrap_or_else(|| panic!("503 without Retry-After: {body}"))
 }
 
@@ -166,6 +170,8 @@ async fn player(
 struct Games {
     progress: Arc<Progress>,
     players: Vec<tokio::task::JoinHandle<Played>>,
+    /// The games whose player is done (the game over).
+    finished: Vec<Played>,
     pages: Vec<(String, tokio::task::JoinHandle<Vec<i64>>)>,
     done: Arc<AtomicUsize>,
 }
@@ -199,6 +205,7 @@ impl Games {
             players.push(tokio::spawn(played));
         }
         Games {
+            finished: Vec::new(),
             progress,
             players,
             pages,
@@ -207,21 +214,37 @@ impl Games {
     }
 
     /// Waits until `n` moves were answered `200` since the start.
-    async fn until_moves(&self, n: usize) {
+    async fn until_moves(&mut self, n: usize) {
         let deadline = Instant::now() + Duration::from_secs(30);
         while self.progress.moves.load(Ordering::SeqCst) < n {
             assert!(Instant::now() < deadline, "the games did not get going");
+            self.players_alive().await;
             tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    /// Fails the test at once with the panic of a player that panicked (a wrong answer).
+    async fn players_alive(&mut self) {
+        let mut i = 0;
+        while i < self.players.len() {
+            if !self.players[i].is_finished() {
+                i += 1;
+                continue;
+            }
+            match self.players.swap_remove(i).await {
+                Ok(played) => self.finished.push(played),
+                Err(e) => std::panic::resume_unwind(e.into_panic()),
+            }
         }
     }
 
     /// The fault went: answers the seconds until every game had a move answered `200`
     /// again, and ends the games a moment later; checks them against the database at
     /// `url`, and prints what the fault cost.
-    async fn heal_and_finish(self, fault: &str, url: &str, fault_at: Instant) {
+    async fn heal_and_finish(mut self, fault: &str, url: &str, fault_at: Instant) {
         let healed = Instant::now();
         *self.progress.healed.lock().unwrap() = Some(healed);
-        let games = self.players.len();
+        let games = self.players.len() + self.finished.len();
         let deadline = healed + Duration::from_secs(30);
         let moving =
             |p: &Progress| p.recovered.lock().unwrap().len() + p.ended.load(Ordering::SeqCst);
@@ -230,6 +253,7 @@ impl Games {
                 Instant::now() < deadline,
                 "{fault}: not every game moved again within 30 s"
             );
+            self.players_alive().await;
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
         let recovered = *self
@@ -241,7 +265,7 @@ impl Games {
             .expect("no game left");
         tokio::time::sleep(Duration::from_millis(500)).await;
         self.progress.stop.store(true, Ordering::SeqCst);
-        let mut played = Vec::new();
+        let mut played = self.finished;
         for p in self.players {
             played.push(p.await.unwrap());
         }
@@ -263,10 +287,11 @@ impl Games {
             assert_eq!(versions.last(), Some(&last), "game {id}'s page");
         }
         println!(
-            "{fault}: {} requests refused (503 server-busy with Retry-After), none failed \
-             otherwise; the fault lasted {:.1} s; every game moved again {:.1} s after it \
-             went; {} moves made in {games} games",
+            "{fault}: {} requests refused (503 server-busy with Retry-After: {:?}), none \
+             failed otherwise; the fault lasted {:.1} s; every game moved again {:.1} s \
+             after it went; {} moves made in {games} games",
             self.progress.refused.load(Ordering::SeqCst),
+            self.progress.reasons.lock().unwrap(),
             (healed - fault_at).as_secs_f64(),
             (recovered - healed).as_secs_f64(),
             self.progress.moves.load(Ordering::SeqCst),
@@ -418,7 +443,7 @@ async fn the_database_restarted_mid_game() {
         .await
         .unwrap();
     let [a, b] = servers([&pg.url, &pg.url], &[], [&[], &[]]).await;
-    let games = Games::start([a.base.clone(), b.base.clone()], 4).await;
+    let mut games = Games::start([a.base.clone(), b.base.clone()], 4).await;
     games.until_moves(12).await;
     let fault_at = Instant::now();
     // Every session ended (a fast shutdown), down for a second, then up again.
@@ -441,7 +466,7 @@ async fn the_link_to_the_database_cut_and_restored() {
     let proxy = Proxy::start(pg_addr(&url)).await;
     // A reaches the database through the proxy, B directly.
     let [a, b] = servers([&proxy.url(&url), &url], &[], [&[], &[]]).await;
-    let games = Games::start([a.base.clone(), b.base.clone()], 4).await;
+    let mut games = Games::start([a.base.clone(), b.base.clone()], 4).await;
     games.until_moves(12).await;
     let fault_at = Instant::now();
     proxy.set(Link::Cut);
@@ -595,11 +620,12 @@ async fn a_link_gone_silent_mid_change_holds_the_game_only_seconds() {
     println!(
         "the link of one server silent mid-change: the other server's move on that game \
          went through {:.1} s after (the database ended the silent session); the silent \
-         server answered 503 after {:.1} s; {} requests refused after the link came back; \
-         its first move then answered {:.1} s after",
+         server answered 503 after {:.1} s; {} requests refused ({:?}); its first move \
+         after the link came back answered {:.1} s after",
         waited.as_secs_f64(),
         took.as_secs_f64(),
         progress.refused.load(Ordering::SeqCst),
+        progress.reasons.lock().unwrap(),
         first_on_a.map_or(f64::NAN, |d| d.as_secs_f64()),
     );
 }
@@ -679,7 +705,8 @@ async fn a_server_whose_clock_is_behind_charges_only_the_time_that_passed() {
     );
     assert!(
         (least..=most).contains(&charged),
-        "White charged {charged} ms, not {least} to {most}: {state}"
+        "White charged {charged} ms, not {least} to {most}: {}",
+        state["clock"]
     );
     drop((a, b));
 }
@@ -708,7 +735,8 @@ async fn a_server_whose_clock_is_ahead_flags_no_earlier() {
     );
     assert!(
         (least..=most).contains(&left),
-        "Black has {left} ms, not {least} to {most}: {state}"
+        "Black has {left} ms, not {least} to {most}: {}",
+        state["clock"]
     );
     // White's 6 s now run out by the database's clock, not 4 s earlier by A's: the page
     // on A hears of it (the time forfeit, by A's timer or B's) once they are gone.
@@ -728,23 +756,12 @@ async fn a_server_whose_clock_is_ahead_flags_no_earlier() {
         "a server 4 s ahead: Black's move 3 s in was not flagged ({left} ms left); White's \
          6 s ran out {after} ms after Black's move was sent; no request refused"
     );
-    assert!(
-        after >= 6_000 - 50,
-        "flagged {after} ms after, early: {}",
-        forfeit.data
-    );
+    assert!(after >= 6_000 - 50, "flagged {after} ms after, early");
     assert!(after < 6_000 + 3_000, "flagged {after} ms after, late");
-    assert_eq!(
-        forfeit.data["outcome"]["reason"], "time-forfeit",
-        "{}",
-        forfeit.data
-    );
-    assert_eq!(
-        forfeit.data["outcome"]["winner"], "black",
-        "{}",
-        forfeit.data
-    );
-    assert_eq!(forfeit.data["clock"]["white_ms"], 0, "{}", forfeit.data);
+    let (outcome, clock) = (&forfeit.data["outcome"], &forfeit.data["clock"]);
+    assert_eq!(outcome["reason"], "time-forfeit", "{outcome}");
+    assert_eq!(outcome["winner"], "black", "{outcome}");
+    assert_eq!(clock["white_ms"], 0, "{clock}");
     check_clock(&forfeit.data);
     drop((a, b));
 }
