@@ -370,24 +370,8 @@ impl ToSql for Value {
     }
 }
 
-/// The change of [`PgStore::change`], in its task, within [`DEADLINE`].
+/// The change of [`PgStore::change`], in its task, on a connection of the pool.
 async fn change<T, E: From<StoreError>>(
-    pool: &Pool,
-    origin: &str,
-    skew_ms: &AtomicI64,
-    id: &str,
-    f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, E>,
-    after: impl FnOnce(&WebGame),
-) -> Result<Changed<T>, E> {
-    let mut client = pool.get().await.map_err(pool_error)?;
-    within!(
-        client,
-        change_on(&mut client, origin, skew_ms, id, f, after)
-    )
-}
-
-/// The change of [`PgStore::change`] on a connection of the pool.
-async fn change_on<T, E: From<StoreError>>(
     client: &mut Object,
     origin: &str,
     skew_ms: &AtomicI64,
@@ -573,6 +557,8 @@ impl PgStore {
     /// `after`. Else a change could commit (the other servers hear of it) with `after`
     /// (the publication to this server's own streams, whose listener skips its own
     /// notifications) never run. SQLite's change is as safe: it runs on a blocking thread.
+    /// Its time is the database's, read once the row is locked ([`Change::now_ms`]). Past
+    /// [`DEADLINE`] it fails with [`StoreError::Unavailable`], its connection dropped.
     pub async fn change<T: Send + 'static, E: Failure>(
         &self,
         id: String,
@@ -580,9 +566,12 @@ impl PgStore {
         after: impl After,
     ) -> Result<Changed<T>, E> {
         let (pool, origin, skew) = (self.pool.clone(), self.origin.clone(), self.skew_ms.clone());
-        tokio::spawn(async move { change(&pool, &origin, &skew, &id, f, after).await })
-            .await
-            .map_err(|e| E::from(worker(e)))?
+        tokio::spawn(async move {
+            let mut client = pool.get().await.map_err(pool_error)?;
+            within!(client, change(&mut client, &origin, &skew, &id, f, after))
+        })
+        .await
+        .map_err(|e| E::from(worker(e)))?
     }
 
     /// Deletes the idle games (see [`Store::prune`](super::Store::prune)); their moves go
