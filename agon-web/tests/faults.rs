@@ -462,10 +462,7 @@ async fn the_link_to_the_database_cut_and_restored() {
     if !postgres() {
         return;
     }
-    let url = common::postgres_database().await;
-    let proxy = Proxy::start(pg_addr(&url)).await;
-    // A reaches the database through the proxy, B directly.
-    let [a, b] = servers([&proxy.url(&url), &url], &[], [&[], &[]]).await;
+    let (url, proxy, [a, b]) = proxied().await;
     let mut games = Games::start([a.base.clone(), b.base.clone()], 4).await;
     games.until_moves(12).await;
     let fault_at = Instant::now();
@@ -475,6 +472,14 @@ async fn the_link_to_the_database_cut_and_restored() {
     games
         .heal_and_finish("the link of one server cut for 2 s", &url, fault_at)
         .await;
+}
+
+/// A new database, a proxy to it, and two servers on it: A through the proxy, B directly.
+async fn proxied() -> (String, Proxy, [Process; 2]) {
+    let url = common::postgres_database().await;
+    let proxy = Proxy::start(pg_addr(&url)).await;
+    let servers = servers([&proxy.url(&url), &url], &[], [&[], &[]]).await;
+    (url, proxy, servers)
 }
 
 /// The address of the PostgreSQL server of `url`.
@@ -488,9 +493,7 @@ async fn a_link_gone_silent_mid_change_holds_the_game_only_seconds() {
     if !postgres() {
         return;
     }
-    let url = common::postgres_database().await;
-    let proxy = Proxy::start(pg_addr(&url)).await;
-    let [a, b] = servers([&proxy.url(&url), &url], &[], [&[], &[]]).await;
+    let (url, proxy, [a, b]) = proxied().await;
     let client = client();
     let bases = [a.base.clone(), b.base.clone()];
     // White plays through A, Black through B.
@@ -644,8 +647,10 @@ async fn skewed(offset_ms: i64) -> ([Process; 2], String, [String; 2], Value, co
     ([a, b], id, [white, black], state, page)
 }
 
-/// A move, timed: the answer, and when it was sent and answered.
-async fn timed_move(base: &str, id: &str, token: &str, m: &str) -> (u16, Value, Instant, Instant) {
+/// The first legal move of the seat of `token`, which must be answered `200` with no
+/// negative clock: the state, and when the move was sent and answered.
+async fn timed_move(base: &str, id: &str, token: &str, state: &Value) -> (Value, Instant, Instant) {
+    let m = strings(&state["legal_moves"])[0].clone();
     let sent = Instant::now();
     let (status, body) = post_json(
         &client(),
@@ -653,11 +658,10 @@ async fn timed_move(base: &str, id: &str, token: &str, m: &str) -> (u16, Value, 
         json!({"token": token, "move": m}),
     )
     .await;
-    (status, body, sent, Instant::now())
-}
-
-fn first_legal(state: &Value) -> String {
-    strings(&state["legal_moves"])[0].clone()
+    let done = Instant::now();
+    assert_eq!(status, 200, "{m}: {body}");
+    check_clock(&body);
+    (body, sent, done)
 }
 
 /// Milliseconds from `a` to `b` (negative if `b` is before).
@@ -680,18 +684,11 @@ async fn a_server_whose_clock_is_behind_charges_only_the_time_that_passed() {
         let (servers, id, tokens, state, _) = skewed(-4_000).await;
         (servers, id, tokens, state)
     };
-    let (s, state, _, _) = timed_move(&b.base, &id, &white, &first_legal(&state)).await;
-    assert_eq!(s, 200, "{state}");
+    let (state, _, _) = timed_move(&b.base, &id, &white, &state).await;
     tokio::time::sleep(Duration::from_secs(1)).await;
-    let (s, state, black_sent, black_done) =
-        timed_move(&a.base, &id, &black, &first_legal(&state)).await;
-    assert_eq!(s, 200, "{state}");
-    check_clock(&state);
+    let (state, black_sent, black_done) = timed_move(&a.base, &id, &black, &state).await;
     tokio::time::sleep(Duration::from_secs(1)).await;
-    let (s, state, white_sent, white_done) =
-        timed_move(&b.base, &id, &white, &first_legal(&state)).await;
-    assert_eq!(s, 200, "{state}");
-    check_clock(&state);
+    let (state, white_sent, white_done) = timed_move(&b.base, &id, &white, &state).await;
     // White's time ran between Black's move (done within [black_sent, black_done]) and
     // its own (within [white_sent, white_done]); a 50 ms margin for rounding.
     let charged = 6_000 - state["clock"]["white_ms"].as_i64().unwrap();
@@ -720,14 +717,10 @@ async fn a_server_whose_clock_is_ahead_flags_no_earlier() {
     // clock's timer too). White moves on B (Black's 6 s start), Black moves on A 3 s
     // later: A's own clock says 7 s have passed.
     let ([a, b], id, [white, black], state, mut page) = skewed(4_000).await;
-    let (s, state, white_sent, white_done) =
-        timed_move(&b.base, &id, &white, &first_legal(&state)).await;
-    assert_eq!(s, 200, "{state}");
+    let (state, white_sent, white_done) = timed_move(&b.base, &id, &white, &state).await;
     tokio::time::sleep(Duration::from_secs(3)).await;
-    let (s, state, black_sent, black_done) =
-        timed_move(&a.base, &id, &black, &first_legal(&state)).await;
-    assert_eq!(s, 200, "Black flagged early: {state}");
-    check_clock(&state);
+    // Refused `409 game-over` if flagged early.
+    let (state, black_sent, black_done) = timed_move(&a.base, &id, &black, &state).await;
     let left = state["clock"]["black_ms"].as_i64().unwrap();
     let (least, most) = (
         6_000 - ms(white_sent, black_done) - 50,
