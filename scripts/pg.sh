@@ -2,6 +2,8 @@
 # A throwaway PostgreSQL server for the tests, the browser suite and the load example.
 #
 #   scripts/pg.sh start DIR [PID]   starts one in DIR (created), prints its URL
+#   scripts/pg.sh restart DIR [S]   stops it (fast: sessions are ended) and starts it again
+#                                   on the same port, S seconds later (default 0)
 #   scripts/pg.sh stop DIR          stops it and deletes DIR
 #
 # initdb and pg_ctl of Debian's postgresql package (/usr/lib/postgresql/*/bin, the newest);
@@ -12,7 +14,7 @@
 # has ended (a test binary that cannot stop it itself).
 set -euo pipefail
 
-usage() { echo "usage: scripts/pg.sh start DIR [PID] | stop DIR" >&2; exit 2; }
+usage() { echo "usage: scripts/pg.sh start DIR [PID] | restart DIR [SECONDS] | stop DIR" >&2; exit 2; }
 [ $# -ge 2 ] || usage
 cmd=$1
 dir=$2
@@ -24,6 +26,13 @@ fi
 
 as_pg() {
   if [ "$(id -u)" = 0 ]; then runuser -u agon-pg -- "$@"; else "$@"; fi
+}
+
+# Starts the server of data directory $1 on port $2.
+pg_start() {
+  as_pg "$bin/pg_ctl" -D "$1/data" -l "$1/server.log" -w -t 60 \
+    -o "-c listen_addresses=127.0.0.1 -p $2 -k $1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
+    start >/dev/null
 }
 
 case $cmd in
@@ -48,9 +57,7 @@ case $cmd in
     # another process takes it first).
     for _ in 1 2 3 4 5; do
       port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-      if as_pg "$bin/pg_ctl" -D "$data/data" -l "$data/server.log" -w -t 60 \
-          -o "-c listen_addresses=127.0.0.1 -p $port -k $data -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300" \
-          start >/dev/null; then
+      if pg_start "$data" "$port"; then
         echo "$port" >"$dir/port"
         if [ $# -ge 3 ]; then
           watched=$3
@@ -63,6 +70,12 @@ case $cmd in
     done
     cat "$data/server.log" >&2
     exit 1
+    ;;
+  restart)
+    [ -f "$dir/port" ] || { echo "scripts/pg.sh: no server started in $dir" >&2; exit 1; }
+    as_pg "$bin/pg_ctl" -D "$dir/pg/data" -m fast -w stop >/dev/null
+    sleep "${3:-0}"
+    pg_start "$dir/pg" "$(cat "$dir/port")"
     ;;
   stop)
     if [ -d "$dir/pg/data" ]; then

@@ -14,11 +14,11 @@ use std::time::{Duration, Instant};
 use agon_core::random::Rng;
 use agon_core::{Game, Move};
 use agon_web::Database;
-use serde_json::{json, Value};
+use serde_json::json;
 
 #[macro_use]
 mod common;
-use common::{read_events, strings, Process, Stream};
+use common::{friend_game, get_ok, page, post_json, post_ok, stream, strings, Process, Stream};
 
 /// Two server processes on a new PostgreSQL database, or `None` without PostgreSQL.
 async fn two_servers(client: &reqwest::Client) -> Option<(Database, [Process; 2])> {
@@ -34,65 +34,13 @@ async fn two_servers(client: &reqwest::Client) -> Option<(Database, [Process; 2]
     Some((db, servers))
 }
 
-async fn post(client: &reqwest::Client, url: String, body: Value) -> (u16, Value) {
-    let r = client.post(url).json(&body).send().await.unwrap();
-    (r.status().as_u16(), r.json().await.unwrap())
-}
-
-async fn ok(client: &reqwest::Client, url: String, body: Value) -> Value {
-    let (status, value) = post(client, url, body).await;
-    assert_eq!(status, 200, "{value}");
-    value
-}
-
-async fn get(client: &reqwest::Client, url: String) -> Value {
-    let r = client.get(url).send().await.unwrap();
-    assert_eq!(r.status(), 200);
-    r.json().await.unwrap()
-}
-
-/// A friend game created on `a` (White) and joined on `b` (Black): (id, white's token,
-/// black's token, the state).
-async fn friend_game(
-    client: &reqwest::Client,
-    a: &str,
-    b: &str,
-) -> (String, String, String, Value) {
-    let (status, created) = post(
-        client,
-        format!("{a}/api/games"),
-        json!({"opponent": "friend", "side": "white"}),
-    )
-    .await;
-    assert_eq!(status, 201, "{created}");
-    let id = created["id"].as_str().unwrap().to_string();
-    let joined = ok(client, format!("{b}/api/games/{id}/join"), json!({})).await;
-    let tokens = [&created, &joined].map(|v| v["token"].as_str().unwrap().to_string());
-    let [white, black] = tokens;
-    (id, white, black, joined["state"].clone())
-}
-
-async fn stream(
-    client: &reqwest::Client,
-    base: &str,
-    id: &str,
-    last: Option<i64>,
-) -> Option<Stream> {
-    let mut request = client.get(format!("{base}/api/games/{id}/events"));
-    if let Some(last) = last {
-        request = request.header("Last-Event-ID", last.to_string());
-    }
-    let response = request.send().await.ok()?;
-    (response.status() == 200).then(|| read_events(response))
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_moves_at_once_on_two_servers_give_one_move_and_one_409() {
     let client = reqwest::Client::new();
     let Some((_db, [a, b])) = two_servers(&client).await else {
         return;
     };
-    let (id, white, black, mut state) = friend_game(&client, &a.base, &b.base).await;
+    let (id, white, black, mut state) = friend_game(&client, &a.base, &b.base, "none").await;
     // Random moves: the same ones each time would repeat the position.
     let mut rng = Rng::new(5);
     for round in 0..12 {
@@ -109,12 +57,12 @@ async fn two_moves_at_once_on_two_servers_give_one_move_and_one_409() {
         let version = state["version"].as_i64().unwrap();
         let plies = state["moves"].as_array().unwrap().len();
         let (x, y) = tokio::join!(
-            post(
+            post_json(
                 &client,
                 format!("{}/api/games/{id}/moves", a.base),
                 json!({"token": token, "move": first}),
             ),
-            post(
+            post_json(
                 &client,
                 format!("{}/api/games/{id}/moves", b.base),
                 json!({"token": token, "move": second}),
@@ -132,7 +80,7 @@ async fn two_moves_at_once_on_two_servers_give_one_move_and_one_409() {
             "{lost}"
         );
         assert_eq!(won["version"], version + 1);
-        state = get(&client, format!("{}/api/games/{id}", a.base)).await;
+        state = get_ok(&client, format!("{}/api/games/{id}", a.base)).await;
         assert_eq!(state["version"], version + 1, "one version a round");
         assert_eq!(
             state["moves"].as_array().unwrap().len(),
@@ -164,7 +112,7 @@ async fn a_page_on_one_server_sees_the_moves_made_on_another() {
     let Some((db, [a, b])) = two_servers(&client).await else {
         return;
     };
-    let (id, white, black, state) = friend_game(&client, &a.base, &b.base).await;
+    let (id, white, black, state) = friend_game(&client, &a.base, &b.base, "none").await;
     // White's page is on A, Black's on B; each move is made through the mover's server.
     let mut on_a = stream(&client, &a.base, &id, None).await.unwrap();
     let mut on_b = stream(&client, &b.base, &id, None).await.unwrap();
@@ -183,7 +131,7 @@ async fn a_page_on_one_server_sees_the_moves_made_on_another() {
         let legal = strings(&state["legal_moves"]);
         let m = legal[rng.below(legal.len())].clone();
         let sent = Instant::now();
-        state = ok(
+        state = post_ok(
             &client,
             format!("{base}/api/games/{id}/moves"),
             json!({"token": token, "move": m}),
@@ -222,7 +170,7 @@ async fn a_page_on_one_server_sees_the_moves_made_on_another() {
         };
         let legal = strings(&state["legal_moves"]);
         let m = legal[rng.below(legal.len())].clone();
-        state = ok(
+        state = post_ok(
             &client,
             format!("{}/api/games/{id}/moves", b.base),
             json!({"token": token, "move": m}),
@@ -233,42 +181,6 @@ async fn a_page_on_one_server_sees_the_moves_made_on_another() {
         until(&mut on_b, version).await;
         assert_eq!(state["version"], version, "ply {ply}");
     }
-}
-
-/// One page: a game's event stream on a server, reopened on the other (`Last-Event-ID`)
-/// when its server goes away. Answers every version it received.
-async fn page(
-    client: reqwest::Client,
-    bases: [String; 2],
-    mut server: usize,
-    id: String,
-    done: Arc<AtomicUsize>,
-) -> Vec<i64> {
-    let mut versions: Vec<i64> = Vec::new();
-    while done.load(Ordering::SeqCst) == 0 {
-        let last = versions.last().copied();
-        let Some(mut events) = stream(&client, &bases[server], &id, last).await else {
-            // Its server is gone: the proxy sends the page to the other one.
-            server = 1 - server;
-            tokio::time::sleep(Duration::from_millis(50)).await;
-            continue;
-        };
-        loop {
-            let next = tokio::time::timeout(Duration::from_millis(200), events.events.recv()).await;
-            match next {
-                Ok(Some(event)) if event.event == "state" => versions.push(event.id.unwrap()),
-                Ok(Some(_)) => {}
-                // The stream ended: the server died.
-                Ok(None) => {
-                    server = 1 - server;
-                    break;
-                }
-                Err(_) if done.load(Ordering::SeqCst) > 0 => break,
-                Err(_) => {}
-            }
-        }
-    }
-    versions
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -289,7 +201,7 @@ async fn a_server_killed_mid_game_loses_no_move() {
         // White on server g % 2, Black on the other: every game spans both.
         let seats = [g % 2, (g + 1) % 2];
         let (id, white, black, state) =
-            friend_game(&client, &bases[seats[0]], &bases[seats[1]]).await;
+            friend_game(&client, &bases[seats[0]], &bases[seats[1]], "none").await;
         let pages = seats.map(|server| {
             tokio::spawn(page(
                 client.clone(),
@@ -339,7 +251,7 @@ async fn a_server_killed_mid_game_loses_no_move() {
                             // The server died with the request: whether the move landed
                             // is the database's to say, read through the other server.
                             tokio::time::sleep(Duration::from_millis(50)).await;
-                            state = get(&client, format!("{}/api/games/{id}", bases[1])).await;
+                            state = get_ok(&client, format!("{}/api/games/{id}", bases[1])).await;
                             let stored = strings(&state["moves"]);
                             if stored.len() == accepted.len() + 1 {
                                 assert_eq!(stored.last(), Some(&m));

@@ -1,5 +1,5 @@
 //! [`Clock`]: a game's time control and both sides' remaining times, and the server's
-//! time ([`now_ms`]) every change is stamped with.
+//! clock ([`now_ms`]).
 
 use agon_core::Side;
 
@@ -11,15 +11,42 @@ use agon_core::Side;
 /// ```
 pub const MINUTE_MS: i64 = 60_000;
 
-/// The server's time, unix milliseconds.
+/// The server's time, unix milliseconds: its system clock, shifted by
+/// `AGON_WEB_CLOCK_OFFSET_MS` milliseconds when that is set (for tests only: a server
+/// whose clock is off, without changing the machine's clock).
+///
+/// A game's changes are charged at the time the store gives them
+/// ([`Change::now_ms`](crate::store::Change::now_ms)): this clock with SQLite, the
+/// database's with PostgreSQL.
 ///
 /// ```
 /// assert!(agon_web::now_ms() > 1_700_000_000_000);
 /// ```
 pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
+    let system = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
+        .map_or(0, |d| d.as_millis() as i64);
+    system + offset_ms()
+}
+
+/// The environment variable of [`now_ms`]'s offset, for tests.
+const CLOCK_OFFSET_VAR: &str = "AGON_WEB_CLOCK_OFFSET_MS";
+
+/// The offset of [`CLOCK_OFFSET_VAR`], read once (`0` when unset; a value that is not a
+/// whole number of milliseconds is said once and ignored).
+fn offset_ms() -> i64 {
+    static OFFSET: std::sync::OnceLock<i64> = std::sync::OnceLock::new();
+    *OFFSET.get_or_init(|| {
+        let Ok(text) = std::env::var(CLOCK_OFFSET_VAR) else {
+            return 0;
+        };
+        text.trim().parse().unwrap_or_else(|_| {
+            eprintln!(
+                "agon-web: {CLOCK_OFFSET_VAR}={text:?} is not a number of milliseconds: ignored"
+            );
+            0
+        })
+    })
 }
 
 /// A game's clock: its settings and both sides' remaining times as of `at_ms`.

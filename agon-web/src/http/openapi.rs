@@ -420,7 +420,8 @@ fn add_common_errors(path: &str, method: &str, operation: &mut Value) {
         add_error(
             operation,
             "503",
-            "the database is busy (no free connection in time, or locked): `server-busy`",
+            "the database is busy (no free connection in time, or locked) or out of reach \
+             (restarting, cut off, silent): `server-busy`",
         );
         operation["responses"]["503"]["headers"] = json!({"Retry-After": {
             "description": "Seconds to wait before retrying",

@@ -489,7 +489,8 @@ pub(crate) fn state_for(app: &AppState, game: &WebGame, view: Option<Side>) -> G
         game,
         View {
             side: view.unwrap_or(game.human),
-            now_ms: now_ms(),
+            // The database's clock, the one the game's changes were charged by.
+            now_ms: app.store.now_ms(),
             present: app.hub.present(&game.id),
             minute_ms: app.clock_minute_ms,
         },

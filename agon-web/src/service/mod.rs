@@ -21,7 +21,7 @@ use agon_core::{Game, Position, Side};
 use axum::http::StatusCode;
 
 use crate::error::ApiError;
-use crate::game::{now_ms, Answer, Clock, Level, Opponent, Refusal, WebGame};
+use crate::game::{Answer, Clock, Level, Opponent, Refusal, WebGame};
 use crate::hub::Hub;
 use crate::ids::{self, NoRandomness};
 use crate::limits::RateLimits;
@@ -65,11 +65,16 @@ pub struct AppState {
 }
 
 impl From<StoreError> for ApiError {
-    /// `503 server-busy` (with `Retry-After`) for a busy database, `409 conflict` for a
-    /// change that lost the race, `500 internal` for the rest.
+    /// `503 server-busy` (with `Retry-After`) for a busy or unavailable database (the
+    /// page sends the request again when told), `409 conflict` for a change that lost
+    /// the race, `500 internal` for the rest.
     fn from(e: StoreError) -> ApiError {
         match e {
             StoreError::Busy => ApiError::database_busy(),
+            StoreError::Unavailable(_) => ApiError {
+                message: e.to_string(),
+                ..ApiError::database_busy()
+            },
             StoreError::Conflict => ApiError::conflict("conflict", e.to_string()),
             _ => ApiError::internal(e.to_string()),
         }
@@ -148,7 +153,7 @@ async fn act<T: Send + 'static>(
     let (value, changed) = commit(app, &id, move |tx, game| {
         let mut game = found(game)?;
         let seat = game.seat(&ids::digest(&token))?;
-        let now = now_ms();
+        let now = tx.now_ms();
         if game.flag(now) {
             tx.save(&mut game, now);
             return Ok((None, Some(game)));
@@ -171,7 +176,7 @@ pub(crate) async fn settle_clock(app: &Arc<AppState>, id: String) -> Result<(), 
         let Some(mut game) = game else {
             return Ok((None, None));
         };
-        let now = now_ms();
+        let now = tx.now_ms();
         if game.flag(now) {
             tx.save(&mut game, now);
             Ok((None, Some(game)))
@@ -221,7 +226,7 @@ async fn computer_reply(app: &Arc<AppState>, game: WebGame) -> Result<WebGame, A
             // Someone else changed the game while the computer thought.
             return Ok((Some(stored), None));
         }
-        let now = now_ms();
+        let now = tx.now_ms();
         if !stored.flag(now) {
             let before = stored.plies();
             // The bot returns one of the position's legal moves.
@@ -282,7 +287,7 @@ pub(crate) async fn create(
             i64::from(seconds) * minute / 60,
         )
     });
-    app.store.insert(&game, now_ms()).await?;
+    app.store.insert(&game, app.store.now_ms()).await?;
     app.metrics.game_created(
         new.opponent.name(),
         match new.opponent {
@@ -307,7 +312,7 @@ pub(crate) async fn join(
     }
     let (_, game) = commit(app, id, move |tx, game| {
         let mut game = found(game)?;
-        let now = now_ms();
+        let now = tx.now_ms();
         game.join(seat_digest, name, now)?;
         tx.save(&mut game, now);
         Ok(((), Some(game)))

@@ -10,7 +10,6 @@ use tokio::sync::watch;
 use tokio::task::AbortHandle;
 
 use super::AppState;
-use crate::game::now_ms;
 use crate::game::WebGame;
 
 /// One timer a game whose clock runs: it wakes when the running side's time runs out.
@@ -109,7 +108,8 @@ async fn fire(app: Arc<AppState>, id: String, version: i64, deadline_ms: i64) {
 }
 
 async fn wake_and_settle(app: &Arc<AppState>, id: String, version: i64, deadline_ms: i64) {
-    let wait = (deadline_ms - now_ms()).max(0) as u64 + 1;
+    // The deadline is by the database's clock (a change's time), so is the wait.
+    let wait = (deadline_ms - app.store.now_ms()).max(0) as u64 + 1;
     tokio::time::sleep(Duration::from_millis(wait)).await;
     // This task is done with: a later schedule of the game must not abort the settling
     // (a timer a newer version set meanwhile stays).
@@ -165,7 +165,7 @@ pub(crate) fn start(app: &Arc<AppState>) -> tokio::task::JoinHandle<()> {
         loop {
             tokio::select! {
                 _ = prune.tick() => {
-                    let now = now_ms();
+                    let now = app.store.now_ms();
                     let (unfinished, finished) = (now - app.idle_ms, app.keep_ms.map(|ms| now - ms));
                     match app.store.prune(unfinished, finished).await {
                         Ok(0) => {}
@@ -177,7 +177,7 @@ pub(crate) fn start(app: &Arc<AppState>) -> tokio::task::JoinHandle<()> {
                 // this server never heard of): any server ends them. Ending a game by
                 // time is idempotent (it is a change under the version check, and a game
                 // already over is left alone), so several servers may sweep at once.
-                _ = sweep.tick(), if shared => settle_clocks(&app, now_ms()).await,
+                _ = sweep.tick(), if shared => settle_clocks(&app, app.store.now_ms()).await,
             }
         }
     })
@@ -188,7 +188,7 @@ mod tests {
     use agon_core::{Position, Side};
 
     use super::*;
-    use crate::game::{Clock, Opponent};
+    use crate::game::{now_ms, Clock, Opponent};
     use crate::{AppState, Config, Level};
 
     fn app() -> (Arc<AppState>, tempfile::TempDir) {

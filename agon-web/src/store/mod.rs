@@ -106,26 +106,44 @@ fn without_password(url: &str) -> String {
 }
 
 /// The rows one change of a game writes, in order: computed from the game as read (under
-/// the store's lock), then written by [`Store::change`] in the same transaction.
+/// the store's lock), then written by [`Store::change`] in the same transaction; and the
+/// time of the change ([`Change::now_ms`]), which the store gives it.
 ///
 /// ```
 /// use agon_core::{Position, Side};
 /// use agon_web::{game::WebGame, store::Change, Level};
 /// let mut game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
-/// let mut change = Change::default();
+/// let mut change = Change::at(1_700_000_000_000);
 /// game.play("f1-e1".parse()?)?;
-/// change.append(&game, 0, 0);
-/// change.save(&mut game, 0);
+/// change.append(&game, 0, change.now_ms());
+/// change.save(&mut game, change.now_ms());
 /// assert_eq!(game.version, 1, "the version is the change's");
 /// assert_eq!(change.len(), 2);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Default)]
 pub struct Change {
     pub(crate) ops: Vec<Op>,
+    now_ms: i64,
 }
 
 impl Change {
+    /// A change that writes nothing yet, made at `now_ms` (unix milliseconds).
+    pub fn at(now_ms: i64) -> Change {
+        Change {
+            ops: Vec::new(),
+            now_ms,
+        }
+    }
+
+    /// The time of the change, unix milliseconds: what a clock is charged to and flagged
+    /// at. The store takes it under its lock, from the one clock every server sharing
+    /// the database agrees on: PostgreSQL's own (`clock_timestamp()`), so that a server
+    /// whose clock is off charges and flags no differently from the others; SQLite has
+    /// one server, whose clock it is.
+    pub fn now_ms(&self) -> i64 {
+        self.now_ms
+    }
+
     /// Inserts a new game with its moves, stored at `now_ms`.
     pub fn insert(&mut self, game: &WebGame, now_ms: i64) {
         self.ops.push(Op::Insert {
@@ -196,15 +214,24 @@ impl Change {
 /// ```
 /// use agon_web::store::StoreError;
 /// assert_eq!(StoreError::Conflict.to_string(), "the game changed meanwhile: load it again");
+/// let e = StoreError::Unavailable("connection refused".into());
+/// assert_eq!(e.to_string(), "the database is unavailable (connection refused): try again in a moment");
 /// let e = StoreError::Corrupt { id: "0011223344556677".into(), what: "rules".into() };
 /// assert_eq!(e.to_string(), "game 0011223344556677 in the database: rules");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StoreError {
     /// The database did not let the request in in time (SQLite's write lock held past its
-    /// busy timeout, no connection of PostgreSQL's pool free within its wait): a moment
-    /// of load, which a retry may pass. Nothing was written.
+    /// busy timeout, no connection of PostgreSQL's pool free within its wait, a lock or
+    /// a statement past PostgreSQL's timeout): a moment of load, which a retry may pass.
+    /// Nothing was written.
     Busy,
+    /// The database cannot be reached, or dropped the request: refused or cut
+    /// connections, a server shutting down or starting up, no answer within the store's
+    /// deadline. A retry passes once it is back. Nothing was written, except when the
+    /// connection was lost while the commit was on its way: then the change may stand,
+    /// and reading the game tells.
+    Unavailable(String),
     /// The game changed between the read a change was computed from and its write (a
     /// version or a `(game_id, ply)` taken by another writer). Nothing was written.
     Conflict,
@@ -226,6 +253,12 @@ impl std::fmt::Display for StoreError {
         match self {
             StoreError::Busy => f.write_str("the database is busy: try again in a second"),
             StoreError::Conflict => f.write_str("the game changed meanwhile: load it again"),
+            StoreError::Unavailable(why) => {
+                write!(
+                    f,
+                    "the database is unavailable ({why}): try again in a moment"
+                )
+            }
             StoreError::Corrupt { id, what } => write!(f, "game {id} in the database: {what}"),
             StoreError::Schema(message) | StoreError::Database(message) => f.write_str(message),
         }
@@ -354,7 +387,10 @@ impl Store {
     /// `after` with the changed game: under the lock for SQLite (so in commit order), just after the commit for PostgreSQL, whose commit also
     /// notifies every server (`NOTIFY agon_games`). Nothing is written if `f` fails.
     /// Once called, the change runs to its end on both stores (on a blocking thread, in a
-    /// task) even if the future is dropped: a committed change always gets its `after`.
+    /// task) even if the future is dropped: a committed change always gets its `after`,
+    /// unless PostgreSQL's answer to the commit is lost with its connection
+    /// ([`StoreError::Unavailable`]; the other servers still hear of it, if it committed).
+    /// `f` computes with the time of the change ([`Change::now_ms`]).
     pub async fn change<T: Send + 'static, E: Failure>(
         &self,
         id: &str,
@@ -414,6 +450,25 @@ impl Store {
         match self {
             Store::Sqlite(s) => s.blocking(SqliteStore::ping).await,
             Store::Postgres(p) => p.ping().await,
+        }
+    }
+
+    /// The time by the database's clock as best known here, unix milliseconds: what a
+    /// clock's timer waits for and a state shows. SQLite's is this server's clock
+    /// ([`now_ms`](crate::now_ms)); PostgreSQL's is this server's clock corrected by the
+    /// difference to the database's that the last change measured (a change itself
+    /// reads the database's clock: [`Change::now_ms`]).
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let store = agon_web::Store::open(&dir.path().join("g.sqlite3"))?;
+    /// assert!((store.now_ms() - agon_web::now_ms()).abs() < 1_000);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn now_ms(&self) -> i64 {
+        match self {
+            Store::Sqlite(_) => crate::game::now_ms(),
+            Store::Postgres(p) => p.now_ms(),
         }
     }
 

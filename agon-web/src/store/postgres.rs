@@ -18,11 +18,25 @@
 //! **Live events.** A change that commits sends `NOTIFY agon_games, 'ID:VERSION:ORIGIN'`
 //! in its transaction (PostgreSQL delivers it at the commit, in commit order);
 //! [`PgStore::listen`] hears every server's.
+//!
+//! **Time.** A change takes its time from the database's clock, read in its transaction
+//! once the row is locked ([`Change::now_ms`]): servers sharing the database charge and
+//! flag a game's clock by one clock, however far their own clocks drift.
+//!
+//! **Faults.** A database that cannot be reached (refused or cut connections, a restart,
+//! no answer within [`DEADLINE`]) fails with [`StoreError::Unavailable`], which the API
+//! answers `503 server-busy` with `Retry-After`, and the next request opens a connection
+//! again. A connection that goes silent in the middle of a change holds its row lock only
+//! until the database ends the session ([`IDLE_IN_TRANSACTION`]); a change waiting for
+//! that lock outlasts it ([`LOCK_TIMEOUT`]) and then goes through. A connection that
+//! missed its deadline is dropped from the pool, never handed to another request.
 
 use std::str::FromStr;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
-use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Pool, RecyclingMethod};
+use deadpool_postgres::{GenericClient, Manager, ManagerConfig, Object, Pool, RecyclingMethod};
 use futures_util::StreamExt;
 use tokio::sync::mpsc;
 use tokio_postgres::types::{IsNull, ToSql, Type};
@@ -96,6 +110,35 @@ CREATE INDEX games_deadline ON games (deadline_ms) WHERE deadline_ms IS NOT NULL
 ",
 ];
 
+/// How long the database keeps a session that sits in a transaction without a word
+/// (`idle_in_transaction_session_timeout`) before ending it and releasing its locks. A
+/// change's transaction never waits on anything but the database (the computer thinks
+/// outside any), so only a server or a link gone silent mid-change reaches it.
+pub const IDLE_IN_TRANSACTION: Duration = Duration::from_secs(5);
+
+/// How long a statement waits for a lock (`lock_timeout`) before failing with
+/// [`StoreError::Busy`]: longer than [`IDLE_IN_TRANSACTION`], so that a change waiting
+/// behind a silent holder gets the row once the database ended that holder's session.
+pub const LOCK_TIMEOUT: Duration = Duration::from_secs(7);
+
+/// How long one statement may run (`statement_timeout`, lock waits included) before the
+/// database cancels it ([`StoreError::Busy`]).
+pub const STATEMENT_TIMEOUT: Duration = Duration::from_secs(8);
+
+/// How long this server waits for the database's answers to one operation (a change, a
+/// read) on a connection: past it, the connection is taken to be lost (a link gone
+/// silent), dropped from the pool, and the request fails with
+/// [`StoreError::Unavailable`]. Longer than the database's own timeouts, which end a
+/// merely slow operation with its own error first.
+pub const DEADLINE: Duration = Duration::from_secs(10);
+
+/// The pruning's deadline: deleting a large backlog of idle games may take a while (its
+/// statement runs without `statement_timeout`).
+const PRUNE_DEADLINE: Duration = Duration::from_secs(300);
+
+/// The database's clock, unix milliseconds.
+const DATABASE_NOW: &str = "SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint";
+
 /// The schema version this server writes in PostgreSQL.
 pub const PG_VERSION: i64 = MIGRATIONS.len() as i64;
 
@@ -149,10 +192,42 @@ pub struct PgStore {
     config: tokio_postgres::Config,
     url: String,
     origin: String,
+    /// The database's clock minus this server's, as the last change measured it.
+    skew_ms: Arc<AtomicI64>,
+}
+
+/// Runs `operation` on `client` within [`DEADLINE`] (or `deadline`): past it the
+/// connection is taken out of the pool (dropped: a link gone silent must not serve the
+/// next request) and the operation fails with [`StoreError::Unavailable`].
+macro_rules! within {
+    ($client:ident, $operation:expr) => {
+        within!($client, DEADLINE, $operation)
+    };
+    ($client:ident, $deadline:expr, $operation:expr) => {{
+        let answered = tokio::time::timeout($deadline, $operation).await;
+        match answered {
+            Ok(result) => result,
+            Err(_) => {
+                drop(Object::take($client));
+                Err(no_answer($deadline).into())
+            }
+        }
+    }};
+}
+
+/// The error of an operation past its deadline.
+fn no_answer(deadline: Duration) -> StoreError {
+    StoreError::Unavailable(format!("no answer within {} s", deadline.as_secs()))
 }
 
 fn db_error(e: tokio_postgres::Error) -> StoreError {
     use tokio_postgres::error::SqlState;
+    // No answer, or no connection: the socket's error (refused, reset), a connection the
+    // server closed (a restart ends every session) or that was ended for sitting idle.
+    let io = std::error::Error::source(&e).is_some_and(|s| s.is::<std::io::Error>());
+    if e.is_closed() || io {
+        return StoreError::Unavailable(e.to_string());
+    }
     match e.code() {
         // The guards: a ply or a version another writer took first.
         Some(c)
@@ -161,6 +236,26 @@ fn db_error(e: tokio_postgres::Error) -> StoreError {
             StoreError::Conflict
         }
         Some(c) if *c == SqlState::T_R_DEADLOCK_DETECTED => StoreError::Conflict,
+        // A lock or a statement past its timeout, or every connection slot taken: load.
+        Some(c)
+            if *c == SqlState::LOCK_NOT_AVAILABLE
+                || *c == SqlState::QUERY_CANCELED
+                || *c == SqlState::TOO_MANY_CONNECTIONS =>
+        {
+            StoreError::Busy
+        }
+        // The server shutting down, starting up or gone (`57P0x`), the connection
+        // failing (class `08`), the session ended for sitting in a transaction.
+        Some(c)
+            if c.code().starts_with("57P")
+                || c.code().starts_with("08")
+                || *c == SqlState::IDLE_IN_TRANSACTION_SESSION_TIMEOUT =>
+        {
+            StoreError::Unavailable(
+                e.as_db_error()
+                    .map_or(e.to_string(), |db| db.message().into()),
+            )
+        }
         // The server's own words (tokio-postgres's Display says only "db error").
         _ => match e.as_db_error() {
             Some(db) => {
@@ -173,10 +268,20 @@ fn db_error(e: tokio_postgres::Error) -> StoreError {
 
 fn pool_error(e: deadpool_postgres::PoolError) -> StoreError {
     match e {
-        deadpool_postgres::PoolError::Backend(e) => db_error(e),
-        // No connection in time (all taken for the pool's whole wait, or a new one slow to
-        // open): a moment of load or a database restarting, which a retry may pass.
-        deadpool_postgres::PoolError::Timeout(_) => StoreError::Busy,
+        // A new connection that failed to open (whatever the driver's words: refused,
+        // timed out, the server starting up): the database out of reach.
+        deadpool_postgres::PoolError::Backend(e) => match db_error(e) {
+            StoreError::Database(why) => StoreError::Unavailable(why),
+            e => e,
+        },
+        // No connection free for the pool's whole wait: a moment of load.
+        deadpool_postgres::PoolError::Timeout(deadpool_postgres::TimeoutType::Wait) => {
+            StoreError::Busy
+        }
+        // A new connection that did not open in time: the database out of reach.
+        deadpool_postgres::PoolError::Timeout(_) => {
+            StoreError::Unavailable("no connection within its timeout".into())
+        }
         e => StoreError::Database(format!("database pool: {e}")),
     }
 }
@@ -265,17 +370,21 @@ impl ToSql for Value {
     }
 }
 
-/// The change of [`PgStore::change`], in its task.
+/// The change of [`PgStore::change`], in its task, on a connection of the pool.
 async fn change<T, E: From<StoreError>>(
-    pool: &Pool,
+    client: &mut Object,
     origin: &str,
+    skew_ms: &AtomicI64,
     id: &str,
     f: impl FnOnce(&mut Change, Option<WebGame>) -> Result<Changed<T>, E>,
     after: impl FnOnce(&WebGame),
 ) -> Result<Changed<T>, E> {
-    let mut client = pool.get().await.map_err(pool_error)?;
     let lock = client
         .prepare_cached("SELECT 1 FROM games WHERE id = $1 FOR UPDATE")
+        .await
+        .map_err(db_error)?;
+    let now = client
+        .prepare_cached(DATABASE_NOW)
         .await
         .map_err(db_error)?;
     let notify = client
@@ -283,13 +392,20 @@ async fn change<T, E: From<StoreError>>(
         .await
         .map_err(db_error)?;
     let tx = client.transaction().await.map_err(db_error)?;
-    // The lock first, then the read, sent together (the connection pipelines them and
-    // the server runs them in order): the read's snapshot is taken once the lock is
-    // held, so it sees the moves of the change that held it before.
+    // The lock first, then the database's time and the read, sent together (the
+    // connection pipelines them and the server runs them in order): the time and the
+    // read's snapshot are taken once the lock is held, so the read sees the moves of the
+    // change that held it before, and the time is not before that change's.
     let key: [&(dyn ToSql + Sync); 1] = [&id];
-    let (locked, game) = tokio::join!(tx.query_opt(&lock, &key), load(&tx, id));
+    let (locked, now, game) = tokio::join!(
+        tx.query_opt(&lock, &key),
+        tx.query_one(&now, &[]),
+        load(&tx, id)
+    );
     locked.map_err(db_error)?;
-    let mut change = Change::default();
+    let now: i64 = now.map_err(db_error)?.try_get(0).map_err(db_error)?;
+    skew_ms.store(now - crate::game::now_ms(), Ordering::Relaxed);
+    let mut change = Change::at(now);
     let value = f(&mut change, game?)?;
     write(&tx, change).await?;
     if let Some(game) = &value.1 {
@@ -317,7 +433,21 @@ impl PgStore {
         // A dead peer (a server or a network gone) is noticed within a minute or so.
         config.keepalives(true);
         config.keepalives_idle(Duration::from_secs(30));
+        config.keepalives_interval(Duration::from_secs(10));
+        config.keepalives_retries(3);
         config.connect_timeout(Duration::from_secs(5));
+        // The session's timeouts (see their constants), after any options of the URL.
+        let timeouts = format!(
+            "-c idle_in_transaction_session_timeout={} -c lock_timeout={} -c statement_timeout={}",
+            IDLE_IN_TRANSACTION.as_millis(),
+            LOCK_TIMEOUT.as_millis(),
+            STATEMENT_TIMEOUT.as_millis()
+        );
+        let options = match config.get_options() {
+            Some(theirs) if !theirs.is_empty() => format!("{theirs} {timeouts}"),
+            _ => timeouts,
+        };
+        config.options(options);
         let manager = Manager::from_config(
             config.clone(),
             NoTls,
@@ -339,6 +469,7 @@ impl PgStore {
             url: url.to_string(),
             origin: crate::ids::random_hex::<6>()
                 .map_err(|e| StoreError::Database(e.to_string()))?,
+            skew_ms: Arc::default(),
         };
         store.migrate().await?;
         Ok(store)
@@ -349,6 +480,10 @@ impl PgStore {
         let mut client = self.pool.get().await.map_err(pool_error)?;
         loop {
             let tx = client.transaction().await.map_err(db_error)?;
+            // A migration may wait for another server's, and rewrite a large table.
+            tx.batch_execute("SET LOCAL lock_timeout = 0; SET LOCAL statement_timeout = 0")
+                .await
+                .map_err(db_error)?;
             tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])
                 .await
                 .map_err(db_error)?;
@@ -363,6 +498,13 @@ impl PgStore {
                 .get(0);
             super::known_version(version, PG_VERSION)?;
             if version == PG_VERSION {
+                let now: i64 = tx
+                    .query_one(DATABASE_NOW, &[])
+                    .await
+                    .map_err(db_error)?
+                    .get(0);
+                self.skew_ms
+                    .store(now - crate::game::now_ms(), Ordering::Relaxed);
                 return tx.commit().await.map_err(db_error);
             }
             tx.batch_execute(MIGRATIONS[version as usize])
@@ -394,10 +536,16 @@ impl PgStore {
         &self.pool
     }
 
+    /// The time by the database's clock as best known here, unix milliseconds (see
+    /// [`Store::now_ms`](super::Store::now_ms)).
+    pub fn now_ms(&self) -> i64 {
+        crate::game::now_ms() + self.skew_ms.load(Ordering::Relaxed)
+    }
+
     /// The game with this id, replayed, or `None`.
     pub async fn load(&self, id: &str) -> Result<Option<WebGame>, StoreError> {
         let client = self.pool.get().await.map_err(pool_error)?;
-        load(&client, id).await
+        within!(client, load(&client, id))
     }
 
     /// Changes game `id` (see [`Store::change`](super::Store::change)): in one
@@ -409,16 +557,21 @@ impl PgStore {
     /// `after`. Else a change could commit (the other servers hear of it) with `after`
     /// (the publication to this server's own streams, whose listener skips its own
     /// notifications) never run. SQLite's change is as safe: it runs on a blocking thread.
+    /// Its time is the database's, read once the row is locked ([`Change::now_ms`]). Past
+    /// [`DEADLINE`] it fails with [`StoreError::Unavailable`], its connection dropped.
     pub async fn change<T: Send + 'static, E: Failure>(
         &self,
         id: String,
         f: impl Compute<T, E>,
         after: impl After,
     ) -> Result<Changed<T>, E> {
-        let (pool, origin) = (self.pool.clone(), self.origin.clone());
-        tokio::spawn(async move { change(&pool, &origin, &id, f, after).await })
-            .await
-            .map_err(|e| E::from(worker(e)))?
+        let (pool, origin, skew) = (self.pool.clone(), self.origin.clone(), self.skew_ms.clone());
+        tokio::spawn(async move {
+            let mut client = pool.get().await.map_err(pool_error)?;
+            within!(client, change(&mut client, &origin, &skew, &id, f, after))
+        })
+        .await
+        .map_err(|e| E::from(worker(e)))?
     }
 
     /// Deletes the idle games (see [`Store::prune`](super::Store::prune)); their moves go
@@ -428,40 +581,52 @@ impl PgStore {
         unfinished_ms: i64,
         finished_ms: Option<i64>,
     ) -> Result<usize, StoreError> {
-        let client = self.pool.get().await.map_err(pool_error)?;
+        let mut client = self.pool.get().await.map_err(pool_error)?;
         let idle = format!("DELETE FROM games WHERE {}", sql::IDLE);
         let params = sql::idle_params(unfinished_ms, finished_ms);
         let params: Vec<&(dyn ToSql + Sync)> =
             params.iter().map(|v| v as &(dyn ToSql + Sync)).collect();
-        let n = client
-            .execute(&*Dialect::Postgres.text(&idle), &params)
-            .await
-            .map_err(db_error)?;
-        Ok(n as usize)
+        within!(client, PRUNE_DEADLINE, async {
+            let tx = client.transaction().await.map_err(db_error)?;
+            // A large backlog may take longer than a request's statement may.
+            tx.batch_execute("SET LOCAL statement_timeout = 0")
+                .await
+                .map_err(db_error)?;
+            let n = tx
+                .execute(&*Dialect::Postgres.text(&idle), &params)
+                .await
+                .map_err(db_error)?;
+            tx.commit().await.map_err(db_error)?;
+            Ok(n as usize)
+        })
     }
 
     /// The games whose clock runs and whose running side's deadline has passed by
     /// `by_ms` (see [`Store::running_clocks`](super::Store::running_clocks)).
     pub async fn running_clocks(&self, by_ms: i64) -> Result<Vec<String>, StoreError> {
         let client = self.pool.get().await.map_err(pool_error)?;
-        let rows = client
-            .query(&*Dialect::Postgres.text(sql::RUNNING_CLOCKS), &[&by_ms])
-            .await
-            .map_err(db_error)?;
+        let rows = within!(client, async {
+            let running = Dialect::Postgres.text(sql::RUNNING_CLOCKS);
+            client.query(&*running, &[&by_ms]).await.map_err(db_error)
+        })?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
     /// The number of games and of moves stored.
     pub async fn counts(&self) -> Result<(i64, i64), StoreError> {
         let client = self.pool.get().await.map_err(pool_error)?;
-        let row = client.query_one(sql::COUNTS, &[]).await.map_err(db_error)?;
+        let row = within!(client, async {
+            client.query_one(sql::COUNTS, &[]).await.map_err(db_error)
+        })?;
         Ok((row.get(0), row.get(1)))
     }
 
     /// `SELECT 1` on a connection of the pool.
     pub async fn ping(&self) -> Result<(), StoreError> {
         let client = self.pool.get().await.map_err(pool_error)?;
-        client.execute("SELECT 1", &[]).await.map_err(db_error)?;
+        within!(client, async {
+            client.execute("SELECT 1", &[]).await.map_err(db_error)
+        })?;
         Ok(())
     }
 

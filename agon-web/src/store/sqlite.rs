@@ -208,7 +208,8 @@ impl SqliteStore {
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(StoreError::from)?;
         let game = load(&tx, id)?;
-        let mut change = Change::default();
+        // One server: its clock is the game's, read once the lock is held.
+        let mut change = Change::at(crate::game::now_ms());
         let value = f(&mut change, game)?;
         write(&tx, change)?;
         tx.commit().map_err(StoreError::from)?;

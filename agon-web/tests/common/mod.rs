@@ -7,10 +7,13 @@
 //! notice. Every test gets a database of its own (`CREATE DATABASE`).
 #![allow(dead_code)]
 
+pub mod proxy;
+
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use agon_web::{AppState, Config, Database, Store};
@@ -18,7 +21,7 @@ use axum::body::Body;
 use axum::http::{header, HeaderMap, Request, StatusCode};
 use axum::Router;
 use http_body_util::BodyExt;
-use serde_json::Value;
+use serde_json::{json, Value};
 use tokio::sync::mpsc;
 use tower::ServiceExt;
 
@@ -282,6 +285,11 @@ impl Process {
     /// Starts it on `db`, its output in a log file beside a SQLite file, else in the
     /// temporary directory.
     pub fn start(db: &Database) -> Process {
+        Process::start_with(db, &[], &[])
+    }
+
+    /// Starts it on `db` with more arguments and environment variables.
+    pub fn start_with(db: &Database, args: &[&str], env: &[(&str, &str)]) -> Process {
         // A free loopback port: bound by the OS, released, then taken by the server.
         let port = TcpListener::bind("127.0.0.1:0")
             .unwrap()
@@ -303,6 +311,8 @@ impl Process {
             })
             // Every request of a test comes from 127.0.0.1.
             .args(["--create-limit", "off", "--action-limit", "off"])
+            .args(args)
+            .envs(env.iter().copied())
             .stdout(Stdio::from(out.try_clone().unwrap()))
             .stderr(Stdio::from(out))
             .spawn()
@@ -413,4 +423,98 @@ pub async fn post(app: &Router, uri: &str, content_type: &str, body: &str) -> An
         .body(Body::from(body.to_string()))
         .unwrap();
     send(app, request).await
+}
+
+/// `POST url` with a JSON body: the status and the JSON answer.
+pub async fn post_json(client: &reqwest::Client, url: String, body: Value) -> (u16, Value) {
+    let r = client.post(url).json(&body).send().await.unwrap();
+    (r.status().as_u16(), r.json().await.unwrap())
+}
+
+/// `POST url`, which must answer `200`: the JSON answer.
+pub async fn post_ok(client: &reqwest::Client, url: String, body: Value) -> Value {
+    let (status, value) = post_json(client, url, body).await;
+    assert_eq!(status, 200, "{value}");
+    value
+}
+
+/// `GET url`, which must answer `200`: the JSON answer.
+pub async fn get_ok(client: &reqwest::Client, url: String) -> Value {
+    let r = client.get(url).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    r.json().await.unwrap()
+}
+
+/// A friend game with `clock` (`none`, `5+3`, ...) created on `a` (White) and joined on
+/// `b` (Black): (id, white's token, black's token, the state).
+pub async fn friend_game(
+    client: &reqwest::Client,
+    a: &str,
+    b: &str,
+    clock: &str,
+) -> (String, String, String, Value) {
+    let (status, created) = post_json(
+        client,
+        format!("{a}/api/games"),
+        json!({"opponent": "friend", "side": "white", "clock": clock}),
+    )
+    .await;
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().unwrap().to_string();
+    let joined = post_ok(client, format!("{b}/api/games/{id}/join"), json!({})).await;
+    let tokens = [&created, &joined].map(|v| v["token"].as_str().unwrap().to_string());
+    let [white, black] = tokens;
+    (id, white, black, joined["state"].clone())
+}
+
+/// Game `id`'s event stream on `base` (from after version `last`), or `None` if it is not
+/// served.
+pub async fn stream(
+    client: &reqwest::Client,
+    base: &str,
+    id: &str,
+    last: Option<i64>,
+) -> Option<Stream> {
+    let mut request = client.get(format!("{base}/api/games/{id}/events"));
+    if let Some(last) = last {
+        request = request.header("Last-Event-ID", last.to_string());
+    }
+    let response = request.send().await.ok()?;
+    (response.status() == 200).then(|| read_events(response))
+}
+
+/// One page: a game's event stream on a server, reopened (`Last-Event-ID`) on the other
+/// of `bases` when it ends or is refused (its server gone, as a proxy would send the page
+/// elsewhere), until `done` is set. Answers every version it received.
+pub async fn page(
+    client: reqwest::Client,
+    bases: [String; 2],
+    mut server: usize,
+    id: String,
+    done: Arc<AtomicUsize>,
+) -> Vec<i64> {
+    let mut versions: Vec<i64> = Vec::new();
+    while done.load(Ordering::SeqCst) == 0 {
+        let last = versions.last().copied();
+        let Some(mut events) = stream(&client, &bases[server], &id, last).await else {
+            server = 1 - server;
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            continue;
+        };
+        loop {
+            let next = tokio::time::timeout(Duration::from_millis(200), events.events.recv()).await;
+            match next {
+                Ok(Some(event)) if event.event == "state" => versions.push(event.id.unwrap()),
+                Ok(Some(_)) => {}
+                // The stream ended.
+                Ok(None) => {
+                    server = 1 - server;
+                    break;
+                }
+                Err(_) if done.load(Ordering::SeqCst) > 0 => break,
+                Err(_) => {}
+            }
+        }
+    }
+    versions
 }
