@@ -17,7 +17,7 @@ const USAGE: &str =
        [--clock-minute-ms 60000]
        [--create-limit 10/min:20] [--create-global 300/min:100]
        [--action-limit 5/s:20] [--action-global 500/s:1000] [--limit-addresses 50000]
-       [--head-timeout 10] [--body-timeout 30] [--idle-timeout 60] (seconds)
+       [--head-timeout 10] [--body-timeout 30] [--idle-timeout 75] (seconds)
        [--max-connections N] [--max-connections-per-client 64]
        [--trust-proxy] [--no-metrics]
   a limit is COUNT/s|min|h[:BURST], or off";

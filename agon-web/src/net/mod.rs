@@ -38,11 +38,13 @@ pub const DEFAULT_HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 /// The default of [`ConnectionLimits::body_timeout`]: 30 s for at most 4 KiB.
 pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// The default of [`ConnectionLimits::idle_timeout`]: 60 s. The page asks something every
-/// few seconds while a game is played and keeps its event stream open (a stream under
-/// way is never idle); a connection unused for a minute costs a file for nothing, and a
-/// browser opens another without a word.
-pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(60);
+/// The default of [`ConnectionLimits::idle_timeout`]: 75 s. A page's event stream is
+/// never idle (a response under way), and a connection unused for over a minute costs a
+/// file for nothing (a browser opens another without a word); above the 60 s after which
+/// a reverse proxy drops its own idle connections to the server (nginx's and Caddy's
+/// defaults, set in `deploy/`), so that the proxy, not the server, closes them, and never
+/// sends a request on a connection the server is closing.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(75);
 
 /// The default of [`ConnectionLimits::max_per_client`]: 64, above the 16 event streams an
 /// address may hold ([`crate::StreamLimits`]) with room for the requests of the pages
