@@ -259,15 +259,13 @@ pub async fn serve_with(
     let max_total =
         connections.max_connections(net::open_files_limit(), DEFAULT_DB_CONNECTIONS + 1);
     let per_client = (!state.limits.trust_proxy()).then_some(connections.max_per_client);
-    let served = net::serve(
-        listener,
-        http::router(state),
-        connections,
-        max_total,
-        per_client,
-        shutdown,
-    )
-    .await;
+    let app = net::App {
+        metrics: state.metrics.clone(),
+        router: http::router(state),
+        max_body: http::request::MAX_BODY,
+        security_headers: http::set_security_headers,
+    };
+    let served = net::serve(listener, app, connections, max_total, per_client, shutdown).await;
     background.abort();
     if let Some(task) = listener_task {
         task.abort();

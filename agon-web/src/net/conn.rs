@@ -22,7 +22,6 @@ use tokio::time::Sleep;
 
 use super::head;
 use crate::error::ApiError;
-use crate::http::request::MAX_BODY;
 
 /// What the socket's reader and the application share: how many responses are under way
 /// (no deadline runs while one is: an event stream is not idle), and the reader's waker,
@@ -58,12 +57,13 @@ impl Drop for Busy {
     }
 }
 
-/// The deadlines of a connection.
+/// The bounds of a connection's reading: its deadlines and the largest body.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Deadlines {
     pub head: Duration,
     pub body: Duration,
     pub idle: Duration,
+    pub max_body: usize,
 }
 
 /// What the reader waits for.
@@ -116,7 +116,7 @@ impl Guarded {
     /// The length of the whole request `buf` starts with, if it is all here.
     fn framed(&mut self) -> Result<Option<usize>, ApiError> {
         if self.message_len.is_none() && !self.buf.is_empty() {
-            self.message_len = head::message_length(&self.buf, MAX_BODY)?;
+            self.message_len = head::message_length(&self.buf, self.deadlines.max_body)?;
         }
         Ok(self.message_len.filter(|&n| self.buf.len() >= n))
     }

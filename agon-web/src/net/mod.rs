@@ -9,13 +9,14 @@
 //! under way is closed after [`ConnectionLimits::idle_timeout`]. Every head is checked
 //! before hyper parses it ([`head::message_length`]), so that every refusal, whatever the
 //! layer, is the documented JSON error with the security headers
-//! ([`crate::http::set_security_headers`]).
+//! (`http::set_security_headers`).
 
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::http::HeaderMap;
 use axum::response::IntoResponse;
 use axum::Router;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -23,6 +24,7 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, watch};
 
 use crate::error::ApiError;
+use crate::metrics::Metrics;
 
 mod conn;
 mod gate;
@@ -141,13 +143,26 @@ pub fn open_files_limit() -> Option<u64> {
         .ok()
 }
 
-/// Serves `router` on `listener` until `shutdown` completes, then lets the connections
+/// What the accept loop serves, handed over by the crate root (which alone assembles the
+/// HTTP layer): the router, and what the loop's own refusals share with its answers.
+#[derive(Clone)]
+pub(crate) struct App {
+    pub router: Router,
+    /// Where each refusal is counted, as the router's rejections are.
+    pub metrics: Arc<Metrics>,
+    /// The largest request body the router takes.
+    pub max_body: usize,
+    /// Sets the security headers of every answer.
+    pub security_headers: fn(&mut HeaderMap),
+}
+
+/// Serves `app` on `listener` until `shutdown` completes, then lets the connections
 /// finish what they are doing (each closes once its responses are sent) and returns once
 /// all have closed. `max_total` and `max_per_client` (`None`: no cap per address) bound
 /// the connections.
 pub(crate) async fn serve(
     listener: TcpListener,
-    router: Router,
+    app: App,
     limits: ConnectionLimits,
     max_total: usize,
     max_per_client: Option<usize>,
@@ -158,6 +173,7 @@ pub(crate) async fn serve(
         head: limits.head_timeout,
         body: limits.body_timeout,
         idle: limits.idle_timeout,
+        max_body: app.max_body,
     };
     let (stop, stopped) = watch::channel(false);
     // Each connection's task holds a sender: `recv` answers `None` once all have ended.
@@ -181,12 +197,12 @@ pub(crate) async fn serve(
             Ok(ticket) => ticket,
             Err(refusal) => {
                 // Answered at once, without waiting: the loop goes on accepting.
-                refuse_now(stream, refusal);
+                refuse_now(stream, &app, refusal);
                 continue;
             }
         };
         let task = Connection {
-            router: router.clone(),
+            app: app.clone(),
             deadlines,
             peer,
             stop: stopped.clone(),
@@ -204,7 +220,7 @@ pub(crate) async fn serve(
 
 /// An admitted connection and what its task needs.
 struct Connection {
-    router: Router,
+    app: App,
     deadlines: conn::Deadlines,
     peer: SocketAddr,
     stop: watch::Receiver<bool>,
@@ -213,19 +229,20 @@ struct Connection {
 }
 
 impl Connection {
-    async fn run(mut self, stream: TcpStream) {
+    async fn run(self, stream: TcpStream) {
         let _ = stream.set_nodelay(true);
         let shared = Arc::new(conn::Shared::default());
         let io = conn::Guarded::new(stream, self.deadlines, shared.clone());
         let service = conn::ConnService {
-            router: self.router.clone(),
+            router: self.app.router.clone(),
             peer: self.peer,
             shared,
         };
         let mut connection = hyper::server::conn::http1::Builder::new()
             .serve_connection(hyper_util::rt::TokioIo::new(io), service);
+        let mut stopped = self.stop.clone();
         let mut stop = Box::pin(async move {
-            let _ = self.stop.wait_for(|stop| *stop).await;
+            let _ = stopped.wait_for(|stop| *stop).await;
         });
         let mut stopping = false;
         let served = std::future::poll_fn(|cx| {
@@ -238,7 +255,7 @@ impl Connection {
         .await;
         let mut io = connection.into_parts().io.into_inner();
         match (served, io.refusal.take()) {
-            (Ok(()), Some(refusal)) => refuse(io.io, refusal).await,
+            (Ok(()), Some(refusal)) => refuse(io.io, &self.app, refusal).await,
             _ => {
                 let _ = io.io.shutdown().await;
             }
@@ -247,10 +264,11 @@ impl Connection {
 }
 
 /// The bytes of `error` as an HTTP/1.1 response that closes its connection, with the
-/// security headers.
-async fn response_bytes(error: ApiError) -> Vec<u8> {
+/// security headers, counted in the metrics.
+async fn response_bytes(error: ApiError, app: &App) -> Vec<u8> {
+    app.metrics.rejected(error.status, error.name);
     let mut response = error.into_response();
-    crate::http::set_security_headers(response.headers_mut());
+    (app.security_headers)(response.headers_mut());
     let (parts, body) = response.into_parts();
     let body = axum::body::to_bytes(body, usize::MAX)
         .await
@@ -281,9 +299,10 @@ async fn response_bytes(error: ApiError) -> Vec<u8> {
 /// Answers `error` on a connection past a cap and closes it, without waiting: the
 /// answer is short enough for the socket's buffer, and what the client sent already is
 /// read first so that closing does not reset the connection under the answer.
-fn refuse_now(stream: TcpStream, error: ApiError) {
+fn refuse_now(stream: TcpStream, app: &App, error: ApiError) {
     // The body is in memory: the future completes at its first poll.
-    let bytes = futures_util::FutureExt::now_or_never(response_bytes(error)).unwrap_or_default();
+    let bytes =
+        futures_util::FutureExt::now_or_never(response_bytes(error, app)).unwrap_or_default();
     let mut sink = [0u8; 4096];
     let _ = stream.try_read(&mut sink);
     let _ = stream.try_write(&bytes);
@@ -291,8 +310,8 @@ fn refuse_now(stream: TcpStream, error: ApiError) {
 
 /// Answers `error` on an admitted connection, closes its sending side, and reads what
 /// the client still sends for a moment ([`LINGER`]), so that it reads the answer.
-async fn refuse(mut stream: TcpStream, error: ApiError) {
-    let bytes = response_bytes(error).await;
+async fn refuse(mut stream: TcpStream, app: &App, error: ApiError) {
+    let bytes = response_bytes(error, app).await;
     let written = tokio::time::timeout(LINGER, stream.write_all(&bytes)).await;
     if !matches!(written, Ok(Ok(()))) {
         return;
