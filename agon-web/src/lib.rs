@@ -221,14 +221,20 @@ pub async fn serve(
 }
 
 /// Serves the application on a bound listener until `shutdown` completes, with the
-/// default bounds on connections ([`net::ConnectionLimits::default`]): what tests and the
-/// load script use, binding port 0 themselves. See [`serve_with`].
+/// default deadlines and cap in all ([`net::ConnectionLimits::default`]) but no cap per
+/// address: what tests and the load script use, binding port 0 themselves, whose
+/// hundreds of clients all come from 127.0.0.1 (with the streams' cap per address
+/// raised to match). See [`serve_with`].
 pub async fn serve_on(
     listener: tokio::net::TcpListener,
     state: AppState,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    serve_with(listener, state, net::ConnectionLimits::default(), shutdown).await
+    let connections = net::ConnectionLimits {
+        max_per_client: usize::MAX,
+        ..net::ConnectionLimits::default()
+    };
+    serve_with(listener, state, connections, shutdown).await
 }
 
 /// Serves the application on a bound listener until `shutdown` completes, its
