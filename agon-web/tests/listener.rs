@@ -381,3 +381,34 @@ async fn deadlines_close_connections() {
     assert_eq!(all[0].status, 200);
     assert!(took >= second && took < 3 * second, "{took:?}");
 }
+
+#[tokio::test]
+async fn an_event_stream_is_never_idle() {
+    let server = Server::start(&["--idle-timeout", "1", "--head-timeout", "1"]).await;
+    let created: Value = reqwest::Client::new()
+        .post(format!("http://{}/api/games", server.addr))
+        .json(&serde_json::json!({"side": "white", "opponent": "friend"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = created["id"].as_str().unwrap();
+    let mut stream = server.connect().await;
+    let request = format!("GET /api/games/{id}/events HTTP/1.1\r\nHost: t\r\n\r\n");
+    stream.write_all(request.as_bytes()).await.unwrap();
+    // The stream's head and first state, then nothing (its keep-alive comes every 15 s)
+    // for over twice the idle timeout, and the connection stays open.
+    let mut bytes = Vec::new();
+    let mut chunk = [0u8; 16384];
+    let deadline = tokio::time::Instant::now() + Duration::from_millis(2500);
+    while let Ok(read) = tokio::time::timeout_at(deadline, stream.read(&mut chunk)).await {
+        let n = read.unwrap();
+        assert!(n > 0, "closed: {}", String::from_utf8_lossy(&bytes));
+        bytes.extend_from_slice(&chunk[..n]);
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(text.starts_with("HTTP/1.1 200"), "{text}");
+    assert!(text.contains("event: state"), "{text}");
+}
