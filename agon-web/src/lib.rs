@@ -246,6 +246,19 @@ pub async fn serve_on(
 /// which the rate limits, the streams' bound and the connections' cap per address key
 /// on (the last, not behind a trusted proxy: its connections carry every client's
 /// requests).
+///
+/// ```no_run
+/// # #[tokio::main] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let config = agon_web::Config::default();
+/// let state = agon_web::AppState::connect(&config).await?;
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+/// let short = agon_web::net::ConnectionLimits {
+///     idle_timeout: std::time::Duration::from_secs(5),
+///     ..Default::default()
+/// };
+/// agon_web::serve_with(listener, state, short, std::future::pending()).await?;
+/// # Ok(()) }
+/// ```
 pub async fn serve_with(
     listener: tokio::net::TcpListener,
     state: AppState,

@@ -41,6 +41,15 @@ struct Counts {
 }
 
 /// One admitted connection: it counts until dropped.
+///
+/// ```
+/// use std::sync::Arc;
+/// let gate = Arc::new(agon_web::net::Gate::new(10, None));
+/// let ticket: agon_web::net::Ticket = gate.admit("192.0.2.1".parse().unwrap()).unwrap();
+/// assert_eq!(gate.open(), 1);
+/// drop(ticket);
+/// assert_eq!(gate.open(), 0);
+/// ```
 #[derive(Debug)]
 pub struct Ticket {
     gate: Arc<Gate>,
