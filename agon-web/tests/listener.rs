@@ -412,3 +412,33 @@ async fn an_event_stream_is_never_idle() {
     assert!(text.starts_with("HTTP/1.1 200"), "{text}");
     assert!(text.contains("event: state"), "{text}");
 }
+
+#[tokio::test]
+async fn a_client_that_reads_nothing_is_dropped() {
+    let server = Server::start(&["--idle-timeout", "1"]).await;
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut stream = socket.connect(server.addr).await.unwrap();
+    // 400 answers of 23 KB asked at once (9 MB, more than the sockets' buffers hold), and
+    // none read for 3 s.
+    let request = "GET /assets/style.css HTTP/1.1\r\nHost: t\r\n\r\n".repeat(400);
+    stream.write_all(request.as_bytes()).await.unwrap();
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let mut received = 0;
+    let mut chunk = vec![0u8; 1 << 16];
+    let reading = async {
+        loop {
+            match stream.read(&mut chunk).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => received += n,
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), reading)
+        .await
+        .expect("the server closed the connection");
+    let css = std::fs::metadata(concat!(env!("CARGO_MANIFEST_DIR"), "/assets/style.css"))
+        .unwrap()
+        .len() as usize;
+    assert!(received < 100 * css, "{received} bytes received");
+}

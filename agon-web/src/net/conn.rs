@@ -93,6 +93,8 @@ pub(crate) struct Guarded {
     /// No request yet: the head deadline runs from the connection's start.
     first: bool,
     timer: Option<(Wait, Pin<Box<Sleep>>)>,
+    /// Since when the client has taken no byte of what is written to it.
+    stalled: Option<Pin<Box<Sleep>>>,
     /// The client closed its side.
     ended: bool,
 }
@@ -109,6 +111,7 @@ impl Guarded {
             message_len: None,
             first: true,
             timer: None,
+            stalled: None,
             ended: false,
         }
     }
@@ -230,13 +233,42 @@ impl AsyncRead for Guarded {
     }
 }
 
+impl Guarded {
+    /// A write's outcome, with its deadline: a client that takes no byte of its answers
+    /// for the idle timeout (it reads nothing, so that the server holds the connection
+    /// and the answer) fails the write, and hyper drops the connection.
+    fn deadline<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        poll: Poll<io::Result<T>>,
+    ) -> Poll<io::Result<T>> {
+        if poll.is_ready() {
+            self.stalled = None;
+            return poll;
+        }
+        let idle = self.deadlines.idle;
+        let stalled = self
+            .stalled
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(idle)));
+        match stalled.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the client took nothing of its answer within the idle timeout",
+            ))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
 impl AsyncWrite for Guarded {
     fn poll_write(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().io).poll_write(cx, buf)
+        let this = self.get_mut();
+        let poll = Pin::new(&mut this.io).poll_write(cx, buf);
+        this.deadline(cx, poll)
     }
 
     fn poll_write_vectored(
@@ -244,7 +276,9 @@ impl AsyncWrite for Guarded {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().io).poll_write_vectored(cx, bufs)
+        let this = self.get_mut();
+        let poll = Pin::new(&mut this.io).poll_write_vectored(cx, bufs);
+        this.deadline(cx, poll)
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -252,7 +286,9 @@ impl AsyncWrite for Guarded {
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().io).poll_flush(cx)
+        let this = self.get_mut();
+        let poll = Pin::new(&mut this.io).poll_flush(cx);
+        this.deadline(cx, poll)
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {

@@ -88,7 +88,8 @@ pub struct ConnectionLimits {
     pub head_timeout: Duration,
     /// How long a request's body may take to arrive after its head (`408`).
     pub body_timeout: Duration,
-    /// How long a kept-alive connection without a request under way stays open.
+    /// How long a kept-alive connection without a request under way stays open, and how
+    /// long a client may take no byte of its answers before its connection is dropped.
     pub idle_timeout: Duration,
     /// The most connections open at once (then `503 too-many-connections`); `None`: the
     /// process's open-file limit less [`RESERVED_FILES`] and the database's connections,
