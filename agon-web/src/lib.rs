@@ -31,6 +31,7 @@ pub mod i18n;
 mod ids;
 pub mod limits;
 pub mod metrics;
+pub mod net;
 pub mod service;
 pub mod store;
 mod workers;
@@ -50,7 +51,8 @@ pub use store::{Database, Store, StoreError};
 pub use workers::{Workers, QUEUE_MS_PER_WORKER};
 
 /// How the server is set up: `--addr`, `--db`, `--db-connections`, `--workers`, `--max-streams`,
-/// `--max-streams-per-client`, `--idle-days`, `--keep-days`, the rate limits and `--no-metrics`.
+/// `--max-streams-per-client`, `--idle-days`, `--keep-days`, the rate limits, the bounds on
+/// connections (`--head-timeout`, `--max-connections`, ...) and `--no-metrics`.
 ///
 /// ```
 /// let config = agon_web::Config::default();
@@ -81,6 +83,8 @@ pub struct Config {
     pub keep_days: Option<u32>,
     /// The rate limits on creating games and acting in them.
     pub limits: limits::LimitConfig,
+    /// The bounds on connections: deadlines, caps per address and in all.
+    pub connections: net::ConnectionLimits,
     /// Whether `GET /metrics` is served.
     pub metrics: bool,
     /// How long a clock's minute lasts, in milliseconds: 60,000. Only tests and
@@ -100,6 +104,7 @@ impl Default for Config {
             idle_days: DEFAULT_IDLE_DAYS,
             keep_days: None,
             limits: limits::LimitConfig::default(),
+            connections: net::ConnectionLimits::default(),
             metrics: true,
             clock_minute_ms: MINUTE_MS,
         }
@@ -199,24 +204,65 @@ pub async fn serve(
         .await
         .map_err(std::io::Error::other)?;
     let listener = tokio::net::TcpListener::bind(config.addr).await?;
+    let max_connections = config
+        .connections
+        // The listener of other servers' changes takes a connection on top of the pool.
+        .max_connections(net::open_files_limit(), config.db_connections + 1);
     println!(
-        "agon-web: play at http://{}/ (database {})",
+        "agon-web: play at http://{}/ (database {}, at most {max_connections} connections)",
         listener.local_addr()?,
         state.store.describe()
     );
-    serve_on(listener, state, shutdown).await
+    let connections = net::ConnectionLimits {
+        max_connections: Some(max_connections),
+        ..config.connections
+    };
+    serve_with(listener, state, connections, shutdown).await
 }
 
-/// Serves the application on a bound listener until `shutdown` completes (what [`serve`]
-/// does after binding; tests and the load script bind port 0 themselves). It also runs
-/// the server's own work (the clocks' timers, the pruning of idle games, and with
-/// PostgreSQL the listener of the other servers' changes); on shutdown the
-/// event streams end, so that the requests under way can finish, and once they have, the
-/// server's own work and the clocks' timers stop. Each request knows its
-/// peer's address, which the rate limits and the streams' bound key on.
+/// Serves the application on a bound listener until `shutdown` completes, with the
+/// default deadlines and cap in all ([`net::ConnectionLimits::default`]) but no cap per
+/// address: what tests and the load script use, binding port 0 themselves, whose
+/// hundreds of clients all come from 127.0.0.1 (with the streams' cap per address
+/// raised to match). See [`serve_with`].
 pub async fn serve_on(
     listener: tokio::net::TcpListener,
     state: AppState,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let connections = net::ConnectionLimits {
+        max_per_client: usize::MAX,
+        ..net::ConnectionLimits::default()
+    };
+    serve_with(listener, state, connections, shutdown).await
+}
+
+/// Serves the application on a bound listener until `shutdown` completes, its
+/// connections bounded by `connections` ([`net`]: what [`serve`] does after binding). It
+/// also runs the server's own work (the clocks' timers, the pruning of idle games, and
+/// with PostgreSQL the listener of the other servers' changes); on shutdown the event
+/// streams end, so that the requests under way can finish, and once they have, the
+/// server's own work and the clocks' timers stop. Each request knows its peer's address,
+/// which the rate limits, the streams' bound and the connections' cap per address key
+/// on (the last, not behind a trusted proxy: its connections carry every client's
+/// requests).
+///
+/// ```no_run
+/// # #[tokio::main] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+/// let config = agon_web::Config::default();
+/// let state = agon_web::AppState::connect(&config).await?;
+/// let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+/// let short = agon_web::net::ConnectionLimits {
+///     idle_timeout: std::time::Duration::from_secs(5),
+///     ..Default::default()
+/// };
+/// agon_web::serve_with(listener, state, short, std::future::pending()).await?;
+/// # Ok(()) }
+/// ```
+pub async fn serve_with(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    connections: net::ConnectionLimits,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let state = Arc::new(state);
@@ -228,12 +274,17 @@ pub async fn serve_on(
         shutdown.await;
         hub.close();
     };
-    let served = axum::serve(
-        listener,
-        http::router(state).into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(shutdown)
-    .await;
+    // The pool's size is unknown here: `serve` resolves the cap from its configuration.
+    let max_total =
+        connections.max_connections(net::open_files_limit(), DEFAULT_DB_CONNECTIONS + 1);
+    let per_client = (!state.limits.trust_proxy()).then_some(connections.max_per_client);
+    let app = net::App {
+        metrics: state.metrics.clone(),
+        router: http::router(state),
+        max_body: http::request::MAX_BODY,
+        security_headers: http::set_security_headers,
+    };
+    let served = net::serve(listener, app, connections, max_total, per_client, shutdown).await;
     background.abort();
     if let Some(task) = listener_task {
         task.abort();

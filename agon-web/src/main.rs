@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use agon_web::limits::Quota;
 use agon_web::Config;
@@ -16,13 +17,15 @@ const USAGE: &str =
        [--clock-minute-ms 60000]
        [--create-limit 10/min:20] [--create-global 300/min:100]
        [--action-limit 5/s:20] [--action-global 500/s:1000] [--limit-addresses 50000]
+       [--head-timeout 10] [--body-timeout 30] [--idle-timeout 75] (seconds)
+       [--max-connections N] [--max-connections-per-client 64]
        [--trust-proxy] [--no-metrics]
   a limit is COUNT/s|min|h[:BURST], or off";
 
 /// Every option: its name (`--NAME`), its environment variable, and whether it is a flag
 /// (no value on the command line; `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` in
 /// the environment).
-const NAMES: [(&str, &str, bool); 16] = [
+const NAMES: [(&str, &str, bool); 21] = [
     ("addr", "AGON_WEB_ADDR", false),
     ("db", "AGON_WEB_DB", false),
     ("db-connections", "AGON_WEB_DB_CONNECTIONS", false),
@@ -41,6 +44,15 @@ const NAMES: [(&str, &str, bool); 16] = [
     ("action-limit", "AGON_WEB_ACTION_LIMIT", false),
     ("action-global", "AGON_WEB_ACTION_GLOBAL", false),
     ("limit-addresses", "AGON_WEB_LIMIT_ADDRESSES", false),
+    ("head-timeout", "AGON_WEB_HEAD_TIMEOUT", false),
+    ("body-timeout", "AGON_WEB_BODY_TIMEOUT", false),
+    ("idle-timeout", "AGON_WEB_IDLE_TIMEOUT", false),
+    ("max-connections", "AGON_WEB_MAX_CONNECTIONS", false),
+    (
+        "max-connections-per-client",
+        "AGON_WEB_MAX_CONNECTIONS_PER_CLIENT",
+        false,
+    ),
     ("trust-proxy", "AGON_WEB_TRUST_PROXY", true),
     ("no-metrics", "AGON_WEB_NO_METRICS", true),
 ];
@@ -53,6 +65,11 @@ fn number(name: &str, value: &str, min: usize, max: usize) -> Result<usize, Stri
             "--{name}: a number from {min} to {max}, not {value:?}"
         )),
     }
+}
+
+/// A number of seconds from 1 to an hour for option `name`.
+fn seconds(name: &str, value: &str) -> Result<Duration, String> {
+    Ok(Duration::from_secs(number(name, value, 1, 3600)? as u64))
 }
 
 /// A limit's text: a quota, or `off`.
@@ -101,6 +118,15 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Config, String> {
             "action-global" => config.limits.action_global = quota(value)?,
             // 0 would put every client in the one shared bucket of addresses past the bound.
             "limit-addresses" => config.limits.max_addresses = number(name, value, 1, 10_000_000)?,
+            "head-timeout" => config.connections.head_timeout = seconds(name, value)?,
+            "body-timeout" => config.connections.body_timeout = seconds(name, value)?,
+            "idle-timeout" => config.connections.idle_timeout = seconds(name, value)?,
+            "max-connections" => {
+                config.connections.max_connections = Some(number(name, value, 1, 1_000_000)?)
+            }
+            "max-connections-per-client" => {
+                config.connections.max_per_client = number(name, value, 1, 1_000_000)?
+            }
             "trust-proxy" => config.limits.trust_proxy = flag(value)?,
             "no-metrics" => config.metrics = !flag(value)?,
             _ => unreachable!("only the names of NAMES are set"),
@@ -136,6 +162,14 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Config, String> {
             },
         };
         set(name, &value).map_err(|e| format!("{flag}: {e}"))?;
+    }
+    // A page's event streams each hold a connection: the cap on connections must not
+    // cut them before their own cap does.
+    if config.connections.max_per_client <= config.streams.max_per_client {
+        return Err(format!(
+            "--max-connections-per-client ({}) must be above --max-streams-per-client ({})",
+            config.connections.max_per_client, config.streams.max_per_client
+        ));
     }
     Ok(config)
 }
@@ -198,6 +232,28 @@ mod tests {
         assert!(parse(args("--create-limit")).is_err());
         assert!(parse(args("--limit-addresses 0")).is_err());
         assert!(parse(args("--workers 0")).is_err());
+    }
+
+    #[test]
+    fn the_bounds_on_connections() {
+        let config = parse(args(
+            "--head-timeout 2 --body-timeout=3 --idle-timeout 4 --max-connections 100 \
+             --max-connections-per-client 20",
+        ))
+        .unwrap();
+        let limits = config.connections;
+        assert_eq!(limits.head_timeout, Duration::from_secs(2));
+        assert_eq!(limits.body_timeout, Duration::from_secs(3));
+        assert_eq!(limits.idle_timeout, Duration::from_secs(4));
+        assert_eq!(limits.max_connections, Some(100));
+        assert_eq!(limits.max_per_client, 20);
+        assert_eq!(parse(args("")).unwrap().connections.max_connections, None);
+        assert!(parse(args("--head-timeout 0")).is_err());
+        assert!(parse(args("--idle-timeout 3601")).is_err());
+        // Not at or under the streams' own cap per address (16 by default).
+        assert!(parse(args("--max-connections-per-client 16")).is_err());
+        let fewer_streams = "--max-streams-per-client 4 --max-connections-per-client 5";
+        assert!(parse(args(fewer_streams)).is_ok());
     }
 
     #[test]

@@ -106,7 +106,24 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'
 
 async fn security_headers(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
-    let headers = response.headers_mut();
+    set_security_headers(response.headers_mut());
+    response
+}
+
+/// Sets the security headers every response carries, whatever answers it (the router's
+/// middleware, or the accept loop's refusals, [`crate::net`]): the
+/// [`CONTENT_SECURITY_POLICY`], `nosniff`, no referrer, no framing, and `Cache-Control:
+/// no-store` unless the response chose its own.
+///
+/// ```
+/// use axum::http::HeaderMap;
+/// let mut headers = HeaderMap::new();
+/// agon_web::http::set_security_headers(&mut headers);
+/// assert_eq!(headers["x-content-type-options"], "nosniff");
+/// assert_eq!(headers["cache-control"], "no-store");
+/// assert_eq!(headers["content-security-policy"], agon_web::CONTENT_SECURITY_POLICY);
+/// ```
+pub fn set_security_headers(headers: &mut HeaderMap) {
     let fixed = [
         (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
         (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
@@ -119,7 +136,6 @@ async fn security_headers(request: Request, next: Next) -> Response {
     if !headers.contains_key(header::CACHE_CONTROL) {
         headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     }
-    response
 }
 
 #[derive(serde::Deserialize)]

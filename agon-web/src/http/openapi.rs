@@ -7,8 +7,9 @@
 //! would repeat on every operation is added here, once ([`document`]):
 //!
 //! - the errors every route can answer: `400 invalid-path`, `405 method-not-allowed` and
-//!   `500 internal`; with a JSON body also `400 malformed-json`, `413 body-too-large` and
-//!   `415 unsupported-media-type`; where a rate limit applies ([`Kind::of`]) `429
+//!   `500 internal`, and the accept loop's (`400 bad-request`, `408`, `411`, `413`, `414`,
+//!   `431`, `429`/`503 too-many-connections`); with a JSON body also
+//!   `400 malformed-json` and `415 unsupported-media-type`; where a rate limit applies ([`Kind::of`]) `429
 //!   rate-limited` with `Retry-After`;
 //! - each error response's `error` names as an `enum` (read from the backquoted names of
 //!   its description, where the attribute lists them next to the handler);
@@ -390,7 +391,8 @@ fn add_common_errors(path: &str, method: &str, operation: &mut Value) {
     add_error(
         operation,
         "400",
-        "the path is not UTF-8 once percent-decoded: `invalid-path`",
+        "the path holds a byte other than visible ASCII, or is not UTF-8 once \
+         percent-decoded: `invalid-path`; the request head is not HTTP/1.x: `bad-request`",
     );
     add_error(
         operation,
@@ -402,13 +404,43 @@ fn add_common_errors(path: &str, method: &str, operation: &mut Value) {
         "500",
         "a fault of the server (its database): `internal`",
     );
+    // What the accept loop answers before any route (`net`), the connection then closed.
+    let connection = [
+        (
+            "408",
+            "the request's head or body did not arrive in time: `request-timeout`",
+        ),
+        ("411", "a body without Content-Length: `length-required`"),
+        ("413", "the body is over 4 KiB: `body-too-large`"),
+        ("414", "the path and query are over 8 KiB: `uri-too-long`"),
+        (
+            "431",
+            "the head is over 16 KiB or has over 64 fields: `headers-too-large`",
+        ),
+        (
+            "429",
+            "too many connections open from this address: `too-many-connections`",
+        ),
+        (
+            "503",
+            "too many connections open on the server: `too-many-connections`",
+        ),
+    ];
+    for (status, description) in connection {
+        add_error(operation, status, description);
+    }
+    for status in ["429", "503"] {
+        operation["responses"][status]["headers"] = json!({"Retry-After": {
+            "description": "Seconds to wait before retrying",
+            "schema": {"type": "integer", "minimum": 1}
+        }});
+    }
     if operation.get("requestBody").is_some() {
         add_error(
             operation,
             "400",
             "the body is not a JSON object of this shape: `malformed-json`",
         );
-        add_error(operation, "413", "the body is over 4 KiB: `body-too-large`");
         add_error(
             operation,
             "415",
@@ -423,10 +455,6 @@ fn add_common_errors(path: &str, method: &str, operation: &mut Value) {
             "the database is busy (no free connection in time, or locked) or out of reach \
              (restarting, cut off, silent): `server-busy`",
         );
-        operation["responses"]["503"]["headers"] = json!({"Retry-After": {
-            "description": "Seconds to wait before retrying",
-            "schema": {"type": "integer", "minimum": 1}
-        }});
     }
     let method = Method::from_bytes(method.to_ascii_uppercase().as_bytes()).unwrap_or_default();
     if Kind::of(&method, &path.replace("{id}", "0011223344556677")).is_some() {

@@ -38,6 +38,7 @@ pub fn name_of(status: StatusCode, text: &str) -> &'static str {
         404 => "not-found",
         405 => "method-not-allowed",
         408 => "request-timeout",
+        411 => "length-required",
         413 => "body-too-large",
         414 => "uri-too-long",
         415 => "unsupported-media-type",
