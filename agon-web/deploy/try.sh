@@ -262,9 +262,10 @@ run_checks() { # run_checks CLIENT-A CLIENT-B: two loopback addresses of their o
 
   local stream=$tmp/$proxy-stream1.txt
   # Black's seat by its cookie (POST .../seat), never by a token in the stream's address.
-  out=$(api POST "/api/games/$id/seat" "{\"token\": \"$black\"}")
-  [ "$(status_of "$out")" = 200 ] && r=0 || r=1
-  check $r "seat cookie asked through the proxy: $(status_of "$out")"
+  local seat_answer
+  seat_answer=$(api POST "/api/games/$id/seat" "{\"token\": \"$black\"}")
+  [ "$(status_of "$seat_answer")" = 200 ] && r=0 || r=1
+  check $r "seat cookie asked through the proxy: $(status_of "$seat_answer")"
   open_stream "$stream" "/api/games/$id/events" -H "Cookie: agon_seat_black=$black"
   local first_pid=$stream_pid
   wait_event "$stream" 5 "$version" && r=0 || r=1
