@@ -230,6 +230,15 @@ impl Hub {
         }
     }
 
+    /// The newest version of game `id` the hub has, if a stream listens to it: one a
+    /// stream read from the database after subscribing, or one published since. A new
+    /// stream (subscribed first) may send it instead of reading the game: every commit
+    /// since that read was or will be published to it. 1,000 pages opening their streams
+    /// on a long game then cost one read, not 1,000.
+    pub fn current(&self, id: &str) -> Option<Arc<Published>> {
+        self.channels().get(id).and_then(|c| c.latest.clone())
+    }
+
     /// The version of `game` (just read by a stream of it) to send: the hub's own when it
     /// has that version (its texts shared by every stream), else `game`, kept as the
     /// newest the hub has if it is.

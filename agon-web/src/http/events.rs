@@ -3,7 +3,9 @@
 //! in any address.
 //!
 //! Each stream subscribes to the game's broadcast in the [`Hub`](crate::Hub) FIRST, then
-//! reads the game from the database, and sends the state if it is newer than what the
+//! reads the game from the database (or takes the hub's newest version of it, when other
+//! streams of the game listen: a read of theirs or a version published since, which
+//! covers as much, see [`Hub::current`](crate::Hub::current)), and sends the state if it is newer than what the
 //! page has (`Last-Event-ID`, else `?since=N`): whatever is committed after the read is
 //! in the broadcast, whatever before it is in the read, so nothing falls between. It then
 //! sends every broadcast version newer than the last it sent (so no version twice, and in
@@ -268,14 +270,18 @@ pub async fn events(
     let address = (client != ClientKey::Unknown).then_some(client);
     let permit = app.hub.open_stream(address)?;
     let counted = app.metrics.stream();
-    // Subscribed before the read: nothing committed after the read is missed.
+    // Subscribed before the read: nothing committed after the read is missed. The hub's
+    // newest version of the game, when other streams listen to it, is as good as a read.
     let mut subscription = app.hub.subscribe(&id);
-    let game = service::load_game(&app, &id).await?;
-    if let Some(side) = seat_of_cookies(request.headers(), &game, view) {
+    let published = match app.hub.current(&id) {
+        Some(published) => published,
+        None => app.hub.latest(service::load_game(&app, &id).await?),
+    };
+    let game = &published.game;
+    if let Some(side) = seat_of_cookies(request.headers(), game, view) {
         subscription.mark_present(side);
     }
     let side = view.unwrap_or(game.human);
-    let published = app.hub.latest(game);
     let closed = app.hub.closed();
     let mut live = Live {
         app: app.clone(),
