@@ -188,6 +188,8 @@ proxy=
 https=
 http=
 proxy_log=
+# The round's access log (the sample's, moved to the temporary directory).
+access_log=
 api() { # api [CURL-OPTION VALUE...] METHOD PATH [BODY]: prints the body, then the status on a line
   local extra=()
   # Options before the method, each with its value (--interface ADDR, -H HEADER).
@@ -259,7 +261,12 @@ run_checks() { # run_checks CLIENT-A CLIENT-B: two loopback addresses of their o
   version=$(body_of "$out" | jget state.version 2>/dev/null || echo 1)
 
   local stream=$tmp/$proxy-stream1.txt
-  open_stream "$stream" "/api/games/$id/events?token=$black"
+  # Black's seat by its cookie (POST .../seat), never by a token in the stream's address.
+  local seat_answer
+  seat_answer=$(api POST "/api/games/$id/seat" "{\"token\": \"$black\"}")
+  [ "$(status_of "$seat_answer")" = 200 ] && r=0 || r=1
+  check $r "seat cookie asked through the proxy: $(status_of "$seat_answer")"
+  open_stream "$stream" "/api/games/$id/events" -H "Cookie: agon_seat_black=$black"
   local first_pid=$stream_pid
   wait_event "$stream" 5 "$version" && r=0 || r=1
   check $r "event stream opened through the proxy: the current state (id $version) at once"
@@ -341,7 +348,7 @@ run_checks() { # run_checks CLIENT-A CLIENT-B: two loopback addresses of their o
   # through the proxy: without it the server sends the state whatever the version).
   kill "$first_pid" 2>/dev/null || true
   stream=$tmp/$proxy-stream2.txt
-  open_stream "$stream" "/api/games/$id/events?token=$black" -H "Last-Event-ID: $last_seen"
+  open_stream "$stream" "/api/games/$id/events" -H "Cookie: agon_seat_black=$black" -H "Last-Event-ID: $last_seen"
   local reopened_pid=$stream_pid
   local current=$tmp/$proxy-stream3.txt
   open_stream "$current" "/api/games/$id/events" -H "Last-Event-ID: $version"
@@ -364,6 +371,17 @@ run_checks() { # run_checks CLIENT-A CLIENT-B: two loopback addresses of their o
   wait_event "$current" 2 "$version" && [ "$(event_ids "$current")" = "$version " ] && r=0 || r=1
   check $r "a stream opened with Last-Event-ID $((version - 1)) (nothing missed): ids $(event_ids "$current")(only $version expected)"
   kill "$current_pid" "$reopened_pid" 2>/dev/null || true
+  # A token in a stream's address is refused, and no seat's token is in the access log.
+  out=$(curl -s -k --resolve "$name:$https:127.0.0.1" -o /dev/null -w '%{http_code}' \
+    "https://$name:$https/api/games/$id/events?token=$black" || true)
+  [ "$out" = 400 ] && r=0 || r=1
+  check $r "a stream with ?token= refused: $out (400 expected)"
+  if [ -n "$access_log" ] && [ -s "$access_log" ]; then
+    ! grep -qF -e "$white" -e "$black" "$access_log" && r=0 || r=1
+    check $r "no seat token in the access log ($(wc -l <"$access_log") lines, $access_log)"
+  else
+    fail "no access log written at ${access_log:-(none)}"
+  fi
   # The killed server back, for the next round.
   start_server 0
 }
@@ -377,7 +395,9 @@ nginx_round() {
     -e "s/listen 80;/listen 127.0.0.1:$http;/; s/listen 443 /listen 127.0.0.1:$https /" \
     -e "s#/etc/letsencrypt/live/$name/#$tmp/#" \
     -e "s#allow 10\.0\.0\.0/8;#allow 127.0.0.4/32;#" \
+    -e "s#/var/log/nginx/#$tmp/nginx/logs/#" \
     "$here/nginx.conf" >"$tmp/nginx/agon-web.conf"
+  access_log=$tmp/nginx/logs/agon-web.access.log
   cat >"$tmp/nginx/nginx.conf" <<EOF
 # Around the sample (an http-block file of conf.d/): only where nginx keeps its files.
 pid $tmp/nginx/nginx.pid;
@@ -438,8 +458,10 @@ EOF
     sed -e "s/10\.0\.0\.11:8080/127.0.0.1:${ports[0]}/; s/10\.0\.0\.12:8080/127.0.0.1:${ports[1]}/" \
       -e "s#remote_ip 10\.0\.0\.0/8#remote_ip 127.0.0.4/32#" \
       -e "s#^$name {#$name {\n\ttls $tmp/fullchain.pem $tmp/privkey.pem#" \
+      -e "s#/var/log/caddy/#$tmp/caddy/#" \
       "$here/Caddyfile"
   } >"$tmp/caddy/Caddyfile"
+  access_log=$tmp/caddy/agon-web.access.log
   echo "caddy $(caddy version 2>/dev/null | cut -d' ' -f1): Caddyfile with these changes:"
   diff "$here/Caddyfile" "$tmp/caddy/Caddyfile" | sed -n 's/^[<>] */    &/p' || true
   local args=(--config "$tmp/caddy/Caddyfile" --adapter caddyfile)

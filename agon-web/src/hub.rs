@@ -17,20 +17,96 @@
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
 
 use agon_core::Side;
 use axum::http::StatusCode;
+use bytes::Bytes;
 use tokio::sync::{broadcast, watch};
 
 use crate::error::ApiError;
 use crate::game::WebGame;
 use crate::limits::ClientKey;
 
+/// The number of event texts a [`Published`] version keeps (see [`Published::text`]).
+pub const TEXT_SLOTS: usize = 4;
+
+/// One version of a game as the hub published it: the game, the version published before
+/// it (when the hub still had it: the base of a `change` event), and the event texts
+/// built from them so far, shared by every stream of the game, so that each is built once
+/// whatever the number of streams ([`crate::http::change`] builds them).
+///
+/// ```
+/// use std::sync::Arc;
+/// use agon_core::{Position, Side};
+/// use agon_web::{game::WebGame, Level, Published};
+/// let game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
+/// let published = Published::new(Arc::new(game), None);
+/// let mut built = 0;
+/// for _ in 0..3 {
+///     let text = published.text(0, None, || { built += 1; "event: state\n\n".into() });
+///     assert_eq!(&text[..], b"event: state\n\n");
+/// }
+/// assert_eq!(built, 1, "built once, then shared");
+/// ```
+pub struct Published {
+    /// The game as committed.
+    pub game: Arc<WebGame>,
+    /// The version published just before, if the hub had it.
+    pub base: Option<Arc<WebGame>>,
+    /// The texts built so far, by slot, with the time each was built.
+    texts: Mutex<[Option<(Instant, Bytes)>; TEXT_SLOTS]>,
+}
+
+impl std::fmt::Debug for Published {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Published")
+            .field("id", &self.game.id)
+            .field("version", &self.game.version)
+            .field("base", &self.base.as_ref().map(|b| b.version))
+            .finish()
+    }
+}
+
+impl Published {
+    /// Version `game`, published after `base`.
+    pub fn new(game: Arc<WebGame>, base: Option<Arc<WebGame>>) -> Published {
+        Published {
+            game,
+            base,
+            texts: Mutex::new(Default::default()),
+        }
+    }
+
+    /// The text in `slot` (below [`TEXT_SLOTS`]): the one built before if any (and, with
+    /// `max_age`, built no longer ago), else `build`'s, kept for the next caller. Callers
+    /// of one slot wait for each other: the text is built once.
+    pub fn text(
+        &self,
+        slot: usize,
+        max_age: Option<std::time::Duration>,
+        build: impl FnOnce() -> Bytes,
+    ) -> Bytes {
+        let mut texts = self.texts.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(cell) = texts.get_mut(slot) else {
+            return build();
+        };
+        if let Some((at, text)) = cell {
+            if max_age.is_none_or(|age| at.elapsed() <= age) {
+                return text.clone();
+            }
+        }
+        let text = build();
+        *cell = Some((Instant::now(), text.clone()));
+        text
+    }
+}
+
 /// What a game's streams receive.
 #[derive(Clone, Debug)]
 pub enum HubEvent {
     /// The game as it was just committed (its `version` is new).
-    State(Arc<WebGame>),
+    State(Arc<Published>),
     /// Which seats (White's, Black's) have a page open now.
     Presence([bool; 2]),
 }
@@ -42,6 +118,9 @@ struct Channel {
     sender: broadcast::Sender<HubEvent>,
     /// The newest version published (older ones, read late, are not sent).
     version: i64,
+    /// The newest version the hub has, published or read by a stream as it opened: the
+    /// base of the next version's `change` event, and the texts a new stream shares.
+    latest: Option<Arc<Published>>,
     /// The number of open streams holding each seat's token (White's, Black's).
     present: [usize; 2],
 }
@@ -88,7 +167,7 @@ impl Default for StreamLimits {
 /// game.version = 1;
 /// hub.publish(&game);
 /// match sub.receiver().recv().await.unwrap() {
-///     HubEvent::State(g) => assert_eq!(g.version, 1),
+///     HubEvent::State(p) => assert_eq!(p.game.version, 1),
 ///     other => panic!("{other:?}"),
 /// }
 /// drop(sub);
@@ -119,7 +198,8 @@ impl Hub {
     }
 
     /// Sends `game` (just committed) to its game's streams, if any listens and it is newer
-    /// than what they were sent.
+    /// than what they were sent. Cheap (a copy of the game): the events' texts are built
+    /// later, once, by the first stream that sends each.
     pub fn publish(&self, game: &WebGame) {
         let mut channels = self.channels();
         if let Some(channel) = channels.get_mut(&game.id) {
@@ -127,8 +207,56 @@ impl Hub {
                 return;
             }
             channel.version = game.version;
+            let published = match &channel.latest {
+                // A stream read this very version as it opened: share its texts.
+                Some(latest) if latest.game.version == game.version => latest.clone(),
+                Some(latest) if latest.game.version > game.version => {
+                    Arc::new(Published::new(Arc::new(game.clone()), None))
+                }
+                latest => Arc::new(Published::new(
+                    Arc::new(game.clone()),
+                    latest.as_ref().map(|l| l.game.clone()),
+                )),
+            };
+            if channel
+                .latest
+                .as_ref()
+                .is_none_or(|l| l.game.version < game.version)
+            {
+                channel.latest = Some(published.clone());
+            }
             // An error means no receiver is left: nothing to do.
-            let _ = channel.sender.send(HubEvent::State(Arc::new(game.clone())));
+            let _ = channel.sender.send(HubEvent::State(published));
+        }
+    }
+
+    /// The newest version of game `id` the hub has, if a stream listens to it: one a
+    /// stream read from the database after subscribing, or one published since. A new
+    /// stream (subscribed first) may send it instead of reading the game: every commit
+    /// since that read was or will be published to it. 1,000 pages opening their streams
+    /// on a long game then cost one read, not 1,000.
+    pub fn current(&self, id: &str) -> Option<Arc<Published>> {
+        self.channels().get(id).and_then(|c| c.latest.clone())
+    }
+
+    /// The version of `game` (just read by a stream of it) to send: the hub's own when it
+    /// has that version (its texts shared by every stream), else `game`, kept as the
+    /// newest the hub has if it is.
+    pub fn latest(&self, game: WebGame) -> Arc<Published> {
+        let mut channels = self.channels();
+        let Some(channel) = channels.get_mut(&game.id) else {
+            return Arc::new(Published::new(Arc::new(game), None));
+        };
+        match &channel.latest {
+            Some(latest) if latest.game.version == game.version => latest.clone(),
+            Some(latest) if latest.game.version > game.version => {
+                Arc::new(Published::new(Arc::new(game), None))
+            }
+            _ => {
+                let published = Arc::new(Published::new(Arc::new(game), None));
+                channel.latest = Some(published.clone());
+                published
+            }
         }
     }
 
@@ -149,6 +277,7 @@ impl Hub {
         let channel = channels.entry(id.to_string()).or_insert_with(|| Channel {
             sender: broadcast::channel(CAPACITY).0,
             version: -1,
+            latest: None,
             present: [0; 2],
         });
         Subscription {

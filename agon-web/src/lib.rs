@@ -39,11 +39,11 @@ mod workers;
 pub use error::{ApiError, ErrorBody, ErrorName};
 pub use game::{now_ms, Level, MINUTE_MS};
 pub use http::state::{
-    rule_option_values, rule_values, side_name, ClockState, GameState, LegalMove, OffersState,
-    OutcomeState, PieceState, RuleOption, RulesParts, SeatState, Seats, View,
+    rule_option_values, rule_values, side_name, ClockState, GameChange, GameState, LegalMove,
+    OffersState, OutcomeState, PieceState, RuleOption, RulesParts, SeatState, Seats, View,
 };
 pub use http::{api, events, friend, health, openapi, pages, rejections, CONTENT_SECURITY_POLICY};
-pub use hub::{Hub, HubEvent, StreamLimits, StreamPermit, Subscription};
+pub use hub::{Hub, HubEvent, Published, StreamLimits, StreamPermit, Subscription};
 pub use i18n::Language;
 pub use metrics::Metrics;
 pub use service::{AppState, Timers, PRUNE_EVERY};

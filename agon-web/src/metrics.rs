@@ -6,6 +6,7 @@
 //! | `agon_games_created_total` | counter | `opponent` (`computer`, `friend`), `level` (`none` between friends) |
 //! | `agon_moves_total` | counter | `by` (`person`, `computer`) |
 //! | `agon_event_streams_open` | gauge | |
+//! | `agon_event_texts_built_total` | counter | `kind` (`state`, `change`) |
 //! | `agon_search_seconds` | histogram (its `_count` counts the searches) | `kind` (a level, or `hint`) |
 //! | `agon_rejections_total` | counter | `status`, `error` |
 //! | `agon_http_requests_total` | counter | `method`, `route`, `status` |
@@ -81,6 +82,7 @@ pub struct Metrics {
     games_created: Family<GameLabel, Counter>,
     moves: Family<ByLabel, Counter>,
     streams_open: Gauge,
+    event_texts: Family<KindLabel, Counter>,
     searches: Family<KindLabel, Histogram, fn() -> Histogram>,
     rejections: Family<RejectionLabels, Counter>,
     requests: Family<RequestLabels, Counter>,
@@ -119,6 +121,12 @@ impl Metrics {
             "Event streams open now",
             streams_open.clone(),
         );
+        let event_texts = Family::<KindLabel, Counter>::default();
+        registry.register(
+            "event_texts_built",
+            "Live events serialised, by kind: once per version and view of a game, whatever the number of streams",
+            event_texts.clone(),
+        );
         let searches = Family::new_with_constructor(search_histogram as fn() -> Histogram);
         registry.register(
             "search_seconds",
@@ -142,6 +150,7 @@ impl Metrics {
             games_created,
             moves,
             streams_open,
+            event_texts,
             searches,
             rejections,
             requests,
@@ -189,6 +198,17 @@ impl Metrics {
     pub fn stream(self: &Arc<Self>) -> StreamGuard {
         self.stream_opened();
         StreamGuard(self.clone())
+    }
+
+    /// A live event of `kind` (`state` or `change`) was serialised.
+    ///
+    /// ```
+    /// let metrics = agon_web::Metrics::new();
+    /// metrics.event_text_built("change");
+    /// assert!(metrics.encode().contains("agon_event_texts_built_total{kind=\"change\"} 1"));
+    /// ```
+    pub fn event_text_built(&self, kind: &'static str) {
+        self.event_texts.get_or_create(&KindLabel { kind }).inc();
     }
 
     /// Runs a computer search `f` of `kind` (a level's name, or `hint`) and records how

@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 
 struct Server {
     base: String,
+    metrics: std::sync::Arc<agon_web::Metrics>,
     client: reqwest::Client,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     served: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
@@ -40,6 +41,7 @@ async fn server_with(b: Backend, limits: StreamLimits, clock_minute_ms: i64) -> 
     };
     let (mut state, db) = common::state(b, config).await;
     state.clock_minute_ms = clock_minute_ms;
+    let metrics = state.metrics.clone();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -48,6 +50,7 @@ async fn server_with(b: Backend, limits: StreamLimits, clock_minute_ms: i64) -> 
     }));
     Server {
         base,
+        metrics,
         client: reqwest::Client::new(),
         stop: Some(stop),
         served: Some(served),
@@ -96,19 +99,38 @@ impl Server {
     }
 }
 
-/// Opens `GET /api/games/{id}/events` with the query and `Last-Event-ID`; answers the
-/// stream, or the status and body of a refusal.
+/// The cookie `POST /api/games/{id}/seat` sets for `token`: its `name=value`.
+async fn seat_cookie(s: &Server, id: &str, token: &str) -> String {
+    let r = s
+        .client
+        .post(format!("{}/api/games/{id}/seat", s.base))
+        .json(&json!({ "token": token }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    let cookie = r.headers()["set-cookie"].to_str().unwrap().to_string();
+    cookie.split(';').next().unwrap().to_string()
+}
+
+/// Opens `GET /api/games/{id}/events` with the query, as a page that has the state `page`
+/// (sent as `Last-Event-ID`; the stream's changes apply to it) and the seat of `token`
+/// (its cookie); answers the stream, or the status and body of a refusal.
 async fn open(
     s: &Server,
     id: &str,
     query: &str,
-    last: Option<i64>,
+    page: Option<&Value>,
+    token: Option<&str>,
 ) -> Result<Stream, (u16, Option<String>, Value)> {
     let mut request = s
         .client
         .get(format!("{}/api/games/{id}/events?{query}", s.base));
-    if let Some(last) = last {
-        request = request.header("Last-Event-ID", last.to_string());
+    if let Some(page) = page {
+        request = request.header("Last-Event-ID", page["version"].to_string());
+    }
+    if let Some(token) = token {
+        request = request.header("Cookie", seat_cookie(s, id, token).await);
     }
     let response = request.send().await.unwrap();
     if response.status() != 200 {
@@ -126,7 +148,7 @@ async fn open(
         response.headers()["content-type"].to_str().unwrap(),
         "text/event-stream"
     );
-    Ok(common::read_events(response))
+    Ok(common::read_events_from(response, page.cloned()))
 }
 
 async fn every_version_once_in_order_across_reconnects(b: Backend) {
@@ -143,7 +165,7 @@ async fn every_version_once_in_order_across_reconnects(b: Backend) {
     let mut history: BTreeMap<i64, Vec<String>> = BTreeMap::new();
     history.insert(0, vec![]);
 
-    let mut watcher = open(&s, &id, "", None).await.unwrap();
+    let mut watcher = open(&s, &id, "", None, None).await.unwrap();
     let first = watcher.next("state").await;
     assert_eq!(first.id, Some(0), "the current state at once");
     let joined = s
@@ -153,11 +175,13 @@ async fn every_version_once_in_order_across_reconnects(b: Backend) {
     assert_eq!(joined["side"], "black");
     history.insert(1, vec![]);
 
+    let at_1 = &joined["state"];
+    assert_eq!(at_1["version"], 1);
     let mut streams = [
-        open(&s, &id, &format!("token={white}&view=white&since=1"), None)
+        open(&s, &id, "view=white", Some(at_1), Some(&white))
             .await
             .unwrap(),
-        open(&s, &id, &format!("token={black}&view=black&since=1"), None)
+        open(&s, &id, "view=black", Some(at_1), Some(&black))
             .await
             .unwrap(),
     ];
@@ -214,8 +238,9 @@ async fn every_version_once_in_order_across_reconnects(b: Backend) {
             streams[n] = open(
                 &s,
                 &id,
-                &format!("token={}&view={view}", tokens[n]),
-                Some(version),
+                &format!("view={view}"),
+                Some(&state),
+                Some(&tokens[n]),
             )
             .await
             .unwrap();
@@ -224,7 +249,7 @@ async fn every_version_once_in_order_across_reconnects(b: Backend) {
         // The watcher drops out for a few changes and comes back with Last-Event-ID.
         if ply % 7 == 0 {
             watched.extend(watcher.states_until(version).await);
-            let last = watched.last().unwrap().id;
+            let last = watched.last().unwrap().data.clone();
             drop(watcher);
             for _ in 0..2 {
                 if !state["outcome"].is_null() {
@@ -248,7 +273,7 @@ async fn every_version_once_in_order_across_reconnects(b: Backend) {
                     }
                 }
             }
-            watcher = open(&s, &id, "", last).await.unwrap();
+            watcher = open(&s, &id, "", Some(&last), None).await.unwrap();
         }
     }
     let last = state["version"].as_i64().unwrap();
@@ -290,24 +315,30 @@ async fn presence_follows_the_open_pages(b: Backend) {
         .await;
     let id = created["id"].as_str().unwrap().to_string();
     let creator = created["token"].as_str().unwrap().to_string();
-    let mut watcher = open(&s, &id, "", None).await.unwrap();
+    let mut watcher = open(&s, &id, "", None, None).await.unwrap();
     let p = watcher.next("presence").await;
     assert_eq!(p.data, json!({"white": false, "black": false}));
-    let page = open(&s, &id, &format!("token={creator}"), None)
-        .await
-        .unwrap();
+    let page = open(&s, &id, "", None, Some(&creator)).await.unwrap();
     let p = watcher.next("presence").await;
     assert_eq!(p.data, json!({"white": false, "black": true}));
     let state = s.get(&format!("/api/games/{id}")).await;
     assert_eq!(state["seats"]["black"]["present"], true);
     assert_eq!(state["seats"]["white"]["present"], false);
-    // A wrong token watches: no presence.
-    let _other = open(&s, &id, "token=nope", None).await.unwrap();
+    // A cookie with a wrong token watches: no presence.
+    let wrong = s
+        .client
+        .get(format!("{}/api/games/{id}/events", s.base))
+        .header("Cookie", "agon_seat_white=nope; agon_seat_black=nope")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), 200);
     drop(page);
     let p = watcher.next("presence").await;
     assert_eq!(p.data, json!({"white": false, "black": false}));
     let state = s.get(&format!("/api/games/{id}")).await;
     assert_eq!(state["seats"]["black"]["present"], false);
+    drop(wrong);
 }
 
 /// A game between friends with a clock of `1+0` (a clock minute each), both seats taken:
@@ -344,7 +375,7 @@ async fn a_clock_that_runs_out_is_pushed_with_nobody_acting(b: Backend) {
     let (id, white, black) = clocked_friend_game(&s).await;
     let state = s.get(&format!("/api/games/{id}")).await;
     assert_eq!(state["clock"]["initial_ms"], 400);
-    let mut watcher = open(&s, &id, "", None).await.unwrap();
+    let mut watcher = open(&s, &id, "", None, None).await.unwrap();
     watcher.next("state").await;
     white_opens(&s, &id, &white).await;
     let after_move = watcher.next("state").await;
@@ -398,9 +429,9 @@ async fn open_streams_are_bounded(b: Backend) {
         .ok("/api/games", json!({"side": "white", "level": "easy"}))
         .await;
     let id = created["id"].as_str().unwrap().to_string();
-    let a = open(&s, &id, "", None).await.unwrap();
-    let b = open(&s, &id, "", None).await.unwrap();
-    let (status, retry, body) = open(&s, &id, "", None).await.err().unwrap();
+    let a = open(&s, &id, "", None, None).await.unwrap();
+    let b = open(&s, &id, "", None, None).await.unwrap();
+    let (status, retry, body) = open(&s, &id, "", None, None).await.err().unwrap();
     assert_eq!(
         (status, body["error"].as_str()),
         (429, Some("rate-limited"))
@@ -410,7 +441,7 @@ async fn open_streams_are_bounded(b: Backend) {
     drop(a);
     let mut reopened = None;
     for _ in 0..50 {
-        if let Ok(stream) = open(&s, &id, "", None).await {
+        if let Ok(stream) = open(&s, &id, "", None, None).await {
             reopened = Some(stream);
             break;
         }
@@ -420,17 +451,20 @@ async fn open_streams_are_bounded(b: Backend) {
     drop((b, reopened));
     tokio::time::sleep(Duration::from_millis(200)).await;
     // Unknown games and bad queries are refused.
-    let (status, _, body) = open(&s, "0000000000000000", "", None).await.err().unwrap();
+    let (status, _, body) = open(&s, "0000000000000000", "", None, None)
+        .await
+        .err()
+        .unwrap();
     assert_eq!(
         (status, body["error"].as_str()),
         (404, Some("unknown-game"))
     );
-    let (status, _, body) = open(&s, &id, "since=x", None).await.err().unwrap();
+    let (status, _, body) = open(&s, &id, "since=x", None, None).await.err().unwrap();
     assert_eq!(
         (status, body["error"].as_str()),
         (400, Some("invalid-field"))
     );
-    let (status, _, body) = open(&s, &id, "view=red", None).await.err().unwrap();
+    let (status, _, body) = open(&s, &id, "view=red", None, None).await.err().unwrap();
     assert_eq!(
         (status, body["error"].as_str()),
         (400, Some("invalid-field"))
@@ -447,8 +481,8 @@ async fn the_global_bound_answers_503(b: Backend) {
         .ok("/api/games", json!({"side": "white", "level": "easy"}))
         .await;
     let id = created["id"].as_str().unwrap().to_string();
-    let _a = open(&s, &id, "", None).await.unwrap();
-    let (status, retry, body) = open(&s, &id, "", None).await.err().unwrap();
+    let _a = open(&s, &id, "", None, None).await.unwrap();
+    let (status, retry, body) = open(&s, &id, "", None, None).await.err().unwrap();
     assert_eq!(
         (status, body["error"].as_str()),
         (503, Some("too-many-streams"))
@@ -456,4 +490,243 @@ async fn the_global_bound_answers_503(b: Backend) {
     assert!(retry.is_some());
 }
 
-both_stores!((flavor = "multi_thread", worker_threads = 2); every_version_once_in_order_across_reconnects, presence_follows_the_open_pages, a_clock_that_runs_out_is_pushed_with_nobody_acting, a_stopped_server_ends_no_game_by_time, open_streams_are_bounded, the_global_bound_answers_503);
+/// A friend game, both seats taken: its id, White's and Black's tokens, and the state
+/// after the join (version 1).
+async fn friend_pair(s: &Server) -> (String, String, String, Value) {
+    let created = s
+        .ok("/api/games", json!({"opponent": "friend", "side": "white"}))
+        .await;
+    let id = created["id"].as_str().unwrap().to_string();
+    let joined = s.ok(&format!("/api/games/{id}/join"), json!({})).await;
+    let tokens = [&created, &joined].map(|v| v["token"].as_str().unwrap().to_string());
+    let [white, black] = tokens;
+    (id, white, black, joined["state"].clone())
+}
+
+/// The actions of [`every_stream_gets_the_same_bytes_built_once`] and
+/// [`a_change_gives_the_state_a_get_answers`], in game `id`: four moves, a draw offered and
+/// declined, a takeback asked and granted (White's last two plies). Answers the last
+/// version and the number of `change` texts they make: two per version whose board
+/// changed (one per view), one per other version.
+async fn play_some(
+    s: &Server,
+    id: &str,
+    white: &str,
+    black: &str,
+    mut after: impl AsyncFnMut(i64),
+) -> (i64, u64) {
+    let mut texts = 0;
+    let tokens = [white, black];
+    for n in 0..4 {
+        // The first legal move (of the side to move: White first).
+        let now = s.get(&format!("/api/games/{id}")).await;
+        let m = now["legal_moves"][0].as_str().unwrap().to_string();
+        let state = s
+            .ok(
+                &format!("/api/games/{id}/moves"),
+                json!({"token": tokens[n % 2], "move": m}),
+            )
+            .await;
+        texts += 2;
+        after(state["version"].as_i64().unwrap()).await;
+    }
+    let steps = [
+        ("draw", white, "offer", 1),
+        ("draw", black, "decline", 1),
+        ("takeback", white, "offer", 1),
+        ("takeback", black, "accept", 2),
+    ];
+    let mut last = 0;
+    for (what, token, answer, made) in steps {
+        let state = s
+            .ok(
+                &format!("/api/games/{id}/{what}"),
+                json!({"token": token, "answer": answer}),
+            )
+            .await;
+        texts += made;
+        last = state["version"].as_i64().unwrap();
+        after(last).await;
+    }
+    (last, texts)
+}
+
+/// The count of event texts of `kind` the server built.
+fn built(s: &Server, kind: &str) -> u64 {
+    let text = s.metrics.encode();
+    let prefix = format!("agon_event_texts_built_total{{kind=\"{kind}\"}} ");
+    text.lines()
+        .find_map(|l| l.strip_prefix(&prefix))
+        .map_or(0, |n| n.trim().parse().unwrap())
+}
+
+/// Reads a stream's raw bytes until the frame of version `last` ended.
+async fn raw_until(mut response: reqwest::Response, last: i64) -> String {
+    let mut text = String::new();
+    let marker = format!("\nid: {last}\n");
+    loop {
+        if let Some(at) = text.find(&marker) {
+            if text[at..].contains("\n\n") {
+                return text;
+            }
+        }
+        let chunk = tokio::time::timeout(Duration::from_secs(5), response.chunk())
+            .await
+            .expect("the stream goes on within 5 s")
+            .unwrap()
+            .expect("the stream is open");
+        text.push_str(std::str::from_utf8(&chunk).unwrap());
+    }
+}
+
+/// Many streams of one game, each view's: every stream of a view receives the very same
+/// bytes, and each version's text was serialised once per view (the server's count of
+/// texts built), whatever the number of streams. Before, each stream serialised the whole
+/// state for itself.
+async fn every_stream_gets_the_same_bytes_built_once(b: Backend) {
+    let s = server(b).await;
+    let (id, white, black, at_1) = friend_pair(&s).await;
+    const PER_VIEW: usize = 4;
+    let mut responses = Vec::new();
+    for n in 0..2 * PER_VIEW {
+        let view = ["white", "black"][n % 2];
+        let r = s
+            .client
+            .get(format!(
+                "{}/api/games/{id}/events?since=1&view={view}",
+                s.base
+            ))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        responses.push(r);
+    }
+    assert_eq!(at_1["version"], 1);
+    let before = (built(&s, "state"), built(&s, "change"));
+    let (last, texts) = play_some(&s, &id, &white, &black, async |_| {}).await;
+    let mut raw = Vec::new();
+    for r in responses {
+        raw.push(raw_until(r, last).await);
+    }
+    for n in 2..raw.len() {
+        assert_eq!(
+            raw[n],
+            raw[n % 2],
+            "stream {n}: the bytes of its view's first stream"
+        );
+    }
+    assert_ne!(
+        raw[0], raw[1],
+        "the views differ (the board is drawn turned)"
+    );
+    // One change a version, applying to the one before, and nothing else but presence.
+    let changes = raw[0].matches("event: change\n").count() as i64;
+    assert_eq!(changes, last - 1);
+    assert_eq!(raw[0].matches("event: state\n").count(), 0);
+    assert_eq!(built(&s, "state"), before.0, "no whole state was needed");
+    assert_eq!(
+        built(&s, "change") - before.1,
+        texts,
+        "each text built once, for 8 streams"
+    );
+}
+
+/// Each `change` a stream sends, applied to the state before it, gives the very state a
+/// `GET` answers at that version, for both views, through moves, an offer and a takeback.
+async fn a_change_gives_the_state_a_get_answers(b: Backend) {
+    let s = server(b).await;
+    let (id, white, black, _) = friend_pair(&s).await;
+    let mut streams = Vec::new();
+    for view in ["white", "black"] {
+        let page = s.get(&format!("/api/games/{id}?view={view}")).await;
+        let query = format!("view={view}");
+        streams.push((
+            view,
+            open(&s, &id, &query, Some(&page), None).await.unwrap(),
+        ));
+    }
+    let mut checked = 0;
+    let (last, _) = play_some(&s, &id, &white, &black, async |version| {
+        for (view, stream) in streams.iter_mut() {
+            let event = stream.next("state").await;
+            assert_eq!(event.id, Some(version));
+            assert_eq!(event.kind, "change", "version {version}");
+            let change = event.change.as_ref().unwrap();
+            assert_eq!(change["base"], version - 1);
+            let fetched = s.get(&format!("/api/games/{id}?view={view}")).await;
+            assert_eq!(event.data, fetched, "version {version}, {view}'s view");
+            checked += 1;
+        }
+    })
+    .await;
+    assert_eq!(checked, 2 * (last - 1));
+}
+
+/// A seat is known by the cookie `POST /api/games/{id}/seat` sets, never by a token in
+/// the stream's address (which a proxy's access log would keep): that is refused.
+async fn a_seat_is_known_by_its_cookie_never_by_a_token_in_the_address(b: Backend) {
+    let s = server(b).await;
+    let (id, _white, black, _) = friend_pair(&s).await;
+    let (status, body) = s
+        .post(&format!("/api/games/{id}/seat"), json!({"token": "nope"}))
+        .await;
+    assert_eq!((status, body["error"].as_str()), (403, Some("wrong-token")));
+    let (status, body) = s
+        .post("/api/games/0000000000000000/seat", json!({"token": black}))
+        .await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (404, Some("unknown-game"))
+    );
+    let r = s
+        .client
+        .post(format!("{}/api/games/{id}/seat", s.base))
+        .json(&json!({ "token": black }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    assert_eq!(
+        r.headers()["set-cookie"].to_str().unwrap(),
+        format!("agon_seat_black={black}; Path=/api/games/{id}; HttpOnly; SameSite=Strict")
+    );
+    assert_eq!(r.json::<Value>().await.unwrap(), json!({"side": "black"}));
+    // The token in the address: refused, whatever else the query holds.
+    for query in [
+        format!("token={black}"),
+        format!("since=1&token={black}&view=black"),
+    ] {
+        let (status, _, body) = open(&s, &id, &query, None, None).await.err().unwrap();
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (400, Some("invalid-field"))
+        );
+        assert!(
+            body["message"].as_str().unwrap().contains("/seat"),
+            "{body}"
+        );
+    }
+    // The cookie: Black is present while the stream is open.
+    let mut watcher = open(&s, &id, "", None, None).await.unwrap();
+    let p = watcher.next("presence").await;
+    assert_eq!(p.data, json!({"white": false, "black": false}));
+    let page = open(&s, &id, "", None, Some(&black)).await.unwrap();
+    let p = watcher.next("presence").await;
+    assert_eq!(p.data, json!({"white": false, "black": true}));
+    // A cookie naming the other seat with this token proves nothing.
+    let wrong = s
+        .client
+        .get(format!("{}/api/games/{id}/events", s.base))
+        .header("Cookie", format!("agon_seat_white={black}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), 200);
+    drop(page);
+    let p = watcher.next("presence").await;
+    assert_eq!(p.data, json!({"white": false, "black": false}));
+    drop(wrong);
+}
+
+both_stores!((flavor = "multi_thread", worker_threads = 2); every_stream_gets_the_same_bytes_built_once, a_change_gives_the_state_a_get_answers, a_seat_is_known_by_its_cookie_never_by_a_token_in_the_address, every_version_once_in_order_across_reconnects, presence_follows_the_open_pages, a_clock_that_runs_out_is_pushed_with_nobody_acting, a_stopped_server_ends_no_game_by_time, open_streams_are_bounded, the_global_bound_answers_503);

@@ -225,7 +225,7 @@ async fn every_route_is_documented_and_every_documented_operation_is_routed() {
         .iter()
         .map(|(method, path, _)| format!("{method} {path}"))
         .collect();
-    assert_eq!(documented.len(), 16, "{documented:?}");
+    assert_eq!(documented.len(), 17, "{documented:?}");
     for (method, path, operation) in operations(&doc) {
         let uri = path.replace("{id}", NO_GAME);
         let body = operation.get("requestBody").map(|_| "{}");
@@ -330,6 +330,10 @@ async fn real_answers_match_their_schemas() {
         .await;
     server
         .checked(&doc, ("GET", "/api/games/{id}", id), None, 200)
+        .await;
+    let seat = json!({"token": computer["token"]});
+    server
+        .checked(&doc, ("POST", "/api/games/{id}/seat", id), Some(seat), 200)
         .await;
     server
         .checked(&doc, ("GET", "/api/health", ""), None, 200)
@@ -658,5 +662,38 @@ async fn level_is_required_against_the_computer_and_events_have_their_schemas() 
         .iter()
         .map(|e| &resolve(&doc, e)["properties"]["event"]["const"])
         .collect();
-    assert_eq!(kinds, [&json!("state"), &json!("presence")]);
+    assert_eq!(
+        kinds,
+        [&json!("state"), &json!("change"), &json!("presence")]
+    );
+    // A real change, with and without its board, is valid against its schema.
+    let change = &doc["components"]["schemas"]["GameChange"];
+    use agon_core::{Position, Side};
+    use agon_web::{game::WebGame, GameChange, Level, View};
+    let start = WebGame::new(
+        "0011223344556677".into(),
+        [0; 32],
+        Side::White,
+        Level::Easy,
+        1,
+        Position::start(),
+    );
+    let mut moved = start.clone();
+    moved.game.play("f1-e1".parse().unwrap()).unwrap();
+    moved.version = 1;
+    let mut offered = moved.clone();
+    offered.offers.draw = Some(Side::Black);
+    offered.version = 2;
+    let view = View {
+        side: Side::Black,
+        now_ms: 0,
+        present: [true, false],
+        minute_ms: 60_000,
+    };
+    let drawn = serde_json::to_value(GameChange::between(&start, &moved, view)).unwrap();
+    assert!(drawn["svg"].is_string());
+    check(&doc, change, &drawn, "a change with its board");
+    let plain = serde_json::to_value(GameChange::between(&moved, &offered, view)).unwrap();
+    assert!(plain["svg"].is_null(), "{plain}");
+    check(&doc, change, &plain, "a change without a board");
 }

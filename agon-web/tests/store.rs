@@ -225,7 +225,7 @@ async fn a_change_whose_caller_is_dropped_during_the_commit_is_still_published()
     let HubEvent::State(published) = event else {
         panic!("{event:?}")
     };
-    assert_eq!(published.version, 1);
+    assert_eq!(published.game.version, 1);
     let stored = store.load(id).await.unwrap().unwrap();
     assert_eq!((stored.version, stored.plies()), (1, 1));
 }

@@ -12,6 +12,7 @@ import { rememberFocus } from './focus.js';
 import { t } from './i18n.js';
 import { rulesText } from './ruleset.js';
 import { follow, stop as stopLive } from './live.js';
+import { applyChange } from './change.js';
 import { moveSound } from './sound.js';
 
 /** @typedef {import('./state.js').GameState} GameState */
@@ -482,23 +483,52 @@ async function openGame(/** @type {string} */ id) {
   await maybeComputer();
 }
 
+/**
+ * Hands this browser's seat token to the server for the game's event stream: the answer
+ * sets an HttpOnly cookie that the stream reads (a token in the stream's address would be
+ * written in access logs). Without it (an old token, no network) the stream watches.
+ * @param {string} id
+ */
+async function claimSeat(id) {
+  if (!app.token) return;
+  try {
+    await api('POST', `/api/games/${id}/seat`, { token: app.token });
+  } catch {
+    // The stream opens as a watcher's; the game goes on.
+  }
+}
+
 /** Follows the game shown by its event stream: the other side's moves, offers, clocks. */
-function startLive() {
+async function startLive() {
   const id = app.id;
   if (!id) return;
   const gen = app.generation;
+  await claimSeat(id);
+  if (gen !== app.generation) return;
+  /** @param {GameState} state */
+  const show = (state) => {
+    if (applyState(state, viewSide())) {
+      app.error = null;
+      redraw();
+      if (!app.busy) maybeComputer();
+    }
+  };
   follow(() => {
     const since = app.state && typeof app.state.version === 'number' ? app.state.version : 0;
-    const token = app.token ? `&token=${encodeURIComponent(app.token)}` : '';
-    return `/api/games/${id}/events?since=${since}&view=${viewSide()}${token}`;
+    return `/api/games/${id}/events?since=${since}&view=${viewSide()}`;
   }, {
     onState: (state) => {
       if (gen !== app.generation) return;
-      if (applyState(state, viewSide())) {
-        app.error = null;
-        redraw();
-        if (!app.busy) maybeComputer();
-      }
+      show(state);
+    },
+    onChange: (change) => {
+      if (gen !== app.generation) return;
+      const shown = app.state && typeof app.state.version === 'number' ? app.state.version : -1;
+      if (change.version <= shown) return;
+      const next = applyChange(app.state, change, app.stateView === viewSide());
+      // A change made from another version than the one shown: the whole state instead.
+      if (next) show(next);
+      else refresh().then(redraw);
     },
     onPresence: (presence) => {
       if (gen !== app.generation) return;

@@ -1,7 +1,8 @@
-// Live updates: one EventSource on /api/games/{id}/events for the game shown. Every
-// `state` event carries the whole state with its version, so the page never needs a
-// delta: the caller applies a state only when its version is newer than the one shown,
-// and asks for the state again whenever the stream (re)connects, so that nothing is shown
+// Live updates: one EventSource on /api/games/{id}/events for the game shown. A `state`
+// event carries the whole state with its version, a `change` event what changed since the
+// version before (change.js); the caller applies a state only when its version is newer
+// than the one shown, a change only to its base version (else it asks for the state), and
+// asks for the state again whenever the stream (re)connects, so that nothing is shown
 // twice and nothing is lost across a dropped connection or a restarted server.
 //
 // While the stream is down (dropped, or refused from the start, as past a server's cap
@@ -15,10 +16,12 @@
 // seconds: the price of a stream it could not have.
 
 /** @typedef {import('./state.js').GameState} GameState */
+/** @typedef {import('./change.js').GameChange} GameChange */
 
 /**
  * @typedef {{
  *   onState: (state: GameState) => void,
+ *   onChange: (change: GameChange) => void,
  *   onPresence: (presence: {white: boolean, black: boolean}) => void,
  *   onOpen: () => void,
  *   onDown: () => void,
@@ -99,6 +102,16 @@ function connect() {
       return;
     }
     if (state && typeof state === 'object') on.onState(state);
+  });
+  es.addEventListener('change', (ev) => {
+    if (source !== es) return;
+    let change;
+    try {
+      change = JSON.parse(/** @type {MessageEvent} */ (ev).data);
+    } catch {
+      return;
+    }
+    if (change && typeof change === 'object') on.onChange(change);
   });
   es.addEventListener('presence', (ev) => {
     if (source !== es) return;

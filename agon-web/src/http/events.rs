@@ -1,11 +1,27 @@
-//! `GET /api/games/{id}/events`: a game's changes as Server-Sent Events.
+//! `GET /api/games/{id}/events`: a game's changes as Server-Sent Events, and
+//! `POST /api/games/{id}/seat`, which lets a seat's stream say who it is without its token
+//! in any address.
 //!
 //! Each stream subscribes to the game's broadcast in the [`Hub`](crate::Hub) FIRST, then
-//! reads the game from the database, and sends the state if it is newer than what the
+//! reads the game from the database (or takes the hub's newest version of it, when other
+//! streams of the game listen: a read of theirs or a version published since, which
+//! covers as much, see [`Hub::current`](crate::Hub::current)), and sends the state if it is newer than what the
 //! page has (`Last-Event-ID`, else `?since=N`): whatever is committed after the read is
 //! in the broadcast, whatever before it is in the read, so nothing falls between. It then
 //! sends every broadcast version newer than the last it sent (so no version twice, and in
-//! order), and when it lagged behind the broadcast it reads the game again.
+//! order): as a `change` from the version it sent last when the version was published
+//! right after it, else as the whole `state`; when it lagged behind the broadcast it reads
+//! the game again. Every text is built once per version and view ([`super::change`]).
+//!
+//! A seat's stream marks the seat present. It proves the seat by a cookie
+//! (`agon_seat_white`, `agon_seat_black`) that `POST /api/games/{id}/seat` sets from the
+//! token in its body: a token in the stream's URL would be written in every proxy's and
+//! server's access log, and `EventSource` can send no header. The cookie is `HttpOnly`
+//! (no script reads it), `SameSite=Strict` (no other site's page sends it), its path is
+//! the game's (`/api/games/{id}`, sent to no other game), and `Secure` when the request
+//! came over HTTPS (a trusted proxy's `X-Forwarded-Proto`). It grants only presence:
+//! every action still needs the token in its body. `?token=` on the stream is refused
+//! (`400`), so that a page or a client still sending it learns why.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -14,22 +30,23 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use agon_core::Side;
+use axum::body::Body;
 use axum::extract::{ConnectInfo, Path, Request, State};
-use axum::http::StatusCode;
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use futures_util::stream::{self, Stream};
-use serde::Deserialize;
+use axum::Json;
+use bytes::Bytes;
+use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, watch};
-use utoipa::IntoParams;
+use utoipa::{IntoParams, ToSchema};
 
+use super::api::TokenRequest;
+use super::change::{change_text, frame, state_text};
 use super::openapi::{GameId, SideName};
-use super::request::{parse_view, query};
-use super::responses::UnknownGame;
-use super::state::state_for;
+use super::request::{parse_view, query, JsonBody};
+use super::responses::{SeatErrors, UnknownGame};
 use crate::error::{ApiError, ErrorBody};
-use crate::game::WebGame;
-use crate::hub::{HubEvent, StreamPermit, Subscription};
+use crate::hub::{HubEvent, Published, StreamPermit, Subscription};
 use crate::ids;
 use crate::limits::ClientKey;
 use crate::service::{self, AppState};
@@ -48,9 +65,53 @@ struct EventsQuery {
     /// The side at the bottom of the board (default: the creator's).
     #[param(value_type = Option<SideName>)]
     view: Option<String>,
-    /// A seat's token: marks that seat present while the stream is open (any other opens
-    /// the stream as a watcher's).
-    token: Option<String>,
+}
+
+/// The name of the cookie that holds `side`'s seat token for the stream.
+///
+/// ```
+/// assert_eq!(agon_web::events::seat_cookie(agon_core::Side::Black), "agon_seat_black");
+/// ```
+pub fn seat_cookie(side: Side) -> &'static str {
+    match side {
+        Side::White => "agon_seat_white",
+        Side::Black => "agon_seat_black",
+    }
+}
+
+/// The values of the cookies named `name` in the request's `Cookie` headers.
+fn cookies<'a>(headers: &'a HeaderMap, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(move |pair| {
+            let (key, value) = pair.split_once('=')?;
+            (key.trim() == name).then_some(value.trim())
+        })
+}
+
+/// The seat whose cookie holds one of `game`'s tokens: the one of `view` when both do
+/// (one browser holding both seats, in two tabs), else either.
+fn seat_of_cookies(
+    headers: &HeaderMap,
+    game: &crate::game::WebGame,
+    view: Option<Side>,
+) -> Option<Side> {
+    let valid = |side: Side| {
+        cookies(headers, seat_cookie(side))
+            .any(|token| game.seat_of(&ids::digest(token)) == Some(side))
+    };
+    let seats: Vec<Side> = [Side::White, Side::Black]
+        .into_iter()
+        .filter(|&s| valid(s))
+        .collect();
+    match seats.as_slice() {
+        [] => None,
+        [one] => Some(*one),
+        _ => Some(view.unwrap_or(game.human)),
+    }
 }
 
 /// The version the page has: `Last-Event-ID` (sent by `EventSource` when it reconnects)
@@ -76,54 +137,66 @@ fn since(request: &Request, query: &EventsQuery) -> Result<i64, ApiError> {
     }
 }
 
+/// The keep-alive comment.
+const COMMENT: &[u8] = b":\n\n";
+
 /// What one stream holds while it is open.
 struct Live {
     app: Arc<AppState>,
     id: String,
-    view: Option<Side>,
+    /// The side at the bottom of the board.
+    side: Side,
     subscription: Subscription,
     closed: watch::Receiver<bool>,
     /// The newest version sent.
     sent: i64,
-    /// Events ready to go.
-    queue: VecDeque<Event>,
+    /// Event texts ready to go.
+    queue: VecDeque<Bytes>,
     _permit: StreamPermit,
     /// Counts the stream in the metrics while it is open.
     _counted: crate::metrics::StreamGuard,
 }
 
 impl Live {
-    fn state_event(&mut self, game: &WebGame) {
-        if game.version <= self.sent {
-            return;
+    /// Queues `published` if newer than what was sent: as a change from the version sent
+    /// last if it is its base, else whole. Answers whether it queued the whole state.
+    fn version_event(&mut self, published: &Arc<Published>) -> bool {
+        let version = published.game.version;
+        if version <= self.sent {
+            return false;
         }
-        self.sent = game.version;
-        let state = state_for(&self.app, game, self.view);
-        let data = serde_json::to_string(&state).unwrap_or_default();
-        self.queue.push_back(
-            Event::default()
-                .event("state")
-                .id(game.version.to_string())
-                .data(data),
-        );
+        let from_sent = published
+            .base
+            .as_ref()
+            .is_some_and(|b| b.version == self.sent);
+        let change = from_sent
+            .then(|| change_text(&self.app, published, self.side))
+            .flatten();
+        self.sent = version;
+        let whole = change.is_none();
+        let text = change.unwrap_or_else(|| state_text(&self.app, published, self.side));
+        self.queue.push_back(text);
+        whole
     }
 
-    fn presence_event(&mut self, present: [bool; 2]) {
+    fn presence_event(&mut self) {
+        let present = self.app.hub.present(&self.id);
         let data = serde_json::json!({"white": present[0], "black": present[1]});
-        self.queue
-            .push_back(Event::default().event("presence").data(data.to_string()));
+        self.queue.push_back(frame("presence", None, &data));
     }
 
     /// The game read again (after a lag); `None` when it is gone or unreadable.
-    async fn reload(&self) -> Option<WebGame> {
-        service::load_game(&self.app, &self.id).await.ok()
+    async fn reload(&self) -> Option<Arc<Published>> {
+        let game = service::load_game(&self.app, &self.id).await.ok()?;
+        Some(self.app.hub.latest(game))
     }
 
-    /// The next event, or `None` when the stream ends (server shutting down, game gone).
-    async fn next(&mut self) -> Option<Event> {
+    /// The next text to send, or `None` when the stream ends (server shutting down, game
+    /// gone).
+    async fn next(&mut self) -> Option<Bytes> {
         loop {
-            if let Some(event) = self.queue.pop_front() {
-                return Some(event);
+            if let Some(text) = self.queue.pop_front() {
+                return Some(text);
             }
             if *self.closed.borrow() {
                 return None;
@@ -131,15 +204,25 @@ impl Live {
             let received = tokio::select! {
                 r = self.subscription.receiver().recv() => r,
                 _ = self.closed.changed() => return None,
+                _ = tokio::time::sleep(KEEP_ALIVE) => return Some(Bytes::from_static(COMMENT)),
             };
             match received {
-                Ok(HubEvent::State(game)) => self.state_event(&game),
-                Ok(HubEvent::Presence(present)) => self.presence_event(present),
+                Ok(HubEvent::State(published)) => {
+                    // A whole state shows the presence as of its building, which may be
+                    // older than what the page was told since: the presence follows it.
+                    if self.version_event(&published) {
+                        self.presence_event();
+                    }
+                }
+                Ok(HubEvent::Presence(present)) => {
+                    let data = serde_json::json!({"white": present[0], "black": present[1]});
+                    self.queue.push_back(frame("presence", None, &data));
+                }
                 Err(broadcast::error::RecvError::Lagged(_)) => {
-                    let game = self.reload().await?;
-                    self.state_event(&game);
-                    let present = self.app.hub.present(&self.id);
-                    self.presence_event(present);
+                    // Presence events may have been lost too.
+                    let published = self.reload().await?;
+                    self.version_event(&published);
+                    self.presence_event();
                 }
                 Err(broadcast::error::RecvError::Closed) => return None,
             }
@@ -147,16 +230,16 @@ impl Live {
     }
 }
 
-/// `GET /api/games/{id}/events?since=N&view=white&token=TOKEN`: the game's live events
-/// (see the crate README). A token of neither seat opens the stream as a watcher's.
+/// `GET /api/games/{id}/events?since=N&view=white`: the game's live events (see the crate
+/// README). A seat's stream is known by its cookie (`POST /api/games/{id}/seat`).
 #[utoipa::path(
     get,
     path = "/api/games/{id}/events",
     tag = "games",
     params(GameId, EventsQuery),
     responses(
-        (status = 200, description = "Server-Sent Events: `state` (id: the version; data: the state as GET answers it) and `presence` (data: {\"white\": bool, \"black\": bool}), a keep-alive comment every 15 s", body = String, content_type = "text/event-stream"),
-        (status = 400, description = "the query is wrong (`since`, `view`): `invalid-field`", body = ErrorBody),
+        (status = 200, description = "Server-Sent Events: `state` (id: the version; data: the whole state as GET answers it, schema `GameState`), `change` (id: the version; data: what changed since the version before, schema `GameChange`; sent when the page had that version) and `presence` (data: {\"white\": bool, \"black\": bool}), a keep-alive comment every 15 s. A stream with a seat's cookie (`POST /api/games/{id}/seat`) marks the seat present while open.", body = String, content_type = "text/event-stream"),
+        (status = 400, description = "the query is wrong (`since`, `view`), or holds a seat's `token` (refused: an address is logged; use `POST /api/games/{id}/seat`): `invalid-field`", body = ErrorBody),
         UnknownGame,
         (status = 429, description = "too many event streams open from this address: `rate-limited`", body = ErrorBody),
         (status = 503, description = "too many event streams open on the server: `too-many-streams`", body = ErrorBody, headers(("Retry-After" = u32, description = "Seconds to wait before retrying"))),
@@ -167,6 +250,11 @@ pub async fn events(
     Path(id): Path<String>,
     request: Request,
 ) -> Result<Response, ApiError> {
+    if token_in_query(request.uri().query()) {
+        return Err(ApiError::invalid_field(
+            "a seat's token does not go in the stream's address (it would be logged): send it to POST /api/games/{id}/seat, which sets the stream's cookie",
+        ));
+    }
     let query: EventsQuery = query(request.uri())?;
     let since = since(&request, &query)?;
     let view = parse_view(query.view.as_deref())?;
@@ -182,18 +270,23 @@ pub async fn events(
     let address = (client != ClientKey::Unknown).then_some(client);
     let permit = app.hub.open_stream(address)?;
     let counted = app.metrics.stream();
-    // Subscribed before the read: nothing committed after the read is missed.
+    // Subscribed before the read: nothing committed after the read is missed. The hub's
+    // newest version of the game, when other streams listen to it, is as good as a read.
     let mut subscription = app.hub.subscribe(&id);
-    let game = service::load_game(&app, &id).await?;
-    let digest = query.token.as_deref().map(ids::digest);
-    if let Some(side) = digest.and_then(|d| game.seat_of(&d)) {
+    let published = match app.hub.current(&id) {
+        Some(published) => published,
+        None => app.hub.latest(service::load_game(&app, &id).await?),
+    };
+    let game = &published.game;
+    if let Some(side) = seat_of_cookies(request.headers(), game, view) {
         subscription.mark_present(side);
     }
+    let side = view.unwrap_or(game.human);
     let closed = app.hub.closed();
     let mut live = Live {
         app: app.clone(),
         id,
-        view,
+        side,
         subscription,
         closed,
         sent: since,
@@ -201,25 +294,143 @@ pub async fn events(
         _permit: permit,
         _counted: counted,
     };
-    live.state_event(&game);
-    let present = live.app.hub.present(&live.id);
-    live.presence_event(present);
-    let stream = stream::unfold(live, |mut live| async move {
-        let event = live.next().await?;
-        Some((Ok::<Event, Infallible>(event), live))
+    live.version_event(&published);
+    live.presence_event();
+    let stream = futures_util::stream::unfold(live, |mut live| async move {
+        let text = live.next().await?;
+        Some((Ok::<Bytes, Infallible>(text), live))
     });
-    Ok(sse(stream))
+    let mut response = Response::new(Body::from_stream(stream));
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    // Proxies must not buffer the stream.
+    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    Ok(response)
 }
 
-fn sse(stream: impl Stream<Item = Result<Event, Infallible>> + Send + 'static) -> Response {
-    let mut response = Sse::new(stream)
-        .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
-        .into_response();
-    // Proxies must not buffer the stream.
-    response.headers_mut().insert(
-        "x-accel-buffering",
-        axum::http::HeaderValue::from_static("no"),
+/// Whether a query holds a `token` parameter.
+fn token_in_query(query: Option<&str>) -> bool {
+    query.is_some_and(|q| {
+        q.split('&')
+            .any(|pair| pair.split('=').next() == Some("token"))
+    })
+}
+
+/// The answer of `POST /api/games/{id}/seat`.
+#[derive(Serialize, ToSchema)]
+pub struct SeatResponse {
+    /// The token's side: its cookie is set.
+    #[schema(value_type = SideName)]
+    pub side: &'static str,
+}
+
+/// `POST /api/games/{id}/seat`: the token's seat, remembered in a cookie for the game's
+/// event stream (see the module's documentation).
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/seat",
+    tag = "games",
+    params(GameId),
+    request_body = TokenRequest,
+    responses(
+        (status = 200, description = "The token's seat; the answer sets the cookie `agon_seat_white` or `agon_seat_black` (HttpOnly, SameSite=Strict, Path=/api/games/{id}, Secure over HTTPS) that the game's event stream reads to mark the seat present", body = SeatResponse, headers(("Set-Cookie" = String, description = "The seat's cookie"))),
+        SeatErrors,
+    )
+)]
+pub async fn seat(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    JsonBody(request): JsonBody<TokenRequest>,
+) -> Result<Response, ApiError> {
+    let game = service::load_game(&app, &id).await?;
+    let side = game
+        .seat_of(&ids::digest(&request.token))
+        .ok_or_else(ApiError::wrong_token)?;
+    let secure = app.limits.trust_proxy() && forwarded_https(&headers);
+    let cookie = format!(
+        "{}={}; Path=/api/games/{}; HttpOnly; SameSite=Strict{}",
+        seat_cookie(side),
+        request.token,
+        game.id,
+        if secure { "; Secure" } else { "" }
     );
+    let mut response = Json(SeatResponse { side: side.name() }).into_response();
+    let value = HeaderValue::from_str(&cookie).map_err(|_| ApiError::wrong_token())?;
+    response.headers_mut().insert(header::SET_COOKIE, value);
     debug_assert_eq!(response.status(), StatusCode::OK);
-    response
+    Ok(response)
+}
+
+/// Whether a proxy says the request came over HTTPS (`X-Forwarded-Proto`, `Forwarded`).
+fn forwarded_https(headers: &HeaderMap) -> bool {
+    let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    let proto = text("x-forwarded-proto")
+        .and_then(|v| v.split(',').next())
+        .is_some_and(|v| v.trim().eq_ignore_ascii_case("https"));
+    let forwarded = text("forwarded").is_some_and(|v| {
+        v.split(',').next().unwrap_or("").split(';').any(|p| {
+            p.split_once('=').is_some_and(|(k, v)| {
+                k.trim().eq_ignore_ascii_case("proto")
+                    && v.trim().trim_matches('"').eq_ignore_ascii_case("https")
+            })
+        })
+    });
+    proto || forwarded
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_in_the_query_is_seen_wherever_it_is() {
+        assert!(token_in_query(Some("token=abc")));
+        assert!(token_in_query(Some("since=3&token=abc&view=white")));
+        assert!(token_in_query(Some("token")));
+        assert!(!token_in_query(Some("since=3&view=white")));
+        assert!(!token_in_query(Some("tokens=1")));
+        assert!(!token_in_query(None));
+    }
+
+    #[test]
+    fn https_is_read_from_the_proxy_headers() {
+        let mut headers = HeaderMap::new();
+        assert!(!forwarded_https(&headers));
+        headers.insert("x-forwarded-proto", HeaderValue::from_static("https"));
+        assert!(forwarded_https(&headers));
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            "forwarded",
+            HeaderValue::from_static("for=1.2.3.4;proto=https"),
+        );
+        assert!(forwarded_https(&headers));
+        headers.insert(
+            "forwarded",
+            HeaderValue::from_static("for=1.2.3.4;proto=http"),
+        );
+        assert!(!forwarded_https(&headers));
+    }
+
+    #[test]
+    fn cookies_are_found_by_name() {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::COOKIE,
+            HeaderValue::from_static("agon_lang=pl; agon_seat_white=abc ;agon_seat_black=def"),
+        );
+        assert_eq!(
+            cookies(&headers, "agon_seat_white").collect::<Vec<_>>(),
+            ["abc"]
+        );
+        assert_eq!(
+            cookies(&headers, "agon_seat_black").collect::<Vec<_>>(),
+            ["def"]
+        );
+        assert_eq!(cookies(&headers, "agon_seat").count(), 0);
+    }
 }

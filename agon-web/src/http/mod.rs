@@ -25,6 +25,7 @@ use crate::{limits, metrics};
 use pages::Page;
 
 pub mod api;
+pub mod change;
 pub mod events;
 pub mod friend;
 pub mod health;
@@ -51,6 +52,7 @@ pub(crate) fn api_routes() -> OpenApiRouter<Arc<AppState>> {
         .routes(routes!(friend::takeback))
         .routes(routes!(friend::rematch))
         .routes(routes!(events::events))
+        .routes(routes!(events::seat))
         .routes(routes!(api::record))
         .routes(routes!(api::board_svg))
         .routes(routes!(health::health))

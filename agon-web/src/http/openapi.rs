@@ -93,7 +93,7 @@ pub enum AnswerName {
             with a stable NAME; each response lists the names it can carry.",
         license(name = "MIT OR Apache-2.0", identifier = "MIT OR Apache-2.0"),
     ),
-    components(schemas(crate::error::ErrorBody, SideName, SideChoice, LevelName, OpponentName, AnswerName)),
+    components(schemas(crate::error::ErrorBody, SideName, SideChoice, LevelName, OpponentName, AnswerName, super::state::GameChange)),
     tags(
         (name = "games", description = "Creating games and playing them"),
         (name = "friends", description = "Games between two people: joining, offers"),
@@ -278,13 +278,14 @@ fn describe_texts(doc: &mut Value) {
 }
 
 /// The event stream's answer: a sequence of Server-Sent Events, each of its own kind
-/// (`LiveEvent`): `state` (its `id` the version, its `data` the state as JSON) and
+/// (`LiveEvent`): `state` (its `id` the version, its `data` the state as JSON), `change`
+/// (its `id` the version, its `data` what changed from the version before) and
 /// `presence` (its `data` which seats have a page open).
 fn describe_events(doc: &mut Value) {
     let schemas = &mut doc["components"]["schemas"];
     schemas["Presence"] = json!({
         "type": "object",
-        "description": "Which seats have a page open (an event stream with their token).",
+        "description": "Which seats have a page open (an event stream with their seat's cookie, see `POST /api/games/{id}/seat`).",
         "properties": {"white": {"type": "boolean"}, "black": {"type": "boolean"}},
         "required": ["white", "black"],
     });
@@ -295,6 +296,16 @@ fn describe_events(doc: &mut Value) {
             "event": {"const": "state"},
             "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The state's version."},
             "data": {"$ref": "#/components/schemas/GameState"},
+        },
+        "required": ["event", "id", "data"],
+    });
+    schemas["ChangeEvent"] = json!({
+        "type": "object",
+        "description": "`event: change`: the game at a new version, as what changed from the version before (`base`), sent to a stream whose page has that version (its `data` is that JSON; the page's state with it applied is the state `GET /api/games/{id}` answers).",
+        "properties": {
+            "event": {"const": "change"},
+            "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The new version."},
+            "data": {"$ref": "#/components/schemas/GameChange"},
         },
         "required": ["event", "id", "data"],
     });
@@ -311,6 +322,7 @@ fn describe_events(doc: &mut Value) {
         "description": "One Server-Sent Event of a game's stream.",
         "oneOf": [
             {"$ref": "#/components/schemas/StateEvent"},
+            {"$ref": "#/components/schemas/ChangeEvent"},
             {"$ref": "#/components/schemas/PresenceEvent"},
         ],
     });

@@ -196,7 +196,7 @@ fn rule_list() -> String {
 
 /// The embedded files under `/assets/`: name, content type, bytes. The script is a set of
 /// ES modules (`js/main.js` imports the others), served as they are.
-const ASSETS: [(&str, &str, &str); 16] = [
+const ASSETS: [(&str, &str, &str); 17] = [
     ("js/main.js", JS, include_str!("../../assets/js/main.js")),
     ("js/state.js", JS, include_str!("../../assets/js/state.js")),
     ("js/api.js", JS, include_str!("../../assets/js/api.js")),
@@ -217,6 +217,11 @@ const ASSETS: [(&str, &str, &str); 16] = [
         include_str!("../../assets/js/ruleset.js"),
     ),
     ("js/live.js", JS, include_str!("../../assets/js/live.js")),
+    (
+        "js/change.js",
+        JS,
+        include_str!("../../assets/js/change.js"),
+    ),
     ("js/clock.js", JS, include_str!("../../assets/js/clock.js")),
     ("js/sound.js", JS, include_str!("../../assets/js/sound.js")),
     (

@@ -201,7 +201,7 @@ pub struct SeatState {
     pub taken: bool,
     /// The seat's display name, if its player gave one.
     pub name: Option<String>,
-    /// Whether the seat has a page open (an event stream with its token; the computer is
+    /// Whether the seat has a page open (an event stream with its seat's cookie; the computer is
     /// always present).
     pub present: bool,
 }
@@ -377,6 +377,12 @@ impl GameState {
     /// assert!(state.seats.black.present, "the computer is always there");
     /// ```
     pub fn view(game: &WebGame, view: View) -> GameState {
+        GameState::build(game, view, true)
+    }
+
+    /// The state of `game` as `view` sees it, with the board drawn only if `draw` (else
+    /// `svg` is empty).
+    fn build(game: &WebGame, view: View, draw: bool) -> GameState {
         let g = &game.game;
         let position = g.position();
         let score = |winner: Option<Side>| match winner {
@@ -473,11 +479,142 @@ impl GameState {
             outcome,
             computer_to_move: game.computer_to_move(),
             can_undo: game.can_undo(),
-            svg: Svg::new(position)
-                .size(None)
-                .flipped(view.side == Side::Black)
-                .last_move(last_move)
-                .to_string(),
+            svg: if draw {
+                board_svg(game, view.side)
+            } else {
+                String::new()
+            },
+        }
+    }
+}
+
+/// The board of `game` drawn by agon-svg with `side` at the bottom, its last move marked.
+fn board_svg(game: &WebGame, side: Side) -> String {
+    Svg::new(game.game.position())
+        .size(None)
+        .flipped(side == Side::Black)
+        .last_move(game.game.moves().last().copied())
+        .to_string()
+}
+
+/// A `change` event of the live stream: what changed from version `base` (which the page
+/// has) to `version`, so that a page need not receive the whole game again. The page's
+/// state after it: the fields of its state at `base` (the game's id, sides, rules and
+/// level never change), the moves cut to the first `keep` and followed by `added`, the
+/// board `svg` if not `null` (else the page's board stays: it did not change), and every
+/// other field as given here.
+///
+/// ```
+/// use agon_core::{Position, Side};
+/// use agon_web::{game::WebGame, GameChange, GameState, Level};
+/// let mut game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
+/// let before = game.clone();
+/// game.game.play("f1-e1".parse().unwrap()).unwrap();
+/// game.version = 1;
+/// let view = agon_web::View { side: Side::White, now_ms: 0, present: [false; 2], minute_ms: 60_000 };
+/// let change = GameChange::between(&before, &game, view);
+/// assert_eq!((change.base, change.version, change.keep), (0, 1, 0));
+/// assert_eq!(change.added, vec!["f1-e1"]);
+/// assert!(change.svg.is_some(), "the board changed: drawn again");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct GameChange {
+    /// The version this change applies to (the page's state must be at it).
+    pub base: i64,
+    /// The version after it.
+    pub version: i64,
+    /// How many of the moves at `base` stay (fewer after a takeback).
+    pub keep: usize,
+    /// The moves after those kept.
+    pub added: Vec<String>,
+    /// The board, drawn for the stream's view, when it changed (`null` otherwise: the
+    /// page's drawing stays).
+    pub svg: Option<String>,
+    /// As in the state.
+    pub seats: Seats,
+    /// As in the state.
+    pub clock: Option<ClockState>,
+    /// As in the state.
+    pub offers: OffersState,
+    /// As in the state.
+    pub rematch_game: Option<String>,
+    /// As in the state.
+    pub position: String,
+    /// As in the state.
+    #[schema(value_type = SideName)]
+    pub to_move: &'static str,
+    /// As in the state.
+    pub must_return: bool,
+    /// As in the state.
+    #[schema(value_type = SideName)]
+    pub chooser: &'static str,
+    /// As in the state.
+    pub legal_moves: Vec<String>,
+    /// As in the state.
+    pub legal: Vec<LegalMove>,
+    /// As in the state.
+    pub pieces: Vec<PieceState>,
+    /// As in the state.
+    pub last_move: Option<String>,
+    /// As in the state.
+    pub last_captures: Vec<String>,
+    /// As in the state.
+    pub captured: Vec<String>,
+    /// As in the state.
+    pub outcome: Option<OutcomeState>,
+    /// As in the state.
+    pub computer_to_move: bool,
+    /// As in the state.
+    pub can_undo: bool,
+}
+
+impl GameChange {
+    /// Whether the board of `game` differs from `base`'s: its position or its last move
+    /// (the drawing marks it).
+    ///
+    /// ```
+    /// use agon_core::{Position, Side};
+    /// use agon_web::{game::WebGame, GameChange, Level};
+    /// let game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
+    /// let mut offered = game.clone();
+    /// offered.offers.draw = Some(Side::White);
+    /// assert!(!GameChange::redraws(&game, &offered));
+    /// ```
+    pub fn redraws(base: &WebGame, game: &WebGame) -> bool {
+        base.game.position() != game.game.position()
+            || base.game.moves().last() != game.game.moves().last()
+    }
+
+    /// The change from `base` to `game` (a later version of the same game), as `view`
+    /// sees it. The board is drawn only if it differs from `base`'s (its position or its
+    /// last move).
+    pub fn between(base: &WebGame, game: &WebGame, view: View) -> GameChange {
+        let (old, new) = (base.game.moves(), game.game.moves());
+        let keep = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+        let state = GameState::build(game, view, false);
+        GameChange {
+            base: base.version,
+            version: game.version,
+            keep,
+            added: new[keep..].iter().map(|m| m.to_string()).collect(),
+            svg: GameChange::redraws(base, game).then(|| board_svg(game, view.side)),
+            seats: state.seats,
+            clock: state.clock,
+            offers: state.offers,
+            rematch_game: state.rematch_game,
+            position: state.position,
+            to_move: state.to_move,
+            must_return: state.must_return,
+            chooser: state.chooser,
+            legal_moves: state.legal_moves,
+            legal: state.legal,
+            pieces: state.pieces,
+            last_move: state.last_move,
+            last_captures: state.last_captures,
+            captured: state.captured,
+            outcome: state.outcome,
+            computer_to_move: state.computer_to_move,
+            can_undo: state.can_undo,
         }
     }
 }
@@ -485,14 +622,16 @@ impl GameState {
 /// The state of `game` for the answer to `view`'s side (or the creator's), with the
 /// seats' presence.
 pub(crate) fn state_for(app: &AppState, game: &WebGame, view: Option<Side>) -> GameState {
-    GameState::view(
-        game,
-        View {
-            side: view.unwrap_or(game.human),
-            // The database's clock, the one the game's changes were charged by.
-            now_ms: app.store.now_ms(),
-            present: app.hub.present(&game.id),
-            minute_ms: app.clock_minute_ms,
-        },
-    )
+    GameState::view(game, view_now(app, game, view.unwrap_or(game.human)))
+}
+
+/// `side`'s view of `game` on this server now: the seats' presence and the clock as of now.
+pub(crate) fn view_now(app: &AppState, game: &WebGame, side: Side) -> View {
+    View {
+        side,
+        // The database's clock, the one the game's changes were charged by.
+        now_ms: app.store.now_ms(),
+        present: app.hub.present(&game.id),
+        minute_ms: app.clock_minute_ms,
+    }
 }

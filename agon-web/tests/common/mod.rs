@@ -181,12 +181,44 @@ macro_rules! both_stores {
     };
 }
 
-/// One event of a stream.
+/// One event of a stream. A `change` event comes as the `state` it gives applied to the
+/// stream's state before it (`kind` says which it was; `change` its own data).
 #[derive(Clone, Debug)]
 pub struct Sse {
     pub event: String,
     pub id: Option<i64>,
     pub data: Value,
+    /// The event's name as sent: `state`, `change`, `presence`.
+    pub kind: String,
+    /// A `change` event's own data.
+    pub change: Option<Value>,
+}
+
+/// `state` after the `change` event `change`, as the page's change.js makes it: `None`
+/// when it does not apply (another base version, more moves kept than there are).
+pub fn apply_change(state: &Value, change: &Value) -> Option<Value> {
+    if state["version"] != change["base"] {
+        return None;
+    }
+    let keep = usize::try_from(change["keep"].as_u64()?).ok()?;
+    let mut moves = state["moves"].as_array()?.clone();
+    if keep > moves.len() {
+        return None;
+    }
+    moves.truncate(keep);
+    moves.extend(change["added"].as_array()?.iter().cloned());
+    let mut next = state.clone();
+    let fields = next.as_object_mut()?;
+    for (name, value) in change.as_object()? {
+        // A null board: the page's drawing stays.
+        let skip = matches!(name.as_str(), "base" | "keep" | "added")
+            || (name == "svg" && value.is_null());
+        if !skip {
+            fields.insert(name.clone(), value.clone());
+        }
+    }
+    fields.insert("moves".into(), Value::Array(moves));
+    Some(next)
 }
 
 /// An open event stream, read by a task into a channel; dropping it closes the
@@ -239,7 +271,14 @@ impl Stream {
 }
 
 /// Reads the events of an open stream (`200 text/event-stream`) in a task.
-pub fn read_events(mut response: reqwest::Response) -> Stream {
+pub fn read_events(response: reqwest::Response) -> Stream {
+    read_events_from(response, None)
+}
+
+/// Reads the events of an open stream in a task, its `change` events applied to `page`
+/// (the state the page had when it opened the stream) and then to each state after it. A
+/// change that does not apply comes as its own data.
+pub fn read_events_from(mut response: reqwest::Response, page: Option<Value>) -> Stream {
     assert_eq!(
         response.headers()["content-type"].to_str().unwrap(),
         "text/event-stream"
@@ -247,6 +286,8 @@ pub fn read_events(mut response: reqwest::Response) -> Stream {
     let (tx, events) = mpsc::unbounded_channel();
     let task = tokio::spawn(async move {
         let mut buffer = String::new();
+        // The state the page has: what a `change` applies to.
+        let mut current: Option<Value> = page;
         while let Ok(Some(chunk)) = response.chunk().await {
             buffer.push_str(std::str::from_utf8(&chunk).unwrap());
             while let Some(end) = buffer.find("\n\n") {
@@ -264,8 +305,29 @@ pub fn read_events(mut response: reqwest::Response) -> Stream {
                 if event.is_empty() {
                     continue; // a keep-alive comment
                 }
-                let data = serde_json::from_str(&data).unwrap();
-                if tx.send(Sse { event, id, data }).is_err() {
+                let data: Value = serde_json::from_str(&data).unwrap();
+                let kind = event.clone();
+                let (event, data, change) = match kind.as_str() {
+                    "state" => {
+                        current = Some(data.clone());
+                        (event, data, None)
+                    }
+                    "change" => {
+                        let after = current.as_ref().and_then(|c| apply_change(c, &data));
+                        current.clone_from(&after);
+                        let shown = after.unwrap_or_else(|| data.clone());
+                        ("state".to_string(), shown, Some(data))
+                    }
+                    _ => (event, data, None),
+                };
+                let sse = Sse {
+                    event,
+                    id,
+                    data,
+                    kind,
+                    change,
+                };
+                if tx.send(sse).is_err() {
                     return;
                 }
             }
