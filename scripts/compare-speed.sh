@@ -23,9 +23,9 @@
 # 50cbf0b, the commit before issue 31's work, and HEAD) as detached git worktrees under
 # $SPEED_DIR (default ${TMPDIR:-/tmp}/agon-compare-speed, kept so that a second run
 # rebuilds only what changed), builds agon-web's `load` example of each in release mode
-# (nice) and copies it to its own directory there (the two checkouts share one target
-# directory, $SPEED_DIR/target, so the dependencies are built once: cargo keeps the two
-# checkouts' own crates apart by their paths), then runs ROUNDS rounds (default 3), each
+# (nice) into its own target directory there, $SPEED_DIR/target-base and target-new (one
+# shared directory would not do: cargo names a workspace's crates alike wherever the
+# checkout is, so each build would overwrite the other's), then runs ROUNDS rounds (default 3), each
 # running both builds alternately (base then new, new then base in the next round, so that
 # neither always runs first) on the two loads of the issue: PLAYERS players (default
 # 200) against easy (`--players`), and FRIENDS friend games over event streams (default
@@ -56,10 +56,8 @@ if [ "${1:-}" = web ]; then
       git -C "$root" worktree add -q --detach "$dir/$side" "$commit"
     fi
     echo "building $side ($(git -C "$dir/$side" log --oneline -1))" >&2
-    (cd "$dir/$side" && CARGO_TARGET_DIR="$dir/target" nice cargo build -q --release \
+    (cd "$dir/$side" && CARGO_TARGET_DIR="$dir/target-$side" nice cargo build -q --release \
       -p agon-web --example load)
-    mkdir -p "$dir/bin-$side"
-    cp "$dir/target/release/examples/load" "$dir/bin-$side/load"
   done
   ticks=$(getconf CLK_TCK)
   out="$dir/results"
@@ -71,7 +69,7 @@ if [ "${1:-}" = web ]; then
     local side=$1 mode=$2
     shift 2
     local log="$dir/$side-$mode.log" cpu=0 pid child t
-    nice "$dir/bin-$side/load" "$@" >"$log" 2>&1 &
+    nice "$dir/target-$side/release/examples/load" "$@" >"$log" 2>&1 &
     pid=$!
     while kill -0 "$pid" 2>/dev/null; do
       for child in $(pgrep -P "$pid"); do

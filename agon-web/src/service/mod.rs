@@ -132,10 +132,10 @@ async fn commit<T: Send + 'static>(
 
 /// Runs an action of the holder of `token` on game `id`, in one transaction: loads the
 /// game, charges the rate limit what `price` says the action costs in this game (given
-/// `None` when there is no such game; a refusal changes nothing), finds the token's seat, ends the game if the running clock has run out (that is
-/// committed, and the action refused with `409 game-over`), runs `f` with the change to
-/// write, the game, the seat and the time, and saves the game with its next version.
-/// Answers the changed game.
+/// `None` when there is no such game; a refusal changes nothing), finds the token's seat,
+/// ends the game if the running clock has run out (that is committed, and the action
+/// refused with `409 game-over`), runs `f` with the change to write, the game, the seat
+/// and the time, and saves the game with its next version. Answers the changed game.
 async fn act<T: Send + 'static>(
     app: &Arc<AppState>,
     id: String,
