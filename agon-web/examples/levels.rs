@@ -7,8 +7,10 @@
 //! Plays `N` games (default 20) of the easy level against itself from the start, and asks
 //! each level for a move in every position of them (the hard level in every eighth, to
 //! keep the run short), timing it; prints per level the mean, p99 and largest time a
-//! move, and how far the largest is over the level's budget. Also times what every move request costs besides
-//! the search: drawing the state (with its SVG) and serializing it.
+//! move, and how far the largest is over the level's budget; the same for a hint (every
+//! eighth position), against the time the search queue and the rate limit count for it.
+//! Also times what every move request costs besides the search: drawing the state (with its
+//! SVG) and serializing it.
 
 use std::time::{Duration, Instant};
 
@@ -62,6 +64,33 @@ fn main() {
             max.as_secs_f64() * 1000.0,
         );
     }
+    // A hint (`api::hint_for`) in every eighth position of the same games: what the rate
+    // limit's weight of a hint (`limits::cost(api::HINT_COST_MS)`) stands for.
+    let mut times = Vec::new();
+    for g in 0..games {
+        let mut game = Game::new();
+        while !game.is_over() && game.moves().len() < 300 {
+            if game.moves().len() % 8 == 0 {
+                let started = Instant::now();
+                assert!(agon_web::api::hint_for(&game).is_some());
+                times.push(started.elapsed());
+            }
+            let m = Level::Easy
+                .choose(&game, g as u64)
+                .expect("a move while not over");
+            game.play(m).expect("the bot plays legal moves");
+        }
+    }
+    times.sort_unstable();
+    let mean = times.iter().sum::<Duration>() / times.len().max(1) as u32;
+    println!(
+        "hint moves={} mean_ms={:.2} p99_ms={:.2} max_ms={:.2} counted_ms={}",
+        times.len(),
+        mean.as_secs_f64() * 1000.0,
+        times[(times.len() - 1) * 99 / 100].as_secs_f64() * 1000.0,
+        times.last().unwrap().as_secs_f64() * 1000.0,
+        agon_web::api::HINT_COST_MS
+    );
     let game = WebGame::new(
         "0011223344556677".into(),
         [0; 32],

@@ -5,8 +5,17 @@
 //! `POST /api/games/{id}/join` and `/rematch`) and acting in one (every other
 //! `POST /api/games/{id}/...`: moves, the computer, hints, undo, resign, draw and takeback
 //! offers and answers). Reading is not limited. A request passes when both its address's
-//! bucket and the global bucket of its kind hold a token; it then takes one from each. A
-//! refused request takes nothing and never reaches its handler, so it changes nothing.
+//! bucket and the global bucket of its kind hold its cost in tokens; it then takes them
+//! from each. A refused request takes nothing and changes nothing.
+//!
+//! Actions are weighted by cost ([`cost`]): one token for the request, and one more for
+//! each [`SEARCH_MS_PER_TOKEN`] of search the action asks for, so a move against easy or
+//! medium costs 1, a hint 4 and a move or the computer's reply at hard 11. The cost of a
+//! move depends on its game (its level, whether the computer replies), so the actions that
+//! may search (`moves`, `computer`, `hint`: [`charged_by_handler`]) are charged by the
+//! service once it has read the game and before any work or change, through the [`Charge`]
+//! this middleware hands them; every other limited request is charged here, one token,
+//! before its handler runs.
 //!
 //! The client is the socket's peer address ([`ConnectInfo`]) or, behind a reverse proxy
 //! that is trusted (`--trust-proxy`), the last address of `X-Forwarded-For` (the one the
@@ -38,6 +47,43 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
+
+/// How many milliseconds of a search worker's time one token of the action budget
+/// pays for, beyond the request itself (see [`cost`]).
+///
+/// Why 150 ms: the hard level's deadline ([`crate::Level::HARD_BUDGET`], 1.5 s) is then
+/// 10 tokens, so that with the default action limit (5 a second, 20 at once) one address
+/// may start two hard searches at once and then one every 2.2 s: a person playing the
+/// hard level, whose every move waits about a second for the reply, is not held up, while
+/// one address cannot keep more than about half a search worker busy. The cheap requests
+/// (a move against easy or medium, whose search takes well under a millisecond, an undo,
+/// an offer) keep the cost of one token, so the budget of people playing them is as
+/// before.
+pub const SEARCH_MS_PER_TOKEN: usize = 150;
+
+/// What an action costs of its address's budget, in tokens: one for the request and one
+/// for each whole [`SEARCH_MS_PER_TOKEN`] of the search it asks for (`search_ms`: what the
+/// search workers' queue counts for it, [`crate::Level::expected_ms`] for the computer's
+/// reply). The weights this gives, with the measured search times, are in the README
+/// ("Rate limits").
+///
+/// ```
+/// use agon_web::limits::cost;
+/// use agon_web::Level;
+/// assert_eq!(cost(0), 1);
+/// assert_eq!(cost(Level::Easy.expected_ms()), 1);
+/// assert_eq!(cost(Level::Medium.expected_ms()), 1);
+/// assert_eq!(cost(Level::Hard.expected_ms()), 11);
+/// assert_eq!(cost(agon_web::api::HINT_COST_MS), 4);
+/// ```
+pub const fn cost(search_ms: usize) -> u32 {
+    let tokens = 1 + search_ms / SEARCH_MS_PER_TOKEN;
+    if tokens > u32::MAX as usize {
+        u32::MAX
+    } else {
+        tokens as u32
+    }
+}
 
 /// A rate and a burst: `count` requests every `period` on average, and up to `burst` at
 /// once. Its text form is `COUNT/UNIT[:BURST]` with the unit `s`, `min` or `h` (the burst
@@ -281,12 +327,12 @@ impl Bucket {
         }
     }
 
-    /// Adds the tokens earned since `at`; answers how long until one token is there.
-    fn refill(&mut self, quota: &Quota, now: Instant) -> Option<Duration> {
+    /// Adds the tokens earned since `at`; answers how long until `need` tokens are there.
+    fn refill(&mut self, quota: &Quota, need: f64, now: Instant) -> Option<Duration> {
         let elapsed = now.saturating_duration_since(self.at).as_secs_f64();
         self.tokens = (self.tokens + elapsed * quota.rate()).min(quota.size());
         self.at = self.at.max(now);
-        (self.tokens < 1.0).then(|| Duration::from_secs_f64((1.0 - self.tokens) / quota.rate()))
+        (self.tokens < need).then(|| Duration::from_secs_f64((need - self.tokens) / quota.rate()))
     }
 }
 
@@ -371,10 +417,33 @@ impl Limiter {
     }
 
     /// Takes a token for `client` at `now`, or answers how long to wait for one (and
-    /// takes nothing).
+    /// takes nothing): [`Limiter::take`] of one token.
     pub fn check(&self, client: ClientKey, now: Instant) -> Result<(), Duration> {
+        self.take(client, 1, now)
+    }
+
+    /// Takes `tokens` for `client` at `now` from both its bucket and the global one, or
+    /// answers how long to wait until both hold them (and takes nothing). A cost above a
+    /// bucket's size takes the whole bucket (it waits for the bucket to be full), so that
+    /// no request is refused for good.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use agon_web::limits::{ClientKey, Limiter, Quota};
+    /// let limiter = Limiter::new(Some(Quota::per_second(2, 10)), None, 100);
+    /// let (me, now) = (ClientKey::Unknown, Instant::now());
+    /// assert!(limiter.take(me, 4, now).is_ok());
+    /// assert!(limiter.take(me, 4, now).is_ok());
+    /// // Two tokens left: four more come in a second, and the refusal took nothing.
+    /// assert_eq!(limiter.take(me, 4, now), Err(Duration::from_secs(1)));
+    /// assert!(limiter.take(me, 2, now).is_ok());
+    /// // Above the bucket's size: the whole bucket, full in five seconds.
+    /// assert_eq!(limiter.take(me, 50, now), Err(Duration::from_secs(5)));
+    /// ```
+    pub fn take(&self, client: ClientKey, tokens: u32, now: Instant) -> Result<(), Duration> {
         let mut buckets = self.lock();
         let buckets = &mut *buckets;
+        let need = |quota: &Quota| f64::from(tokens).min(quota.size());
         let mut wait = Duration::ZERO;
         let slot = self.each.map(|quota| {
             let slot = self.slot(buckets, client, &quota, now);
@@ -382,27 +451,30 @@ impl Limiter {
                 Slot::Table => buckets.table.get_mut(&client),
                 Slot::Overflow => Some(&mut buckets.overflow),
             };
-            if let Some(w) = bucket.and_then(|b| b.refill(&quota, now)) {
+            if let Some(w) = bucket.and_then(|b| b.refill(&quota, need(&quota), now)) {
                 wait = wait.max(w);
             }
             slot
         });
-        if let Some(w) = self.global.and_then(|q| buckets.global.refill(&q, now)) {
+        if let Some(w) = self
+            .global
+            .and_then(|q| buckets.global.refill(&q, need(&q), now))
+        {
             wait = wait.max(w);
         }
         if !wait.is_zero() {
             return Err(wait);
         }
-        if self.global.is_some() {
-            buckets.global.tokens -= 1.0;
+        if let Some(quota) = self.global {
+            buckets.global.tokens -= need(&quota);
         }
         let bucket = match slot {
             Some(Slot::Table) => buckets.table.get_mut(&client),
             Some(Slot::Overflow) => Some(&mut buckets.overflow),
             None => None,
         };
-        if let Some(bucket) = bucket {
-            bucket.tokens -= 1.0;
+        if let (Some(bucket), Some(quota)) = (bucket, self.each) {
+            bucket.tokens -= need(&quota);
         }
         Ok(())
     }
@@ -418,7 +490,7 @@ impl Limiter {
         if buckets.table.len() >= self.max_addresses && !recent {
             // A full bucket says nothing that a missing one does not.
             buckets.table.retain(|_, bucket| {
-                bucket.refill(quota, now);
+                bucket.refill(quota, 1.0, now);
                 bucket.tokens < quota.size()
             });
             buckets.last_purge = Some(now);
@@ -530,37 +602,126 @@ impl RateLimits {
     /// assert!(limits.check(Kind::Create, ClientKey::Unknown, now).is_ok());
     /// ```
     pub fn check(&self, kind: Kind, client: ClientKey, now: Instant) -> Result<(), ApiError> {
-        self.limiter(kind).check(client, now).map_err(|wait| {
+        self.take(kind, client, 1, now)
+    }
+
+    /// Takes `tokens` (the request's [`cost`]) for a request of `kind` by `client`, or
+    /// answers `429 rate-limited` with the seconds until they are there.
+    ///
+    /// ```
+    /// use agon_web::limits::{ClientKey, Kind, LimitConfig, Quota, RateLimits};
+    /// let config = LimitConfig { action: Some(Quota::per_second(5, 20)), ..LimitConfig::off() };
+    /// let limits = RateLimits::new(&config);
+    /// let now = std::time::Instant::now();
+    /// assert!(limits.take(Kind::Action, ClientKey::Unknown, 11, now).is_ok());
+    /// let refused = limits.take(Kind::Action, ClientKey::Unknown, 11, now).unwrap_err();
+    /// assert_eq!(refused.retry_after, Some(1));
+    /// assert!(refused.message.contains("costs 11"));
+    /// // The refusal took nothing: nine tokens are left.
+    /// assert!(limits.take(Kind::Action, ClientKey::Unknown, 9, now).is_ok());
+    /// ```
+    pub fn take(
+        &self,
+        kind: Kind,
+        client: ClientKey,
+        tokens: u32,
+        now: Instant,
+    ) -> Result<(), ApiError> {
+        self.limiter(kind).take(client, tokens, now).map_err(|wait| {
             let seconds = wait.as_secs_f64().ceil().clamp(1.0, f64::from(u32::MAX)) as u32;
             let what = match kind {
                 Kind::Create => "new games",
                 Kind::Action => "actions",
             };
+            let message = match tokens {
+                1 => format!("too many {what}: try again in {seconds} s"),
+                _ => format!(
+                    "too many {what} (this one costs {tokens} of the budget): try again in {seconds} s"
+                ),
+            };
             ApiError {
                 retry_after: Some(seconds),
-                ..ApiError::new(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "rate-limited",
-                    format!("too many {what}: try again in {seconds} s"),
-                )
+                ..ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate-limited", message)
             }
         })
     }
 }
 
-/// The middleware: refuses a limited request over its limits before any handler runs.
+/// Whether the cost of the action at `path` (a `POST` of [`Kind::Action`]) depends on
+/// what the action asks of the computer, so that its handler charges it ([`Charge`])
+/// once the game is read: a move (the computer's reply, at the game's level), the
+/// computer's move, a hint.
+///
+/// ```
+/// use agon_web::limits::charged_by_handler;
+/// assert!(charged_by_handler("/api/games/0011223344556677/moves"));
+/// assert!(charged_by_handler("/api/games/0011223344556677/hint"));
+/// assert!(!charged_by_handler("/api/games/0011223344556677/resign"));
+/// assert!(!charged_by_handler("/api/games/0011223344556677/moves/extra"));
+/// ```
+pub fn charged_by_handler(path: &str) -> bool {
+    let Some(rest) = path.strip_prefix("/api/games/") else {
+        return false;
+    };
+    matches!(
+        rest.split_once('/'),
+        Some((_, "moves" | "computer" | "hint"))
+    )
+}
+
+/// The action budget of a request's client, handed by the middleware to the handlers of
+/// the actions [`charged_by_handler`]: they [`Charge::take`] the action's [`cost`] once
+/// they know it, before searching or changing anything.
+///
+/// ```
+/// use std::sync::Arc;
+/// use agon_web::limits::{Charge, ClientKey, LimitConfig, Quota, RateLimits};
+/// let config = LimitConfig { action: Some(Quota::per_minute(1, 12)), ..LimitConfig::off() };
+/// let charge = Charge::new(Arc::new(RateLimits::new(&config)), ClientKey::Unknown);
+/// assert!(charge.take(11).is_ok());
+/// assert_eq!(charge.take(11).unwrap_err().status.as_u16(), 429);
+/// assert!(charge.take(1).is_ok());
+/// ```
+#[derive(Clone)]
+pub struct Charge {
+    limits: Arc<RateLimits>,
+    client: ClientKey,
+}
+
+impl Charge {
+    /// The budget of `client` under `limits`.
+    pub fn new(limits: Arc<RateLimits>, client: ClientKey) -> Charge {
+        Charge { limits, client }
+    }
+
+    /// Takes `tokens` of the action budget now, or answers `429 rate-limited` (and takes
+    /// nothing).
+    pub fn take(&self, tokens: u32) -> Result<(), ApiError> {
+        self.limits
+            .take(Kind::Action, self.client, tokens, Instant::now())
+    }
+}
+
+/// The middleware: refuses a limited request over its limits before any handler runs, or,
+/// for the actions whose cost depends on their game ([`charged_by_handler`]), hands their
+/// handler the client's [`Charge`].
 pub(crate) async fn enforce(
     State(limits): State<Arc<RateLimits>>,
-    request: Request,
+    mut request: Request,
     next: Next,
 ) -> Response {
-    if let Some(kind) = Kind::of(request.method(), request.uri().path()) {
+    let path = request.uri().path();
+    if let Some(kind) = Kind::of(request.method(), path) {
+        let by_handler = kind == Kind::Action && charged_by_handler(path);
         let peer = request
             .extensions()
             .get::<ConnectInfo<SocketAddr>>()
             .map(|c| c.0);
         let client = ClientKey::of_request(request.headers(), peer, limits.trust_proxy);
-        if let Err(e) = limits.check(kind, client, Instant::now()) {
+        if by_handler {
+            let charge = Charge::new(limits.clone(), client);
+            request.extensions_mut().insert(charge);
+        } else if let Err(e) = limits.check(kind, client, Instant::now()) {
             return e.into_response();
         }
     }

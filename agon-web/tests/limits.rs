@@ -1,13 +1,15 @@
 //! The rate limits, through the real router: a spent burst answers `429 rate-limited` with
 //! `Retry-After` and changes nothing, other addresses keep theirs, the global cap, refill,
-//! `X-Forwarded-For` only behind a trusted proxy, IPv6 by /64, and the bound on the table.
+//! `X-Forwarded-For` only behind a trusted proxy, IPv6 by /64, the bound on the table, and
+//! the actions weighted by cost (a move against easy 1 token, a hint 4, a move against hard
+//! 11: `limits::cost`), charged before any search.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use agon_web::limits::{ClientKey, Kind, LimitConfig, Limiter, Quota, RateLimits};
-use agon_web::{app, AppState, Config, Store};
+use agon_web::limits::{cost, ClientKey, Kind, LimitConfig, Limiter, Quota, RateLimits};
+use agon_web::{app, AppState, Config, Level, Store};
 use axum::body::Body;
 use axum::extract::ConnectInfo;
 use axum::http::{header, Request, StatusCode};
@@ -134,6 +136,37 @@ impl Server {
             .await
             .status
             .as_u16()
+    }
+
+    /// A new game of the person playing `side` against the computer at `level`, created
+    /// from `from` (creations are not actions): its id and token.
+    async fn game(&self, side: &str, level: &str, from: From<'_>) -> (String, String) {
+        let body = json!({"side": side, "level": level});
+        let created = self.post("/api/games", body, from).await;
+        assert_eq!(created.status, StatusCode::CREATED, "{}", created.body);
+        let field = |name: &str| created.body[name].as_str().unwrap().to_string();
+        (field("id"), field("token"))
+    }
+
+    /// The person's first legal move in game `id`, with or without the computer's reply.
+    async fn first_move(&self, id: &str, token: &str, reply: bool, from: From<'_>) -> Answer {
+        let state = self.get(&format!("/api/games/{id}")).await;
+        let first = state["legal_moves"][0].as_str().expect("a legal move");
+        let body = json!({"token": token, "move": first, "reply": reply});
+        self.post(&format!("/api/games/{id}/moves"), body, from)
+            .await
+    }
+
+    /// How many searches of `kind` (a level, or `hint`) the server ran, by its metrics.
+    async fn searches(&self, kind: &str) -> u64 {
+        let request = Request::get("/metrics").body(Body::empty()).unwrap();
+        let response = self.app.clone().oneshot(request).await.unwrap();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let text = String::from_utf8(bytes.to_vec()).unwrap();
+        let name = format!("agon_search_seconds_count{{kind=\"{kind}\"}} ");
+        text.lines()
+            .find_map(|line| line.strip_prefix(&name))
+            .map_or(0, |n| n.trim().parse().unwrap())
     }
 
     async fn count_games(&self) -> i64 {
@@ -393,4 +426,160 @@ async fn the_peer_address_of_a_real_connection_is_used() {
     assert_eq!(body["error"], "rate-limited");
     let _ = stop.send(());
     server.await.unwrap().unwrap();
+}
+
+/// The documented weights: what a hint and a hard move cost against a cheap action.
+const EASY: u32 = 1;
+const HINT: u32 = 4;
+const HARD: u32 = 11;
+
+/// An action budget of 22 tokens that does not refill within a test (one an hour).
+fn budget_of_22() -> LimitConfig {
+    only(None, Some("1/h:22".parse().unwrap()))
+}
+
+#[test]
+fn the_weights_are_the_documented_ones() {
+    assert_eq!(cost(Level::Easy.expected_ms()), EASY);
+    assert_eq!(cost(Level::Medium.expected_ms()), EASY);
+    assert_eq!(cost(Level::Hard.expected_ms()), HARD);
+    assert_eq!(cost(agon_web::api::HINT_COST_MS), HINT);
+}
+
+#[tokio::test]
+async fn twenty_two_easy_moves_pass_where_a_twenty_third_is_refused() {
+    let s = server(budget_of_22());
+    let me = peer("192.0.2.1:4000");
+    let (mut id, mut token) = s.game("white", "easy", me).await;
+    for n in 0..22 / EASY {
+        let over = s.get(&format!("/api/games/{id}")).await["outcome"].is_object();
+        if over {
+            // A short game: go on in another (creating is not an action).
+            (id, token) = s.game("white", "easy", me).await;
+        }
+        let moved = s.first_move(&id, &token, true, me).await;
+        assert_eq!(moved.status, StatusCode::OK, "move {n}: {}", moved.body);
+    }
+    let before = s.get(&format!("/api/games/{id}")).await;
+    s.first_move(&id, &token, true, me).await.limited();
+    assert_eq!(s.get(&format!("/api/games/{id}")).await, before);
+}
+
+#[tokio::test]
+async fn five_hints_spend_what_twenty_easy_moves_do_and_a_refused_one_changes_nothing() {
+    let s = server(budget_of_22());
+    let me = peer("192.0.2.1:4000");
+    let (id, token) = s.game("white", "easy", me).await;
+    let hint = format!("/api/games/{id}/hint");
+    for _ in 0..22 / HINT {
+        let answer = s.post(&hint, json!({"token": token}), me).await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.body);
+    }
+    assert_eq!(s.searches("hint").await, 5);
+    // Two tokens are left, a hint costs four: refused before the search.
+    let before = s.get(&format!("/api/games/{id}")).await;
+    let refused = s.post(&hint, json!({"token": token}), me).await;
+    refused.limited();
+    assert!(refused.body["message"]
+        .as_str()
+        .unwrap()
+        .contains("costs 4"));
+    assert_eq!(s.searches("hint").await, 5, "no search for a refused hint");
+    assert_eq!(s.get(&format!("/api/games/{id}")).await, before);
+    // The refused hint took nothing: the two tokens left pay two moves against easy.
+    for _ in 0..2 {
+        assert_eq!(
+            s.first_move(&id, &token, true, me).await.status,
+            StatusCode::OK
+        );
+    }
+    s.first_move(&id, &token, true, me).await.limited();
+    // Another address has its own budget.
+    let other = peer("192.0.2.2:4000");
+    assert_eq!(
+        s.post(&hint, json!({"token": token}), other).await.status,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn two_hard_moves_spend_the_budget_and_the_third_is_refused_before_its_search() {
+    let s = server(budget_of_22());
+    let me = peer("192.0.2.1:4000");
+    let (id, token) = s.game("white", "hard", me).await;
+    for n in 0..22 / HARD {
+        let moved = s.first_move(&id, &token, true, me).await;
+        assert_eq!(moved.status, StatusCode::OK, "{}", moved.body);
+        assert_eq!(
+            moved.body["moves"].as_array().unwrap().len(),
+            2 * (n as usize + 1)
+        );
+    }
+    assert_eq!(s.searches("hard").await, 2);
+    let before = s.get(&format!("/api/games/{id}")).await;
+    let refused = s.first_move(&id, &token, true, me).await;
+    refused.limited();
+    assert!(refused.body["message"]
+        .as_str()
+        .unwrap()
+        .contains("costs 11"));
+    assert_eq!(s.searches("hard").await, 2, "no search for a refused move");
+    assert_eq!(s.get(&format!("/api/games/{id}")).await, before);
+    // Every action is refused now, a cheap one too: the budget is spent.
+    s.first_move(&id, &token, false, me).await.limited();
+}
+
+#[tokio::test]
+async fn the_computers_move_at_hard_costs_a_hard_move_and_one_without_reply_one_token() {
+    let s = server(budget_of_22());
+    let me = peer("192.0.2.1:4000");
+    // The computer opens as white: a creation, not charged to the actions.
+    let (id, token) = s.game("black", "hard", me).await;
+    let computer = format!("/api/games/{id}/computer");
+    // 1 + 11 + 1 = 13 of 22: nine are left, under a hard move's eleven.
+    assert_eq!(
+        s.first_move(&id, &token, false, me).await.status,
+        StatusCode::OK
+    );
+    let asked = s.post(&computer, json!({"token": token}), me).await;
+    assert_eq!(asked.status, StatusCode::OK, "{}", asked.body);
+    assert_eq!(
+        s.first_move(&id, &token, false, me).await.status,
+        StatusCode::OK
+    );
+    let searched = s.searches("hard").await;
+    let before = s.get(&format!("/api/games/{id}")).await;
+    s.post(&computer, json!({"token": token}), me)
+        .await
+        .limited();
+    assert_eq!(s.searches("hard").await, searched);
+    assert_eq!(s.get(&format!("/api/games/{id}")).await, before);
+    // The refusal took nothing: the nine tokens left pay nine cheap actions.
+    for _ in 0..9 {
+        assert_eq!(s.probe(me).await, 404);
+    }
+    assert_eq!(s.probe(me).await, 429);
+}
+
+#[tokio::test]
+async fn the_actions_charged_by_the_service_cost_a_token_on_an_unknown_game_too() {
+    // One token for the move, one for the computer, four for the hint.
+    let s = server(only(None, Some("1/h:6".parse().unwrap())));
+    let me = peer("192.0.2.1:4000");
+    for (action, body) in [
+        ("moves", json!({"token": "x", "move": "f1-e1"})),
+        ("computer", json!({"token": "x"})),
+        ("hint", json!({"token": "x"})),
+    ] {
+        let uri = format!("/api/games/0000000000000000/{action}");
+        let answer = s.post(&uri, body, me).await;
+        assert_eq!(
+            answer.status,
+            StatusCode::NOT_FOUND,
+            "{action}: {}",
+            answer.body
+        );
+    }
+    // The whole budget is spent.
+    assert_eq!(s.probe(me).await, 429);
 }

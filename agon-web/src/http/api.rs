@@ -9,7 +9,7 @@ use agon_core::{Move, Side};
 use axum::extract::{Path, State};
 use axum::http::{header, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
+use axum::{Extension, Json};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
@@ -26,6 +26,7 @@ use super::state::{side_name, state_for, GameState};
 use crate::error::{ApiError, ErrorBody};
 use crate::game::{record_of, Level, Opponent};
 use crate::ids;
+use crate::limits::Charge;
 use crate::service::{self, AppState, NewGame, SeatAction};
 
 /// `POST /api/games`.
@@ -276,10 +277,12 @@ pub async fn show(
 )]
 pub async fn play(
     State(app): State<Arc<AppState>>,
+    Extension(charge): Extension<Charge>,
     Path(id): Path<String>,
     JsonBody(request): JsonBody<MoveRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    let (game, seat) = service::play(&app, id, request.token, request.text, request.reply).await?;
+    let (game, seat) =
+        service::play(&app, charge, id, request.token, request.text, request.reply).await?;
     Ok(Json(state_for(&app, &game, Some(seat))))
 }
 
@@ -299,10 +302,11 @@ pub async fn play(
 )]
 pub async fn computer(
     State(app): State<Arc<AppState>>,
+    Extension(charge): Extension<Charge>,
     Path(id): Path<String>,
     JsonBody(request): JsonBody<TokenRequest>,
 ) -> Result<Json<GameState>, ApiError> {
-    let game = service::computer(&app, &id, &request.token).await?;
+    let game = service::computer(&app, &charge, &id, &request.token).await?;
     Ok(Json(state_for(&app, &game, None)))
 }
 
@@ -312,6 +316,15 @@ pub const HINT_NODES: u64 = 200_000;
 
 /// The most time a hint may take, whatever the node budget.
 pub const HINT_TIME: std::time::Duration = std::time::Duration::from_millis(1000);
+
+/// What a hint counts for, in milliseconds of a search worker: half its cap, about what
+/// [`HINT_NODES`] take (the search workers' queue counts it, and the rate limit charges
+/// [`crate::limits::cost`] of it).
+///
+/// ```
+/// assert_eq!(agon_web::api::HINT_COST_MS, 500);
+/// ```
+pub const HINT_COST_MS: usize = HINT_TIME.as_millis() as usize / 2;
 
 /// The answer of `POST /api/games/{id}/hint`: the move the engine suggests to the person.
 #[derive(Serialize, Debug, ToSchema)]
@@ -375,11 +388,11 @@ pub fn hint_for(game: &agon_core::Game) -> Option<Hint> {
 )]
 pub async fn hint(
     State(app): State<Arc<AppState>>,
+    Extension(charge): Extension<Charge>,
     Path(id): Path<String>,
     JsonBody(request): JsonBody<TokenRequest>,
 ) -> Result<Json<Hint>, ApiError> {
-    let cost = HINT_TIME.as_millis() as usize / 2;
-    service::hint(&app, &id, &request.token, cost, hint_for)
+    service::hint(&app, &charge, &id, &request.token, HINT_COST_MS, hint_for)
         .await
         .map(Json)
 }

@@ -24,7 +24,7 @@ use axum::response::IntoResponse;
 use serde_json::{json, Map, Value};
 use utoipa::{OpenApi, ToSchema};
 
-use crate::limits::Kind;
+use crate::limits::{self, Kind};
 
 /// A side: `white` or `black`.
 #[derive(ToSchema)]
@@ -469,14 +469,27 @@ fn add_common_errors(path: &str, method: &str, operation: &mut Value) {
         );
     }
     let method = Method::from_bytes(method.to_ascii_uppercase().as_bytes()).unwrap_or_default();
-    if Kind::of(&method, &path.replace("{id}", "0011223344556677")).is_some() {
+    let concrete = path.replace("{id}", "0011223344556677");
+    if Kind::of(&method, &concrete).is_some() {
+        let weighted = match limits::charged_by_handler(&concrete) {
+            true => format!(
+                " (actions are weighted by cost: a hint takes {} tokens of the budget, a move \
+                 with the computer's reply or the computer's move at the hard level {}, any \
+                 other action 1)",
+                limits::cost(super::api::HINT_COST_MS),
+                limits::cost(crate::Level::Hard.expected_ms())
+            ),
+            false => String::new(),
+        };
         add_error(
             operation,
             "429",
-            "over a rate limit: `rate-limited` (`Retry-After` says when to retry)",
+            &format!(
+                "over a rate limit{weighted}: `rate-limited` (`Retry-After` says when to retry)"
+            ),
         );
         operation["responses"]["429"]["headers"] = json!({"Retry-After": {
-            "description": "Whole seconds until the bucket that refused holds a token again",
+            "description": "Whole seconds until the bucket that refused holds the request's tokens again",
             "schema": {"type": "integer", "minimum": 1}
         }});
     }

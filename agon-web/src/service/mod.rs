@@ -24,7 +24,7 @@ use crate::error::ApiError;
 use crate::game::{Answer, Clock, Level, Opponent, Refusal, WebGame};
 use crate::hub::Hub;
 use crate::ids::{self, NoRandomness};
-use crate::limits::RateLimits;
+use crate::limits::{self, Charge, RateLimits};
 use crate::metrics::Metrics;
 use crate::store::{Change, Changed, Compute, Store, StoreError};
 use crate::workers::Workers;
@@ -137,20 +137,24 @@ async fn commit<T: Send + 'static>(
 }
 
 /// Runs an action of the holder of `token` on game `id`, in one transaction: loads the
-/// game, finds the token's seat, ends the game if the running clock has run out (that is
-/// committed, and the action refused with `409 game-over`), runs `f` with the change to
-/// write, the game, the seat and the time, and saves the game with its next version.
-/// Answers the changed game.
+/// game, charges the rate limit what `price` says the action costs in this game (given
+/// `None` when there is no such game; a refusal changes nothing), finds the token's seat,
+/// ends the game if the running clock has run out (that is committed, and the action
+/// refused with `409 game-over`), runs `f` with the change to write, the game, the seat
+/// and the time, and saves the game with its next version. Answers the changed game.
 async fn act<T: Send + 'static>(
     app: &Arc<AppState>,
     id: String,
     token: String,
+    price: impl FnOnce(Option<&WebGame>) -> Result<(), ApiError> + Send + 'static,
     f: impl FnOnce(&mut Change, &mut WebGame, Side, i64) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<(WebGame, Side, T), ApiError> {
     if !ids::valid_id(&id) {
+        price(None)?;
         return Err(ApiError::unknown_game());
     }
     let (value, changed) = commit(app, &id, move |tx, game| {
+        price(game.as_ref())?;
         let mut game = found(game)?;
         let seat = game.seat(&ids::digest(&token))?;
         let now = tx.now_ms();
@@ -322,17 +326,32 @@ pub(crate) async fn join(
     Ok((token, game))
 }
 
+/// What the computer's move in `game` costs of the action budget: [`limits::cost`] of
+/// its level's search.
+fn reply_cost(game: &WebGame) -> u32 {
+    limits::cost(game.level.expected_ms())
+}
+
 /// The move `text` of the token's seat; against the computer, then (if `reply`) the
-/// computer's. Answers the game and the seat.
+/// computer's. Answers the game and the seat. It is charged before anything is done, as
+/// the reply it asks for ([`reply_cost`]: a move against the hard level costs more than one
+/// against easy), or one token without one.
 pub(crate) async fn play(
     app: &Arc<AppState>,
+    charge: Charge,
     id: String,
     token: String,
     text: String,
     reply: bool,
 ) -> Result<(WebGame, Side), ApiError> {
     let max_plies = app.max_plies;
-    let (game, seat, ()) = act(app, id, token, move |tx, game, seat, now| {
+    let price = move |game: Option<&WebGame>| {
+        charge.take(match game {
+            Some(game) if reply && game.opponent == Opponent::Computer => reply_cost(game),
+            _ => 1,
+        })
+    };
+    let (game, seat, ()) = act(app, id, token, price, move |tx, game, seat, now| {
         let before = game.plies();
         game.move_of(seat, &text, now, max_plies)?;
         tx.append(game, before, now);
@@ -349,36 +368,50 @@ pub(crate) async fn play(
 }
 
 /// Game `id` against the computer and not over, for the holder of `token` (what asking the
-/// computer and asking for a hint both need; they change nothing, so no transaction).
-async fn computer_game(app: &AppState, id: &str, token: &str) -> Result<WebGame, ApiError> {
-    let game = load_game(app, id).await?;
+/// computer and asking for a hint both need; they change nothing, so no transaction),
+/// once `price` charged the request what it costs in this game (given `None` when it
+/// could not be read).
+async fn computer_game(
+    app: &AppState,
+    id: &str,
+    token: &str,
+    price: impl FnOnce(Option<&WebGame>) -> Result<(), ApiError>,
+) -> Result<WebGame, ApiError> {
+    let game = load_game(app, id).await;
+    price(game.as_ref().ok())?;
+    let game = game?;
     game.seat(&ids::digest(token))?;
     game.ensure_computer()?;
     game.ensure_not_over()?;
     Ok(game)
 }
 
-/// The computer's move, when it is its turn.
+/// The computer's move, when it is its turn, charged [`reply_cost`] before the checks.
 pub(crate) async fn computer(
     app: &Arc<AppState>,
+    charge: &Charge,
     id: &str,
     token: &str,
 ) -> Result<WebGame, ApiError> {
-    let game = computer_game(app, id, token).await?;
+    let price = |game: Option<&WebGame>| charge.take(game.map_or(1, reply_cost));
+    let game = computer_game(app, id, token, price).await?;
     game.ensure_computer_turn()?;
     computer_reply(app, game).await
 }
 
 /// A search for the person to move in game `id` (a hint: `suggest`, given the game, at
-/// the cost of `cost_ms` of a worker's time); it changes nothing.
+/// the cost of `cost_ms` of a worker's time, charged as [`limits::cost`] of it before
+/// anything is read); it changes nothing.
 pub(crate) async fn hint<T: Send + 'static>(
     app: &Arc<AppState>,
+    charge: &Charge,
     id: &str,
     token: &str,
     cost_ms: usize,
     suggest: impl FnOnce(&Game) -> Option<T> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let game = computer_game(app, id, token).await?;
+    charge.take(limits::cost(cost_ms))?;
+    let game = computer_game(app, id, token, |_| Ok(())).await?;
     game.ensure_persons_turn()?;
     let metrics = app.metrics.clone();
     app.workers
@@ -396,11 +429,17 @@ pub(crate) async fn undo(
     id: String,
     token: String,
 ) -> Result<WebGame, ApiError> {
-    let (game, _, ()) = act(app, id, token, |tx, game, _, now| {
-        let keep = game.undo(now)?;
-        tx.truncate(&game.id, keep);
-        Ok(())
-    })
+    let (game, _, ()) = act(
+        app,
+        id,
+        token,
+        |_| Ok(()),
+        |tx, game, _, now| {
+            let keep = game.undo(now)?;
+            tx.truncate(&game.id, keep);
+            Ok(())
+        },
+    )
     .await?;
     Ok(game)
 }
@@ -431,26 +470,33 @@ pub(crate) async fn seat_action(
         SeatAction::Rematch(_) => Some((ids::random_hex::<8>()?, ids::random_u64()?)),
         _ => None,
     };
-    let (game, seat, created) = act(app, id, token, move |tx, game, seat, now| {
-        match action {
-            SeatAction::Resign => game.resign(seat, now)?,
-            SeatAction::Draw(answer) => game.answer_draw(seat, answer, now)?,
-            SeatAction::Takeback(answer) => {
-                if let Some(taken) = game.answer_takeback(seat, answer, now)? {
-                    tx.truncate(&game.id, taken.keep);
+    // Charged by the middleware, one token, before the handler ran.
+    let (game, seat, created) = act(
+        app,
+        id,
+        token,
+        |_| Ok(()),
+        move |tx, game, seat, now| {
+            match action {
+                SeatAction::Resign => game.resign(seat, now)?,
+                SeatAction::Draw(answer) => game.answer_draw(seat, answer, now)?,
+                SeatAction::Takeback(answer) => {
+                    if let Some(taken) = game.answer_takeback(seat, answer, now)? {
+                        tx.truncate(&game.id, taken.keep);
+                    }
+                }
+                SeatAction::Rematch(answer) => {
+                    if let (true, Some((id, seed))) = (game.answer_rematch(seat, answer)?, new) {
+                        let rematch = game.rematch(id.clone(), seed);
+                        tx.insert(&rematch, now);
+                        game.rematch_created(id);
+                        return Ok(Some(rematch));
+                    }
                 }
             }
-            SeatAction::Rematch(answer) => {
-                if let (true, Some((id, seed))) = (game.answer_rematch(seat, answer)?, new) {
-                    let rematch = game.rematch(id.clone(), seed);
-                    tx.insert(&rematch, now);
-                    game.rematch_created(id);
-                    return Ok(Some(rematch));
-                }
-            }
-        }
-        Ok(None)
-    })
+            Ok(None)
+        },
+    )
     .await?;
     if let Some(rematch) = created {
         reply_to(app, rematch).await;
