@@ -613,18 +613,10 @@ impl Job {
             }
             _ => None,
         };
-        let bot = match timed {
-            Some(mut timed) => {
-                let m = timed.choose_in_game(&self.game);
-                self.send(Output::Info(format!(
-                    "time {}",
-                    self.start.elapsed().as_millis()
-                )));
-                return m;
-            }
-            None => bot,
+        let m = match timed {
+            Some(mut timed) => timed.choose_in_game(&self.game),
+            None => bot.choose_in_game(&self.game),
         };
-        let m = bot.choose_in_game(&self.game);
         self.send(Output::Info(format!(
             "time {}",
             self.start.elapsed().as_millis()
