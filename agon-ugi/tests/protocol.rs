@@ -225,7 +225,7 @@ fn ugi_identifies_and_lists_every_option() {
             "option name Hash type spin default 16 min 1 max 4096",
             "option name Threads type spin default 1 min 1 max 64",
             "option name Seed type spin default 0 min 0 max 9223372036854775807",
-            "option name MoveOverhead type spin default 30 min 0 max 10000",
+            "option name MoveOverhead type spin default 100 min 0 max 10000",
             "ugiok",
         ]
     );

@@ -22,7 +22,7 @@ use std::time::Duration;
 /// let budget = MoveBudget::new(ms(1000), ms(10), ms(30));
 /// assert!(budget.soft <= budget.hard);
 /// assert!(budget.hard <= ms(1000 - 30));
-/// assert_eq!(budget.soft, ms(970 / 30) + ms(10) * 3 / 4);
+/// assert_eq!(budget.soft, ms(970) / 30 + ms(10) * 3 / 4);
 /// // Less time than the overhead: move at once.
 /// assert_eq!(MoveBudget::new(ms(20), ms(0), ms(30)).hard, Duration::ZERO);
 /// ```
@@ -66,17 +66,19 @@ impl MoveBudget {
     }
 
     /// The budget of a move given a fixed time (`movetime`): the hard time is `movetime`
-    /// less `overhead`, the soft time half of it (as the engine's own time limit).
+    /// less `overhead` (but at most half of `movetime` is kept back, so that a short
+    /// `movetime` still searches), the soft time half of the hard one (as the engine's
+    /// own time limit).
     ///
     /// ```
     /// use std::time::Duration;
     /// use agon_bots::MoveBudget;
     /// let ms = Duration::from_millis;
     /// assert_eq!(MoveBudget::movetime(ms(500), ms(20)), MoveBudget { soft: ms(240), hard: ms(480) });
-    /// assert_eq!(MoveBudget::movetime(ms(5), ms(20)).hard, Duration::ZERO);
+    /// assert_eq!(MoveBudget::movetime(ms(30), ms(100)).hard, ms(15));
     /// ```
     pub fn movetime(movetime: Duration, overhead: Duration) -> MoveBudget {
-        let hard = movetime.saturating_sub(overhead);
+        let hard = movetime - overhead.min(movetime / 2);
         MoveBudget {
             soft: hard / 2,
             hard,
