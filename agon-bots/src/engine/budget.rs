@@ -85,3 +85,26 @@ impl MoveBudget {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Under any clock the hard time leaves the overhead untouched, and the soft time
+        /// comes first.
+        #[test]
+        fn a_budget_never_spends_the_reserve(
+            time in 0u64..10_000_000, inc in 0u64..1_000_000, overhead in 0u64..20_000,
+        ) {
+            let ms = Duration::from_millis;
+            let b = MoveBudget::new(ms(time), ms(inc), ms(overhead));
+            prop_assert!(b.soft <= b.hard);
+            prop_assert!(b.hard <= ms(time).saturating_sub(ms(overhead)));
+            let m = MoveBudget::movetime(ms(time), ms(overhead));
+            prop_assert!(m.soft <= m.hard && m.hard <= ms(time));
+            prop_assert!(m.hard >= ms(time) / 2);
+        }
+    }
+}
