@@ -119,8 +119,8 @@ pub use engine::eval as engine_eval;
 #[allow(deprecated)]
 pub use engine::Score;
 pub use engine::{
-    analyse, Analysable, Analysis, AnalysisError, Engine, Evaluation, Limits, Line, Technique,
-    Techniques,
+    analyse, Analysable, Analysis, AnalysisError, Engine, Evaluation, Limits, Line, MoveBudget,
+    SearchControl, Technique, Techniques,
 };
 pub use greedy::GreedyBot;
 pub use mcts::MctsBot;

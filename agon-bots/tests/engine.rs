@@ -380,3 +380,56 @@ fn threads_give_legal_moves() {
     let m = engine.choose_in_game(&game).unwrap();
     assert!(game.is_legal(m));
 }
+
+#[test]
+fn a_search_control_without_a_deadline_changes_nothing_and_its_flag_stops_a_search() {
+    use std::sync::atomic::Ordering;
+    use std::sync::{Arc, Mutex};
+
+    let mut game = Game::new();
+    for m in ["f1-e1", "d1-e2", "a5-b5"] {
+        game.play(m.parse().unwrap()).unwrap();
+    }
+    for (nodes, depth) in [
+        (Some(3_000), None),
+        (None, Some(4)),
+        (Some(50_000), Some(3)),
+    ] {
+        let mut limits = Limits::default();
+        let mut control = agon_bots::SearchControl::new();
+        if let Some(n) = nodes {
+            limits = limits.with_nodes(n);
+            control = control.with_nodes(n);
+        }
+        if let Some(d) = depth {
+            limits = limits.with_depth(d);
+            control = control.with_depth(d);
+        }
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let log = Arc::clone(&seen);
+        let mut control = control.on_depth(move |a| log.lock().unwrap().push(a.depth));
+        let plain = Engine::new(Limits::depth(1))
+            .analyse(&game, limits, 1)
+            .unwrap();
+        let with = Engine::new(Limits::depth(1))
+            .analyse_with(&game, &mut control, 1)
+            .unwrap();
+        assert_eq!(
+            (with.best_move(), with.score(), with.nodes, with.depth),
+            (plain.best_move(), plain.score(), plain.nodes, plain.depth)
+        );
+        let depths = seen.lock().unwrap().clone();
+        assert_eq!(depths, (1..=plain.depth).collect::<Vec<_>>());
+    }
+    // Raised before the search, the flag stops it at its first look (256 nodes in a
+    // release build, 16 in a debug one): a legal move comes back at once.
+    let mut control = agon_bots::SearchControl::new();
+    control.stop_flag().store(true, Ordering::Relaxed);
+    let start = Instant::now();
+    let a = Engine::new(Limits::depth(1))
+        .analyse_with(&game, &mut control, 1)
+        .unwrap();
+    assert!(game.is_legal(a.best_move()));
+    assert!(a.nodes <= 256, "{}", a.nodes);
+    assert!(start.elapsed() < Duration::from_secs(5));
+}

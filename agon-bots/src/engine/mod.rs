@@ -13,6 +13,8 @@ use agon_core::{Game, Move, Position, Rules};
 use crate::{Bot, SpecError, MAX_TIME_LIMIT};
 
 mod analysis;
+mod budget;
+mod control;
 pub mod eval;
 mod ordering;
 pub(crate) mod search;
@@ -22,6 +24,8 @@ mod tt;
 #[allow(deprecated)]
 pub use analysis::Score;
 pub use analysis::{Analysable, Analysis, AnalysisError, Evaluation, Line};
+pub use budget::MoveBudget;
+pub use control::SearchControl;
 pub use techniques::{Technique, Techniques};
 
 /// When a search stops: after a time, a number of nodes, or a depth, whichever comes
@@ -526,14 +530,70 @@ impl Engine {
         limits: Limits,
         multipv: usize,
     ) -> Result<Analysis, AnalysisError> {
+        self.search(input, limits, multipv, None)
+    }
+
+    /// Analyses as [`Engine::analyse`] does, under a [`SearchControl`]: the search also
+    /// stops when the control's stop flag is raised (from any thread) or at its deadline,
+    /// and reports each completed iteration to its callback. The limits are the control's
+    /// (none is needed: a search without one runs until the flag is raised or the
+    /// deepest iteration, [`Engine::MAX_DEPTH`]). Without a deadline, with one thread and
+    /// a node or depth cap, the result and node count are those of [`Engine::analyse`]
+    /// under the same caps: the flag is looked at only with the clock.
+    ///
+    /// # Errors
+    ///
+    /// [`AnalysisError::GameOver`] when the game is over.
+    ///
+    /// ```
+    /// use std::sync::{Arc, Mutex};
+    /// use agon_bots::{Engine, Limits, SearchControl};
+    /// use agon_core::Game;
+    ///
+    /// let depths = Arc::new(Mutex::new(Vec::new()));
+    /// let seen = Arc::clone(&depths);
+    /// let mut control = SearchControl::new()
+    ///     .with_depth(4)
+    ///     .on_depth(move |a| seen.lock().unwrap().push(a.depth));
+    /// let mut engine = Engine::new(Limits::depth(1));
+    /// let with = engine.analyse_with(&Game::new(), &mut control, 1)?;
+    /// assert_eq!(*depths.lock().unwrap(), vec![1, 2, 3, 4]);
+    /// let without = Engine::new(Limits::depth(1)).analyse(&Game::new(), Limits::depth(4), 1)?;
+    /// assert_eq!((with.best_move(), with.nodes), (without.best_move(), without.nodes));
+    /// # Ok::<(), agon_bots::AnalysisError>(())
+    /// ```
+    pub fn analyse_with(
+        &mut self,
+        input: &impl Analysable,
+        control: &mut SearchControl,
+        multipv: usize,
+    ) -> Result<Analysis, AnalysisError> {
+        let limits = Limits {
+            time: None,
+            nodes: control.nodes,
+            depth: control.depth,
+        };
+        self.search(input, limits, multipv, Some(control))
+    }
+
+    /// The search behind [`Engine::analyse`] and [`Engine::analyse_with`].
+    fn search(
+        &mut self,
+        input: &impl Analysable,
+        limits: Limits,
+        multipv: usize,
+        control: Option<&mut SearchControl>,
+    ) -> Result<Analysis, AnalysisError> {
         let start = std::time::Instant::now();
         let game = input.to_game();
         if let Some(outcome) = game.outcome() {
             return Err(AnalysisError::GameOver(outcome));
         }
-        if !limits.is_bounded() {
+        // A controlled search may run until its flag is raised.
+        if control.is_none() && !limits.is_bounded() {
             return Err(AnalysisError::Unbounded);
         }
+        let side = game.position().chooser();
         let contempt = -self.draw_value(&game);
         let hash_mib = self.hash_mib;
         if game.rules() != self.table_rules {
@@ -541,21 +601,41 @@ impl Engine {
             self.table_rules = game.rules();
         }
         let table = self.table.get_or_insert_with(|| tt::Table::new(hash_mib));
+        let timed = limits.time.is_some() || control.as_ref().is_some_and(|c| c.is_timed());
         let stops = search::Stops {
             time: limits.time,
             nodes: limits.nodes,
             depth: limits.depth,
+            hard: control.as_ref().and_then(|c| c.deadline),
+            soft: control.as_ref().and_then(|c| c.soft_deadline),
         };
         let settings = search::Settings {
             multipv,
             threads: self.threads,
             contempt,
-            fresh: self.threads == 1 && limits.time.is_none(),
+            fresh: self.threads == 1 && !timed,
             weights: self.weights,
             techniques: self.techniques,
         };
-        let report = search::think(table, &game, stops, settings, start);
-        Ok(Analysis::from_report(report, game.position().chooser()))
+        let mut report_depth;
+        let external = match control {
+            Some(c) => {
+                let stop = &*c.stop;
+                let callback = &mut c.on_depth;
+                report_depth = move |r: &search::Report| {
+                    if let Some(f) = callback.as_mut() {
+                        f(&Analysis::from_report(r.clone(), side));
+                    }
+                };
+                Some(search::External {
+                    stop,
+                    on_depth: &mut report_depth,
+                })
+            }
+            None => None,
+        };
+        let report = search::think(table, &game, stops, settings, start, external);
+        Ok(Analysis::from_report(report, side))
     }
 
     fn best_move(&mut self, game: &Game) -> Option<Move> {

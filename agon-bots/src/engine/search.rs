@@ -34,6 +34,18 @@ pub(crate) struct Stops {
     pub(crate) time: Option<Duration>,
     pub(crate) nodes: Option<u64>,
     pub(crate) depth: Option<u32>,
+    /// A deadline besides `time` (the earlier one holds).
+    pub(crate) hard: Option<Instant>,
+    /// No new iteration starts past it (without it: half of `time`).
+    pub(crate) soft: Option<Instant>,
+}
+
+/// What a caller outside the search adds to it: a stop flag it may raise at any time
+/// (looked at with the clock, every [`CLOCK_EVERY`] nodes of the main thread) and a
+/// report of every completed iteration.
+pub(crate) struct External<'a> {
+    pub(crate) stop: &'a AtomicBool,
+    pub(crate) on_depth: &'a mut dyn FnMut(&Report),
 }
 
 /// One principal variation.
@@ -85,13 +97,23 @@ pub(crate) fn think(
     stops: Stops,
     settings: Settings,
     start: Instant,
+    external: Option<External<'_>>,
 ) -> Report {
     table.new_search();
+    let earliest = |a: Option<Instant>, b: Option<Instant>| match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    let hard = earliest(stops.time.and_then(|t| start.checked_add(t)), stops.hard);
     let clock = Clock {
         start,
-        hard: stops.time.and_then(|t| start.checked_add(t)),
+        hard,
         // A new iteration rarely finishes when over half the time is gone.
-        soft: stops.time.and_then(|t| start.checked_add(t / 2)),
+        soft: earliest(
+            stops.soft,
+            stops.time.and_then(|t| start.checked_add(t / 2)),
+        )
+        .map(|s| hard.map_or(s, |h| s.min(h))),
         max_nodes: stops.nodes.unwrap_or(u64::MAX),
         max_depth: stops.depth.map_or(MAX_PLY as i32 - 1, |d| {
             (d.min(MAX_PLY as u32 - 1) as i32).max(1)
@@ -107,10 +129,15 @@ pub(crate) fn think(
     let table: &Table = table;
     let threads = settings.threads.max(1);
     let root_moves = game.legal_moves();
+    let (external_stop, mut on_depth) = match external {
+        Some(e) => (Some(e.stop), Some(e.on_depth)),
+        None => (None, None),
+    };
     let multipv = settings.multipv.clamp(1, root_moves.len().max(1));
     let make_worker = |id: usize| Worker {
         table,
         stop: &stop,
+        external_stop: if id == 0 { external_stop } else { None },
         clock: &clock,
         fresh: settings.fresh,
         main: id == 0,
@@ -150,11 +177,25 @@ pub(crate) fn think(
             scope.spawn(move || {
                 // Helpers search the same root at staggered depths, filling the table.
                 // A helper that finishes its depths leaves the main thread searching.
-                helper.iterate(&position, root_moves, 1, id);
+                helper.iterate(&position, root_moves, 1, id, None);
                 helper_nodes.fetch_add(helper.nodes, Ordering::Relaxed);
             });
         }
-        let report = main.iterate(&position, &root_moves, multipv, 0);
+        let mut report_depth = on_depth.as_mut().map(|f| {
+            move |r: &Report| {
+                let mut r = r.clone();
+                r.elapsed = clock.start.elapsed();
+                r.hashfull = table.hashfull();
+                f(&r);
+            }
+        });
+        let report = main.iterate(
+            &position,
+            &root_moves,
+            multipv,
+            0,
+            report_depth.as_mut().map(|f| f as &mut dyn FnMut(&Report)),
+        );
         stop.store(true, Ordering::Relaxed);
         report
     });
@@ -178,6 +219,8 @@ pub(crate) fn think(
 struct Worker<'a> {
     table: &'a Table,
     stop: &'a AtomicBool,
+    /// The caller's stop flag (main thread only): it raises `stop` when set.
+    external_stop: Option<&'a AtomicBool>,
     clock: &'a Clock,
     fresh: bool,
     main: bool,
@@ -293,6 +336,7 @@ impl Worker<'_> {
         root_moves: &MoveList,
         multipv: usize,
         id: usize,
+        mut on_depth: Option<&mut dyn FnMut(&Report)>,
     ) -> Option<Report> {
         let mut lines: Vec<RootLine> = Vec::new();
         let mut completed_depth = 0;
@@ -333,6 +377,16 @@ impl Worker<'_> {
             new_lines.sort_by_key(|l| -l.score);
             lines = new_lines;
             completed_depth = depth;
+            if let Some(f) = on_depth.as_mut() {
+                f(&Report {
+                    lines: lines.clone(),
+                    depth: depth as u32,
+                    seldepth: self.seldepth as u32,
+                    nodes: self.nodes,
+                    elapsed: Duration::ZERO,
+                    hashfull: 0,
+                });
+            }
             if self.main {
                 if let Some(soft) = self.clock.soft {
                     if Instant::now() >= soft {
@@ -438,6 +492,12 @@ impl Worker<'_> {
                     if Instant::now() >= hard {
                         self.stop.store(true, Ordering::Relaxed);
                     }
+                }
+                if self
+                    .external_stop
+                    .is_some_and(|s| s.load(Ordering::Relaxed))
+                {
+                    self.stop.store(true, Ordering::Relaxed);
                 }
             }
         }
