@@ -136,7 +136,9 @@ pub(crate) fn check_spec(spec: &str) -> PyResult<BotSpec> {
 /// network, so a missing or corrupt model is a `ValueError` here), any other with
 /// [`check_spec`].
 pub(crate) fn check_any_spec(spec: &str) -> PyResult<()> {
-    if agon_bots::AzSpec::is_az(spec) {
+    // Neither reads a process or a file here: a `ugi:` spec's engine starts at its first
+    // move.
+    if agon_bots::AzSpec::is_az(spec) || agon_bots::ugi::UgiSpec::is_ugi(spec) {
         agon_bots::bot_by_name(spec, 0).map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(())
     } else {
@@ -150,14 +152,15 @@ impl BotPy {
     /// `alphabeta:DEPTH`, optionally followed by a time limit like `:500ms`; an instance of
     /// `Random`, `Greedy`, `MCTS` or `AlphaBeta`; or the network player
     /// `az:MODEL:VISITS[:noise][:tPLIES][:bBATCH][:cPERMILLE]` (a `Bot`; MODEL a safetensors file of
-    /// `agon.az` or the shipped `agon-az-2x32`). Raises `ValueError` for a spec it cannot
+    /// `agon.az` or the shipped `agon-az-2x32`); or a UGI engine process
+    /// `ugi:[TIMEms:][nNODES:][dDEPTH:]COMMAND` (a `Bot`, see `agon.engine`). Raises `ValueError` for a spec it cannot
     /// read or out of the package's bounds, and for a model file that is missing, corrupt
     /// or of the wrong shape.
     #[staticmethod]
     #[pyo3(signature = (spec, seed = Int(0)), text_signature = "(spec, seed=0)")]
     fn from_name<'py>(py: Python<'py>, spec: &str, seed: Int<u64>) -> PyResult<Bound<'py, BotPy>> {
-        if agon_bots::AzSpec::is_az(spec) {
-            // The network player: a `Bot` of no subclass.
+        if agon_bots::AzSpec::is_az(spec) || agon_bots::ugi::UgiSpec::is_ugi(spec) {
+            // The network player, or a UGI engine process: a `Bot` of no subclass.
             let bot = agon_bots::bot_by_name(spec, seed.0)
                 .map_err(|e| PyValueError::new_err(e.to_string()))?;
             return Bound::new(py, BotPy::new(bot, seed.0));
