@@ -127,16 +127,31 @@ fn play(a: &str, b: &str, options: MatchOptions) -> MatchReport {
 
 #[test]
 fn each_bad_engine_loses_its_games_with_the_reason_named_and_the_match_finishes() {
-    for (mode, kind) in [
+    let modes = [
         ("crash", ForfeitKind::Crash),
         ("hang", ForfeitKind::Hang),
         ("illegal", ForfeitKind::IllegalMove),
         ("unreadable", ForfeitKind::UnreadableMove),
         ("slow", ForfeitKind::TimeForfeit),
-    ] {
-        let options = MatchOptions::new(2, 1)
-            .with_time_control(TimeControl::PerMove(Duration::from_millis(100)));
-        let report = play(&fixture(mode, ""), "random", options);
+    ];
+    // The matches run at once: the hang and the slow engine spend most of it waiting.
+    let reports: Vec<MatchReport> = std::thread::scope(|scope| {
+        let handles: Vec<_> = modes
+            .iter()
+            .map(|&(mode, _)| {
+                scope.spawn(move || {
+                    let tc = TimeControl::PerMove(Duration::from_millis(100));
+                    play(
+                        &fixture(mode, ""),
+                        "random",
+                        MatchOptions::new(2, 1).with_time_control(tc),
+                    )
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for ((mode, kind), report) in modes.into_iter().zip(reports) {
         // Both games played, both lost by the engine (A), the reason given for each.
         assert_eq!(
             (report.stats.games, report.stats.losses),

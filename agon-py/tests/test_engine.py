@@ -139,3 +139,12 @@ def test_a_ugi_engine_is_a_bot_of_the_package() -> None:
 
     result = tournament.tournament([bot.name, "random"], games_per_pair=2, seed=1, max_plies=30)
     assert sum(s.games for s in result.standings()) == 4
+
+
+def test_the_doctests() -> None:
+    import doctest
+
+    from agon import engine, ugi_check
+
+    assert doctest.testmod(engine).failed == 0
+    assert doctest.testmod(ugi_check).failed == 0

@@ -273,7 +273,7 @@ def _agon_move_ok(game: _agon.Game, text: str) -> bool:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m agon.ugi_check", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="python -m agon.ugi_check", description=(__doc__ or "").split("\n\n")[0])
     p.add_argument("command", nargs="+", help="the engine's command line")
     p.add_argument("--rules", default="standard", help="the rule set's text (default standard)")
     p.add_argument("--games", type=int, default=2, help="games against the project's engine (default 2)")
