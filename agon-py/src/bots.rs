@@ -416,7 +416,9 @@ type ArenaGame = (bool, Option<&'static str>, &'static str, usize);
 /// of the specs `a` and `b`: `games` games (A has White in even ones) from the start
 /// position of `rules` (standard if omitted), seeded `seed` by the one seeding scheme
 /// (`agon_core::random::seed_of`), each capped at `max_plies` (`MAX_GAME_PLIES` if None).
-/// Returns one tuple per game: (A had White, winner, end reason or `"unfinished"`, plies).
+/// Returns one tuple per game: (A had White, winner, end reason or `"unfinished"`, plies);
+/// a game a UGI engine forfeits is won by the other side, its reason the forfeit's
+/// (`"crash"`, `"hang"`, `"time-forfeit"`, `"illegal-move"`, `"unreadable-move"`).
 /// Without the GIL. For tests that a Python tournament plays the arena's games. Raises
 /// `ValueError` for a bad spec or limit, `RuntimeError` (naming the game and the bot) if
 /// a bot breaks the rules.
@@ -448,10 +450,14 @@ fn _arena_match(
     py.detach(|| {
         agon_bots::arena::run_match_with(a, b, &options, |_, a_side, result| {
             let outcome = result.outcome;
+            let reason = match result.forfeit {
+                Some((_, kind)) => kind.name(),
+                None => outcome.map_or("unfinished", |o| o.reason.name()),
+            };
             played.push((
                 a_side == ac::Side::White,
-                outcome.and_then(|o| o.winner).map(ac::Side::name),
-                outcome.map_or("unfinished", |o| o.reason.name()),
+                result.winner().map(ac::Side::name),
+                reason,
                 result.plies,
             ));
         })

@@ -148,3 +148,11 @@ def test_the_doctests() -> None:
 
     assert doctest.testmod(engine).failed == 0
     assert doctest.testmod(ugi_check).failed == 0
+
+
+def test_an_engine_that_forfeits_loses_its_arena_games_with_the_reason(tmp_path: Path) -> None:
+    command = broken(tmp_path, "rng.choice(moves) if moves else 'none'", "'f1-f3'")
+    spec = engine_bot(command).name
+    games = agon._agon._arena_match(spec, "random", 2, 1)
+    # A (the engine) has White in game 0 and Black in game 1: it loses both, by forfeit.
+    assert [(g[1], g[2], g[3]) for g in games] == [("black", "illegal-move", 0), ("white", "illegal-move", 1)]

@@ -1529,7 +1529,9 @@ def _arena_match(
     of the specs `a` and `b`: `games` games (A has White in even ones) from the start
     position of `rules` (standard if omitted), seeded `seed` by the one seeding scheme
     (`agon_core::random::seed_of`), each capped at `max_plies` (`MAX_GAME_PLIES` if None).
-    Returns one tuple per game: (A had White, winner, end reason or `"unfinished"`, plies).
+    Returns one tuple per game: (A had White, winner, end reason or `"unfinished"`, plies);
+    a game a UGI engine forfeits is won by the other side, its reason the forfeit's
+    (`"crash"`, `"hang"`, `"time-forfeit"`, `"illegal-move"`, `"unreadable-move"`).
     Without the GIL. For tests that a Python tournament plays the arena's games. Raises
     `ValueError` for a bad spec or limit, `RuntimeError` (naming the game and the bot) if
     a bot breaks the rules."""
