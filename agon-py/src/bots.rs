@@ -193,21 +193,44 @@ impl BotPy {
     }
 
     /// Chooses a legal move in a `Position` or in the current position of a `Game`, or
-    /// returns `None` when there is none. Thinks without holding the GIL.
+    /// returns `None` when there is none. Thinks without holding the GIL. A UGI engine
+    /// (a `ugi:` spec) that gives no legal move in time raises `RuntimeError` naming its
+    /// forfeit (`crash`, `hang`, `time-forfeit`, `illegal-move`, `unreadable-move`).
     fn choose<'py>(
         &self,
         py: Python<'py>,
         position: &Bound<'py, PyAny>,
     ) -> PyResult<Option<Bound<'py, MovePy>>> {
-        let chosen: Option<ac::Move> = if let Ok(p) = position.cast::<PositionPy>() {
+        // A UGI engine that gives no move says why (`Bot::forfeit`): that is an error.
+        let with_forfeit = |b: &mut dyn Bot, m: Option<ac::Move>| {
+            let forfeit = if m.is_none() { b.forfeit() } else { None };
+            (m, forfeit)
+        };
+        let (chosen, forfeit) = if let Ok(p) = position.cast::<PositionPy>() {
             let p = p.get().0;
-            py.detach(|| self.with(|b| b.choose(&p)))?
+            py.detach(|| {
+                self.with(|b| {
+                    let m = b.choose(&p);
+                    with_forfeit(b, m)
+                })
+            })?
         } else if let Ok(g) = position.cast::<GamePy>() {
             let game = g.get().lock(py)?.game.clone();
-            py.detach(|| self.with(|b| b.choose_in_game(&game)))?
+            py.detach(|| {
+                self.with(|b| {
+                    let m = b.choose_in_game(&game);
+                    with_forfeit(b, m)
+                })
+            })?
         } else {
             return Err(PyTypeError::new_err("choose() takes a Position or a Game"));
         };
+        if let Some(forfeit) = forfeit {
+            return Err(PyRuntimeError::new_err(format!(
+                "bot {} forfeits: {forfeit}",
+                self.name
+            )));
+        }
         chosen.map(|m| move_obj(py, m)).transpose()
     }
 

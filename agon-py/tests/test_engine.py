@@ -156,3 +156,10 @@ def test_an_engine_that_forfeits_loses_its_arena_games_with_the_reason(tmp_path:
     games = agon._agon._arena_match(spec, "random", 2, 1)
     # A (the engine) has White in game 0 and Black in game 1: it loses both, by forfeit.
     assert [(g[1], g[2], g[3]) for g in games] == [("black", "illegal-move", 0), ("white", "illegal-move", 1)]
+
+
+def test_a_ugi_bot_that_forfeits_raises_naming_the_forfeit(tmp_path: Path) -> None:
+    command = broken(tmp_path, "rng.choice(moves) if moves else 'none'", "'f1-f3'")
+    bot = engine_bot(command)
+    with pytest.raises(RuntimeError, match="forfeits: illegal-move: f1-f3 at ply 0"):
+        bot.choose(agon.Game())

@@ -1250,7 +1250,9 @@ class Bot:
         """The seed the bot was made with."""
     def choose(self, position: Union[Position, Game]) -> Optional[Move]:
         """Chooses a legal move in a `Position` or in the current position of a `Game`, or
-        returns `None` when there is none. Thinks without holding the GIL."""
+        returns `None` when there is none. Thinks without holding the GIL. A UGI engine
+        (a `ugi:` spec) that gives no legal move in time raises `RuntimeError` naming its
+        forfeit (`crash`, `hang`, `time-forfeit`, `illegal-move`, `unreadable-move`)."""
     def __eq__(self, other: object, /) -> bool:
         """Whether `other` is a bot of the same spec (`name`) and `seed`."""
     def __ne__(self, other: object, /) -> bool:

@@ -495,10 +495,10 @@ class UgiEngine:
 def engine_bot(command: Union[str, Sequence[str]], limits: str = "", seed: int = 0) -> _agon.Bot:
     """The engine as a ``Bot`` of the package (the spec ``ugi:[LIMITS:]COMMAND``, played
     by agon-bots' harness, which checks every move): ``limits`` like ``"100ms"``,
-    ``"n5000"`` or ``"d6"``. Its ``choose`` returns None when the engine fails to give a
-    legal move in time (a crash, a hang, an illegal or unreadable move); the tools that
-    play games (``agon.tournament``, ``agon.generate``) then raise ``RuntimeError`` naming
-    the forfeit, and the arena scores it as a loss.
+    ``"n5000"`` or ``"d6"``. When the engine fails to give a legal move in time (a crash,
+    a hang, an illegal or unreadable move), ``choose`` and the tools that play games
+    (``agon.tournament``, ``agon.generate``) raise ``RuntimeError`` naming the forfeit;
+    the arena scores it as a loss.
 
     >>> engine_bot("./my-engine --fast", "n5000").name
     'ugi:n5000:./my-engine --fast'
