@@ -6,17 +6,27 @@
 //! cargo run --release --example arena -- alphabeta:5 greedy 200 1
 //! cargo run --release --example arena -- engine:100ms alphabeta:5 400 1 --book --concurrency 2
 //! cargo run --release --example arena -- engine:n20000 engine:n10000 2000 1 --book --sprt 0,20
+//! cargo run --release --example arena -- 'ugi:./my-engine --flag' engine 100 1 --book --tc 10+0.1 --pgn games.txt
 //! ```
 //!
 //! Bots are specs of `agon_bots::bot_by_name`: `random`, `greedy`, `mcts:PLAYOUTS`,
-//! `alphabeta:DEPTH`, `engine:100ms`. Games are played through `agon_core::Game`, so
+//! `alphabeta:DEPTH`, `engine:100ms`, and `ugi:[100ms:][n5000:][d6:]COMMAND` for an engine
+//! process that speaks UGI (`docs/UGI-HARNESS.md`): an engine that crashes, hangs, is late
+//! or plays an illegal or unreadable move loses that game, the reason is listed after
+//! the report (`forfeits=[...]`), and the next game gets a fresh process. Games are played through `agon_core::Game`, so
 //! repetition draws count; a game reaching the ply cap counts as a draw.
 //!
 //! Options:
 //!
 //! - `--book`: start from the committed opening book (`agon_bots::book::standard`), each
 //!   opening twice with colours swapped;
-//! - `--tc 100ms`: a time limit per move for every bot whose spec sets none;
+//! - `--tc TC`: a time control, as fastchess and cutechess give it: `10+0.1` (a game clock
+//!   of 10 s per side plus 0.1 s per move, kept by the arena and passed to UGI engines in
+//!   `go`; the bots of this crate think 1/40 of the base plus the increment per move),
+//!   `100ms` (per move), `n5000` (nodes per move) or `d6` (depth per move), for every bot
+//!   whose spec sets no limit;
+//! - `--pgn FILE`: write every game's record there (agon-core's record format, with the
+//!   players, the round, and a forfeit's `Termination` and `Forfeit` tags);
 //! - `--sprt ELO0,ELO1[,ALPHA,BETA]`: stop once the SPRT decides (alpha and beta 0.05 by
 //!   default); GAMES is then the most games;
 //! - `--concurrency N`: play N games at once;
@@ -24,13 +34,13 @@
 //! - `--rules TEXT`: the rule set (`agon_core::Rules` text: `standard`, the default,
 //!   `ludii`, `standard+queen-placer=captor`, ...); the book is put under it.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use agon_bots::arena::{run_match_with, MatchError, MatchOptions};
+use agon_bots::arena::{run_match_with, MatchError, MatchOptions, TimeControl};
 use agon_bots::{book, Sprt};
 use agon_examples::{fail, parse_arg};
 
-const USAGE: &str = "arena BOT_A BOT_B GAMES SEED [--book] [--tc 100ms] [--sprt ELO0,ELO1[,ALPHA,BETA]] [--concurrency N] [--max-plies N] [--rules TEXT]";
+const USAGE: &str = "arena BOT_A BOT_B GAMES SEED [--book] [--tc 10+0.1|100ms|n5000|d6] [--pgn FILE] [--sprt ELO0,ELO1[,ALPHA,BETA]] [--concurrency N] [--max-plies N] [--rules TEXT]";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -40,6 +50,7 @@ fn main() {
     let games: u32 = parse_arg(&args[2], "GAMES", USAGE);
     let seed: u64 = parse_arg(&args[3], "SEED", USAGE);
     let mut options = MatchOptions::new(games, seed);
+    let mut pgn = None;
     let mut rest = args[4..].iter();
     while let Some(flag) = rest.next() {
         let mut value = |name: &str| {
@@ -50,14 +61,12 @@ fn main() {
         match flag.as_str() {
             "--book" => options = options.with_book(book::standard()),
             "--tc" => {
-                let v = value("--tc");
-                let ms: u64 = v
-                    .strip_suffix("ms")
-                    .and_then(|n| n.parse().ok())
-                    .unwrap_or_else(|| {
-                        fail(format_args!("bad --tc {v:?}: expected like 100ms"), USAGE)
-                    });
-                options = options.with_time_per_move(Duration::from_millis(ms));
+                let tc: TimeControl = value("--tc").parse().unwrap_or_else(|e| fail(e, USAGE));
+                options = options.with_time_control(tc);
+            }
+            "--pgn" => {
+                pgn = Some(value("--pgn"));
+                options = options.with_records(true);
             }
             "--sprt" => {
                 let v = value("--sprt");
@@ -109,4 +118,11 @@ fn main() {
         }
     });
     println!("{report} seconds={:.1}", start.elapsed().as_secs_f64());
+    if let Some(path) = pgn {
+        let text: String = report.records.iter().map(|r| format!("{r}\n")).collect();
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("error: cannot write {path}: {e}");
+            std::process::exit(1)
+        }
+    }
 }

@@ -21,9 +21,12 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use agon_core::random::{player_seeds, seed_of};
-use agon_core::{ChoiceError, Game, Outcome, Position, Rules, Side};
+use agon_core::{ChoiceError, Game, Move, Outcome, Position, Record, Rules, Score, Side};
 
-use crate::{bot_by_name, elo_of_score, Bot, Decision, SpecError, Sprt};
+use crate::ugi::UgiSpec;
+use crate::{
+    bot_by_name, elo_of_score, Bot, Clock, Decision, Forfeit, ForfeitKind, SpecError, Sprt,
+};
 
 /// The longest game the arena plays, in plies; a game still going then counts as a draw
 /// (and is counted in [`MatchStats::capped`]).
@@ -52,25 +55,38 @@ pub const MAX_PLIES: usize = 2000;
 /// let result = play_game(&mut RandomBot::new(1), &mut RandomBot::new(2), 2000)?;
 /// assert!(result.plies > 0);
 /// assert!(result.outcome.is_some() || result.plies == 2000);
+/// assert_eq!(result.forfeit, None);
 /// # Ok::<(), agon_bots::arena::ArenaError>(())
 /// ```
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct GameResult {
-    /// How the game ended by the rules, or `None` if it reached the ply cap (a draw).
+    /// How the game ended by the rules, or `None` if it reached the ply cap (a draw) or a
+    /// player forfeited it.
     pub outcome: Option<Outcome>,
     /// The number of plies played.
     pub plies: usize,
+    /// The side that lost the game by forfeit ([`Bot::forfeit`]: a UGI engine that
+    /// crashed, hung, was late or gave an illegal or unreadable move), and why.
+    pub forfeit: Option<(Side, ForfeitKind)>,
 }
 
 impl GameResult {
-    /// The winner, if any (a game stopped at the cap has none).
+    /// The winner, if any: the rules' winner, or the opponent of a side that forfeited (a
+    /// game stopped at the cap has none).
     ///
     /// ```
     /// use agon_bots::arena::GameResult;
-    /// assert_eq!(GameResult { outcome: None, plies: 2000 }.winner(), None);
+    /// use agon_bots::ForfeitKind;
+    /// use agon_core::Side;
+    /// assert_eq!(GameResult { outcome: None, plies: 2000, forfeit: None }.winner(), None);
+    /// let crashed = GameResult { outcome: None, plies: 3, forfeit: Some((Side::Black, ForfeitKind::Crash)) };
+    /// assert_eq!(crashed.winner(), Some(Side::White));
     /// ```
     pub fn winner(&self) -> Option<Side> {
-        self.outcome.and_then(|o| o.winner)
+        match self.forfeit {
+            Some((side, _)) => Some(side.other()),
+            None => self.outcome.and_then(|o| o.winner),
+        }
     }
 }
 
@@ -316,7 +332,7 @@ impl MatchStats {
     /// use agon_bots::arena::{GameResult, MatchStats};
     /// use agon_core::{EndReason, Outcome, Side};
     /// let mut stats = MatchStats::default();
-    /// let won_by_black = GameResult { outcome: Some(Outcome::win(Side::Black, EndReason::Throne)), plies: 80 };
+    /// let won_by_black = GameResult { outcome: Some(Outcome::win(Side::Black, EndReason::Throne)), plies: 80, forfeit: None };
     /// stats.record(Side::Black, &won_by_black);
     /// assert_eq!((stats.wins, stats.games, stats.plies), (1, 1, 80));
     /// ```
@@ -330,7 +346,7 @@ impl MatchStats {
             None => &mut self.draws,
         };
         *count = count.saturating_add(1);
-        if result.outcome.is_none() {
+        if result.outcome.is_none() && result.forfeit.is_none() {
             self.capped = self.capped.saturating_add(1);
         }
     }
@@ -460,6 +476,11 @@ pub struct MatchOptions {
     /// A time control per move, given to each bot whose spec sets no time
     /// ([`with_time_control`]).
     pub time_per_move: Option<Duration>,
+    /// A time control of any kind ([`TimeControl`]: a game clock, a node or depth budget,
+    /// a time per move); it replaces `time_per_move` when set.
+    pub time_control: Option<TimeControl>,
+    /// Whether the report keeps each game's record ([`MatchReport::records`]).
+    pub records: bool,
     /// Stop when this test decides (checked after each pair of games).
     pub sprt: Option<Sprt>,
     /// Games played at once, on as many threads.
@@ -478,6 +499,8 @@ impl Default for MatchOptions {
             book: Vec::new(),
             max_plies: MAX_PLIES,
             time_per_move: None,
+            time_control: None,
+            records: false,
             sprt: None,
             concurrency: 1,
             rules: Rules::STANDARD,
@@ -524,6 +547,38 @@ impl MatchOptions {
             time_per_move: Some(time),
             ..self
         }
+    }
+
+    /// These options with a time control ([`TimeControl`]).
+    ///
+    /// ```
+    /// use agon_bots::arena::{MatchOptions, TimeControl};
+    /// let tc: TimeControl = "10+0.1".parse()?;
+    /// assert_eq!(MatchOptions::new(2, 0).with_time_control(tc).time_control, Some(tc));
+    /// # Ok::<(), String>(())
+    /// ```
+    #[must_use]
+    pub fn with_time_control(self, time_control: TimeControl) -> MatchOptions {
+        MatchOptions {
+            time_control: Some(time_control),
+            ..self
+        }
+    }
+
+    /// These options keeping (or not) each game's record in the report.
+    ///
+    /// ```
+    /// assert!(agon_bots::arena::MatchOptions::new(2, 0).with_records(true).records);
+    /// ```
+    #[must_use]
+    pub fn with_records(self, records: bool) -> MatchOptions {
+        MatchOptions { records, ..self }
+    }
+
+    /// The time control in force: [`MatchOptions::time_control`], else the time per move.
+    fn time_control(&self) -> Option<TimeControl> {
+        self.time_control
+            .or(self.time_per_move.map(TimeControl::PerMove))
     }
 
     /// These options with an SPRT.
@@ -598,10 +653,15 @@ impl MatchOptions {
 /// assert_eq!(with_time_control("engine:n5000", t), "engine:n5000:100ms");
 /// assert_eq!(with_time_control("engine:50ms", t), "engine:50ms");
 /// assert_eq!(with_time_control("greedy", t), "greedy");
+/// assert_eq!(with_time_control("ugi:./my-engine", t), "ugi:100ms:./my-engine");
+/// assert_eq!(with_time_control("ugi:n50:./my-engine", t), "ugi:n50:./my-engine");
 /// ```
 pub fn with_time_control(spec: &str, time: Duration) -> String {
     let spec = spec.trim();
     let ms = time.min(crate::MAX_TIME_LIMIT).as_millis();
+    if UgiSpec::is_ugi(spec) {
+        return ugi_with_limit(spec, &format!("{ms}ms"));
+    }
     // A spec that does not read is returned unchanged, for the match to refuse it.
     match crate::BotSpec::parse(spec) {
         Ok(parsed) if parsed.kind.takes_time() && parsed.time.is_none() => match parsed.kind {
@@ -609,6 +669,201 @@ pub fn with_time_control(spec: &str, time: Duration) -> String {
             _ => parsed.with_time(time).to_string(),
         },
         _ => spec.to_string(),
+    }
+}
+
+/// A `ugi:` spec with the limit `part` (`100ms`, `n5000`, `d6`) when it sets none; other
+/// specs, and specs that do not read, unchanged.
+fn ugi_with_limit(spec: &str, part: &str) -> String {
+    match UgiSpec::parse(spec) {
+        Ok(u) if u.time.is_none() && u.nodes.is_none() && u.depth.is_none() => {
+            format!("ugi:{part}:{}", &u.to_string()["ugi:".len()..])
+        }
+        _ => spec.to_string(),
+    }
+}
+
+/// A time control of a match, as fastchess and cutechess give them (`--tc` of the arena):
+/// a game clock `10+0.1` (seconds per game, plus an increment per move) or `10`, a time
+/// per move `100ms`, a node budget `n5000` or a depth `d6` per move.
+///
+/// UGI engines ([`crate::ugi::UgiBot`]) get the clock itself: the arena keeps each side's
+/// time, passes both in `go p1time .. p2time .. p1inc .. p2inc ..`, and an engine whose
+/// move comes after its time left loses the game (`time-forfeit`). The bots of this crate
+/// get an equivalent time per move, [`TimeControl::per_move`] (they are not flagged). A
+/// node or depth budget goes to the engine (`engine:nN`, `engine:dD`) and to UGI engines
+/// (`nodes`, `depth`): with it, the same seeds give the same games. Specs that set their
+/// own limits keep them ([`TimeControl::apply`]).
+///
+/// ```
+/// use std::time::Duration;
+/// use agon_bots::arena::TimeControl;
+/// let clock: TimeControl = "10+0.1".parse()?;
+/// assert_eq!(clock, TimeControl::Clock { base: Duration::from_secs(10), increment: Duration::from_millis(100) });
+/// assert_eq!("100ms".parse(), Ok(TimeControl::PerMove(Duration::from_millis(100))));
+/// assert_eq!("n5000".parse(), Ok(TimeControl::Nodes(5000)));
+/// assert_eq!("d6".parse(), Ok(TimeControl::Depth(6)));
+/// assert_eq!(clock.to_string(), "10+0.1");
+/// assert!("fast".parse::<TimeControl>().is_err());
+/// # Ok::<(), String>(())
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+#[non_exhaustive]
+pub enum TimeControl {
+    /// A time per move.
+    PerMove(Duration),
+    /// A game clock: each side's time for the game and its increment per move.
+    Clock {
+        /// The time per side for the game.
+        base: Duration,
+        /// The time added after each move.
+        increment: Duration,
+    },
+    /// A node budget per move.
+    Nodes(u64),
+    /// A depth per move.
+    Depth(u32),
+}
+
+impl TimeControl {
+    /// The moves a game clock is shared between for the bots of this crate, which think
+    /// a fixed time per move: the base over this, plus the increment.
+    pub const MOVES_PER_GAME: u32 = 40;
+
+    /// The time per move the bots of this crate get: the time of [`TimeControl::PerMove`],
+    /// for a clock its base over [`TimeControl::MOVES_PER_GAME`] plus its increment, and
+    /// `None` for node and depth budgets.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use agon_bots::arena::TimeControl;
+    /// let tc: TimeControl = "4+0.05".parse()?;
+    /// assert_eq!(tc.per_move(), Some(Duration::from_millis(150)));
+    /// # Ok::<(), String>(())
+    /// ```
+    pub fn per_move(&self) -> Option<Duration> {
+        match *self {
+            TimeControl::PerMove(t) => Some(t),
+            TimeControl::Clock { base, increment } => {
+                Some(base / TimeControl::MOVES_PER_GAME + increment)
+            }
+            TimeControl::Nodes(_) | TimeControl::Depth(_) => None,
+        }
+    }
+
+    /// The game clock at the start of a game, for a clock time control.
+    fn clock(&self) -> Option<Clock> {
+        match *self {
+            TimeControl::Clock { base, increment } => Some(Clock::new(base, increment)),
+            _ => None,
+        }
+    }
+
+    /// The spec with this time control applied when the spec sets no limit of its own:
+    /// a time per move as [`with_time_control`] gives it (for a clock, to the bots of
+    /// this crate only: UGI engines get the clock), a node or depth budget to `engine`
+    /// and `ugi:` specs. Other specs, and specs that do not read, are unchanged.
+    ///
+    /// ```
+    /// use agon_bots::arena::TimeControl;
+    /// let nodes: TimeControl = "n5000".parse()?;
+    /// assert_eq!(nodes.apply("engine"), "engine:n5000");
+    /// assert_eq!(nodes.apply("engine:50ms"), "engine:50ms");
+    /// assert_eq!(nodes.apply("ugi:./e"), "ugi:n5000:./e");
+    /// assert_eq!(nodes.apply("greedy"), "greedy");
+    /// let clock: TimeControl = "4+0.05".parse()?;
+    /// assert_eq!(clock.apply("engine"), "engine:150ms");
+    /// assert_eq!(clock.apply("ugi:./e"), "ugi:./e");
+    /// # Ok::<(), String>(())
+    /// ```
+    pub fn apply(&self, spec: &str) -> String {
+        let spec = spec.trim();
+        let budget = match *self {
+            TimeControl::PerMove(t) => return with_time_control(spec, t),
+            TimeControl::Clock { .. } if UgiSpec::is_ugi(spec) => return spec.to_string(),
+            TimeControl::Clock { .. } => {
+                return with_time_control(spec, self.per_move().unwrap_or_default())
+            }
+            TimeControl::Nodes(n) => format!("n{n}"),
+            TimeControl::Depth(d) => format!("d{d}"),
+        };
+        if UgiSpec::is_ugi(spec) {
+            return ugi_with_limit(spec, &budget);
+        }
+        match crate::BotSpec::parse(spec) {
+            Ok(parsed) if parsed.kind == crate::BotKind::Engine => {
+                let options = parsed.engine.unwrap_or_default();
+                if parsed.time.is_none() && options.nodes.is_none() && options.depth.is_none() {
+                    format!("{spec}:{budget}")
+                } else {
+                    spec.to_string()
+                }
+            }
+            _ => spec.to_string(),
+        }
+    }
+}
+
+impl std::str::FromStr for TimeControl {
+    type Err = String;
+
+    /// Reads `10+0.1`, `10` (seconds, no increment), `100ms`, `n5000` or `d6`.
+    fn from_str(text: &str) -> Result<TimeControl, String> {
+        let text = text.trim();
+        let bad = || format!("bad time control {text:?}: expected like 10+0.1, 100ms, n5000 or d6");
+        let seconds = |s: &str| {
+            s.parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite() && *x >= 0.0 && *x < 1e9)
+                .map(Duration::from_secs_f64)
+        };
+        if let Some(ms) = text.strip_suffix("ms") {
+            return ms
+                .parse()
+                .map(|ms| TimeControl::PerMove(Duration::from_millis(ms)))
+                .map_err(|_| bad());
+        }
+        if let Some(n) = text.strip_prefix('n') {
+            return n
+                .parse()
+                .ok()
+                .filter(|&n| n >= 1)
+                .map(TimeControl::Nodes)
+                .ok_or_else(bad);
+        }
+        if let Some(d) = text.strip_prefix('d') {
+            let max = crate::Engine::MAX_DEPTH;
+            return d
+                .parse()
+                .ok()
+                .filter(|d| (1..=max).contains(d))
+                .map(TimeControl::Depth)
+                .ok_or_else(bad);
+        }
+        let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
+        match (seconds(base), seconds(increment)) {
+            (Some(base), Some(increment)) if !base.is_zero() => {
+                Ok(TimeControl::Clock { base, increment })
+            }
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl fmt::Display for TimeControl {
+    /// The form [`TimeControl`]'s `from_str` reads.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TimeControl::PerMove(t) => write!(f, "{}ms", t.as_millis()),
+            TimeControl::Clock { base, increment } if increment.is_zero() => {
+                write!(f, "{}", base.as_secs_f64())
+            }
+            TimeControl::Clock { base, increment } => {
+                write!(f, "{}+{}", base.as_secs_f64(), increment.as_secs_f64())
+            }
+            TimeControl::Nodes(n) => write!(f, "n{n}"),
+            TimeControl::Depth(d) => write!(f, "d{d}"),
+        }
     }
 }
 
@@ -637,7 +892,31 @@ pub fn play_game_from(
     start: &Position,
     max_plies: usize,
 ) -> Result<(GameResult, [Duration; 2]), ArenaError> {
+    play_one(white, black, start, max_plies, None).map(|p| (p.result, p.longest))
+}
+
+/// A game played by [`play_one`].
+struct Played {
+    result: GameResult,
+    longest: [Duration; 2],
+    /// The game as played (up to the forfeit, if any).
+    game: Game,
+    /// The forfeit's detail.
+    forfeit: Option<Forfeit>,
+}
+
+/// Plays one game as [`play_game_from`] does, under a game clock if `clock` is set; a bot
+/// that gives no move or an illegal one and names a [`Forfeit`] loses the game.
+fn play_one(
+    white: &mut dyn Bot,
+    black: &mut dyn Bot,
+    start: &Position,
+    max_plies: usize,
+    mut clock: Option<Clock>,
+) -> Result<Played, ArenaError> {
     let mut longest = [Duration::ZERO; 2];
+    // The moves so far, to rebuild the game when a player forfeits it (play_out drops it).
+    let mut moves: Vec<Move> = Vec::new();
     // The one loop that plays games (agon-core's, which agon-rl's datasets play through
     // too), and its one answer to a bot that breaks the rules: an error, here naming it.
     let played = Game::play_out(*start, max_plies, |game| {
@@ -646,25 +925,118 @@ pub fn play_game_from(
             Side::White => &mut *white,
             Side::Black => &mut *black,
         };
+        bot.set_clock(clock);
         let began = Instant::now();
         let m = bot.choose_in_game(game);
-        longest[side.index()] = longest[side.index()].max(began.elapsed());
+        let took = began.elapsed();
+        longest[side.index()] = longest[side.index()].max(took);
+        if let Some(clock) = clock.as_mut() {
+            let i = side.index();
+            clock.remaining[i] = clock.remaining[i].saturating_sub(took) + clock.increment[i];
+        }
+        moves.extend(m);
         m
     });
-    let game = played.map_err(|error| ArenaError {
-        bot: match error.chooser() {
-            Side::White => white.name(),
-            Side::Black => black.name(),
-        },
-        error,
-    })?;
-    Ok((
-        GameResult {
-            outcome: game.outcome(),
+    let error = match played {
+        Ok(game) => {
+            let result = GameResult {
+                outcome: game.outcome(),
+                plies: game.moves().len(),
+                forfeit: None,
+            };
+            return Ok(Played {
+                result,
+                longest,
+                game,
+                forfeit: None,
+            });
+        }
+        Err(error) => error,
+    };
+    let side = error.chooser();
+    let bot: &mut dyn Bot = match side {
+        Side::White => &mut *white,
+        Side::Black => &mut *black,
+    };
+    let Some(forfeit) = bot.forfeit() else {
+        return Err(ArenaError {
+            bot: bot.name(),
+            error,
+        });
+    };
+    // The moves before the forfeit were legal: the game replays them.
+    let mut game = Game::from_position(*start);
+    for &m in &moves[..error.ply()] {
+        game.push_unchecked(m);
+    }
+    Ok(Played {
+        result: GameResult {
+            outcome: None,
             plies: game.moves().len(),
+            forfeit: Some((side, forfeit.kind)),
         },
         longest,
-    ))
+        game,
+        forfeit: Some(forfeit),
+    })
+}
+
+/// A game lost by forfeit in a match ([`MatchReport::forfeits`]).
+///
+/// ```
+/// use agon_bots::arena::GameForfeit;
+/// use agon_bots::{Forfeit, ForfeitKind};
+/// let f = GameForfeit { game: 3, a: false, forfeit: Forfeit { kind: ForfeitKind::Hang, detail: "no bestmove in time".into() } };
+/// assert_eq!(f.to_string(), "game 3: B hang: no bestmove in time");
+/// ```
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct GameForfeit {
+    /// The game's number.
+    pub game: u32,
+    /// Whether bot A forfeited it (else B).
+    pub a: bool,
+    /// The reason and what happened.
+    pub forfeit: Forfeit,
+}
+
+impl fmt::Display for GameForfeit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let bot = if self.a { "A" } else { "B" };
+        write!(f, "game {}: {bot} {}", self.game, self.forfeit)
+    }
+}
+
+/// The record of a game of a match: the players (`White`, `Black`, by name), the game's
+/// number (`Round`, from 1), the result (a forfeit is the opponent's win, the ply cap a
+/// draw), and for a forfeit `Termination` as PGN has it (`rules infraction` for an
+/// illegal or unreadable move, `time forfeit` for a late move or a hang, `abandoned` for
+/// a crash) and `Forfeit`, the reason's name and what happened.
+fn game_record(played: &Played, game_number: u32, names: [&str; 2]) -> Record {
+    let mut record = Record::new(played.game.clone());
+    // Names and texts of the harness hold no line break; a tag refused is left out.
+    let _ = record.set_tag("White", names[0]);
+    let _ = record.set_tag("Black", names[1]);
+    let _ = record.set_tag("Round", &(u64::from(game_number) + 1).to_string());
+    if let Some(forfeit) = &played.forfeit {
+        let termination = match forfeit.kind {
+            ForfeitKind::IllegalMove | ForfeitKind::UnreadableMove => "rules infraction",
+            ForfeitKind::TimeForfeit | ForfeitKind::Hang => "time forfeit",
+            ForfeitKind::Crash => "abandoned",
+        };
+        let _ = record.set_tag("Termination", termination);
+        let _ = record.set_tag("Forfeit", &forfeit.to_string().replace(['\n', '\r'], " "));
+    } else if played.result.outcome.is_none() {
+        let _ = record.set_tag("Termination", "unterminated");
+    }
+    let score = match played.result.winner() {
+        Some(Side::White) => Score::WhiteWins,
+        Some(Side::Black) => Score::BlackWins,
+        None => Score::Draw,
+    };
+    if played.result.outcome.is_none() {
+        let _ = record.set_result(score);
+    }
+    record
 }
 
 /// The results of [`run_match_with`].
@@ -688,6 +1060,12 @@ pub struct MatchReport {
     pub longest_move: [Duration; 2],
     /// The SPRT's LLR and decision, if one was run.
     pub sprt: Option<(Sprt, f64, Decision)>,
+    /// The games lost by forfeit, in game order.
+    pub forfeits: Vec<GameForfeit>,
+    /// Each game's record, in game order, when [`MatchOptions::records`] is set: the
+    /// players, the game's number, the moves, the result, and a forfeit's reason (tags
+    /// `White`, `Black`, `Round`, `Termination`, `Forfeit`).
+    pub records: Vec<Record>,
 }
 
 impl MatchReport {
@@ -697,7 +1075,7 @@ impl MatchReport {
     /// ```
     /// use agon_bots::arena::{MatchReport, MatchStats};
     /// let stats = MatchStats { games: 100, wins: 50, draws: 0, losses: 50, capped: 0, plies: 0 };
-    /// let report = MatchReport { a: "x".into(), b: "y".into(), stats, longest_move: Default::default(), sprt: None };
+    /// let report = MatchReport { a: "x".into(), b: "y".into(), stats, longest_move: Default::default(), sprt: None, forfeits: Vec::new(), records: Vec::new() };
     /// let (elo, low, high) = report.elo();
     /// assert_eq!((elo, low.round(), high.round()), (0.0, -68.0, 68.0));
     /// ```
@@ -711,8 +1089,9 @@ impl MatchReport {
     }
 }
 
-/// `A=.. B=.. <stats> elo=E [LOW, HIGH] capped%=.. longest_move_ms=[A, B]`, and the SPRT's
-/// `llr=.. (LOWER, UPPER) decision` if one ran.
+/// `A=.. B=.. <stats> elo=E [LOW, HIGH] capped%=.. longest_move_ms=[A, B]`, the SPRT's
+/// `llr=.. (LOWER, UPPER) decision` if one ran, and `forfeits=[game N: A|B REASON: ...; ...]`
+/// if a game was lost by forfeit.
 impl fmt::Display for MatchReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (elo, low, high) = self.elo();
@@ -732,6 +1111,16 @@ impl fmt::Display for MatchReport {
                 f,
                 " {sprt} llr={llr:.2} ({lower:.2}, {upper:.2}) {decision}"
             )?;
+        }
+        if !self.forfeits.is_empty() {
+            f.write_str(" forfeits=[")?;
+            for (i, forfeit) in self.forfeits.iter().enumerate() {
+                if i > 0 {
+                    f.write_str("; ")?;
+                }
+                write!(f, "{forfeit}")?;
+            }
+            f.write_str("]")?;
         }
         Ok(())
     }
@@ -762,8 +1151,8 @@ pub fn run_match_with(
     options: &MatchOptions,
     progress: impl FnMut(u32, Side, &GameResult),
 ) -> Result<MatchReport, MatchError> {
-    let (a, b) = match options.time_per_move {
-        Some(t) => (with_time_control(a, t), with_time_control(b, t)),
+    let (a, b) = match options.time_control() {
+        Some(tc) => (tc.apply(a), tc.apply(b)),
         None => (a.trim().to_string(), b.trim().to_string()),
     };
     bot_by_name(&a, 0)?;
@@ -784,7 +1173,8 @@ pub type BotFactory<'a> = &'a (dyn Fn(u64) -> Box<dyn Bot + Send> + Sync);
 
 /// [`run_match_with`] for bots that have no spec (say, engines with other evaluation
 /// weights): each bot is a name and a [`BotFactory`]. The time control of `options` is
-/// not applied (the factories set their own limits).
+/// not applied to the specs (the factories set their own limits), but a game clock is
+/// kept and given to the bots ([`Bot::set_clock`]).
 ///
 /// # Errors
 ///
@@ -817,7 +1207,10 @@ pub fn run_match_of(
         stats: MatchStats::default(),
         longest_move: [Duration::ZERO; 2],
         sprt: None,
+        forfeits: Vec::new(),
+        records: Vec::new(),
     };
+    let clock = options.time_control().and_then(|tc| tc.clock());
     let mut failed = None;
     std::thread::scope(|scope| {
         for _ in 0..options.concurrency.max(1) {
@@ -854,14 +1247,10 @@ pub fn run_match_of(
                 let (seed_a, seed_b) = bot_seeds(options.seed, i, a_side);
                 let mut bot_a = make_a(seed_a);
                 let mut bot_b = make_b(seed_b);
+                let max = options.max_plies;
                 let played = match a_side {
-                    Side::White => {
-                        play_game_from(bot_a.as_mut(), bot_b.as_mut(), &start, options.max_plies)
-                    }
-                    Side::Black => {
-                        play_game_from(bot_b.as_mut(), bot_a.as_mut(), &start, options.max_plies)
-                            .map(|(r, l)| (r, [l[1], l[0]]))
-                    }
+                    Side::White => play_one(bot_a.as_mut(), bot_b.as_mut(), &start, max, clock),
+                    Side::Black => play_one(bot_b.as_mut(), bot_a.as_mut(), &start, max, clock),
                 };
                 if played.is_err() {
                     // The match ends at its first failed game: none after it is started.
@@ -881,7 +1270,7 @@ pub fn run_match_of(
         'games: for (i, a_side, played) in receiver {
             pending.insert(i, (a_side, played));
             while let Some((a_side, played)) = pending.remove(&counted) {
-                let (result, longest) = match played {
+                let played = match played {
                     Ok(played) => played,
                     Err(error) => {
                         failed = Some(MatchError::Game {
@@ -891,9 +1280,29 @@ pub fn run_match_of(
                         break 'games;
                     }
                 };
+                let result = played.result;
                 report.stats.record(a_side, &result);
-                report.longest_move[0] = report.longest_move[0].max(longest[0]);
-                report.longest_move[1] = report.longest_move[1].max(longest[1]);
+                // Longest moves by colour, turned to A's and B's.
+                let (la, lb) = match a_side {
+                    Side::White => (played.longest[0], played.longest[1]),
+                    Side::Black => (played.longest[1], played.longest[0]),
+                };
+                report.longest_move[0] = report.longest_move[0].max(la);
+                report.longest_move[1] = report.longest_move[1].max(lb);
+                if let (Some((side, _)), Some(forfeit)) = (result.forfeit, &played.forfeit) {
+                    report.forfeits.push(GameForfeit {
+                        game: counted,
+                        a: side == a_side,
+                        forfeit: forfeit.clone(),
+                    });
+                }
+                if options.records {
+                    let names = match a_side {
+                        Side::White => [a, b],
+                        Side::Black => [b, a],
+                    };
+                    report.records.push(game_record(&played, counted, names));
+                }
                 progress(counted, a_side, &result);
                 counted += 1;
                 if let Some(sprt) = options.sprt {

@@ -8,6 +8,7 @@
 //! | [`GreedyBot`] | `greedy` | one ply: the move whose result [`eval::evaluate`] likes best |
 //! | [`MctsBot`] | `mcts:PLAYOUTS` | UCT with uniformly random playouts to the end of the game (repetition included, R11) |
 //! | [`AlphaBetaBot`] | `alphabeta:DEPTH` | iterative-deepening alpha-beta with a transposition table |
+//! | [`ugi::UgiBot`] | `ugi:n5000:./my-engine` ([`ugi::UgiSpec`]) | any engine process that speaks UGI, checked move by move |
 //! | [`Engine`] | `engine:100ms`, `engine:n50000` ([`Engine::from_spec`]) | the strong player: principal-variation search under a clock or a node budget, with an analysis API ([`analyse`], [`Engine::analyse`]) |
 //! | `AzBot` (cargo feature `az`) | `az:MODEL:VISITS` ([`AzSpec`]) | AlphaZero's PUCT search guided by a policy-value network read from safetensors |
 //!
@@ -47,6 +48,7 @@
 //! | the analysis API | [`analyse`], [`Analysis`], [`Line`], [`Evaluation`], [`Analysable`], [`AnalysisError`] | `engine/analysis.rs`, `engine/mod.rs` |
 //! | the sequential probability ratio test, and Elo | [`Sprt`], [`Decision`], [`SprtError`], [`expected_score`], [`elo_of_score`] | `sprt.rs` |
 //! | matches between bots | [`arena`] | `arena.rs` |
+//! | engine processes that speak UGI, their forfeits and clocks | [`ugi`], [`Forfeit`], [`ForfeitKind`], [`Clock`] | `ugi.rs` |
 //! | opening books | [`book`] | `book.rs` |
 //! | the evaluations | [`eval`], [`engine_eval`] | `eval.rs`, `engine/eval.rs` |
 //!
@@ -110,6 +112,7 @@ mod random_bot;
 mod search_core;
 mod spec;
 mod sprt;
+pub mod ugi;
 
 pub use alphabeta::AlphaBetaBot;
 #[cfg(feature = "az")]
@@ -127,6 +130,7 @@ pub use mcts::MctsBot;
 pub use random_bot::RandomBot;
 pub use spec::{bot_by_name, BotKind, BotSpec, EngineOptions, SpecError, SpecNumber, MAX_SPEC_LEN};
 pub use sprt::{elo_of_score, expected_score, Decision, Sprt, SprtError};
+pub use ugi::{Clock, Forfeit, ForfeitKind};
 
 /// A player of Agon: given a position (or a whole game, for bots that care about
 /// repetition), it chooses a legal move.
@@ -201,6 +205,34 @@ pub trait Bot {
     /// ```
     fn choose_with_stats(&mut self, game: &Game) -> Option<(Move, Option<SearchStats>)> {
         self.choose_in_game(game).map(|m| (m, None))
+    }
+
+    /// Gives the bot the game clock before a move (`None`: no clock), as the arena does
+    /// under a clock time control. The default ignores it: the bots of this crate think
+    /// under their own limits; a UGI engine ([`ugi::UgiBot`]) passes it in `go`.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use agon_bots::{Bot, Clock, RandomBot};
+    /// let mut bot = RandomBot::new(1);
+    /// bot.set_clock(Some(Clock::new(Duration::from_secs(1), Duration::ZERO)));
+    /// assert!(bot.choose(&agon_core::Position::start()).is_some());
+    /// ```
+    fn set_clock(&mut self, clock: Option<Clock>) {
+        let _ = clock;
+    }
+
+    /// Why the bot gave no move in a game that goes on, when that loses the game rather
+    /// than stops the match: a UGI engine that crashed, hung, answered late or with an
+    /// illegal or unreadable move ([`Forfeit`]). Taken once: the next call returns `None`.
+    /// The default, for bots that never forfeit, is `None`.
+    ///
+    /// ```
+    /// use agon_bots::{Bot, RandomBot};
+    /// assert_eq!(RandomBot::new(1).forfeit(), None);
+    /// ```
+    fn forfeit(&mut self) -> Option<Forfeit> {
+        None
     }
 }
 

@@ -130,6 +130,14 @@ pub enum SpecError {
         /// The feature to enable.
         feature: &'static str,
     },
+    /// The command of a `ugi:` spec cannot be run: it is empty, or does not split into
+    /// words (an unclosed quote); see [`crate::ugi::UgiSpec`].
+    Command {
+        /// The spec.
+        spec: String,
+        /// What is wrong with the command.
+        error: String,
+    },
     /// The network of an `az` spec cannot be used: no model named, a missing or corrupt
     /// file, or a model of the wrong shape ([`crate::AzSpec`]).
     Model {
@@ -247,6 +255,9 @@ impl fmt::Display for SpecError {
                 f,
                 "bot {spec:?} needs agon-bots built with the cargo feature `{feature}`"
             ),
+            SpecError::Command { spec, error } => {
+                write!(f, "bad command in bot {spec:?}: {error}")
+            }
             SpecError::Model { spec, error } => {
                 write!(f, "cannot use the network of bot {spec:?}: {error}")
             }
@@ -290,7 +301,10 @@ fn time_limit(spec: &str, part: &str) -> Result<Duration, SpecError> {
 /// `alphabeta:20:1000ms`; the bot then stops at whichever limit comes first, and is no
 /// longer deterministic. Spaces around the spec are ignored. `seed` draws the random bot's
 /// moves, the greedy and alpha-beta bots' choices between equal moves and MCTS's playouts;
-/// the engine has no random choice, so it plays the same whatever the seed.
+/// the engine has no random choice, so it plays the same whatever the seed. A
+/// `ugi:[TIMEms:][nNODES:][dDEPTH:]COMMAND` spec is an engine process that speaks UGI
+/// ([`crate::ugi::UgiSpec`]; up to [`crate::ugi::MAX_UGI_SPEC_LEN`] bytes), given the seed
+/// as its `Seed` option when it has one.
 ///
 /// # Errors
 ///
@@ -330,6 +344,10 @@ pub fn bot_by_name(spec: &str, seed: u64) -> Result<Box<dyn Bot + Send>, SpecErr
     // The az bot's spec holds a path, so it has a reader of its own.
     if crate::AzSpec::is_az(spec) {
         return crate::AzSpec::parse(spec)?.bot(seed);
+    }
+    // So does a UGI engine's, which holds a command line.
+    if crate::ugi::UgiSpec::is_ugi(spec) {
+        return Ok(Box::new(crate::ugi::UgiSpec::parse(spec)?.bot(seed)));
     }
     Ok(BotSpec::parse(spec)?.bot(seed))
 }

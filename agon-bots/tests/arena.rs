@@ -104,7 +104,8 @@ fn the_ply_cap_counts_as_a_draw() {
         result,
         GameResult {
             outcome: None,
-            plies: 10
+            plies: 10,
+            forfeit: None
         }
     );
     let mut stats = MatchStats::default();
@@ -115,6 +116,7 @@ fn the_ply_cap_counts_as_a_draw() {
     let won = GameResult {
         outcome: Some(Outcome::win(Side::White, EndReason::Throne)),
         plies: 50,
+        forfeit: None,
     };
     stats.record(Side::Black, &won);
     assert_eq!((stats.wins, stats.draws, stats.losses), (0, 1, 1));

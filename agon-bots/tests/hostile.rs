@@ -451,6 +451,7 @@ fn match_counts_saturate() {
     let capped = GameResult {
         outcome: None,
         plies: 10,
+        forfeit: None,
     };
     stats.record(Side::White, &capped);
     assert_eq!(

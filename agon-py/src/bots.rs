@@ -136,7 +136,9 @@ pub(crate) fn check_spec(spec: &str) -> PyResult<BotSpec> {
 /// network, so a missing or corrupt model is a `ValueError` here), any other with
 /// [`check_spec`].
 pub(crate) fn check_any_spec(spec: &str) -> PyResult<()> {
-    if agon_bots::AzSpec::is_az(spec) {
+    // Neither reads a process or a file here: a `ugi:` spec's engine starts at its first
+    // move.
+    if agon_bots::AzSpec::is_az(spec) || agon_bots::ugi::UgiSpec::is_ugi(spec) {
         agon_bots::bot_by_name(spec, 0).map_err(|e| PyValueError::new_err(e.to_string()))?;
         Ok(())
     } else {
@@ -150,14 +152,15 @@ impl BotPy {
     /// `alphabeta:DEPTH`, optionally followed by a time limit like `:500ms`; an instance of
     /// `Random`, `Greedy`, `MCTS` or `AlphaBeta`; or the network player
     /// `az:MODEL:VISITS[:noise][:tPLIES][:bBATCH][:cPERMILLE]` (a `Bot`; MODEL a safetensors file of
-    /// `agon.az` or the shipped `agon-az-2x32`). Raises `ValueError` for a spec it cannot
+    /// `agon.az` or the shipped `agon-az-2x32`); or a UGI engine process
+    /// `ugi:[TIMEms:][nNODES:][dDEPTH:]COMMAND` (a `Bot`, see `agon.engine`). Raises `ValueError` for a spec it cannot
     /// read or out of the package's bounds, and for a model file that is missing, corrupt
     /// or of the wrong shape.
     #[staticmethod]
     #[pyo3(signature = (spec, seed = Int(0)), text_signature = "(spec, seed=0)")]
     fn from_name<'py>(py: Python<'py>, spec: &str, seed: Int<u64>) -> PyResult<Bound<'py, BotPy>> {
-        if agon_bots::AzSpec::is_az(spec) {
-            // The network player: a `Bot` of no subclass.
+        if agon_bots::AzSpec::is_az(spec) || agon_bots::ugi::UgiSpec::is_ugi(spec) {
+            // The network player, or a UGI engine process: a `Bot` of no subclass.
             let bot = agon_bots::bot_by_name(spec, seed.0)
                 .map_err(|e| PyValueError::new_err(e.to_string()))?;
             return Bound::new(py, BotPy::new(bot, seed.0));
@@ -190,21 +193,44 @@ impl BotPy {
     }
 
     /// Chooses a legal move in a `Position` or in the current position of a `Game`, or
-    /// returns `None` when there is none. Thinks without holding the GIL.
+    /// returns `None` when there is none. Thinks without holding the GIL. A UGI engine
+    /// (a `ugi:` spec) that gives no legal move in time raises `RuntimeError` naming its
+    /// forfeit (`crash`, `hang`, `time-forfeit`, `illegal-move`, `unreadable-move`).
     fn choose<'py>(
         &self,
         py: Python<'py>,
         position: &Bound<'py, PyAny>,
     ) -> PyResult<Option<Bound<'py, MovePy>>> {
-        let chosen: Option<ac::Move> = if let Ok(p) = position.cast::<PositionPy>() {
+        // A UGI engine that gives no move says why (`Bot::forfeit`): that is an error.
+        let with_forfeit = |b: &mut dyn Bot, m: Option<ac::Move>| {
+            let forfeit = if m.is_none() { b.forfeit() } else { None };
+            (m, forfeit)
+        };
+        let (chosen, forfeit) = if let Ok(p) = position.cast::<PositionPy>() {
             let p = p.get().0;
-            py.detach(|| self.with(|b| b.choose(&p)))?
+            py.detach(|| {
+                self.with(|b| {
+                    let m = b.choose(&p);
+                    with_forfeit(b, m)
+                })
+            })?
         } else if let Ok(g) = position.cast::<GamePy>() {
             let game = g.get().lock(py)?.game.clone();
-            py.detach(|| self.with(|b| b.choose_in_game(&game)))?
+            py.detach(|| {
+                self.with(|b| {
+                    let m = b.choose_in_game(&game);
+                    with_forfeit(b, m)
+                })
+            })?
         } else {
             return Err(PyTypeError::new_err("choose() takes a Position or a Game"));
         };
+        if let Some(forfeit) = forfeit {
+            return Err(PyRuntimeError::new_err(format!(
+                "bot {} forfeits: {forfeit}",
+                self.name
+            )));
+        }
         chosen.map(|m| move_obj(py, m)).transpose()
     }
 
@@ -413,7 +439,9 @@ type ArenaGame = (bool, Option<&'static str>, &'static str, usize);
 /// of the specs `a` and `b`: `games` games (A has White in even ones) from the start
 /// position of `rules` (standard if omitted), seeded `seed` by the one seeding scheme
 /// (`agon_core::random::seed_of`), each capped at `max_plies` (`MAX_GAME_PLIES` if None).
-/// Returns one tuple per game: (A had White, winner, end reason or `"unfinished"`, plies).
+/// Returns one tuple per game: (A had White, winner, end reason or `"unfinished"`, plies);
+/// a game a UGI engine forfeits is won by the other side, its reason the forfeit's
+/// (`"crash"`, `"hang"`, `"time-forfeit"`, `"illegal-move"`, `"unreadable-move"`).
 /// Without the GIL. For tests that a Python tournament plays the arena's games. Raises
 /// `ValueError` for a bad spec or limit, `RuntimeError` (naming the game and the bot) if
 /// a bot breaks the rules.
@@ -445,10 +473,14 @@ fn _arena_match(
     py.detach(|| {
         agon_bots::arena::run_match_with(a, b, &options, |_, a_side, result| {
             let outcome = result.outcome;
+            let reason = match result.forfeit {
+                Some((_, kind)) => kind.name(),
+                None => outcome.map_or("unfinished", |o| o.reason.name()),
+            };
             played.push((
                 a_side == ac::Side::White,
-                outcome.and_then(|o| o.winner).map(ac::Side::name),
-                outcome.map_or("unfinished", |o| o.reason.name()),
+                result.winner().map(ac::Side::name),
+                reason,
                 result.plies,
             ));
         })

@@ -317,7 +317,13 @@ pub fn _play_games<'py>(
                     bot.choose_in_game(game).map(|m| (m, None))
                 }
             })
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| {
+                // A UGI engine (`ugi:` spec) that gave no move says why: a crash, a hang...
+                match bots.iter_mut().find_map(|b| Some((b.name(), b.forfeit()?))) {
+                    Some((name, forfeit)) => format!("{e}: bot {name} forfeits: {forfeit}"),
+                    None => e.to_string(),
+                }
+            })?;
             let ply_stats: Vec<PlyStats<'_>> = game_stats
                 .iter()
                 .map(|s| s.as_ref().map(|s| (s.value, s.visits.as_slice())))
@@ -326,7 +332,8 @@ pub fn _play_games<'py>(
         }
         Ok(played)
     });
-    // The reference bots always choose a legal move: an error here is a bug of theirs.
+    // The reference bots always choose a legal move: an error here is a bug of theirs, or
+    // the forfeit of a UGI engine process.
     let played = played.map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
     let d = PyDict::new(py);
     d.set_item("actions", PyArray1::from_vec(py, played.actions))?;

@@ -1237,7 +1237,8 @@ class Bot:
         `alphabeta:DEPTH`, optionally followed by a time limit like `:500ms`; an instance of
         `Random`, `Greedy`, `MCTS` or `AlphaBeta`; or the network player
         `az:MODEL:VISITS[:noise][:tPLIES][:bBATCH][:cPERMILLE]` (a `Bot`; MODEL a safetensors file of
-        `agon.az` or the shipped `agon-az-2x32`). Raises `ValueError` for a spec it cannot
+        `agon.az` or the shipped `agon-az-2x32`); or a UGI engine process
+        `ugi:[TIMEms:][nNODES:][dDEPTH:]COMMAND` (a `Bot`, see `agon.engine`). Raises `ValueError` for a spec it cannot
         read or out of the package's bounds, and for a model file that is missing, corrupt
         or of the wrong shape."""
     @property
@@ -1249,7 +1250,9 @@ class Bot:
         """The seed the bot was made with."""
     def choose(self, position: Union[Position, Game]) -> Optional[Move]:
         """Chooses a legal move in a `Position` or in the current position of a `Game`, or
-        returns `None` when there is none. Thinks without holding the GIL."""
+        returns `None` when there is none. Thinks without holding the GIL. A UGI engine
+        (a `ugi:` spec) that gives no legal move in time raises `RuntimeError` naming its
+        forfeit (`crash`, `hang`, `time-forfeit`, `illegal-move`, `unreadable-move`)."""
     def __eq__(self, other: object, /) -> bool:
         """Whether `other` is a bot of the same spec (`name`) and `seed`."""
     def __ne__(self, other: object, /) -> bool:
@@ -1528,7 +1531,9 @@ def _arena_match(
     of the specs `a` and `b`: `games` games (A has White in even ones) from the start
     position of `rules` (standard if omitted), seeded `seed` by the one seeding scheme
     (`agon_core::random::seed_of`), each capped at `max_plies` (`MAX_GAME_PLIES` if None).
-    Returns one tuple per game: (A had White, winner, end reason or `"unfinished"`, plies).
+    Returns one tuple per game: (A had White, winner, end reason or `"unfinished"`, plies);
+    a game a UGI engine forfeits is won by the other side, its reason the forfeit's
+    (`"crash"`, `"hang"`, `"time-forfeit"`, `"illegal-move"`, `"unreadable-move"`).
     Without the GIL. For tests that a Python tournament plays the arena's games. Raises
     `ValueError` for a bad spec or limit, `RuntimeError` (naming the game and the bot) if
     a bot breaks the rules."""
