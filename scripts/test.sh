@@ -102,6 +102,9 @@ echo "pip: upgrading pip"
 echo "pip: building and installing agon-rules with its test tools and research extras"
 .venv/bin/python -m pip install --quiet "./agon-py[test,pettingzoo,gymnasium,openspiel,data,ray,az]"
 .venv/bin/python -m pytest -q agon-py/tests
+echo "agon.ugi_check on agon-ugi, the project's UGI engine (debug build of the Rust tests), under a clock and under ludii"
+.venv/bin/python -m agon.ugi_check --games 2 --tc 2+0.05 target/debug/agon-ugi
+.venv/bin/python -m agon.ugi_check --games 1 --rules ludii --tc 2+0.05 target/debug/agon-ugi
 .venv/bin/python -m mypy --strict agon-py/tests agon-py/bench.py agon-py/python/agon
 
 step "web game in a real browser (Playwright driving Debian's Chromium)"
