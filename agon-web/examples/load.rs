@@ -583,9 +583,11 @@ type Arrival = (i64, Instant, Vec<String>, bool);
 async fn stream(
     client: &reqwest::Client,
     url: String,
+    cookie: String,
     errors: Arc<AtomicU64>,
 ) -> Option<tokio::sync::mpsc::UnboundedReceiver<Arrival>> {
-    let mut response = match client.get(&url).send().await {
+    let request = client.get(&url).header(reqwest::header::COOKIE, cookie);
+    let mut response = match request.send().await {
         Ok(r) if r.status() == 200 => r,
         Ok(r) => {
             eprintln!("{url}: {}", r.status());
@@ -601,12 +603,15 @@ async fn stream(
     let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
     tokio::spawn(async move {
         let mut buffer = String::new();
+        // The moves as the page keeps them: a `state` sets them, a `change` edits them.
+        let mut moves: Vec<String> = vec![];
         while let Ok(Some(chunk)) = response.chunk().await {
             let at = Instant::now();
             buffer.push_str(&String::from_utf8_lossy(&chunk));
             while let Some(end) = buffer.find("\n\n") {
                 let block: String = buffer.drain(..end + 2).collect();
-                if !block.lines().any(|l| l == "event: state") {
+                let change = block.lines().any(|l| l == "event: change");
+                if !change && !block.lines().any(|l| l == "event: state") {
                     continue;
                 }
                 let data: String = block
@@ -617,12 +622,13 @@ async fn stream(
                     continue;
                 };
                 let version = state["version"].as_i64().unwrap_or(-1);
-                let arrival = (
-                    version,
-                    at,
-                    strings(&state["moves"]),
-                    !state["outcome"].is_null(),
-                );
+                if change {
+                    moves.truncate(state["keep"].as_u64().unwrap_or(0) as usize);
+                    moves.extend(strings(&state["added"]));
+                } else {
+                    moves = strings(&state["moves"]);
+                }
+                let arrival = (version, at, moves.clone(), !state["outcome"].is_null());
                 if tx.send(arrival).is_err() {
                     return;
                 }
@@ -692,8 +698,28 @@ async fn pair(n: usize, bases: [String; 2], think_ms: u64, tally: Arc<FriendTall
     ];
     let mut streams = Vec::new();
     for ((token, view), base) in tokens.iter().zip(["white", "black"]).zip(&bases) {
-        let url = format!("{base}/api/games/{id}/events?since=1&view={view}&token={token}");
-        match stream(&client, url, errors.clone()).await {
+        // The seat's cookie, as the page asks for it: no token in the stream's address.
+        let cookie = match client
+            .post(format!("{base}/api/games/{id}/seat"))
+            .json(&json!({ "token": token }))
+            .send()
+            .await
+        {
+            Ok(r) if r.status().is_success() => r
+                .headers()
+                .get(reqwest::header::SET_COOKIE)
+                .and_then(|c| c.to_str().ok())
+                .and_then(|c| c.split(';').next())
+                .unwrap_or_default()
+                .to_string(),
+            _ => {
+                eprintln!("game {id}: the {view} seat's cookie was refused");
+                errors.fetch_add(1, Ordering::Relaxed);
+                return;
+            }
+        };
+        let url = format!("{base}/api/games/{id}/events?since=1&view={view}");
+        match stream(&client, url, cookie, errors.clone()).await {
             Some(rx) => streams.push(rx),
             None => return,
         }
