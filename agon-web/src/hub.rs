@@ -78,7 +78,7 @@ impl Published {
         }
     }
 
-    /// The text in `slot` (below [`TEXT_SLOTS`]): the one built before if any (and, with
+    /// The text in `slot` (below `TEXT_SLOTS`): the one built before if any (and, with
     /// `max_age`, built no longer ago), else `build`'s, kept for the next caller. Callers
     /// of one slot wait for each other: the text is built once.
     pub fn text(

@@ -3,7 +3,7 @@
 //! Each accepted connection passes a [`Gate`] first (a cap per client address and one in
 //! all, answered at once `429`/`503 too-many-connections` and closed), then is served by
 //! hyper (HTTP/1.1, the hyper that axum uses) through a reader that hands it whole
-//! requests only ([`conn`]): a request's head must arrive within
+//! requests only (`conn`): a request's head must arrive within
 //! [`ConnectionLimits::head_timeout`], its body within
 //! [`ConnectionLimits::body_timeout`], and a kept-alive connection without a request
 //! under way is closed after [`ConnectionLimits::idle_timeout`]. Every head is checked

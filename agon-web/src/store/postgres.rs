@@ -558,7 +558,7 @@ impl PgStore {
     /// (the publication to this server's own streams, whose listener skips its own
     /// notifications) never run. SQLite's change is as safe: it runs on a blocking thread.
     /// Its time is the database's, read once the row is locked ([`Change::now_ms`]). Past
-    /// [`DEADLINE`] it fails with [`StoreError::Unavailable`], its connection dropped.
+    /// `DEADLINE` (10 s) it fails with [`StoreError::Unavailable`], its connection dropped.
     pub async fn change<T: Send + 'static, E: Failure>(
         &self,
         id: String,
