@@ -442,3 +442,49 @@ async fn a_client_that_reads_nothing_is_dropped() {
         .len() as usize;
     assert!(received < 100 * css, "{received} bytes received");
 }
+
+#[tokio::test]
+async fn a_client_that_expects_100_continue_gets_it_before_sending_its_body() {
+    let server = Server::start(&[]).await;
+    let body = br#"{"side":"white","opponent":"friend"}"#;
+    let head = format!(
+        "POST /api/games HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let mut stream = server.connect().await;
+    stream.write_all(head.as_bytes()).await.unwrap();
+    // The interim answer comes at once (curl would wait a second for it; others longer).
+    let mut interim = [0u8; CONTINUE.len()];
+    tokio::time::timeout(Duration::from_secs(2), stream.read_exact(&mut interim))
+        .await
+        .expect("100 Continue within 2 s")
+        .unwrap();
+    assert_eq!(&interim, CONTINUE);
+    let bytes = until_closed(stream, body.to_vec(), Duration::from_secs(10)).await;
+    // One final answer, and no second `100 Continue` from hyper before it.
+    let all = replies(&bytes);
+    let statuses: Vec<u16> = all.iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [201]);
+    let created: Value = serde_json::from_slice(&all[0].body).unwrap();
+    assert!(created["id"].is_string(), "{created}");
+
+    // The body sent along with the head: no interim answer, the request is served.
+    let stream = server.connect().await;
+    let bytes = until_closed(
+        stream,
+        [head.as_bytes(), body].concat(),
+        Duration::from_secs(10),
+    )
+    .await;
+    let all = replies(&bytes);
+    let statuses: Vec<u16> = all.iter().map(|r| r.status).collect();
+    assert_eq!(statuses, [201]);
+
+    // A body over the limit is refused on its head, without a `100 Continue`.
+    let big = "POST /api/games HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 100000\r\n\r\n";
+    refusal(&server, big.as_bytes())
+        .await
+        .error(413, "body-too-large");
+}
+
+const CONTINUE: &[u8] = b"HTTP/1.1 100 Continue\r\n\r\n";

@@ -97,7 +97,12 @@ pub(crate) struct Guarded {
     stalled: Option<Pin<Box<Sleep>>>,
     /// The client closed its side.
     ended: bool,
+    /// What is left to write of a `100 Continue` for a client that waits for one.
+    interim: &'static [u8],
 }
+
+/// The interim answer to `Expect: 100-continue` (RFC 9110, 10.1.1).
+const CONTINUE: &[u8] = b"HTTP/1.1 100 Continue\r\n\r\n";
 
 impl Guarded {
     pub fn new(io: TcpStream, deadlines: Deadlines, shared: Arc<Shared>) -> Guarded {
@@ -113,13 +118,29 @@ impl Guarded {
             timer: None,
             stalled: None,
             ended: false,
+            interim: &[],
         }
     }
 
     /// The length of the whole request `buf` starts with, if it is all here.
+    ///
+    /// A client that waits for `100 Continue` before its body gets it here, as soon as
+    /// its head passed, since hyper sees no request before its body; its `Expect` line
+    /// is then taken out, so that hyper does not send a second one. It is not sent
+    /// while a response is under way (it would cut into it), nor when the body is here.
     fn framed(&mut self) -> Result<Option<usize>, ApiError> {
         if self.message_len.is_none() && !self.buf.is_empty() {
-            self.message_len = head::message_length(&self.buf, self.deadlines.max_body)?;
+            if let Some(frame) = head::frame(&self.buf, self.deadlines.max_body)? {
+                let mut len = frame.len;
+                if let Some(line) = frame.expect_continue {
+                    len -= line.len();
+                    self.buf.drain(line);
+                    if self.buf.len() < len && self.shared.busy.load(Ordering::SeqCst) == 0 {
+                        self.interim = CONTINUE;
+                    }
+                }
+                self.message_len = Some(len);
+            }
         }
         Ok(self.message_len.filter(|&n| self.buf.len() >= n))
     }
@@ -194,6 +215,13 @@ impl AsyncRead for Guarded {
                 (true, _, false, false) => Some(Wait::Idle),
             };
             this.arm(wait);
+            while !this.interim.is_empty() {
+                match Pin::new(&mut this.io).poll_write(cx, this.interim) {
+                    Poll::Ready(Ok(n)) => this.interim = &this.interim[n..],
+                    Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                    Poll::Pending => break,
+                }
+            }
             let mut chunk = [0u8; 8192];
             let mut read = ReadBuf::new(&mut chunk);
             match Pin::new(&mut this.io).poll_read(cx, &mut read) {

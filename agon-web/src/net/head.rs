@@ -40,6 +40,22 @@ pub const MAX_HEADERS: usize = 64;
 /// assert_eq!(name(&[b"GET /".as_slice(), &[b'a'; 9000]].concat()), "uri-too-long");
 /// ```
 pub fn message_length(buf: &[u8], max_body: usize) -> Result<Option<usize>, ApiError> {
+    Ok(frame(buf, max_body)?.map(|frame| frame.len))
+}
+
+/// A request head read: the length of its whole message, and where its
+/// `Expect: 100-continue` field stands, if it has one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Frame {
+    /// The length of the request message (head and body), as [`message_length`] says.
+    pub len: usize,
+    /// The bytes of an HTTP/1.1 `Expect: 100-continue` line (its name to its line end):
+    /// the client waits for a `100 Continue` before it sends the body.
+    pub expect_continue: Option<std::ops::Range<usize>>,
+}
+
+/// [`message_length`], with where the head's `Expect: 100-continue` line is.
+pub(crate) fn frame(buf: &[u8], max_body: usize) -> Result<Option<Frame>, ApiError> {
     // A server ignores empty lines before a request line (RFC 9112, 2.2).
     let start = buf
         .iter()
@@ -78,7 +94,23 @@ pub fn message_length(buf: &[u8], max_body: usize) -> Result<Option<usize>, ApiE
         return Err(invalid_path());
     }
     let mut length: Option<u64> = None;
+    let mut expect_continue = None;
     for header in request.headers.iter() {
+        // HTTP/1.0 has no 100 (Continue): its clients never wait for one.
+        if header.name.eq_ignore_ascii_case("expect")
+            && header.value.eq_ignore_ascii_case(b"100-continue")
+            && request.version == Some(1)
+        {
+            // The field's place in `buf`, from its name to the end of its line.
+            let from = header.name.as_ptr() as usize - buf.as_ptr() as usize;
+            let value_end =
+                header.value.as_ptr() as usize - buf.as_ptr() as usize + header.value.len();
+            let to = buf[value_end..head_len]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(head_len, |i| value_end + i + 1);
+            expect_continue = Some(start + from..start + to);
+        }
         if header.name.eq_ignore_ascii_case("transfer-encoding") {
             return Err(ApiError::new(
                 StatusCode::LENGTH_REQUIRED,
@@ -112,7 +144,10 @@ pub fn message_length(buf: &[u8], max_body: usize) -> Result<Option<usize>, ApiE
             format!("the body is over {max_body} bytes"),
         ));
     }
-    Ok(Some(start + head_len + body as usize))
+    Ok(Some(Frame {
+        len: start + head_len + body as usize,
+        expect_continue,
+    }))
 }
 
 /// The length of the head `buf` starts with, up to and with its empty line.
@@ -216,5 +251,18 @@ mod tests {
         // Two pipelined requests: the first one's length.
         let two = b"GET /a HTTP/1.1\r\n\r\nGET /b HTTP/1.1\r\n\r\n";
         assert_eq!(message_length(two, 4096), Ok(Some(19)));
+    }
+
+    #[test]
+    fn the_expect_line_is_found_in_http_1_1_only() {
+        let post = b"\r\nPOST / HTTP/1.1\r\nexpect:  100-Continue\r\nContent-Length: 2\r\n\r\n";
+        let framed = frame(post, 4096).unwrap().unwrap();
+        assert_eq!(framed.len, post.len() + 2);
+        let line = framed.expect_continue.unwrap();
+        assert_eq!(&post[line], b"expect:  100-Continue\r\n");
+        let old = b"POST / HTTP/1.0\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n";
+        assert_eq!(frame(old, 4096).unwrap().unwrap().expect_continue, None);
+        let other = b"POST / HTTP/1.1\r\nExpect: something\r\nContent-Length: 2\r\n\r\n";
+        assert_eq!(frame(other, 4096).unwrap().unwrap().expect_continue, None);
     }
 }
