@@ -4,54 +4,13 @@
 //! input with its error name (and nothing changed), and databases from before rule sets.
 
 use agon_core::{Game, Move, Position, Record, Rules, Score};
-use agon_web::{app, Config, Level, Store};
+use agon_web::{Config, Level, Store};
 #[macro_use]
 mod common;
-use common::Backend;
+use common::{strings, Api as Server, Backend};
 
-use axum::body::Body;
-use axum::http::{header, Request, StatusCode};
-use axum::Router;
-use http_body_util::BodyExt;
+use axum::http::StatusCode;
 use serde_json::{json, Value};
-use tower::ServiceExt;
-
-struct Server {
-    app: Router,
-    store: std::sync::Arc<Store>,
-    _db: common::TestDb,
-}
-
-struct Answer {
-    status: StatusCode,
-    text: String,
-    content_type: String,
-}
-
-impl Answer {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text))
-    }
-
-    fn ok(&self) -> Value {
-        assert!(self.status.is_success(), "{} {}", self.status, self.text);
-        self.json()
-    }
-
-    /// Asserts an error answer: its status and stable name, as JSON with a message.
-    fn error(&self, status: u16, name: &str) {
-        assert_eq!(
-            self.status.as_u16(),
-            status,
-            "expected {name}: {}",
-            self.text
-        );
-        assert_eq!(self.content_type, "application/json");
-        let body = self.json();
-        assert_eq!(body["error"], name, "{}", self.text);
-        assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()));
-    }
-}
 
 async fn server(b: Backend) -> Server {
     let config = Config {
@@ -61,89 +20,13 @@ async fn server(b: Backend) -> Server {
         ..Config::default()
     };
     let (state, db) = common::state(b, config).await;
-    let store = state.store.clone();
-    Server {
-        app: app(state),
-        store,
-        _db: db,
-    }
+    Server::new(state, db)
 }
 
 impl Server {
-    async fn request(&self, request: Request<Body>) -> Answer {
-        let response = self.app.clone().oneshot(request).await.unwrap();
-        let status = response.status();
-        let content_type = response
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .map(|v| v.to_str().unwrap().to_string())
-            .unwrap_or_default();
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        Answer {
-            status,
-            text: String::from_utf8(bytes.to_vec()).unwrap(),
-            content_type,
-        }
-    }
-
-    async fn get(&self, uri: &str) -> Answer {
-        self.request(Request::get(uri).body(Body::empty()).unwrap())
-            .await
-    }
-
-    async fn post(&self, uri: &str, body: Value) -> Answer {
-        self.request(
-            Request::post(uri)
-                .header(header::CONTENT_TYPE, "application/json")
-                .body(Body::from(body.to_string()))
-                .unwrap(),
-        )
-        .await
-    }
-
-    async fn create(&self, body: Value) -> (String, String, Value) {
-        let answer = self.post("/api/games", body).await;
-        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
-        let body = answer.json();
-        (
-            body["id"].as_str().unwrap().to_string(),
-            body["token"].as_str().unwrap().to_string(),
-            body["state"].clone(),
-        )
-    }
-
-    async fn state(&self, id: &str) -> Value {
-        self.get(&format!("/api/games/{id}")).await.ok()
-    }
-
-    async fn play(&self, id: &str, token: &str, m: &str, reply: bool) -> Answer {
-        self.post(
-            &format!("/api/games/{id}/moves"),
-            json!({"token": token, "move": m, "reply": reply}),
-        )
-        .await
-    }
-
-    async fn act(&self, id: &str, action: &str, token: &str) -> Answer {
-        self.post(
-            &format!("/api/games/{id}/{action}"),
-            json!({"token": token}),
-        )
-        .await
-    }
-
     async fn count_games(&self) -> i64 {
         self.store.counts().await.unwrap().0
     }
-}
-
-fn strings(value: &Value) -> Vec<String> {
-    value
-        .as_array()
-        .unwrap_or_else(|| panic!("not an array: {value}"))
-        .iter()
-        .map(|v| v.as_str().unwrap().to_string())
-        .collect()
 }
 
 /// Replays the state's moves under `rules` from `start` and checks the state against the
@@ -552,34 +435,14 @@ async fn the_board_is_drawn_under_rules_that_trap(b: Backend) {
     assert!(answer.text.starts_with("<svg"));
 }
 
-/// The schema of the first version of the store (before rule sets), with a game in it.
-const VERSION_1: &str = "
-CREATE TABLE games (
-    id            TEXT PRIMARY KEY,
-    token_sha256  BLOB NOT NULL,
-    human         TEXT NOT NULL CHECK (human IN ('white', 'black')),
-    level         TEXT NOT NULL CHECK (level IN ('easy', 'medium', 'hard')),
-    start         TEXT NOT NULL,
-    seed          INTEGER NOT NULL,
-    resigned      INTEGER NOT NULL DEFAULT 0,
-    created_unix  INTEGER NOT NULL
-);
-CREATE TABLE moves (
-    game_id  TEXT NOT NULL REFERENCES games(id),
-    ply      INTEGER NOT NULL,
-    move     TEXT NOT NULL,
-    PRIMARY KEY (game_id, ply)
-) WITHOUT ROWID;
-PRAGMA user_version = 1;
-";
-
 #[test]
 fn a_database_from_before_rule_sets_keeps_its_games_as_standard() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("old.sqlite3");
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch(VERSION_1).unwrap();
+        conn.execute_batch(&agon_web::store::SqliteStore::schema_sql(1).unwrap())
+            .unwrap();
         conn.execute(
             "INSERT INTO games (id, token_sha256, human, level, start, seed, resigned, created_unix)
              VALUES ('0123456789abcdef', ?1, 'white', 'easy', ?2, 7, 0, 0)",

@@ -426,7 +426,7 @@ impl Drop for Process {
 /// The strings of a JSON array (moves, legal moves).
 pub fn strings(v: &Value) -> Vec<String> {
     v.as_array()
-        .unwrap()
+        .unwrap_or_else(|| panic!("not an array: {v}"))
         .iter()
         .map(|m| m.as_str().unwrap().to_string())
         .collect()
@@ -445,18 +445,108 @@ impl Answer {
         serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text))
     }
 
-    /// Checks that the answer is the JSON error `name` with `status`.
+    /// The body as JSON, of a successful answer.
+    pub fn ok(&self) -> Value {
+        assert!(self.status.is_success(), "{} {}", self.status, self.text);
+        self.json()
+    }
+
+    /// Checks that the answer is the JSON error `name` with `status` and a message.
     pub fn error(&self, status: u16, name: &str) {
+        // A page's worth of an unexpected answer (an HTML page, an SVG) is enough to see it.
+        let text: String = self.text.chars().take(300).collect();
+        assert_eq!(self.status.as_u16(), status, "expected {name}: {text}");
         assert_eq!(
-            self.status.as_u16(),
-            status,
-            "expected {name}: {}",
-            self.text
+            self.headers[header::CONTENT_TYPE],
+            "application/json",
+            "errors are JSON"
         );
-        assert_eq!(self.headers[header::CONTENT_TYPE], "application/json");
         let body = self.json();
         assert_eq!(body["error"], name, "{}", self.text);
-        assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()));
+        assert!(
+            body["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "{}",
+            self.text
+        );
+    }
+}
+
+/// The app in process on a test database, with its store: what the API tests ask.
+pub struct Api {
+    pub app: Router,
+    pub store: Arc<Store>,
+    _db: TestDb,
+}
+
+impl Api {
+    /// The app of `state`, on `db` (kept until the test ends).
+    pub fn new(state: AppState, db: TestDb) -> Api {
+        Api {
+            store: state.store.clone(),
+            app: agon_web::app(state),
+            _db: db,
+        }
+    }
+
+    pub async fn request(&self, request: Request<Body>) -> Answer {
+        send(&self.app, request).await
+    }
+
+    pub async fn get(&self, uri: &str) -> Answer {
+        self.request(Request::get(uri).body(Body::empty()).unwrap())
+            .await
+    }
+
+    pub async fn post_raw(&self, uri: &str, content_type: &str, body: impl Into<Body>) -> Answer {
+        self.request(
+            Request::post(uri)
+                .header(header::CONTENT_TYPE, content_type)
+                .body(body.into())
+                .unwrap(),
+        )
+        .await
+    }
+
+    pub async fn post(&self, uri: &str, body: Value) -> Answer {
+        self.post_raw(uri, "application/json", body.to_string())
+            .await
+    }
+
+    /// Creates a game; answers (id, token, state).
+    pub async fn create(&self, body: Value) -> (String, String, Value) {
+        let answer = self.post("/api/games", body).await;
+        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+        let body = answer.json();
+        (
+            body["id"].as_str().unwrap().to_string(),
+            body["token"].as_str().unwrap().to_string(),
+            body["state"].clone(),
+        )
+    }
+
+    /// The game's state, which must be answered `200`.
+    pub async fn state(&self, id: &str) -> Value {
+        let answer = self.get(&format!("/api/games/{id}")).await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+        answer.json()
+    }
+
+    /// `POST /api/games/{id}/moves`, the computer replying if `reply`.
+    pub async fn play(&self, id: &str, token: &str, m: &str, reply: bool) -> Answer {
+        self.post(
+            &format!("/api/games/{id}/moves"),
+            json!({"token": token, "move": m, "reply": reply}),
+        )
+        .await
+    }
+
+    /// `POST /api/games/{id}/{action}` with `{"token": token}` (computer, undo, resign).
+    pub async fn act(&self, id: &str, action: &str, token: &str) -> Answer {
+        self.post(
+            &format!("/api/games/{id}/{action}"),
+            json!({"token": token}),
+        )
+        .await
     }
 }
 
