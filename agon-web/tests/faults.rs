@@ -22,7 +22,7 @@ use serde_json::{json, Value};
 #[macro_use]
 mod common;
 use common::proxy::{Link, Proxy};
-use common::{friend_game, page, post_json, stream, strings, Process};
+use common::{chooser, friend_game, page, post_json, random_legal, stream, strings, Process};
 
 /// The pause between a player's moves.
 const PACE: Duration = Duration::from_millis(20);
@@ -119,9 +119,8 @@ async fn player(
     let mut versions = vec![state["version"].as_i64().unwrap()];
     let mut recovered = false;
     while !progress.stop.load(Ordering::SeqCst) && state["outcome"].is_null() {
-        let mover = usize::from(state["chooser"] == "black");
-        let legal = strings(&state["legal_moves"]);
-        let m = legal[rng.below(legal.len())].clone();
+        let mover = chooser(&state);
+        let m = random_legal(&state, &mut rng);
         let base = &bases[seats[mover]];
         let sent = client
             .post(format!("{base}/api/games/{id}/moves"))
@@ -509,12 +508,8 @@ async fn a_link_gone_silent_mid_change_holds_the_game_only_seconds() {
     let mut versions = vec![state["version"].as_i64().unwrap()];
     let mut accepted = Vec::new();
     let mut rng = Rng::new(17);
-    let mut play = |state: &Value| {
-        let legal = strings(&state["legal_moves"]);
-        legal[rng.below(legal.len())].clone()
-    };
     for (base, token) in [(&a.base, &white), (&b.base, &black)] {
-        let m = play(&state);
+        let m = random_legal(&state, &mut rng);
         state = common::post_ok(
             &client,
             format!("{base}/api/games/{id}/moves"),
@@ -527,7 +522,7 @@ async fn a_link_gone_silent_mid_change_holds_the_game_only_seconds() {
     // White's next move through A: the link goes silent once its transaction holds the
     // game's row, before the answer comes back.
     proxy.set(Link::SilentOnceLocked);
-    let m = play(&state);
+    let m = random_legal(&state, &mut rng);
     let on_a = tokio::spawn({
         let (client, url) = (client.clone(), format!("{}/api/games/{id}/moves", a.base));
         let body = json!({"token": white, "move": m});
@@ -580,7 +575,7 @@ async fn a_link_gone_silent_mid_change_holds_the_game_only_seconds() {
         } else {
             (&b.base, &black)
         };
-        let m = play(&state);
+        let m = random_legal(&state, &mut rng);
         let (status, retry, body) = answer(
             client
                 .post(format!("{base}/api/games/{id}/moves"))

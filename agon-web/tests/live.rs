@@ -10,7 +10,7 @@ use agon_core::{Game, Move};
 use agon_web::{Config, StreamLimits};
 #[macro_use]
 mod common;
-use common::{strings, Backend, Sse, Stream};
+use common::{chooser, random_legal, strings, Backend, Sse, Stream};
 
 use serde_json::{json, Value};
 
@@ -99,8 +99,8 @@ impl Server {
     }
 }
 
-/// The cookie `POST /api/games/{id}/seat` sets for `token`: its `name=value`.
-async fn seat_cookie(s: &Server, id: &str, token: &str) -> String {
+/// `POST /api/games/{id}/seat` with `token`, which must answer `200`.
+async fn post_seat(s: &Server, id: &str, token: &str) -> reqwest::Response {
     let r = s
         .client
         .post(format!("{}/api/games/{id}/seat", s.base))
@@ -109,6 +109,32 @@ async fn seat_cookie(s: &Server, id: &str, token: &str) -> String {
         .await
         .unwrap();
     assert_eq!(r.status(), 200);
+    r
+}
+
+/// The side to move in `state` plays a random legal move with its seat's token (White's
+/// and Black's in `tokens`): that side (0 White, 1 Black) and the state after the move.
+async fn random_move(
+    s: &Server,
+    id: &str,
+    tokens: &[String; 2],
+    state: &Value,
+    rng: &mut agon_core::random::Rng,
+) -> (usize, Value) {
+    let side = chooser(state);
+    let m = random_legal(state, rng);
+    let after = s
+        .ok(
+            &format!("/api/games/{id}/moves"),
+            json!({"token": tokens[side], "move": m}),
+        )
+        .await;
+    (side, after)
+}
+
+/// The cookie `POST /api/games/{id}/seat` sets for `token`: its `name=value`.
+async fn seat_cookie(s: &Server, id: &str, token: &str) -> String {
+    let r = post_seat(s, id, token).await;
     let cookie = r.headers()["set-cookie"].to_str().unwrap().to_string();
     cookie.split(';').next().unwrap().to_string()
 }
@@ -193,15 +219,8 @@ async fn every_version_once_in_order_across_reconnects(b: Backend) {
     let mut rng = agon_core::random::Rng::new(23);
     let mut ply = 0;
     while state["outcome"].is_null() && ply < 40 {
-        let chooser = usize::from(state["chooser"] == "black");
-        let legal = strings(&state["legal_moves"]);
-        let m = legal[rng.below(legal.len())].clone();
-        state = s
-            .ok(
-                &format!("/api/games/{id}/moves"),
-                json!({"token": tokens[chooser], "move": m}),
-            )
-            .await;
+        let (chooser, after) = random_move(&s, &id, &tokens, &state, &mut rng).await;
+        state = after;
         let version = state["version"].as_i64().unwrap();
         history.insert(version, strings(&state["moves"]));
         ply += 1;
@@ -255,15 +274,7 @@ async fn every_version_once_in_order_across_reconnects(b: Backend) {
                 if !state["outcome"].is_null() {
                     break;
                 }
-                let chooser = usize::from(state["chooser"] == "black");
-                let legal = strings(&state["legal_moves"]);
-                let m = legal[rng.below(legal.len())].clone();
-                state = s
-                    .ok(
-                        &format!("/api/games/{id}/moves"),
-                        json!({"token": tokens[chooser], "move": m}),
-                    )
-                    .await;
+                (_, state) = random_move(&s, &id, &tokens, &state, &mut rng).await;
                 let version = state["version"].as_i64().unwrap();
                 history.insert(version, strings(&state["moves"]));
                 ply += 1;
@@ -679,14 +690,7 @@ async fn a_seat_is_known_by_its_cookie_never_by_a_token_in_the_address(b: Backen
         (status, body["error"].as_str()),
         (404, Some("unknown-game"))
     );
-    let r = s
-        .client
-        .post(format!("{}/api/games/{id}/seat", s.base))
-        .json(&json!({ "token": black }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 200);
+    let r = post_seat(&s, &id, &black).await;
     assert_eq!(
         r.headers()["set-cookie"].to_str().unwrap(),
         format!("agon_seat_black={black}; Path=/api/games/{id}; HttpOnly; SameSite=Strict")

@@ -18,7 +18,10 @@ use serde_json::json;
 
 #[macro_use]
 mod common;
-use common::{friend_game, get_ok, page, post_json, post_ok, stream, strings, Process, Stream};
+use common::{
+    chooser, friend_game, get_ok, page, post_json, post_ok, random_legal, stream, strings, Process,
+    Stream,
+};
 
 /// Two server processes on a new PostgreSQL database, or `None` without PostgreSQL.
 async fn two_servers(client: &reqwest::Client) -> Option<(Database, [Process; 2])> {
@@ -46,14 +49,9 @@ async fn two_moves_at_once_on_two_servers_give_one_move_and_one_409() {
     for round in 0..12 {
         // The seat to move sends two different moves at once, one to each server (two
         // tabs behind a proxy that spreads them).
-        let token = if state["chooser"] == "white" {
-            &white
-        } else {
-            &black
-        };
-        let legal = strings(&state["legal_moves"]);
-        let first = &legal[rng.below(legal.len())];
-        let second = &legal[rng.below(legal.len())];
+        let token = [&white, &black][chooser(&state)];
+        let first = random_legal(&state, &mut rng);
+        let second = random_legal(&state, &mut rng);
         let version = state["version"].as_i64().unwrap();
         let plies = state["moves"].as_array().unwrap().len();
         let (x, y) = tokio::join!(
@@ -128,8 +126,7 @@ async fn a_page_on_one_server_sees_the_moves_made_on_another() {
         } else {
             (&b.base, &black)
         };
-        let legal = strings(&state["legal_moves"]);
-        let m = legal[rng.below(legal.len())].clone();
+        let m = random_legal(&state, &mut rng);
         let sent = Instant::now();
         state = post_ok(
             &client,
@@ -163,13 +160,8 @@ async fn a_page_on_one_server_sees_the_moves_made_on_another() {
         .unwrap();
     assert_eq!(cut, 2, "both servers' listeners");
     for ply in 0..2 {
-        let token = if state["chooser"] == "white" {
-            &white
-        } else {
-            &black
-        };
-        let legal = strings(&state["legal_moves"]);
-        let m = legal[rng.below(legal.len())].clone();
+        let token = [&white, &black][chooser(&state)];
+        let m = random_legal(&state, &mut rng);
         state = post_ok(
             &client,
             format!("{}/api/games/{id}/moves", b.base),
@@ -226,9 +218,8 @@ async fn a_server_killed_mid_game_loses_no_move() {
                 // The moves whose answer said they were made, in order.
                 let mut accepted: Vec<String> = Vec::new();
                 while accepted.len() < PLIES && !state["over"].as_bool().unwrap_or(false) {
-                    let mover = usize::from(state["chooser"] == "black");
-                    let legal = strings(&state["legal_moves"]);
-                    let m = legal[rng.below(legal.len())].clone();
+                    let mover = chooser(&state);
+                    let m = random_legal(&state, &mut rng);
                     // A player on the dead server goes to the other, as a proxy would.
                     let server = if dead.load(Ordering::SeqCst) > 0 {
                         1

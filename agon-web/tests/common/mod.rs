@@ -432,6 +432,19 @@ pub fn strings(v: &Value) -> Vec<String> {
         .collect()
 }
 
+/// A legal move of `state`, drawn with `rng` (the first legal move each time would repeat
+/// the position).
+pub fn random_legal(state: &Value, rng: &mut agon_core::random::Rng) -> String {
+    let legal = strings(&state["legal_moves"]);
+    legal[rng.below(legal.len())].clone()
+}
+
+/// The side that chooses the next action in `state`: 0 White, 1 Black (an index into the
+/// seats' `[white, black]`).
+pub fn chooser(state: &Value) -> usize {
+    usize::from(state["chooser"] == "black")
+}
+
 /// An answer of the in-process app (`tower::ServiceExt::oneshot`), read whole.
 pub struct Answer {
     pub status: StatusCode,
