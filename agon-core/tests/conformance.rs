@@ -87,6 +87,21 @@ fn move_set(moves: impl IntoIterator<Item = Move>) -> BTreeSet<String> {
     moves.into_iter().map(|m| m.to_string()).collect()
 }
 
+/// The legal moves a ply of a game lists, checked against `game`'s (`at` says where).
+fn listed_legal(game: &Game, ply: &Value, at: &str) -> BTreeSet<String> {
+    let listed: BTreeSet<String> = str_of(ply, "legal")
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        move_set(game.legal_moves().iter().copied()),
+        listed,
+        "{at}: legal moves in {}",
+        game.position().to_text()
+    );
+    listed
+}
+
 /// The categories of README's coverage table that `m`, played in `pos` and capturing
 /// `captured`, falls in.
 fn categories_of(pos: &Position, m: Move, captured: CellSet, found: &mut BTreeSet<String>) {
@@ -135,15 +150,7 @@ fn replay(g: &Value) -> EndReason {
             text,
             "{at}: position"
         );
-        let listed: BTreeSet<String> = str_of(ply, "legal")
-            .split_whitespace()
-            .map(String::from)
-            .collect();
-        assert_eq!(
-            move_set(game.legal_moves().iter().copied()),
-            listed,
-            "{at}: legal moves in {text}"
-        );
+        let listed = listed_legal(&game, ply, &at);
         let m: Move = str_of(ply, "move").parse().expect("a move text");
         assert!(listed.contains(&m.to_string()), "{at}: {m} is not listed");
         let before = *game.position();
@@ -300,15 +307,7 @@ fn games_under_other_rule_sets_replay() {
             assert_eq!(game.outcome(), None, "{at}: over");
             let pos = *game.position();
             assert_eq!(pos.to_text().to_string(), str_of(ply, "position"), "{at}");
-            let listed: BTreeSet<String> = str_of(ply, "legal")
-                .split_whitespace()
-                .map(String::from)
-                .collect();
-            assert_eq!(
-                move_set(game.legal_moves().iter().copied()),
-                listed,
-                "{at}: legal"
-            );
+            listed_legal(&game, ply, &at);
             let m: Move = str_of(ply, "move").parse().expect("a move");
             assert_eq!(
                 ply["trapped"].as_bool().unwrap_or(false),
