@@ -310,10 +310,7 @@ fn client() -> reqwest::Client {
 /// 0, 1, 2, ..., replaying through agon-core; its versions contiguous up to the stored
 /// one; its stored clock not negative.
 async fn check_stored(url: &str, played: &[Played]) {
-    let (admin, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
+    let admin = common::pg_client(url).await;
     for game in played {
         let id = &game.id;
         let rows = admin

@@ -430,16 +430,23 @@ async fn a_stopped_server_ends_no_game_by_time(b: Backend) {
     assert_eq!(game.running(), Some(agon_core::Side::Black));
 }
 
-async fn open_streams_are_bounded(b: Backend) {
+/// A server whose event streams are bounded by `max_streams` in all and `max_per_client`
+/// per client address, and the id of a game against the computer on it.
+async fn bounded(b: Backend, max_streams: usize, max_per_client: usize) -> (Server, String) {
     let limits = StreamLimits {
-        max_streams: 3,
-        max_per_client: 2,
+        max_streams,
+        max_per_client,
     };
     let s = server_with(b, limits, 60_000).await;
     let created = s
         .ok("/api/games", json!({"side": "white", "level": "easy"}))
         .await;
     let id = created["id"].as_str().unwrap().to_string();
+    (s, id)
+}
+
+async fn open_streams_are_bounded(b: Backend) {
+    let (s, id) = bounded(b, 3, 2).await;
     let a = open(&s, &id, "", None, None).await.unwrap();
     let b = open(&s, &id, "", None, None).await.unwrap();
     let (status, retry, body) = open(&s, &id, "", None, None).await.err().unwrap();
@@ -483,15 +490,7 @@ async fn open_streams_are_bounded(b: Backend) {
 }
 
 async fn the_global_bound_answers_503(b: Backend) {
-    let limits = StreamLimits {
-        max_streams: 1,
-        max_per_client: 10,
-    };
-    let s = server_with(b, limits, 60_000).await;
-    let created = s
-        .ok("/api/games", json!({"side": "white", "level": "easy"}))
-        .await;
-    let id = created["id"].as_str().unwrap().to_string();
+    let (s, id) = bounded(b, 1, 10).await;
     let _a = open(&s, &id, "", None, None).await.unwrap();
     let (status, retry, body) = open(&s, &id, "", None, None).await.err().unwrap();
     assert_eq!(

@@ -146,10 +146,7 @@ async fn a_page_on_one_server_sees_the_moves_made_on_another() {
     let Database::Postgres(url) = &db else {
         unreachable!()
     };
-    let (admin, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
+    let admin = common::pg_client(url).await;
     let cut = admin
         .execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
@@ -283,10 +280,7 @@ async fn a_server_killed_mid_game_loses_no_move() {
     let Database::Postgres(url) = &db else {
         unreachable!()
     };
-    let (admin, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
+    let admin = common::pg_client(url).await;
     for (id, pages, accepted, state) in results {
         let final_version = state["version"].as_i64().unwrap();
         for page in pages {
@@ -367,10 +361,7 @@ async fn a_listener_cut_after_it_listened_listens_again_after_the_first_wait() {
     let url = common::postgres_database().await;
     let mut server = Process::start(&Database::Postgres(url.clone()));
     server.wait_ready(&reqwest::Client::new()).await;
-    let (admin, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
+    let admin = common::pg_client(&url).await;
     // Cuts in a row, each once the listener listens again: each is a first failure,
     // waited 100 ms (the wait used to double at each: 100, 200, 400, 800 ms). The fifth
     // cut finds the listener back after the fourth, whose wait is then in the log.
@@ -400,10 +391,7 @@ async fn the_migrations_run_once_and_a_newer_schema_is_refused() {
     let opened =
         futures_util::future::join_all((0..4).map(|_| agon_web::Store::connect(&db, 2))).await;
     assert!(opened.iter().all(Result::is_ok));
-    let (admin, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
+    let admin = common::pg_client(&url).await;
     let versions: Vec<i64> = admin
         .query("SELECT version FROM agon_schema ORDER BY version", &[])
         .await

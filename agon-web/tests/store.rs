@@ -77,10 +77,7 @@ async fn a_postgres_database_of_an_unknown_schema_version_is_refused_by_name() {
         return;
     }
     let url = common::postgres_database().await;
-    let (admin, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
+    let admin = common::pg_client(&url).await;
     admin
         .batch_execute(
             "CREATE TABLE agon_schema (version BIGINT PRIMARY KEY);

@@ -98,6 +98,16 @@ pub async fn postgres_database() -> String {
     format!("{base}/{name}")
 }
 
+/// A client of the PostgreSQL database at `url`, its connection driven by a task of its
+/// own: to read or cut what the servers under test write.
+pub async fn pg_client(url: &str) -> tokio_postgres::Client {
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap_or_else(|e| panic!("PostgreSQL at {url}: {e}"));
+    tokio::spawn(connection);
+    client
+}
+
 fn rand_u64() -> u64 {
     let mut bytes = [0u8; 8];
     getrandom::fill(&mut bytes).unwrap();
