@@ -117,6 +117,7 @@ static DOCUMENT: LazyLock<String> = LazyLock::new(|| document().to_string());
 pub fn document() -> Value {
     let (_, api) = super::api_routes().split_for_parts();
     let mut doc = serde_json::to_value(api).unwrap_or_default();
+    inline_game_now(&mut doc);
     let requests = request_schemas(&doc);
     if let Some(paths) = doc["paths"].as_object_mut() {
         for (path, item) in paths.iter_mut() {
@@ -137,6 +138,37 @@ pub fn document() -> Value {
     describe_texts(&mut doc);
     describe_events(&mut doc);
     doc
+}
+
+/// The state and the change as the plain objects they are on the wire: utoipa writes the
+/// `GameNow` they flatten as `allOf` a reference and their own fields; its fields go into
+/// each (one object, every key listed), and the `GameNow` schema, referenced by nothing
+/// else, goes.
+fn inline_game_now(doc: &mut Value) {
+    let schemas = &mut doc["components"]["schemas"];
+    let shared = schemas
+        .as_object_mut()
+        .and_then(|s| s.remove("GameNow"))
+        .unwrap_or_default();
+    for name in ["GameState", "GameChange"] {
+        let schema = &mut schemas[name];
+        let Some(parts) = schema.as_object_mut().and_then(|s| s.remove("allOf")) else {
+            continue;
+        };
+        let mut properties = serde_json::Map::new();
+        for part in parts.as_array().into_iter().flatten() {
+            let part = if part.get("$ref").is_some() {
+                &shared
+            } else {
+                part
+            };
+            if let Some(fields) = part["properties"].as_object() {
+                properties.extend(fields.clone());
+            }
+        }
+        schema["type"] = json!("object");
+        schema["properties"] = Value::Object(properties);
+    }
 }
 
 /// A cell's name, any of the board's 91 (agon-core's names: files a to l without j).
