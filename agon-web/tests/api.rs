@@ -7,7 +7,7 @@ use agon_core::{Game, Move, Position, Record};
 use agon_web::{Config, Workers};
 #[macro_use]
 mod common;
-use common::{strings, Api as Server, Backend};
+use common::{strings, Api as Server, Backend, BLACK_RETURNS, START};
 
 use axum::body::Body;
 use axum::http::{header, Method, Request, StatusCode};
@@ -86,11 +86,8 @@ fn check_parts(state: &Value, position: &Position) {
     }
 }
 
-const START: &str = "Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w";
 /// After 1. k1-i1 b7-c7: White's f1-g1 captures the guard on h1 (README example).
 const CAPTURE: &str = "Qf1,Ga5,Gb1,Gd9,Gh9,Gi1,Gl5/qf11,ga2,gc7,gd1,gh1,gk7,gl2 w";
-/// Black's queen and two guards are captured; Black must return the queen first.
-const BLACK_RETURNS: &str = "Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf7*,ga2*,gb7*,gd1,gh1,gk7,gl2 b";
 /// White's h5-g6 completes the throne ring with the queen on the throne: White wins.
 const THRONE_IN_ONE: &str = "Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gh5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w";
 
@@ -329,11 +326,7 @@ async fn bad_moves_change_nothing(b: Backend) {
             .await
             .error(404, "unknown-game");
     }
-    assert_eq!(
-        s.state(&id).await,
-        before,
-        "no failed request changed the game"
-    );
+    s.unchanged(&id, &before).await;
 }
 
 async fn forbidden_cell_is_named_by_the_core(b: Backend) {

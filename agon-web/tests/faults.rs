@@ -420,18 +420,9 @@ fn pg_sh(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// Whether PostgreSQL is here; says why not.
-fn postgres() -> bool {
-    let here = common::postgres_available();
-    if !here {
-        eprintln!("NOTICE: skipped: no PostgreSQL");
-    }
-    here
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_database_restarted_mid_game() {
-    if !postgres() {
+    if !common::postgres_here() {
         return;
     }
     // Its own server: the shared one serves the other tests meanwhile.
@@ -455,7 +446,7 @@ async fn the_database_restarted_mid_game() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_link_to_the_database_cut_and_restored() {
-    if !postgres() {
+    if !common::postgres_here() {
         return;
     }
     let (url, proxy, [a, b]) = proxied().await;
@@ -486,7 +477,7 @@ fn pg_addr(url: &str) -> std::net::SocketAddr {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_link_gone_silent_mid_change_holds_the_game_only_seconds() {
-    if !postgres() {
+    if !common::postgres_here() {
         return;
     }
     let (url, proxy, [a, b]) = proxied().await;
@@ -667,7 +658,7 @@ fn ms(a: Instant, b: Instant) -> i64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_whose_clock_is_behind_charges_only_the_time_that_passed() {
-    if !postgres() {
+    if !common::postgres_here() {
         return;
     }
     // Black's server A is 4 s behind. White moves on B (the clock starts), Black on A a
@@ -702,7 +693,7 @@ async fn a_server_whose_clock_is_behind_charges_only_the_time_that_passed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_whose_clock_is_ahead_flags_no_earlier() {
-    if !postgres() {
+    if !common::postgres_here() {
         return;
     }
     // Black's server A is 4 s ahead, and a page watches the game there (so A sets the

@@ -355,16 +355,7 @@ async fn presence_follows_the_open_pages(b: Backend) {
 /// A game between friends with a clock of `1+0` (a clock minute each), both seats taken:
 /// its id and White's and Black's tokens.
 async fn clocked_friend_game(s: &Server) -> (String, String, String) {
-    let created = s
-        .ok(
-            "/api/games",
-            json!({"opponent": "friend", "side": "white", "clock": "1+0"}),
-        )
-        .await;
-    let id = created["id"].as_str().unwrap().to_string();
-    let white = created["token"].as_str().unwrap().to_string();
-    let joined = s.ok(&format!("/api/games/{id}/join"), json!({})).await;
-    let black = joined["token"].as_str().unwrap().to_string();
+    let (id, white, black, _) = friend_pair_with(s, json!({"clock": "1+0"})).await;
     (id, white, black)
 }
 
@@ -503,9 +494,16 @@ async fn the_global_bound_answers_503(b: Backend) {
 /// A friend game, both seats taken: its id, White's and Black's tokens, and the state
 /// after the join (version 1).
 async fn friend_pair(s: &Server) -> (String, String, String, Value) {
-    let created = s
-        .ok("/api/games", json!({"opponent": "friend", "side": "white"}))
-        .await;
+    friend_pair_with(s, json!({})).await
+}
+
+/// [`friend_pair`] created with the fields of `extra` too (a clock, a name).
+async fn friend_pair_with(s: &Server, extra: Value) -> (String, String, String, Value) {
+    let mut body = json!({"opponent": "friend", "side": "white"});
+    for (key, value) in extra.as_object().into_iter().flatten() {
+        body[key] = value.clone();
+    }
+    let created = s.ok("/api/games", body).await;
     let id = created["id"].as_str().unwrap().to_string();
     let joined = s.ok(&format!("/api/games/{id}/join"), json!({})).await;
     let tokens = [&created, &joined].map(|v| v["token"].as_str().unwrap().to_string());

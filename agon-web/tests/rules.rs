@@ -7,7 +7,7 @@ use agon_core::{Game, Move, Position, Record, Rules, Score};
 use agon_web::{Config, Level, Store};
 #[macro_use]
 mod common;
-use common::{strings, Api as Server, Backend};
+use common::{strings, Api as Server, Backend, BLACK_RETURNS, START};
 
 use axum::http::StatusCode;
 use serde_json::{json, Value};
@@ -53,14 +53,11 @@ fn check_against_core(state: &Value, start: &str, rules: Rules) {
     }
 }
 
-const START: &str = "Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w";
 /// White's pieces are hemmed in on files a and b (agon-core's R12 test): White has no
 /// action. Under the standard rules White has lost; under `stuck=pass` it passes.
 const STUCK: &str = "Qa3,Ga1,Ga2,Ga4,Ga5,Ga6,Gb1/qf11,gb2,gb4,gb6,gb7,gc1,gc2 w";
 /// White's e9-f9 captures Black's queen on f10 (between f9 and White's guard on f11).
 const QUEEN_CAPTURE: &str = "Qf1,Ga5,Gb1,Ge9,Gf11,Gk1,Gl5/qf10,ga2,gb7,gd1,gh1,gk7,gl2 w";
-/// Black's queen and two guards are captured, Black to move: the queen returns first.
-const BLACK_RETURNS: &str = "Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf7*,ga2*,gb7*,gd1,gh1,gk7,gl2 b";
 const CAPTOR: &str = "standard+queen-placer=captor";
 
 async fn a_game_under_each_preset_and_a_composed_rule_set(b: Backend) {
@@ -301,11 +298,7 @@ async fn under_captor_the_person_chooses_where_the_computers_queen_returns(b: Ba
     s.play(&id, &token, "f10>a1", false)
         .await
         .error(409, "not-your-turn");
-    assert_eq!(
-        s.state(&id).await,
-        state,
-        "the refused return changed nothing"
-    );
+    s.unchanged(&id, &state).await;
     let state = s.act(&id, "computer", &token).await.ok();
     assert!(state["last_move"].as_str().unwrap().starts_with("f10>"));
     check_against_core(&state, QUEEN_CAPTURE, Rules::STANDARD);

@@ -25,8 +25,7 @@ use common::{
 
 /// Two server processes on a new PostgreSQL database, or `None` without PostgreSQL.
 async fn two_servers(client: &reqwest::Client) -> Option<(Database, [Process; 2])> {
-    if !common::postgres_available() {
-        eprintln!("NOTICE: skipped: no PostgreSQL");
+    if !common::postgres_here() {
         return None;
     }
     let db = Database::Postgres(common::postgres_database().await);
@@ -354,11 +353,9 @@ async fn cut_the_listener_once_it_listens(admin: &tokio_postgres::Client, cut: &
 
 #[tokio::test]
 async fn a_listener_cut_after_it_listened_listens_again_after_the_first_wait() {
-    if !common::postgres_available() {
-        eprintln!("NOTICE: skipped: no PostgreSQL");
+    let Some(url) = common::postgres_database_here().await else {
         return;
-    }
-    let url = common::postgres_database().await;
+    };
     let mut server = Process::start(&Database::Postgres(url.clone()));
     server.wait_ready(&reqwest::Client::new()).await;
     let admin = common::pg_client(&url).await;
@@ -381,11 +378,9 @@ async fn a_listener_cut_after_it_listened_listens_again_after_the_first_wait() {
 
 #[tokio::test]
 async fn the_migrations_run_once_and_a_newer_schema_is_refused() {
-    if !common::postgres_available() {
-        eprintln!("NOTICE: skipped: no PostgreSQL");
+    let Some(url) = common::postgres_database_here().await else {
         return;
-    }
-    let url = common::postgres_database().await;
+    };
     let db = Database::Postgres(url.clone());
     // Four servers opening a new database at once: each version is applied once.
     let opened =

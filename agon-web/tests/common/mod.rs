@@ -25,6 +25,11 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc;
 use tower::ServiceExt;
 
+/// The start position's text, as the rules fix it.
+pub const START: &str = "Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w";
+/// Black's queen and two guards are captured, Black to move: the queen returns first.
+pub const BLACK_RETURNS: &str = "Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf7*,ga2*,gb7*,gd1,gh1,gk7,gl2 b";
+
 /// Which store a test runs on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Backend {
@@ -78,6 +83,25 @@ fn server_url() -> Option<&'static str> {
 /// always does (and fails if the server is not there).
 pub fn postgres_available() -> bool {
     server_url().is_some()
+}
+
+/// Whether PostgreSQL is here for the tests; says that the test is skipped if not.
+pub fn postgres_here() -> bool {
+    let here = postgres_available();
+    if !here {
+        eprintln!("NOTICE: skipped: no PostgreSQL");
+    }
+    here
+}
+
+/// A new, empty PostgreSQL database (its URL), or `None` when PostgreSQL is not here (the
+/// test is then skipped, with a notice).
+pub async fn postgres_database_here() -> Option<String> {
+    if postgres_here() {
+        Some(postgres_database().await)
+    } else {
+        None
+    }
 }
 
 /// A new, empty PostgreSQL database on the test server: its URL.
@@ -552,6 +576,15 @@ impl Api {
         let answer = self.get(&format!("/api/games/{id}")).await;
         assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
         answer.json()
+    }
+
+    /// Checks that game `id` is still as `before` (a refused request changed nothing).
+    pub async fn unchanged(&self, id: &str, before: &Value) {
+        assert_eq!(
+            &self.state(id).await,
+            before,
+            "a refused request changed the game"
+        );
     }
 
     /// `POST /api/games/{id}/moves`, the computer replying if `reply`.
