@@ -534,12 +534,7 @@ async fn record_of_a_game_from_a_position_replays(b: Backend) {
         .create(json!({"side": "white", "level": "easy", "position": THRONE_IN_ONE}))
         .await;
     s.play(&id, &token, "h5-g6", true).await;
-    let record: Record = s
-        .get(&format!("/api/games/{id}/record"))
-        .await
-        .text
-        .parse()
-        .unwrap();
+    let record = s.record(&id).await;
     assert_eq!(record.result(), agon_core::Score::WhiteWins);
     assert_eq!(record.tag("Position").as_deref(), Some(THRONE_IN_ONE));
     assert_eq!(record.tag("Termination").as_deref(), Some("throne"));

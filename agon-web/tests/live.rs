@@ -99,6 +99,19 @@ impl Server {
     }
 }
 
+/// Game `id`'s event stream opened with the header `Cookie: cookie` (which must open).
+async fn watch_with_cookie(s: &Server, id: &str, cookie: &str) -> reqwest::Response {
+    let r = s
+        .client
+        .get(format!("{}/api/games/{id}/events", s.base))
+        .header("Cookie", cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    r
+}
+
 /// `POST /api/games/{id}/seat` with `token`, which must answer `200`.
 async fn post_seat(s: &Server, id: &str, token: &str) -> reqwest::Response {
     let r = s
@@ -336,14 +349,7 @@ async fn presence_follows_the_open_pages(b: Backend) {
     assert_eq!(state["seats"]["black"]["present"], true);
     assert_eq!(state["seats"]["white"]["present"], false);
     // A cookie with a wrong token watches: no presence.
-    let wrong = s
-        .client
-        .get(format!("{}/api/games/{id}/events", s.base))
-        .header("Cookie", "agon_seat_white=nope; agon_seat_black=nope")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(wrong.status(), 200);
+    let wrong = watch_with_cookie(&s, &id, "agon_seat_white=nope; agon_seat_black=nope").await;
     drop(page);
     let p = watcher.next("presence").await;
     assert_eq!(p.data, json!({"white": false, "black": false}));
@@ -716,14 +722,7 @@ async fn a_seat_is_known_by_its_cookie_never_by_a_token_in_the_address(b: Backen
     let p = watcher.next("presence").await;
     assert_eq!(p.data, json!({"white": false, "black": true}));
     // A cookie naming the other seat with this token proves nothing.
-    let wrong = s
-        .client
-        .get(format!("{}/api/games/{id}/events", s.base))
-        .header("Cookie", format!("agon_seat_white={black}"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(wrong.status(), 200);
+    let wrong = watch_with_cookie(&s, &id, &format!("agon_seat_white={black}")).await;
     drop(page);
     let p = watcher.next("presence").await;
     assert_eq!(p.data, json!({"white": false, "black": false}));

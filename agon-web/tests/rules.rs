@@ -179,12 +179,7 @@ async fn a_stuck_side_passes_under_ludii(b: Backend) {
     assert_eq!(moves[0], "pass");
     assert_eq!(state["outcome"], Value::Null);
     check_against_core(&state, STUCK, Rules::LUDII);
-    let record: Record = s
-        .get(&format!("/api/games/{id}/record"))
-        .await
-        .text
-        .parse()
-        .unwrap();
+    let record = s.record(&id).await;
     assert_eq!(record.game().moves()[0], Move::Pass);
     assert_eq!(record.tag("Rules").as_deref(), Some("ludii"));
 

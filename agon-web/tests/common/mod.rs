@@ -578,6 +578,13 @@ impl Api {
         answer.json()
     }
 
+    /// The game's record (`GET /api/games/{id}/record`), read back by agon-core.
+    pub async fn record(&self, id: &str) -> agon_core::Record {
+        let answer = self.get(&format!("/api/games/{id}/record")).await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+        answer.text.parse().unwrap()
+    }
+
     /// Checks that game `id` is still as `before` (a refused request changed nothing).
     pub async fn unchanged(&self, id: &str, before: &Value) {
         assert_eq!(
