@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use agon_core::{perft, CellSet, EndReason, Game, Move, Position, Side};
+use agon_core::{perft, CellSet, EndReason, Game, Move, Outcome, Position, Side};
 use serde_json::Value;
 
 fn load(name: &str) -> Value {
@@ -87,6 +87,20 @@ fn move_set(moves: impl IntoIterator<Item = Move>) -> BTreeSet<String> {
     moves.into_iter().map(|m| m.to_string()).collect()
 }
 
+/// Checks that `game`, replayed, stands at game `g`'s final position and is over (`id`
+/// says which game): its outcome, and the result `g` gives.
+fn final_outcome<'a>(game: &Game, g: &'a Value, id: &Value) -> (Outcome, &'a Value) {
+    assert_eq!(
+        game.position().to_text().to_string(),
+        str_of(g, "final"),
+        "game {id}: final position"
+    );
+    let outcome = game
+        .outcome()
+        .unwrap_or_else(|| panic!("game {id} is not over"));
+    (outcome, &g["result"])
+}
+
 /// The legal moves a ply of a game lists, checked against `game`'s (`at` says where).
 fn listed_legal(game: &Game, ply: &Value, at: &str) -> BTreeSet<String> {
     let listed: BTreeSet<String> = str_of(ply, "legal")
@@ -164,15 +178,7 @@ fn replay(g: &Value) -> EndReason {
         );
         categories_of(&before, m, captured, &mut found);
     }
-    assert_eq!(
-        game.position().to_text().to_string(),
-        str_of(g, "final"),
-        "game {id}: final position"
-    );
-    let outcome = game
-        .outcome()
-        .unwrap_or_else(|| panic!("game {id} is not over"));
-    let result = &g["result"];
+    let (outcome, result) = final_outcome(&game, g, id);
     let winner = outcome.winner.map(|s| match s {
         Side::White => "white",
         Side::Black => "black",
@@ -357,15 +363,7 @@ fn games_under_other_rule_sets_replay() {
                 add("third occurrence played on");
             }
         }
-        assert_eq!(
-            game.position().to_text().to_string(),
-            str_of(g, "final"),
-            "game {id}"
-        );
-        let outcome = game
-            .outcome()
-            .unwrap_or_else(|| panic!("game {id} is not over"));
-        let result = &g["result"];
+        let (outcome, result) = final_outcome(&game, g, id);
         assert_eq!(str_of(result, "reason"), outcome.reason.name(), "game {id}");
         assert_eq!(str_of(result, "score"), outcome.score(), "game {id}");
         found.insert(format!("end:{}", outcome.reason.name()));
