@@ -99,6 +99,18 @@ impl Server {
     }
 }
 
+/// A watcher of game `id`, told that nobody is present, then the page of Black's seat
+/// (`black`, its token), whose arrival the watcher is told: both streams.
+async fn black_arrives(s: &Server, id: &str, black: &str) -> (Stream, Stream) {
+    let mut watcher = open(s, id, "", None, None).await.unwrap();
+    let p = watcher.next("presence").await;
+    assert_eq!(p.data, json!({"white": false, "black": false}));
+    let page = open(s, id, "", None, Some(black)).await.unwrap();
+    let p = watcher.next("presence").await;
+    assert_eq!(p.data, json!({"white": false, "black": true}));
+    (watcher, page)
+}
+
 /// Game `id`'s event stream opened with the header `Cookie: cookie` (which must open).
 async fn watch_with_cookie(s: &Server, id: &str, cookie: &str) -> reqwest::Response {
     let r = s
@@ -339,12 +351,7 @@ async fn presence_follows_the_open_pages(b: Backend) {
         .await;
     let id = created["id"].as_str().unwrap().to_string();
     let creator = created["token"].as_str().unwrap().to_string();
-    let mut watcher = open(&s, &id, "", None, None).await.unwrap();
-    let p = watcher.next("presence").await;
-    assert_eq!(p.data, json!({"white": false, "black": false}));
-    let page = open(&s, &id, "", None, Some(&creator)).await.unwrap();
-    let p = watcher.next("presence").await;
-    assert_eq!(p.data, json!({"white": false, "black": true}));
+    let (mut watcher, page) = black_arrives(&s, &id, &creator).await;
     let state = s.get(&format!("/api/games/{id}")).await;
     assert_eq!(state["seats"]["black"]["present"], true);
     assert_eq!(state["seats"]["white"]["present"], false);
@@ -715,12 +722,7 @@ async fn a_seat_is_known_by_its_cookie_never_by_a_token_in_the_address(b: Backen
         );
     }
     // The cookie: Black is present while the stream is open.
-    let mut watcher = open(&s, &id, "", None, None).await.unwrap();
-    let p = watcher.next("presence").await;
-    assert_eq!(p.data, json!({"white": false, "black": false}));
-    let page = open(&s, &id, "", None, Some(&black)).await.unwrap();
-    let p = watcher.next("presence").await;
-    assert_eq!(p.data, json!({"white": false, "black": true}));
+    let (mut watcher, page) = black_arrives(&s, &id, &black).await;
     // A cookie naming the other seat with this token proves nothing.
     let wrong = watch_with_cookie(&s, &id, &format!("agon_seat_white={black}")).await;
     drop(page);
