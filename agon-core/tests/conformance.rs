@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use agon_core::{perft, CellSet, EndReason, Game, Move, Position, Side};
+use agon_core::{perft, CellSet, EndReason, Game, Move, Outcome, Position, Side};
 use serde_json::Value;
 
 fn load(name: &str) -> Value {
@@ -87,6 +87,35 @@ fn move_set(moves: impl IntoIterator<Item = Move>) -> BTreeSet<String> {
     moves.into_iter().map(|m| m.to_string()).collect()
 }
 
+/// Checks that `game`, replayed, stands at game `g`'s final position and is over (`id`
+/// says which game): its outcome, and the result `g` gives.
+fn final_outcome<'a>(game: &Game, g: &'a Value, id: &Value) -> (Outcome, &'a Value) {
+    assert_eq!(
+        game.position().to_text().to_string(),
+        str_of(g, "final"),
+        "game {id}: final position"
+    );
+    let outcome = game
+        .outcome()
+        .unwrap_or_else(|| panic!("game {id} is not over"));
+    (outcome, &g["result"])
+}
+
+/// The legal moves a ply of a game lists, checked against `game`'s (`at` says where).
+fn listed_legal(game: &Game, ply: &Value, at: &str) -> BTreeSet<String> {
+    let listed: BTreeSet<String> = str_of(ply, "legal")
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        move_set(game.legal_moves().iter().copied()),
+        listed,
+        "{at}: legal moves in {}",
+        game.position().to_text()
+    );
+    listed
+}
+
 /// The categories of README's coverage table that `m`, played in `pos` and capturing
 /// `captured`, falls in.
 fn categories_of(pos: &Position, m: Move, captured: CellSet, found: &mut BTreeSet<String>) {
@@ -135,15 +164,7 @@ fn replay(g: &Value) -> EndReason {
             text,
             "{at}: position"
         );
-        let listed: BTreeSet<String> = str_of(ply, "legal")
-            .split_whitespace()
-            .map(String::from)
-            .collect();
-        assert_eq!(
-            move_set(game.legal_moves().iter().copied()),
-            listed,
-            "{at}: legal moves in {text}"
-        );
+        let listed = listed_legal(&game, ply, &at);
         let m: Move = str_of(ply, "move").parse().expect("a move text");
         assert!(listed.contains(&m.to_string()), "{at}: {m} is not listed");
         let before = *game.position();
@@ -157,15 +178,7 @@ fn replay(g: &Value) -> EndReason {
         );
         categories_of(&before, m, captured, &mut found);
     }
-    assert_eq!(
-        game.position().to_text().to_string(),
-        str_of(g, "final"),
-        "game {id}: final position"
-    );
-    let outcome = game
-        .outcome()
-        .unwrap_or_else(|| panic!("game {id} is not over"));
-    let result = &g["result"];
+    let (outcome, result) = final_outcome(&game, g, id);
     let winner = outcome.winner.map(|s| match s {
         Side::White => "white",
         Side::Black => "black",
@@ -300,15 +313,7 @@ fn games_under_other_rule_sets_replay() {
             assert_eq!(game.outcome(), None, "{at}: over");
             let pos = *game.position();
             assert_eq!(pos.to_text().to_string(), str_of(ply, "position"), "{at}");
-            let listed: BTreeSet<String> = str_of(ply, "legal")
-                .split_whitespace()
-                .map(String::from)
-                .collect();
-            assert_eq!(
-                move_set(game.legal_moves().iter().copied()),
-                listed,
-                "{at}: legal"
-            );
+            listed_legal(&game, ply, &at);
             let m: Move = str_of(ply, "move").parse().expect("a move");
             assert_eq!(
                 ply["trapped"].as_bool().unwrap_or(false),
@@ -358,15 +363,7 @@ fn games_under_other_rule_sets_replay() {
                 add("third occurrence played on");
             }
         }
-        assert_eq!(
-            game.position().to_text().to_string(),
-            str_of(g, "final"),
-            "game {id}"
-        );
-        let outcome = game
-            .outcome()
-            .unwrap_or_else(|| panic!("game {id} is not over"));
-        let result = &g["result"];
+        let (outcome, result) = final_outcome(&game, g, id);
         assert_eq!(str_of(result, "reason"), outcome.reason.name(), "game {id}");
         assert_eq!(str_of(result, "score"), outcome.score(), "game {id}");
         found.insert(format!("end:{}", outcome.reason.name()));

@@ -8,7 +8,7 @@ use agon_core::random::Rng;
 use agon_core::{
     Between, Cell, CellSet, Game, Move, Position, Record, RecordError, Rules, Score, CELL_COUNT,
 };
-use common::rules_strategy;
+use common::{leaning_move, rules_strategy};
 use proptest::prelude::*;
 
 /// A game of at most `len` random legal plies from `start`. With `inward` (0-3) the
@@ -18,20 +18,7 @@ fn random_game(start: Position, seed: u64, len: usize, inward: usize) -> Game {
     let mut rng = Rng::new(seed);
     let mut game = Game::from_position(start);
     while !game.is_over() && game.moves().len() < len {
-        let moves = game.legal_moves();
-        let inner: Vec<Move> = moves
-            .iter()
-            .copied()
-            .filter(|m| match *m {
-                Move::Step { from, to } => to.ring() < from.ring(),
-                _ => false,
-            })
-            .collect();
-        let m = if !inner.is_empty() && rng.below(4) < inward {
-            inner[rng.below(inner.len())]
-        } else {
-            moves[rng.below(moves.len())]
-        };
+        let m = leaning_move(&game, &mut rng, inward);
         game.play(m).expect("a listed move is legal");
     }
     game

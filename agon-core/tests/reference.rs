@@ -310,17 +310,7 @@ fn checked_game(start: Position, seed: u64, inward: usize, max_plies: usize) -> 
         if game.is_over() || game.moves().len() >= max_plies {
             break;
         }
-        let moves = game.legal_moves();
-        let inner: Vec<Move> = moves
-            .iter()
-            .copied()
-            .filter(|m| matches!(*m, Move::Step { from, to } if to.ring() < from.ring()))
-            .collect();
-        let m = if !inner.is_empty() && rng.below(4) < inward {
-            inner[rng.below(inner.len())]
-        } else {
-            moves[rng.below(moves.len())]
-        };
+        let m = common::leaning_move(&game, &mut rng, inward);
         game.play(m).expect("a listed move is legal");
         let after = *game.position();
         if let Move::Step { from, to } = m {

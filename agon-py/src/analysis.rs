@@ -217,7 +217,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Seconds {
 
 /// `value` if it is within `low..=high`, else a `ValueError` naming `name`.
 fn within(name: &str, value: i64, low: i64, high: i64) -> PyResult<i64> {
-    limits::in_range(name, value, low..=high, &format!("{low} to {high}"))
+    limits::bounded(name, value, low, high, None)
 }
 
 /// Analyses a `Position` or the current position of a `Game` (whose history counts for

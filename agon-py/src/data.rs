@@ -280,12 +280,7 @@ pub fn _play_games<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     use agon_bots::Bot;
 
-    let max_plies = limits::in_range(
-        "max_plies",
-        max_plies.0,
-        1..=MAX_GAME_PLIES,
-        &format!("1 to {MAX_GAME_PLIES}"),
-    )?;
+    let max_plies = limits::bounded("max_plies", max_plies.0, 1, MAX_GAME_PLIES, None)?;
     if seeds.len() > MAX_GAMES_PER_CALL {
         return Err(limits::out_of_range(
             "the number of games",

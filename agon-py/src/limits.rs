@@ -66,13 +66,28 @@ where
         .ok_or_else(|| out_of_range(name, range_text, value))
 }
 
+/// [`in_range`] for `low..=high`, the message saying the range from its bounds:
+/// `"{low} to {high}"`, or with `high_name` (the Python constant that holds `high`)
+/// `"{low} to {high_name} ({high})"`.
+pub fn bounded<T, V>(name: &str, value: V, low: T, high: T, high_name: Option<&str>) -> PyResult<T>
+where
+    T: TryFrom<V> + PartialOrd + std::fmt::Display,
+    V: Copy + std::fmt::Display,
+{
+    let text = match high_name {
+        Some(constant) => format!("{low} to {constant} ({high})"),
+        None => format!("{low} to {high}"),
+    };
+    in_range(name, value, low..=high, &text)
+}
+
 /// The number of threads of `threads=`: 1 to `agon_rl::VecEnv::MAX_THREADS`, all cores if
 /// `None`.
 pub fn threads(threads: Option<crate::types::Int<i64>>) -> PyResult<usize> {
     let max = agon_rl::VecEnv::MAX_THREADS;
     match threads {
         None => Ok(agon_rl::VecEnv::default_threads()),
-        Some(t) => in_range("threads", t.0, 1..=max, &format!("1 to {max}")),
+        Some(t) => bounded("threads", t.0, 1, max, None),
     }
 }
 

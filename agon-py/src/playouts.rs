@@ -54,11 +54,12 @@ pub fn random_playouts<'py>(
     rules: Option<crate::rules::RulesArg>,
     max_plies: Option<Int<i64>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let n = limits::in_range(
+    let n = limits::bounded(
         "n",
         n.0,
-        0..=MAX_RANDOM_PLAYOUTS,
-        &format!("0 to MAX_RANDOM_PLAYOUTS ({MAX_RANDOM_PLAYOUTS})"),
+        0,
+        MAX_RANDOM_PLAYOUTS,
+        Some("MAX_RANDOM_PLAYOUTS"),
     )?;
     let threads = limits::threads(threads)?;
     let max_plies = match max_plies {

@@ -190,11 +190,12 @@ pub fn decode_action(py: Python<'_>, position: &ac::Position, action: i64) -> Py
 
 /// A perft depth: 0 to `MAX_PERFT_DEPTH` (from 1 with `min` = 1).
 pub fn perft_depth(depth: Int<i64>, min: u32) -> PyResult<u32> {
-    limits::in_range(
+    limits::bounded(
         "depth",
         depth.0,
-        min..=MAX_PERFT_DEPTH,
-        &format!("{min} to MAX_PERFT_DEPTH ({MAX_PERFT_DEPTH})"),
+        min,
+        MAX_PERFT_DEPTH,
+        Some("MAX_PERFT_DEPTH"),
     )
 }
 

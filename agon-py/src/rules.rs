@@ -249,12 +249,7 @@ impl RulesPy {
     #[pyo3(signature = (limit = 300))]
     fn presets_and_variants(limit: i64) -> PyResult<Vec<RulesPy>> {
         let max = ac::Rules::MAX_LIMIT;
-        let limit: u32 = crate::limits::in_range(
-            "limit",
-            limit,
-            1..=max,
-            &format!("1 to Rules.MAX_LIMIT ({max})"),
-        )?;
+        let limit = crate::limits::bounded("limit", limit, 1, max, Some("Rules.MAX_LIMIT"))?;
         Ok(ac::Rules::presets_and_variants(limit)
             .map(RulesPy)
             .collect())

@@ -642,12 +642,7 @@ impl VecEnvPy {
         packed_masks: bool,
         rules: Option<crate::rules::RulesArg>,
     ) -> PyResult<VecEnvPy> {
-        let n = limits::in_range(
-            "n",
-            n.0,
-            1..=MAX_ENVS,
-            &format!("1 to MAX_ENVS ({MAX_ENVS})"),
-        )?;
+        let n = limits::bounded("n", n.0, 1, MAX_ENVS, Some("MAX_ENVS"))?;
         let threads = limits::threads(threads)?;
         let obs_u8 = obs_dtype_is_u8(py, obs_dtype.as_ref())?;
         let start = crate::position::position_or_start(py, start.as_ref(), rules.map(|r| r.0))?;

@@ -24,30 +24,12 @@ fn main() {
         .map(|n| n.parse().expect("a number of games"))
         .unwrap_or(20);
     for level in Level::ALL {
-        let mut times = Vec::new();
-        for g in 0..games {
-            let mut game = Game::new();
-            // Bounded: a long game is cut at 300 plies.
-            while !game.is_over() && game.moves().len() < 300 {
-                let every = if level == Level::Hard { 8 } else { 1 };
-                if game.moves().len() % every == 0 {
-                    let started = Instant::now();
-                    let m = level
-                        .choose(&game, g as u64)
-                        .expect("a move while not over");
-                    times.push(started.elapsed());
-                    assert!(game.is_legal(m));
-                }
-                let m = Level::Easy
-                    .choose(&game, g as u64)
-                    .expect("a move while not over");
-                game.play(m).expect("the bot plays legal moves");
-            }
-        }
-        times.sort_unstable();
-        let mean = times.iter().sum::<Duration>() / times.len().max(1) as u32;
-        let p99 = times[(times.len() - 1) * 99 / 100];
-        let max = *times.last().unwrap();
+        let every = if level == Level::Hard { 8 } else { 1 };
+        let times = timed(games, every, |game, seed| {
+            let m = level.choose(game, seed).expect("a move while not over");
+            assert!(game.is_legal(m));
+        });
+        let max = times.last().copied().unwrap_or_default();
         let budget = match level {
             Level::Hard => format!(
                 " budget_ms={} over_budget_ms={:.1}",
@@ -56,39 +38,16 @@ fn main() {
             ),
             _ => String::new(),
         };
-        println!(
-            "level={level} moves={} mean_ms={:.2} p99_ms={:.2} max_ms={:.2}{budget}",
-            times.len(),
-            mean.as_secs_f64() * 1000.0,
-            p99.as_secs_f64() * 1000.0,
-            max.as_secs_f64() * 1000.0,
-        );
+        println!("level={level} {}{budget}", figures(&times));
     }
     // A hint (`api::hint_for`) in every eighth position of the same games: what the rate
     // limit's weight of a hint (`limits::cost(api::HINT_COST_MS)`) stands for.
-    let mut times = Vec::new();
-    for g in 0..games {
-        let mut game = Game::new();
-        while !game.is_over() && game.moves().len() < 300 {
-            if game.moves().len() % 8 == 0 {
-                let started = Instant::now();
-                assert!(agon_web::api::hint_for(&game).is_some());
-                times.push(started.elapsed());
-            }
-            let m = Level::Easy
-                .choose(&game, g as u64)
-                .expect("a move while not over");
-            game.play(m).expect("the bot plays legal moves");
-        }
-    }
-    times.sort_unstable();
-    let mean = times.iter().sum::<Duration>() / times.len().max(1) as u32;
+    let times = timed(games, 8, |game, _| {
+        assert!(agon_web::api::hint_for(game).is_some());
+    });
     println!(
-        "hint moves={} mean_ms={:.2} p99_ms={:.2} max_ms={:.2} counted_ms={}",
-        times.len(),
-        mean.as_secs_f64() * 1000.0,
-        times[(times.len() - 1) * 99 / 100].as_secs_f64() * 1000.0,
-        times.last().unwrap().as_secs_f64() * 1000.0,
+        "hint {} counted_ms={}",
+        figures(&times),
         agon_web::api::HINT_COST_MS
     );
     let game = WebGame::new(
@@ -117,4 +76,41 @@ fn main() {
         svg_bytes / n
     );
     println!("state_json_us={state_us:.1} state_bytes={}", bytes / n);
+}
+
+/// Plays `games` games of easy against itself (game `g` with seed `g`), each cut at 300
+/// plies, and times `measure` in every `every`-th position: the times, sorted.
+fn timed(games: usize, every: usize, mut measure: impl FnMut(&Game, u64)) -> Vec<Duration> {
+    let mut times = Vec::new();
+    for g in 0..games {
+        let mut game = Game::new();
+        while !game.is_over() && game.moves().len() < 300 {
+            if game.moves().len() % every == 0 {
+                let started = Instant::now();
+                measure(&game, g as u64);
+                times.push(started.elapsed());
+            }
+            let m = Level::Easy
+                .choose(&game, g as u64)
+                .expect("a move while not over");
+            game.play(m).expect("the bot plays legal moves");
+        }
+    }
+    times.sort_unstable();
+    times
+}
+
+/// The count, mean, 99th percentile and maximum of sorted `times`, in milliseconds.
+fn figures(times: &[Duration]) -> String {
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    let mean = times.iter().sum::<Duration>() / times.len().max(1) as u32;
+    let p99 = times.get(times.len().saturating_sub(1) * 99 / 100);
+    let max = times.last();
+    format!(
+        "moves={} mean_ms={:.2} p99_ms={:.2} max_ms={:.2}",
+        times.len(),
+        ms(mean),
+        ms(p99.copied().unwrap_or_default()),
+        ms(max.copied().unwrap_or_default())
+    )
 }

@@ -45,6 +45,8 @@
 //! every game of the database through agon-core against what its players saw, and
 //! prints each server process's memory (`VmRSS` and `VmHWM` of `/proc/PID/status`).
 
+mod common;
+
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -52,6 +54,7 @@ use std::time::{Duration, Instant};
 use agon_core::random::Rng;
 use agon_core::{Game, Move, Position};
 use agon_web::Database;
+use common::Server;
 use serde_json::{json, Value};
 
 struct Options {
@@ -371,12 +374,8 @@ impl Drop for Postgres {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if let [_, flag, db, workers] = args.as_slice() {
-        if flag == "--serve" {
-            serve(db, workers);
-            return;
-        }
+    if common::serve_if_asked() {
+        return;
     }
     let o = Arc::new(options());
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -392,7 +391,15 @@ fn main() {
 
     let servers: Vec<Server> = match &o.url {
         Some(_) => Vec::new(),
-        None => (0..o.servers).map(|_| Server::start(&o, &db)).collect(),
+        None => {
+            let db = match &db {
+                Database::Sqlite(path) => path.display().to_string(),
+                Database::Postgres(url) => url.clone(),
+            };
+            (0..o.servers)
+                .map(|_| Server::start(&db, Some(o.workers)))
+                .collect()
+        }
     };
     let bases: Vec<String> = match &o.url {
         Some(url) => vec![url.trim_end_matches('/').to_string()],
@@ -442,96 +449,21 @@ fn main() {
     drop(postgres);
 }
 
-/// One server process: this example run as `load --serve DB WORKERS`.
-struct Server {
-    child: std::process::Child,
-    base: String,
-}
-
-impl Server {
-    /// Starts a server process on `db` and waits for the base URL it prints.
-    fn start(o: &Options, db: &Database) -> Server {
-        use std::io::BufRead;
-        let db = match db {
-            Database::Sqlite(path) => path.display().to_string(),
-            Database::Postgres(url) => url.clone(),
-        };
-        let exe = std::env::current_exe().expect("the example's own path");
-        let mut child = std::process::Command::new(exe)
-            .args(["--serve", &db, &o.workers.to_string()])
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .expect("start a server process");
-        let mut line = String::new();
-        let stdout = child.stdout.take().expect("the server's stdout");
-        std::io::BufReader::new(stdout)
-            .read_line(&mut line)
-            .expect("the server's address");
-        if !line.starts_with("http://") {
-            eprintln!("a server process did not start");
-            std::process::exit(1);
-        }
-        Server {
-            child,
-            base: line.trim().to_string(),
-        }
-    }
-
-    /// A line of the process's `/proc/PID/status` (`VmRSS`, `VmHWM`) in MB.
-    fn memory_mb(&self, field: &str) -> f64 {
-        std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .ok()
-            .and_then(|status| {
-                status.lines().find_map(|line| {
-                    let rest = line.strip_prefix(field)?.strip_prefix(':')?;
-                    rest.trim()
-                        .trim_end_matches("kB")
-                        .trim()
-                        .parse::<f64>()
-                        .ok()
-                })
+/// A line of a process's `/proc/PID/status` (`VmRSS`, `VmHWM`) in MB.
+fn memory_mb(pid: u32, field: &str) -> f64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|status| {
+            status.lines().find_map(|line| {
+                let rest = line.strip_prefix(field)?.strip_prefix(':')?;
+                rest.trim()
+                    .trim_end_matches("kB")
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
             })
-            .map_or(0.0, |kb| kb / 1024.0)
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The server process: serves `db` on a free loopback port, prints its base URL, and
-/// exits when its standard input closes (the load process ended, however it ended).
-fn serve(db: &str, workers: &str) {
-    use std::io::{Read, Write};
-    let config = agon_web::Config {
-        db: db.parse().expect("a database"),
-        workers: workers.parse().expect("a number of workers"),
-        // Every simulated page comes from 127.0.0.1.
-        streams: agon_web::StreamLimits {
-            max_streams: 10_000,
-            max_per_client: 10_000,
-        },
-        // Every simulated player comes from 127.0.0.1: one address's limits
-        // would measure the limits, not the server.
-        limits: agon_web::limits::LimitConfig::off(),
-        ..agon_web::Config::default()
-    };
-    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
-    let state = runtime
-        .block_on(agon_web::AppState::connect(&config))
-        .expect("open the database");
-    let listener = runtime
-        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-        .expect("bind a loopback port");
-    let addr = listener.local_addr().expect("the bound address");
-    runtime.spawn(agon_web::serve_on(listener, state, std::future::pending()));
-    println!("http://{addr}");
-    std::io::stdout().flush().expect("print the address");
-    let _ = std::io::stdin().read_to_end(&mut Vec::new());
+        })
+        .map_or(0.0, |kb| kb / 1024.0)
 }
 
 /// Prints each server process's memory.
@@ -539,8 +471,8 @@ fn report_memory(servers: &[Server]) {
     for (n, server) in servers.iter().enumerate() {
         println!(
             "memory: server {n} VmRSS_mb={:.1} VmHWM_mb={:.1} (target: under 200 MB)",
-            server.memory_mb("VmRSS"),
-            server.memory_mb("VmHWM")
+            memory_mb(server.pid(), "VmRSS"),
+            memory_mb(server.pid(), "VmHWM")
         );
     }
 }

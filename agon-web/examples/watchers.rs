@@ -16,7 +16,8 @@
 //! (user + system, `/proc/PID/stat`) from before the streams open until every stream
 //! received the last version, and the bytes the streams carried.
 
-use std::io::{BufRead, Read, Write};
+mod common;
+
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -116,12 +117,8 @@ fn cpu_seconds(pid: u32) -> f64 {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if let [_, flag, db] = args.as_slice() {
-        if flag == "--serve" {
-            serve(db);
-            return;
-        }
+    if common::serve_if_asked() {
+        return;
     }
     let o = options();
     let dir = tempfile::tempdir().expect("a temporary directory");
@@ -143,19 +140,9 @@ fn main() {
         store.insert(&game, now).await.expect("the game stored");
     });
 
-    let exe = std::env::current_exe().expect("the example's own path");
-    let mut child = std::process::Command::new(exe)
-        .args(["--serve", &path.display().to_string()])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("start the server process");
-    let mut line = String::new();
-    std::io::BufReader::new(child.stdout.take().expect("the server's stdout"))
-        .read_line(&mut line)
-        .expect("the server's address");
-    let base = line.trim().to_string();
-    let pid = child.id();
+    let server = common::Server::start(&path.display().to_string(), None);
+    let base = server.base.clone();
+    let pid = server.pid();
 
     let (cpu, bytes, seconds, last) = clients.block_on(async {
         let client = reqwest::Client::new();
@@ -225,9 +212,7 @@ fn main() {
         last - 2 * o.offers as i64 + 1,
         bytes as f64 / 1e6
     );
-    drop(child.stdin.take());
-    let _ = child.kill();
-    let _ = child.wait();
+    drop(server);
 }
 
 /// Reads a stream until it carries version `last` (an `id: last` line), counting its
@@ -251,31 +236,4 @@ async fn watch(mut response: reqwest::Response, last: i64, bytes: Arc<AtomicU64>
         }
     }
     panic!("a stream ended before version {last}");
-}
-
-/// The server process: serves `db` on a free loopback port, prints its base URL, and
-/// exits when its standard input closes.
-fn serve(db: &str) {
-    let config = agon_web::Config {
-        db: db.parse().expect("a database"),
-        // Every watcher comes from 127.0.0.1.
-        streams: agon_web::StreamLimits {
-            max_streams: 10_000,
-            max_per_client: 10_000,
-        },
-        limits: agon_web::limits::LimitConfig::off(),
-        ..agon_web::Config::default()
-    };
-    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
-    let state = runtime
-        .block_on(agon_web::AppState::connect(&config))
-        .expect("open the database");
-    let listener = runtime
-        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
-        .expect("bind a loopback port");
-    let addr = listener.local_addr().expect("the bound address");
-    runtime.spawn(agon_web::serve_on(listener, state, std::future::pending()));
-    println!("http://{addr}");
-    std::io::stdout().flush().expect("print the address");
-    let _ = std::io::stdin().read_to_end(&mut Vec::new());
 }

@@ -39,8 +39,9 @@ mod workers;
 pub use error::{ApiError, ErrorBody, ErrorName};
 pub use game::{now_ms, Level, MINUTE_MS};
 pub use http::state::{
-    rule_option_values, rule_values, side_name, ClockState, GameChange, GameState, LegalMove,
-    OffersState, OutcomeState, PieceState, RuleOption, RulesParts, SeatState, Seats, View,
+    rule_option_values, rule_values, side_name, ClockState, GameChange, GameNow, GameState,
+    LegalMove, OffersState, OutcomeState, PieceState, RuleOption, RulesParts, SeatState, Seats,
+    View,
 };
 pub use http::{api, events, friend, health, openapi, pages, rejections, CONTENT_SECURITY_POLICY};
 pub use hub::{Hub, HubEvent, Published, StreamLimits, StreamPermit, Subscription};

@@ -4,23 +4,14 @@
 use std::sync::Arc;
 
 use agon_core::{Game, Move, Position, Record};
-use agon_web::{app, Config, Store, Workers};
+use agon_web::{Config, Workers};
 #[macro_use]
 mod common;
-use common::Backend;
+use common::{strings, Api as Server, Backend, BLACK_RETURNS, START};
 
 use axum::body::Body;
-use axum::http::{header, HeaderMap, Method, Request, StatusCode};
-use axum::Router;
-use http_body_util::BodyExt;
+use axum::http::{header, Method, Request, StatusCode};
 use serde_json::{json, Value};
-use tower::ServiceExt;
-
-struct Server {
-    app: Router,
-    store: Arc<Store>,
-    _db: common::TestDb,
-}
 
 async fn server_with(b: Backend, workers: Arc<Workers>) -> Server {
     server_with_limit(b, workers, agon_web::api::MAX_PLIES).await
@@ -35,115 +26,11 @@ async fn server_with_limit(b: Backend, workers: Arc<Workers>, max_plies: usize) 
     let (mut state, db) = common::state(b, config).await;
     state.workers = workers;
     state.max_plies = max_plies;
-    let store = state.store.clone();
-    Server {
-        app: app(state),
-        store,
-        _db: db,
-    }
+    Server::new(state, db)
 }
 
 async fn server(b: Backend) -> Server {
     server_with(b, Arc::new(Workers::new(2))).await
-}
-
-struct Answer {
-    status: StatusCode,
-    headers: HeaderMap,
-    text: String,
-}
-
-impl Answer {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text))
-    }
-
-    /// Asserts an error answer: status, stable name, and a message.
-    fn error(&self, status: u16, name: &str) {
-        let text: String = self.text.chars().take(300).collect();
-        assert_eq!(self.status.as_u16(), status, "expected {name}: {text}");
-        let body = self.json();
-        assert_eq!(body["error"], name, "{}", self.text);
-        assert!(
-            body["message"].as_str().is_some_and(|m| !m.is_empty()),
-            "{}",
-            self.text
-        );
-        assert_eq!(
-            self.headers[header::CONTENT_TYPE],
-            "application/json",
-            "errors are JSON"
-        );
-    }
-}
-
-impl Server {
-    async fn request(&self, request: Request<Body>) -> Answer {
-        let response = self.app.clone().oneshot(request).await.unwrap();
-        let status = response.status();
-        let headers = response.headers().clone();
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        Answer {
-            status,
-            headers,
-            text: String::from_utf8(bytes.to_vec()).unwrap(),
-        }
-    }
-
-    async fn get(&self, uri: &str) -> Answer {
-        self.request(Request::get(uri).body(Body::empty()).unwrap())
-            .await
-    }
-
-    async fn post_raw(&self, uri: &str, content_type: &str, body: impl Into<Body>) -> Answer {
-        self.request(
-            Request::post(uri)
-                .header(header::CONTENT_TYPE, content_type)
-                .body(body.into())
-                .unwrap(),
-        )
-        .await
-    }
-
-    async fn post(&self, uri: &str, body: Value) -> Answer {
-        self.post_raw(uri, "application/json", body.to_string())
-            .await
-    }
-
-    /// Creates a game; answers (id, token, state).
-    async fn create(&self, body: Value) -> (String, String, Value) {
-        let answer = self.post("/api/games", body).await;
-        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
-        let body = answer.json();
-        (
-            body["id"].as_str().unwrap().to_string(),
-            body["token"].as_str().unwrap().to_string(),
-            body["state"].clone(),
-        )
-    }
-
-    async fn state(&self, id: &str) -> Value {
-        let answer = self.get(&format!("/api/games/{id}")).await;
-        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
-        answer.json()
-    }
-
-    /// `POST /api/games/{id}/{action}` with `{"token": token}` (computer, undo, resign).
-    async fn act(&self, id: &str, action: &str, token: &str) -> Answer {
-        self.post(
-            &format!("/api/games/{id}/{action}"),
-            json!({"token": token}),
-        )
-        .await
-    }
-
-    async fn play(&self, id: &str, token: &str, m: &str, reply: bool) -> Answer {
-        self.post(
-            &format!("/api/games/{id}/moves"),
-            json!({"token": token, "move": m, "reply": reply}),
-        )
-        .await
-    }
 }
 
 /// The state without its version (which every change moves on, a takeback too).
@@ -151,15 +38,6 @@ fn unversioned(state: &Value) -> Value {
     let mut state = state.clone();
     state.as_object_mut().unwrap().remove("version");
     state
-}
-
-fn strings(value: &Value) -> Vec<String> {
-    value
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap().to_string())
-        .collect()
 }
 
 /// Replays a state's moves from its start through agon-core and checks that the state
@@ -208,11 +86,8 @@ fn check_parts(state: &Value, position: &Position) {
     }
 }
 
-const START: &str = "Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w";
 /// After 1. k1-i1 b7-c7: White's f1-g1 captures the guard on h1 (README example).
 const CAPTURE: &str = "Qf1,Ga5,Gb1,Gd9,Gh9,Gi1,Gl5/qf11,ga2,gc7,gd1,gh1,gk7,gl2 w";
-/// Black's queen and two guards are captured; Black must return the queen first.
-const BLACK_RETURNS: &str = "Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf7*,ga2*,gb7*,gd1,gh1,gk7,gl2 b";
 /// White's h5-g6 completes the throne ring with the queen on the throne: White wins.
 const THRONE_IN_ONE: &str = "Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gh5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w";
 
@@ -451,11 +326,7 @@ async fn bad_moves_change_nothing(b: Backend) {
             .await
             .error(404, "unknown-game");
     }
-    assert_eq!(
-        s.state(&id).await,
-        before,
-        "no failed request changed the game"
-    );
+    s.unchanged(&id, &before).await;
 }
 
 async fn forbidden_cell_is_named_by_the_core(b: Backend) {
@@ -663,12 +534,7 @@ async fn record_of_a_game_from_a_position_replays(b: Backend) {
         .create(json!({"side": "white", "level": "easy", "position": THRONE_IN_ONE}))
         .await;
     s.play(&id, &token, "h5-g6", true).await;
-    let record: Record = s
-        .get(&format!("/api/games/{id}/record"))
-        .await
-        .text
-        .parse()
-        .unwrap();
+    let record = s.record(&id).await;
     assert_eq!(record.result(), agon_core::Score::WhiteWins);
     assert_eq!(record.tag("Position").as_deref(), Some(THRONE_IN_ONE));
     assert_eq!(record.tag("Termination").as_deref(), Some("throne"));

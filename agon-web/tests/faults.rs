@@ -22,7 +22,7 @@ use serde_json::{json, Value};
 #[macro_use]
 mod common;
 use common::proxy::{Link, Proxy};
-use common::{friend_game, page, post_json, stream, strings, Process};
+use common::{chooser, friend_game, page, post_json, random_legal, stream, strings, Process};
 
 /// The pause between a player's moves.
 const PACE: Duration = Duration::from_millis(20);
@@ -119,9 +119,8 @@ async fn player(
     let mut versions = vec![state["version"].as_i64().unwrap()];
     let mut recovered = false;
     while !progress.stop.load(Ordering::SeqCst) && state["outcome"].is_null() {
-        let mover = usize::from(state["chooser"] == "black");
-        let legal = strings(&state["legal_moves"]);
-        let m = legal[rng.below(legal.len())].clone();
+        let mover = chooser(&state);
+        let m = random_legal(&state, &mut rng);
         let base = &bases[seats[mover]];
         let sent = client
             .post(format!("{base}/api/games/{id}/moves"))
@@ -311,10 +310,7 @@ fn client() -> reqwest::Client {
 /// 0, 1, 2, ..., replaying through agon-core; its versions contiguous up to the stored
 /// one; its stored clock not negative.
 async fn check_stored(url: &str, played: &[Played]) {
-    let (admin, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
+    let admin = common::pg_client(url).await;
     for game in played {
         let id = &game.id;
         let rows = admin
@@ -424,18 +420,9 @@ fn pg_sh(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
-/// Whether PostgreSQL is here; says why not.
-fn postgres() -> bool {
-    let here = common::postgres_available();
-    if !here {
-        eprintln!("NOTICE: skipped: no PostgreSQL");
-    }
-    here
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_database_restarted_mid_game() {
-    if !postgres() {
+    if !common::postgres_here() {
         return;
     }
     // Its own server: the shared one serves the other tests meanwhile.
@@ -459,7 +446,7 @@ async fn the_database_restarted_mid_game() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_link_to_the_database_cut_and_restored() {
-    if !postgres() {
+    if !common::postgres_here() {
         return;
     }
     let (url, proxy, [a, b]) = proxied().await;
@@ -490,7 +477,7 @@ fn pg_addr(url: &str) -> std::net::SocketAddr {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_link_gone_silent_mid_change_holds_the_game_only_seconds() {
-    if !postgres() {
+    if !common::postgres_here() {
         return;
     }
     let (url, proxy, [a, b]) = proxied().await;
@@ -509,12 +496,8 @@ async fn a_link_gone_silent_mid_change_holds_the_game_only_seconds() {
     let mut versions = vec![state["version"].as_i64().unwrap()];
     let mut accepted = Vec::new();
     let mut rng = Rng::new(17);
-    let mut play = |state: &Value| {
-        let legal = strings(&state["legal_moves"]);
-        legal[rng.below(legal.len())].clone()
-    };
     for (base, token) in [(&a.base, &white), (&b.base, &black)] {
-        let m = play(&state);
+        let m = random_legal(&state, &mut rng);
         state = common::post_ok(
             &client,
             format!("{base}/api/games/{id}/moves"),
@@ -527,7 +510,7 @@ async fn a_link_gone_silent_mid_change_holds_the_game_only_seconds() {
     // White's next move through A: the link goes silent once its transaction holds the
     // game's row, before the answer comes back.
     proxy.set(Link::SilentOnceLocked);
-    let m = play(&state);
+    let m = random_legal(&state, &mut rng);
     let on_a = tokio::spawn({
         let (client, url) = (client.clone(), format!("{}/api/games/{id}/moves", a.base));
         let body = json!({"token": white, "move": m});
@@ -580,7 +563,7 @@ async fn a_link_gone_silent_mid_change_holds_the_game_only_seconds() {
         } else {
             (&b.base, &black)
         };
-        let m = play(&state);
+        let m = random_legal(&state, &mut rng);
         let (status, retry, body) = answer(
             client
                 .post(format!("{base}/api/games/{id}/moves"))
@@ -675,7 +658,7 @@ fn ms(a: Instant, b: Instant) -> i64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_whose_clock_is_behind_charges_only_the_time_that_passed() {
-    if !postgres() {
+    if !common::postgres_here() {
         return;
     }
     // Black's server A is 4 s behind. White moves on B (the clock starts), Black on A a
@@ -710,7 +693,7 @@ async fn a_server_whose_clock_is_behind_charges_only_the_time_that_passed() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_whose_clock_is_ahead_flags_no_earlier() {
-    if !postgres() {
+    if !common::postgres_here() {
         return;
     }
     // Black's server A is 4 s ahead, and a page watches the game there (so A sets the

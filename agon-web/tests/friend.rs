@@ -632,28 +632,6 @@ async fn idle_games_are_pruned(b: Backend) {
     assert_eq!(moves, 0, "the pruned game's moves went with it");
 }
 
-/// The schema of version 2 (rule sets, before friends), with a resigned game in it.
-const VERSION_2: &str = "
-CREATE TABLE games (
-    id            TEXT PRIMARY KEY,
-    token_sha256  BLOB NOT NULL,
-    human         TEXT NOT NULL CHECK (human IN ('white', 'black')),
-    level         TEXT NOT NULL CHECK (level IN ('easy', 'medium', 'hard')),
-    start         TEXT NOT NULL,
-    seed          INTEGER NOT NULL,
-    resigned      INTEGER NOT NULL DEFAULT 0,
-    created_unix  INTEGER NOT NULL,
-    rules         TEXT NOT NULL DEFAULT 'standard'
-);
-CREATE TABLE moves (
-    game_id  TEXT NOT NULL REFERENCES games(id),
-    ply      INTEGER NOT NULL,
-    move     TEXT NOT NULL,
-    PRIMARY KEY (game_id, ply)
-) WITHOUT ROWID;
-PRAGMA user_version = 2;
-";
-
 #[tokio::test]
 async fn a_version_2_database_keeps_its_games() {
     use sha2::Digest;
@@ -662,7 +640,8 @@ async fn a_version_2_database_keeps_its_games() {
     let digest: [u8; 32] = sha2::Sha256::digest(b"secret").into();
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch(VERSION_2).unwrap();
+        conn.execute_batch(&agon_web::store::SqliteStore::schema_sql(2).unwrap())
+            .unwrap();
         for (id, resigned) in [("0123456789abcdef", 1), ("fedcba9876543210", 0)] {
             conn.execute(
                 "INSERT INTO games (id, token_sha256, human, level, start, seed, resigned,

@@ -175,6 +175,27 @@ impl Server {
 }
 
 impl Answer {
+    /// Checks that the rate limit refused an action costing `cost` before its search:
+    /// still `searches.1` searches of kind `searches.0`, and the game `game.0` as it was
+    /// (`game.1`).
+    async fn refused_before_search(
+        &self,
+        s: &Server,
+        cost: u32,
+        searches: (&str, u64),
+        game: (&str, &Value),
+    ) {
+        self.limited();
+        let message = self.body["message"].as_str().unwrap();
+        assert!(message.contains(&format!("costs {cost}")), "{message}");
+        assert_eq!(
+            s.searches(searches.0).await,
+            searches.1,
+            "no search when refused"
+        );
+        assert_eq!(&s.get(&format!("/api/games/{}", game.0)).await, game.1);
+    }
+
     fn limited(&self) {
         assert_eq!(self.status, StatusCode::TOO_MANY_REQUESTS, "{}", self.body);
         assert_eq!(self.body["error"], "rate-limited");
@@ -479,13 +500,9 @@ async fn five_hints_spend_what_twenty_easy_moves_do_and_a_refused_one_changes_no
     // Two tokens are left, a hint costs four: refused before the search.
     let before = s.get(&format!("/api/games/{id}")).await;
     let refused = s.post(&hint, json!({"token": token}), me).await;
-    refused.limited();
-    assert!(refused.body["message"]
-        .as_str()
-        .unwrap()
-        .contains("costs 4"));
-    assert_eq!(s.searches("hint").await, 5, "no search for a refused hint");
-    assert_eq!(s.get(&format!("/api/games/{id}")).await, before);
+    refused
+        .refused_before_search(&s, 4, ("hint", 5), (&id, &before))
+        .await;
     // The refused hint took nothing: the two tokens left pay two moves against easy.
     for _ in 0..2 {
         assert_eq!(
@@ -518,13 +535,9 @@ async fn two_hard_moves_spend_the_budget_and_the_third_is_refused_before_its_sea
     assert_eq!(s.searches("hard").await, 2);
     let before = s.get(&format!("/api/games/{id}")).await;
     let refused = s.first_move(&id, &token, true, me).await;
-    refused.limited();
-    assert!(refused.body["message"]
-        .as_str()
-        .unwrap()
-        .contains("costs 11"));
-    assert_eq!(s.searches("hard").await, 2, "no search for a refused move");
-    assert_eq!(s.get(&format!("/api/games/{id}")).await, before);
+    refused
+        .refused_before_search(&s, 11, ("hard", 2), (&id, &before))
+        .await;
     // Every action is refused now, a cheap one too: the budget is spent.
     s.first_move(&id, &token, false, me).await.limited();
 }

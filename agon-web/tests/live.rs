@@ -10,7 +10,7 @@ use agon_core::{Game, Move};
 use agon_web::{Config, StreamLimits};
 #[macro_use]
 mod common;
-use common::{strings, Backend, Sse, Stream};
+use common::{chooser, random_legal, strings, Backend, Sse, Stream};
 
 use serde_json::{json, Value};
 
@@ -99,8 +99,33 @@ impl Server {
     }
 }
 
-/// The cookie `POST /api/games/{id}/seat` sets for `token`: its `name=value`.
-async fn seat_cookie(s: &Server, id: &str, token: &str) -> String {
+/// A watcher of game `id`, told that nobody is present, then the page of Black's seat
+/// (`black`, its token), whose arrival the watcher is told: both streams.
+async fn black_arrives(s: &Server, id: &str, black: &str) -> (Stream, Stream) {
+    let mut watcher = open(s, id, "", None, None).await.unwrap();
+    let p = watcher.next("presence").await;
+    assert_eq!(p.data, json!({"white": false, "black": false}));
+    let page = open(s, id, "", None, Some(black)).await.unwrap();
+    let p = watcher.next("presence").await;
+    assert_eq!(p.data, json!({"white": false, "black": true}));
+    (watcher, page)
+}
+
+/// Game `id`'s event stream opened with the header `Cookie: cookie` (which must open).
+async fn watch_with_cookie(s: &Server, id: &str, cookie: &str) -> reqwest::Response {
+    let r = s
+        .client
+        .get(format!("{}/api/games/{id}/events", s.base))
+        .header("Cookie", cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    r
+}
+
+/// `POST /api/games/{id}/seat` with `token`, which must answer `200`.
+async fn post_seat(s: &Server, id: &str, token: &str) -> reqwest::Response {
     let r = s
         .client
         .post(format!("{}/api/games/{id}/seat", s.base))
@@ -109,6 +134,32 @@ async fn seat_cookie(s: &Server, id: &str, token: &str) -> String {
         .await
         .unwrap();
     assert_eq!(r.status(), 200);
+    r
+}
+
+/// The side to move in `state` plays a random legal move with its seat's token (White's
+/// and Black's in `tokens`): that side (0 White, 1 Black) and the state after the move.
+async fn random_move(
+    s: &Server,
+    id: &str,
+    tokens: &[String; 2],
+    state: &Value,
+    rng: &mut agon_core::random::Rng,
+) -> (usize, Value) {
+    let side = chooser(state);
+    let m = random_legal(state, rng);
+    let after = s
+        .ok(
+            &format!("/api/games/{id}/moves"),
+            json!({"token": tokens[side], "move": m}),
+        )
+        .await;
+    (side, after)
+}
+
+/// The cookie `POST /api/games/{id}/seat` sets for `token`: its `name=value`.
+async fn seat_cookie(s: &Server, id: &str, token: &str) -> String {
+    let r = post_seat(s, id, token).await;
     let cookie = r.headers()["set-cookie"].to_str().unwrap().to_string();
     cookie.split(';').next().unwrap().to_string()
 }
@@ -193,15 +244,8 @@ async fn every_version_once_in_order_across_reconnects(b: Backend) {
     let mut rng = agon_core::random::Rng::new(23);
     let mut ply = 0;
     while state["outcome"].is_null() && ply < 40 {
-        let chooser = usize::from(state["chooser"] == "black");
-        let legal = strings(&state["legal_moves"]);
-        let m = legal[rng.below(legal.len())].clone();
-        state = s
-            .ok(
-                &format!("/api/games/{id}/moves"),
-                json!({"token": tokens[chooser], "move": m}),
-            )
-            .await;
+        let (chooser, after) = random_move(&s, &id, &tokens, &state, &mut rng).await;
+        state = after;
         let version = state["version"].as_i64().unwrap();
         history.insert(version, strings(&state["moves"]));
         ply += 1;
@@ -255,15 +299,7 @@ async fn every_version_once_in_order_across_reconnects(b: Backend) {
                 if !state["outcome"].is_null() {
                     break;
                 }
-                let chooser = usize::from(state["chooser"] == "black");
-                let legal = strings(&state["legal_moves"]);
-                let m = legal[rng.below(legal.len())].clone();
-                state = s
-                    .ok(
-                        &format!("/api/games/{id}/moves"),
-                        json!({"token": tokens[chooser], "move": m}),
-                    )
-                    .await;
+                (_, state) = random_move(&s, &id, &tokens, &state, &mut rng).await;
                 let version = state["version"].as_i64().unwrap();
                 history.insert(version, strings(&state["moves"]));
                 ply += 1;
@@ -315,24 +351,12 @@ async fn presence_follows_the_open_pages(b: Backend) {
         .await;
     let id = created["id"].as_str().unwrap().to_string();
     let creator = created["token"].as_str().unwrap().to_string();
-    let mut watcher = open(&s, &id, "", None, None).await.unwrap();
-    let p = watcher.next("presence").await;
-    assert_eq!(p.data, json!({"white": false, "black": false}));
-    let page = open(&s, &id, "", None, Some(&creator)).await.unwrap();
-    let p = watcher.next("presence").await;
-    assert_eq!(p.data, json!({"white": false, "black": true}));
+    let (mut watcher, page) = black_arrives(&s, &id, &creator).await;
     let state = s.get(&format!("/api/games/{id}")).await;
     assert_eq!(state["seats"]["black"]["present"], true);
     assert_eq!(state["seats"]["white"]["present"], false);
     // A cookie with a wrong token watches: no presence.
-    let wrong = s
-        .client
-        .get(format!("{}/api/games/{id}/events", s.base))
-        .header("Cookie", "agon_seat_white=nope; agon_seat_black=nope")
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(wrong.status(), 200);
+    let wrong = watch_with_cookie(&s, &id, "agon_seat_white=nope; agon_seat_black=nope").await;
     drop(page);
     let p = watcher.next("presence").await;
     assert_eq!(p.data, json!({"white": false, "black": false}));
@@ -344,16 +368,7 @@ async fn presence_follows_the_open_pages(b: Backend) {
 /// A game between friends with a clock of `1+0` (a clock minute each), both seats taken:
 /// its id and White's and Black's tokens.
 async fn clocked_friend_game(s: &Server) -> (String, String, String) {
-    let created = s
-        .ok(
-            "/api/games",
-            json!({"opponent": "friend", "side": "white", "clock": "1+0"}),
-        )
-        .await;
-    let id = created["id"].as_str().unwrap().to_string();
-    let white = created["token"].as_str().unwrap().to_string();
-    let joined = s.ok(&format!("/api/games/{id}/join"), json!({})).await;
-    let black = joined["token"].as_str().unwrap().to_string();
+    let (id, white, black, _) = friend_pair_with(s, json!({"clock": "1+0"})).await;
     (id, white, black)
 }
 
@@ -419,16 +434,23 @@ async fn a_stopped_server_ends_no_game_by_time(b: Backend) {
     assert_eq!(game.running(), Some(agon_core::Side::Black));
 }
 
-async fn open_streams_are_bounded(b: Backend) {
+/// A server whose event streams are bounded by `max_streams` in all and `max_per_client`
+/// per client address, and the id of a game against the computer on it.
+async fn bounded(b: Backend, max_streams: usize, max_per_client: usize) -> (Server, String) {
     let limits = StreamLimits {
-        max_streams: 3,
-        max_per_client: 2,
+        max_streams,
+        max_per_client,
     };
     let s = server_with(b, limits, 60_000).await;
     let created = s
         .ok("/api/games", json!({"side": "white", "level": "easy"}))
         .await;
     let id = created["id"].as_str().unwrap().to_string();
+    (s, id)
+}
+
+async fn open_streams_are_bounded(b: Backend) {
+    let (s, id) = bounded(b, 3, 2).await;
     let a = open(&s, &id, "", None, None).await.unwrap();
     let b = open(&s, &id, "", None, None).await.unwrap();
     let (status, retry, body) = open(&s, &id, "", None, None).await.err().unwrap();
@@ -472,15 +494,7 @@ async fn open_streams_are_bounded(b: Backend) {
 }
 
 async fn the_global_bound_answers_503(b: Backend) {
-    let limits = StreamLimits {
-        max_streams: 1,
-        max_per_client: 10,
-    };
-    let s = server_with(b, limits, 60_000).await;
-    let created = s
-        .ok("/api/games", json!({"side": "white", "level": "easy"}))
-        .await;
-    let id = created["id"].as_str().unwrap().to_string();
+    let (s, id) = bounded(b, 1, 10).await;
     let _a = open(&s, &id, "", None, None).await.unwrap();
     let (status, retry, body) = open(&s, &id, "", None, None).await.err().unwrap();
     assert_eq!(
@@ -493,9 +507,16 @@ async fn the_global_bound_answers_503(b: Backend) {
 /// A friend game, both seats taken: its id, White's and Black's tokens, and the state
 /// after the join (version 1).
 async fn friend_pair(s: &Server) -> (String, String, String, Value) {
-    let created = s
-        .ok("/api/games", json!({"opponent": "friend", "side": "white"}))
-        .await;
+    friend_pair_with(s, json!({})).await
+}
+
+/// [`friend_pair`] created with the fields of `extra` too (a clock, a name).
+async fn friend_pair_with(s: &Server, extra: Value) -> (String, String, String, Value) {
+    let mut body = json!({"opponent": "friend", "side": "white"});
+    for (key, value) in extra.as_object().into_iter().flatten() {
+        body[key] = value.clone();
+    }
+    let created = s.ok("/api/games", body).await;
     let id = created["id"].as_str().unwrap().to_string();
     let joined = s.ok(&format!("/api/games/{id}/join"), json!({})).await;
     let tokens = [&created, &joined].map(|v| v["token"].as_str().unwrap().to_string());
@@ -679,14 +700,7 @@ async fn a_seat_is_known_by_its_cookie_never_by_a_token_in_the_address(b: Backen
         (status, body["error"].as_str()),
         (404, Some("unknown-game"))
     );
-    let r = s
-        .client
-        .post(format!("{}/api/games/{id}/seat", s.base))
-        .json(&json!({ "token": black }))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(r.status(), 200);
+    let r = post_seat(&s, &id, &black).await;
     assert_eq!(
         r.headers()["set-cookie"].to_str().unwrap(),
         format!("agon_seat_black={black}; Path=/api/games/{id}; HttpOnly; SameSite=Strict")
@@ -708,21 +722,9 @@ async fn a_seat_is_known_by_its_cookie_never_by_a_token_in_the_address(b: Backen
         );
     }
     // The cookie: Black is present while the stream is open.
-    let mut watcher = open(&s, &id, "", None, None).await.unwrap();
-    let p = watcher.next("presence").await;
-    assert_eq!(p.data, json!({"white": false, "black": false}));
-    let page = open(&s, &id, "", None, Some(&black)).await.unwrap();
-    let p = watcher.next("presence").await;
-    assert_eq!(p.data, json!({"white": false, "black": true}));
+    let (mut watcher, page) = black_arrives(&s, &id, &black).await;
     // A cookie naming the other seat with this token proves nothing.
-    let wrong = s
-        .client
-        .get(format!("{}/api/games/{id}/events", s.base))
-        .header("Cookie", format!("agon_seat_white={black}"))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(wrong.status(), 200);
+    let wrong = watch_with_cookie(&s, &id, &format!("agon_seat_white={black}")).await;
     drop(page);
     let p = watcher.next("presence").await;
     assert_eq!(p.data, json!({"white": false, "black": false}));

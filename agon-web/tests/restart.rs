@@ -54,14 +54,7 @@ async fn a_killed_server_loses_no_move() {
     let first_log = server.log.clone();
     let mut server = Server::start(&db.clone().into());
     server.wait_ready(&client).await;
-    let again: Value = client
-        .get(format!("{}/api/games/{id}", server.base))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let again = common::get_ok(&client, format!("{}/api/games/{id}", server.base)).await;
     assert_eq!(again, state, "the same game, to the move");
     // The game goes on, and the token still holds.
     let next = post(

@@ -4,54 +4,13 @@
 //! input with its error name (and nothing changed), and databases from before rule sets.
 
 use agon_core::{Game, Move, Position, Record, Rules, Score};
-use agon_web::{app, Config, Level, Store};
+use agon_web::{Config, Level, Store};
 #[macro_use]
 mod common;
-use common::Backend;
+use common::{strings, Api as Server, Backend, BLACK_RETURNS, START};
 
-use axum::body::Body;
-use axum::http::{header, Request, StatusCode};
-use axum::Router;
-use http_body_util::BodyExt;
+use axum::http::StatusCode;
 use serde_json::{json, Value};
-use tower::ServiceExt;
-
-struct Server {
-    app: Router,
-    store: std::sync::Arc<Store>,
-    _db: common::TestDb,
-}
-
-struct Answer {
-    status: StatusCode,
-    text: String,
-    content_type: String,
-}
-
-impl Answer {
-    fn json(&self) -> Value {
-        serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text))
-    }
-
-    fn ok(&self) -> Value {
-        assert!(self.status.is_success(), "{} {}", self.status, self.text);
-        self.json()
-    }
-
-    /// Asserts an error answer: its status and stable name, as JSON with a message.
-    fn error(&self, status: u16, name: &str) {
-        assert_eq!(
-            self.status.as_u16(),
-            status,
-            "expected {name}: {}",
-            self.text
-        );
-        assert_eq!(self.content_type, "application/json");
-        let body = self.json();
-        assert_eq!(body["error"], name, "{}", self.text);
-        assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()));
-    }
-}
 
 async fn server(b: Backend) -> Server {
     let config = Config {
@@ -61,89 +20,13 @@ async fn server(b: Backend) -> Server {
         ..Config::default()
     };
     let (state, db) = common::state(b, config).await;
-    let store = state.store.clone();
-    Server {
-        app: app(state),
-        store,
-        _db: db,
-    }
+    Server::new(state, db)
 }
 
 impl Server {
-    async fn request(&self, request: Request<Body>) -> Answer {
-        let response = self.app.clone().oneshot(request).await.unwrap();
-        let status = response.status();
-        let content_type = response
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .map(|v| v.to_str().unwrap().to_string())
-            .unwrap_or_default();
-        let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        Answer {
-            status,
-            text: String::from_utf8(bytes.to_vec()).unwrap(),
-            content_type,
-        }
-    }
-
-    async fn get(&self, uri: &str) -> Answer {
-        self.request(Request::get(uri).body(Body::empty()).unwrap())
-            .await
-    }
-
-    async fn post(&self, uri: &str, body: Value) -> Answer {
-        self.request(
-            Request::post(uri)
-                .header(header::CONTENT_TYPE, "application/json")
-                .body(Body::from(body.to_string()))
-                .unwrap(),
-        )
-        .await
-    }
-
-    async fn create(&self, body: Value) -> (String, String, Value) {
-        let answer = self.post("/api/games", body).await;
-        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
-        let body = answer.json();
-        (
-            body["id"].as_str().unwrap().to_string(),
-            body["token"].as_str().unwrap().to_string(),
-            body["state"].clone(),
-        )
-    }
-
-    async fn state(&self, id: &str) -> Value {
-        self.get(&format!("/api/games/{id}")).await.ok()
-    }
-
-    async fn play(&self, id: &str, token: &str, m: &str, reply: bool) -> Answer {
-        self.post(
-            &format!("/api/games/{id}/moves"),
-            json!({"token": token, "move": m, "reply": reply}),
-        )
-        .await
-    }
-
-    async fn act(&self, id: &str, action: &str, token: &str) -> Answer {
-        self.post(
-            &format!("/api/games/{id}/{action}"),
-            json!({"token": token}),
-        )
-        .await
-    }
-
     async fn count_games(&self) -> i64 {
         self.store.counts().await.unwrap().0
     }
-}
-
-fn strings(value: &Value) -> Vec<String> {
-    value
-        .as_array()
-        .unwrap_or_else(|| panic!("not an array: {value}"))
-        .iter()
-        .map(|v| v.as_str().unwrap().to_string())
-        .collect()
 }
 
 /// Replays the state's moves under `rules` from `start` and checks the state against the
@@ -170,14 +53,11 @@ fn check_against_core(state: &Value, start: &str, rules: Rules) {
     }
 }
 
-const START: &str = "Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w";
 /// White's pieces are hemmed in on files a and b (agon-core's R12 test): White has no
 /// action. Under the standard rules White has lost; under `stuck=pass` it passes.
 const STUCK: &str = "Qa3,Ga1,Ga2,Ga4,Ga5,Ga6,Gb1/qf11,gb2,gb4,gb6,gb7,gc1,gc2 w";
 /// White's e9-f9 captures Black's queen on f10 (between f9 and White's guard on f11).
 const QUEEN_CAPTURE: &str = "Qf1,Ga5,Gb1,Ge9,Gf11,Gk1,Gl5/qf10,ga2,gb7,gd1,gh1,gk7,gl2 w";
-/// Black's queen and two guards are captured, Black to move: the queen returns first.
-const BLACK_RETURNS: &str = "Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf7*,ga2*,gb7*,gd1,gh1,gk7,gl2 b";
 const CAPTOR: &str = "standard+queen-placer=captor";
 
 async fn a_game_under_each_preset_and_a_composed_rule_set(b: Backend) {
@@ -299,12 +179,7 @@ async fn a_stuck_side_passes_under_ludii(b: Backend) {
     assert_eq!(moves[0], "pass");
     assert_eq!(state["outcome"], Value::Null);
     check_against_core(&state, STUCK, Rules::LUDII);
-    let record: Record = s
-        .get(&format!("/api/games/{id}/record"))
-        .await
-        .text
-        .parse()
-        .unwrap();
+    let record = s.record(&id).await;
     assert_eq!(record.game().moves()[0], Move::Pass);
     assert_eq!(record.tag("Rules").as_deref(), Some("ludii"));
 
@@ -418,11 +293,7 @@ async fn under_captor_the_person_chooses_where_the_computers_queen_returns(b: Ba
     s.play(&id, &token, "f10>a1", false)
         .await
         .error(409, "not-your-turn");
-    assert_eq!(
-        s.state(&id).await,
-        state,
-        "the refused return changed nothing"
-    );
+    s.unchanged(&id, &state).await;
     let state = s.act(&id, "computer", &token).await.ok();
     assert!(state["last_move"].as_str().unwrap().starts_with("f10>"));
     check_against_core(&state, QUEEN_CAPTURE, Rules::STANDARD);
@@ -552,34 +423,14 @@ async fn the_board_is_drawn_under_rules_that_trap(b: Backend) {
     assert!(answer.text.starts_with("<svg"));
 }
 
-/// The schema of the first version of the store (before rule sets), with a game in it.
-const VERSION_1: &str = "
-CREATE TABLE games (
-    id            TEXT PRIMARY KEY,
-    token_sha256  BLOB NOT NULL,
-    human         TEXT NOT NULL CHECK (human IN ('white', 'black')),
-    level         TEXT NOT NULL CHECK (level IN ('easy', 'medium', 'hard')),
-    start         TEXT NOT NULL,
-    seed          INTEGER NOT NULL,
-    resigned      INTEGER NOT NULL DEFAULT 0,
-    created_unix  INTEGER NOT NULL
-);
-CREATE TABLE moves (
-    game_id  TEXT NOT NULL REFERENCES games(id),
-    ply      INTEGER NOT NULL,
-    move     TEXT NOT NULL,
-    PRIMARY KEY (game_id, ply)
-) WITHOUT ROWID;
-PRAGMA user_version = 1;
-";
-
 #[test]
 fn a_database_from_before_rule_sets_keeps_its_games_as_standard() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("old.sqlite3");
     {
         let conn = rusqlite::Connection::open(&path).unwrap();
-        conn.execute_batch(VERSION_1).unwrap();
+        conn.execute_batch(&agon_web::store::SqliteStore::schema_sql(1).unwrap())
+            .unwrap();
         conn.execute(
             "INSERT INTO games (id, token_sha256, human, level, start, seed, resigned, created_unix)
              VALUES ('0123456789abcdef', ?1, 'white', 'easy', ?2, 7, 0, 0)",

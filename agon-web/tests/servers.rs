@@ -18,12 +18,14 @@ use serde_json::json;
 
 #[macro_use]
 mod common;
-use common::{friend_game, get_ok, page, post_json, post_ok, stream, strings, Process, Stream};
+use common::{
+    chooser, friend_game, get_ok, page, post_json, post_ok, random_legal, stream, strings, Process,
+    Stream,
+};
 
 /// Two server processes on a new PostgreSQL database, or `None` without PostgreSQL.
 async fn two_servers(client: &reqwest::Client) -> Option<(Database, [Process; 2])> {
-    if !common::postgres_available() {
-        eprintln!("NOTICE: skipped: no PostgreSQL");
+    if !common::postgres_here() {
         return None;
     }
     let db = Database::Postgres(common::postgres_database().await);
@@ -46,14 +48,9 @@ async fn two_moves_at_once_on_two_servers_give_one_move_and_one_409() {
     for round in 0..12 {
         // The seat to move sends two different moves at once, one to each server (two
         // tabs behind a proxy that spreads them).
-        let token = if state["chooser"] == "white" {
-            &white
-        } else {
-            &black
-        };
-        let legal = strings(&state["legal_moves"]);
-        let first = &legal[rng.below(legal.len())];
-        let second = &legal[rng.below(legal.len())];
+        let token = [&white, &black][chooser(&state)];
+        let first = random_legal(&state, &mut rng);
+        let second = random_legal(&state, &mut rng);
         let version = state["version"].as_i64().unwrap();
         let plies = state["moves"].as_array().unwrap().len();
         let (x, y) = tokio::join!(
@@ -128,8 +125,7 @@ async fn a_page_on_one_server_sees_the_moves_made_on_another() {
         } else {
             (&b.base, &black)
         };
-        let legal = strings(&state["legal_moves"]);
-        let m = legal[rng.below(legal.len())].clone();
+        let m = random_legal(&state, &mut rng);
         let sent = Instant::now();
         state = post_ok(
             &client,
@@ -149,10 +145,7 @@ async fn a_page_on_one_server_sees_the_moves_made_on_another() {
     let Database::Postgres(url) = &db else {
         unreachable!()
     };
-    let (admin, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
+    let admin = common::pg_client(url).await;
     let cut = admin
         .execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
@@ -163,13 +156,8 @@ async fn a_page_on_one_server_sees_the_moves_made_on_another() {
         .unwrap();
     assert_eq!(cut, 2, "both servers' listeners");
     for ply in 0..2 {
-        let token = if state["chooser"] == "white" {
-            &white
-        } else {
-            &black
-        };
-        let legal = strings(&state["legal_moves"]);
-        let m = legal[rng.below(legal.len())].clone();
+        let token = [&white, &black][chooser(&state)];
+        let m = random_legal(&state, &mut rng);
         state = post_ok(
             &client,
             format!("{}/api/games/{id}/moves", b.base),
@@ -226,9 +214,8 @@ async fn a_server_killed_mid_game_loses_no_move() {
                 // The moves whose answer said they were made, in order.
                 let mut accepted: Vec<String> = Vec::new();
                 while accepted.len() < PLIES && !state["over"].as_bool().unwrap_or(false) {
-                    let mover = usize::from(state["chooser"] == "black");
-                    let legal = strings(&state["legal_moves"]);
-                    let m = legal[rng.below(legal.len())].clone();
+                    let mover = chooser(&state);
+                    let m = random_legal(&state, &mut rng);
                     // A player on the dead server goes to the other, as a proxy would.
                     let server = if dead.load(Ordering::SeqCst) > 0 {
                         1
@@ -292,10 +279,7 @@ async fn a_server_killed_mid_game_loses_no_move() {
     let Database::Postgres(url) = &db else {
         unreachable!()
     };
-    let (admin, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
+    let admin = common::pg_client(url).await;
     for (id, pages, accepted, state) in results {
         let final_version = state["version"].as_i64().unwrap();
         for page in pages {
@@ -369,17 +353,12 @@ async fn cut_the_listener_once_it_listens(admin: &tokio_postgres::Client, cut: &
 
 #[tokio::test]
 async fn a_listener_cut_after_it_listened_listens_again_after_the_first_wait() {
-    if !common::postgres_available() {
-        eprintln!("NOTICE: skipped: no PostgreSQL");
+    let Some(url) = common::postgres_database_here().await else {
         return;
-    }
-    let url = common::postgres_database().await;
+    };
     let mut server = Process::start(&Database::Postgres(url.clone()));
     server.wait_ready(&reqwest::Client::new()).await;
-    let (admin, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
+    let admin = common::pg_client(&url).await;
     // Cuts in a row, each once the listener listens again: each is a first failure,
     // waited 100 ms (the wait used to double at each: 100, 200, 400, 800 ms). The fifth
     // cut finds the listener back after the fourth, whose wait is then in the log.
@@ -399,20 +378,15 @@ async fn a_listener_cut_after_it_listened_listens_again_after_the_first_wait() {
 
 #[tokio::test]
 async fn the_migrations_run_once_and_a_newer_schema_is_refused() {
-    if !common::postgres_available() {
-        eprintln!("NOTICE: skipped: no PostgreSQL");
+    let Some(url) = common::postgres_database_here().await else {
         return;
-    }
-    let url = common::postgres_database().await;
+    };
     let db = Database::Postgres(url.clone());
     // Four servers opening a new database at once: each version is applied once.
     let opened =
         futures_util::future::join_all((0..4).map(|_| agon_web::Store::connect(&db, 2))).await;
     assert!(opened.iter().all(Result::is_ok));
-    let (admin, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
+    let admin = common::pg_client(&url).await;
     let versions: Vec<i64> = admin
         .query("SELECT version FROM agon_schema ORDER BY version", &[])
         .await

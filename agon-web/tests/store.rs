@@ -72,15 +72,10 @@ fn a_sqlite_file_of_an_unknown_schema_version_is_refused_by_name() {
 
 #[tokio::test]
 async fn a_postgres_database_of_an_unknown_schema_version_is_refused_by_name() {
-    if !common::postgres_available() {
-        eprintln!("NOTICE: skipped: no PostgreSQL");
+    let Some(url) = common::postgres_database_here().await else {
         return;
-    }
-    let url = common::postgres_database().await;
-    let (admin, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
-        .await
-        .unwrap();
-    tokio::spawn(connection);
+    };
+    let admin = common::pg_client(&url).await;
     admin
         .batch_execute(
             "CREATE TABLE agon_schema (version BIGINT PRIMARY KEY);
@@ -140,8 +135,7 @@ async fn a_sqlite_file_locked_past_the_busy_timeout_answers_503_with_retry_after
 
 #[tokio::test]
 async fn a_postgres_pool_with_no_free_connection_answers_503_with_retry_after() {
-    if !common::postgres_available() {
-        eprintln!("NOTICE: skipped: no PostgreSQL");
+    if !common::postgres_here() {
         return;
     }
     let config = Config {
@@ -168,8 +162,7 @@ async fn a_postgres_pool_with_no_free_connection_answers_503_with_retry_after() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_change_whose_caller_is_dropped_during_the_commit_is_still_published() {
-    if !common::postgres_available() {
-        eprintln!("NOTICE: skipped: no PostgreSQL");
+    if !common::postgres_here() {
         return;
     }
     let (state, _db) = common::state(Backend::Postgres, Config::default()).await;

@@ -126,3 +126,20 @@ pub fn random_game(start: Position, seed: u64, max_plies: usize) -> Vec<Position
     }
     game.positions().to_vec()
 }
+
+/// A random legal move of `game` (not over) that prefers the moves towards the throne in
+/// `inward` (0-3) of four plies, which brings pieces together: more captures, returns and
+/// throne-ring finishes.
+pub fn leaning_move(game: &Game, rng: &mut Rng, inward: usize) -> Move {
+    let moves = game.legal_moves();
+    let inner: Vec<Move> = moves
+        .iter()
+        .copied()
+        .filter(|m| matches!(*m, Move::Step { from, to } if to.ring() < from.ring()))
+        .collect();
+    if !inner.is_empty() && rng.below(4) < inward {
+        inner[rng.below(inner.len())]
+    } else {
+        moves[rng.below(moves.len())]
+    }
+}

@@ -117,6 +117,7 @@ static DOCUMENT: LazyLock<String> = LazyLock::new(|| document().to_string());
 pub fn document() -> Value {
     let (_, api) = super::api_routes().split_for_parts();
     let mut doc = serde_json::to_value(api).unwrap_or_default();
+    inline_game_now(&mut doc);
     let requests = request_schemas(&doc);
     if let Some(paths) = doc["paths"].as_object_mut() {
         for (path, item) in paths.iter_mut() {
@@ -137,6 +138,37 @@ pub fn document() -> Value {
     describe_texts(&mut doc);
     describe_events(&mut doc);
     doc
+}
+
+/// The state and the change as the plain objects they are on the wire: utoipa writes the
+/// `GameNow` they flatten as `allOf` a reference and their own fields; its fields go into
+/// each (one object, every key listed), and the `GameNow` schema, referenced by nothing
+/// else, goes.
+fn inline_game_now(doc: &mut Value) {
+    let schemas = &mut doc["components"]["schemas"];
+    let shared = schemas
+        .as_object_mut()
+        .and_then(|s| s.remove("GameNow"))
+        .unwrap_or_default();
+    for name in ["GameState", "GameChange"] {
+        let schema = &mut schemas[name];
+        let Some(parts) = schema.as_object_mut().and_then(|s| s.remove("allOf")) else {
+            continue;
+        };
+        let mut properties = serde_json::Map::new();
+        for part in parts.as_array().into_iter().flatten() {
+            let part = if part.get("$ref").is_some() {
+                &shared
+            } else {
+                part
+            };
+            if let Some(fields) = part["properties"].as_object() {
+                properties.extend(fields.clone());
+            }
+        }
+        schema["type"] = json!("object");
+        schema["properties"] = Value::Object(properties);
+    }
 }
 
 /// A cell's name, any of the board's 91 (agon-core's names: files a to l without j).
@@ -289,35 +321,24 @@ fn describe_events(doc: &mut Value) {
         "properties": {"white": {"type": "boolean"}, "black": {"type": "boolean"}},
         "required": ["white", "black"],
     });
-    schemas["StateEvent"] = json!({
-        "type": "object",
-        "description": "`event: state`: the game's state at a new version, as `GET /api/games/{id}` answers it (its `data` is that JSON).",
-        "properties": {
-            "event": {"const": "state"},
-            "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The state's version."},
-            "data": {"$ref": "#/components/schemas/GameState"},
-        },
-        "required": ["event", "id", "data"],
-    });
-    schemas["ChangeEvent"] = json!({
-        "type": "object",
-        "description": "`event: change`: the game at a new version, as what changed from the version before (`base`), sent to a stream whose page has that version (its `data` is that JSON; the page's state with it applied is the state `GET /api/games/{id}` answers).",
-        "properties": {
-            "event": {"const": "change"},
-            "id": {"type": "string", "pattern": "^[0-9]+$", "description": "The new version."},
-            "data": {"$ref": "#/components/schemas/GameChange"},
-        },
-        "required": ["event", "id", "data"],
-    });
-    schemas["PresenceEvent"] = json!({
-        "type": "object",
-        "description": "`event: presence`: which seats have a page open, when that changes (its `data` is that JSON).",
-        "properties": {
-            "event": {"const": "presence"},
-            "data": {"$ref": "#/components/schemas/Presence"},
-        },
-        "required": ["event", "data"],
-    });
+    schemas["StateEvent"] = event_schema(
+        "state",
+        "`event: state`: the game's state at a new version, as `GET /api/games/{id}` answers it (its `data` is that JSON).",
+        Some("The state's version."),
+        "GameState",
+    );
+    schemas["ChangeEvent"] = event_schema(
+        "change",
+        "`event: change`: the game at a new version, as what changed from the version before (`base`), sent to a stream whose page has that version (its `data` is that JSON; the page's state with it applied is the state `GET /api/games/{id}` answers).",
+        Some("The new version."),
+        "GameChange",
+    );
+    schemas["PresenceEvent"] = event_schema(
+        "presence",
+        "`event: presence`: which seats have a page open, when that changes (its `data` is that JSON).",
+        None,
+        "Presence",
+    );
     schemas["LiveEvent"] = json!({
         "description": "One Server-Sent Event of a game's stream.",
         "oneOf": [
@@ -333,6 +354,26 @@ fn describe_events(doc: &mut Value) {
         "description": "The stream, as the sequence of its events (each `event:`, `id:` and `data:` lines, `data` JSON), with a keep-alive comment every 15 s.",
         "items": {"$ref": "#/components/schemas/LiveEvent"},
     });
+}
+
+/// The schema of one kind of event of the stream: its `event` name, its `id` (the version,
+/// described by `id`) if it has one, and its `data` of schema `data`.
+fn event_schema(event: &str, description: &str, id: Option<&str>, data: &str) -> Value {
+    let mut schema = json!({
+        "type": "object",
+        "description": description,
+        "properties": {
+            "event": {"const": event},
+            "data": {"$ref": format!("#/components/schemas/{data}")},
+        },
+        "required": ["event", "data"],
+    });
+    if let Some(id) = id {
+        schema["properties"]["id"] =
+            json!({"type": "string", "pattern": "^[0-9]+$", "description": id});
+        schema["required"] = json!(["event", "id", "data"]);
+    }
+    schema
 }
 
 /// `GET /api/openapi.json`: this API's OpenAPI 3.1 document.

@@ -284,14 +284,10 @@ pub struct GameState {
     pub opponent: &'static str,
     /// The game's version: +1 for every change.
     pub version: i64,
-    /// Who holds each seat, their names and presence.
-    pub seats: Seats,
-    /// The clock, if the game has one.
-    pub clock: Option<ClockState>,
-    /// The pending offers.
-    pub offers: OffersState,
-    /// The rematch's id, once one was agreed.
-    pub rematch_game: Option<String>,
+    /// The seats, the clock, the offers, the position and the outcome: their fields are
+    /// the state's own in its JSON.
+    #[serde(flatten)]
+    pub now: GameNow,
     /// The computer's level (`None` in a game between friends).
     #[schema(value_type = Option<LevelName>)]
     pub level: Option<&'static str>,
@@ -300,6 +296,35 @@ pub struct GameState {
     pub rules: String,
     /// The same rule set in parts: its preset and the options that differ from it.
     pub rules_parts: RulesParts,
+    /// Every move from the start.
+    pub moves: Vec<String>,
+    /// The board, drawn by agon-svg with the view's side at the bottom.
+    pub svg: String,
+}
+
+/// What a game's state and a change of it both carry: the seats, the clock, the offers,
+/// the position with its legal moves, and the outcome (flattened into [`GameState`] and
+/// [`GameChange`]: their JSON has these fields at its top level).
+///
+/// ```
+/// use agon_core::{Position, Side};
+/// use agon_web::{game::WebGame, GameNow, Level, View};
+/// let game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
+/// let view = View { side: Side::White, now_ms: 0, present: [false; 2], minute_ms: 60_000 };
+/// let now = GameNow::of(&game, view);
+/// assert_eq!((now.to_move, now.legal_moves.len()), ("white", 27));
+/// assert_eq!(now.outcome, None);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct GameNow {
+    /// Who holds each seat, their names and presence.
+    pub seats: Seats,
+    /// The clock, if the game has one.
+    pub clock: Option<ClockState>,
+    /// The pending offers.
+    pub offers: OffersState,
+    /// The rematch's id, once one was agreed.
+    pub rematch_game: Option<String>,
     /// The current position's text.
     pub position: String,
     /// The side to move.
@@ -317,8 +342,6 @@ pub struct GameState {
     pub legal: Vec<LegalMove>,
     /// Every piece on the board, in cell order.
     pub pieces: Vec<PieceState>,
-    /// Every move from the start.
-    pub moves: Vec<String>,
     /// The last move, if any.
     pub last_move: Option<String>,
     /// The cells whose pieces the last move captured.
@@ -331,8 +354,6 @@ pub struct GameState {
     pub computer_to_move: bool,
     /// Whether the person has a move to take back (against the computer only).
     pub can_undo: bool,
-    /// The board, drawn by agon-svg with the view's side at the bottom.
-    pub svg: String,
 }
 
 fn names(cells: CellSet) -> Vec<String> {
@@ -347,12 +368,12 @@ impl GameState {
     /// use agon_web::{game::WebGame, GameState, Level};
     /// let game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
     /// let state = GameState::of(&game);
-    /// assert_eq!(state.legal_moves.len(), 27);
-    /// assert_eq!(state.legal[0].text, state.legal_moves[0]);
-    /// assert_eq!(state.pieces.len(), 14);
-    /// assert_eq!(state.to_move, "white");
+    /// assert_eq!(state.now.legal_moves.len(), 27);
+    /// assert_eq!(state.now.legal[0].text, state.now.legal_moves[0]);
+    /// assert_eq!(state.now.pieces.len(), 14);
+    /// assert_eq!(state.now.to_move, "white");
     /// assert_eq!((state.opponent, state.version), ("computer", 0));
-    /// assert!(!state.computer_to_move);
+    /// assert!(!state.now.computer_to_move);
     /// ```
     pub fn of(game: &WebGame) -> GameState {
         GameState::view(
@@ -373,16 +394,34 @@ impl GameState {
     /// use agon_web::{game::WebGame, GameState, Level, View};
     /// let game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
     /// let state = GameState::view(&game, View { side: Side::Black, now_ms: 0, present: [true, false], minute_ms: 60_000 });
-    /// assert!(state.seats.white.present);
-    /// assert!(state.seats.black.present, "the computer is always there");
+    /// assert!(state.now.seats.white.present);
+    /// assert!(state.now.seats.black.present, "the computer is always there");
     /// ```
     pub fn view(game: &WebGame, view: View) -> GameState {
-        GameState::build(game, view, true)
+        GameState::build(game, view)
     }
 
-    /// The state of `game` as `view` sees it, with the board drawn only if `draw` (else
-    /// `svg` is empty).
-    fn build(game: &WebGame, view: View, draw: bool) -> GameState {
+    /// The state of `game` as `view` sees it, with the board drawn.
+    fn build(game: &WebGame, view: View) -> GameState {
+        let g = &game.game;
+        GameState {
+            id: game.id.clone(),
+            human: side_name(game.human),
+            opponent: game.opponent.name(),
+            version: game.version,
+            now: GameNow::of(game, view),
+            level: (game.opponent == Opponent::Computer).then(|| game.level.name()),
+            rules: g.rules().to_string(),
+            rules_parts: RulesParts::of(g.rules()),
+            moves: g.moves().iter().map(|m| m.to_string()).collect(),
+            svg: board_svg(game, view.side),
+        }
+    }
+}
+
+impl GameNow {
+    /// The seats, clock, offers, position and outcome of `game` as `view` sees it.
+    pub fn of(game: &WebGame, view: View) -> GameNow {
         let g = &game.game;
         let position = g.position();
         let score = |winner: Option<Side>| match winner {
@@ -446,11 +485,7 @@ impl GameState {
                 now_ms: view.now_ms,
             }
         });
-        GameState {
-            id: game.id.clone(),
-            human: side_name(game.human),
-            opponent: game.opponent.name(),
-            version: game.version,
+        GameNow {
             seats: Seats {
                 white: seat(Side::White),
                 black: seat(Side::Black),
@@ -462,9 +497,6 @@ impl GameState {
                 rematch: game.offers.rematch.map(side_name),
             },
             rematch_game: game.rematch_game.clone(),
-            level: computer.then(|| game.level.name()),
-            rules: g.rules().to_string(),
-            rules_parts: RulesParts::of(g.rules()),
             position: position.to_text().to_string(),
             to_move: side_name(position.turn()),
             must_return: position.captured_side() == Some(position.turn()),
@@ -472,18 +504,12 @@ impl GameState {
             legal_moves: legal.iter().map(|m| m.text.clone()).collect(),
             legal,
             pieces,
-            moves: g.moves().iter().map(|m| m.to_string()).collect(),
             last_move: last_move.map(|m| m.to_string()),
             last_captures: names(game.last_captures),
             captured: names(position.captured()),
             outcome,
             computer_to_move: game.computer_to_move(),
             can_undo: game.can_undo(),
-            svg: if draw {
-                board_svg(game, view.side)
-            } else {
-                String::new()
-            },
         }
     }
 }
@@ -530,42 +556,9 @@ pub struct GameChange {
     /// The board, drawn for the stream's view, when it changed (`null` otherwise: the
     /// page's drawing stays).
     pub svg: Option<String>,
-    /// As in the state.
-    pub seats: Seats,
-    /// As in the state.
-    pub clock: Option<ClockState>,
-    /// As in the state.
-    pub offers: OffersState,
-    /// As in the state.
-    pub rematch_game: Option<String>,
-    /// As in the state.
-    pub position: String,
-    /// As in the state.
-    #[schema(value_type = SideName)]
-    pub to_move: &'static str,
-    /// As in the state.
-    pub must_return: bool,
-    /// As in the state.
-    #[schema(value_type = SideName)]
-    pub chooser: &'static str,
-    /// As in the state.
-    pub legal_moves: Vec<String>,
-    /// As in the state.
-    pub legal: Vec<LegalMove>,
-    /// As in the state.
-    pub pieces: Vec<PieceState>,
-    /// As in the state.
-    pub last_move: Option<String>,
-    /// As in the state.
-    pub last_captures: Vec<String>,
-    /// As in the state.
-    pub captured: Vec<String>,
-    /// As in the state.
-    pub outcome: Option<OutcomeState>,
-    /// As in the state.
-    pub computer_to_move: bool,
-    /// As in the state.
-    pub can_undo: bool,
+    /// The seats, the clock, the offers, the position and the outcome, as in the state.
+    #[serde(flatten)]
+    pub now: GameNow,
 }
 
 impl GameChange {
@@ -591,30 +584,13 @@ impl GameChange {
     pub fn between(base: &WebGame, game: &WebGame, view: View) -> GameChange {
         let (old, new) = (base.game.moves(), game.game.moves());
         let keep = old.iter().zip(new).take_while(|(a, b)| a == b).count();
-        let state = GameState::build(game, view, false);
         GameChange {
             base: base.version,
             version: game.version,
             keep,
             added: new[keep..].iter().map(|m| m.to_string()).collect(),
             svg: GameChange::redraws(base, game).then(|| board_svg(game, view.side)),
-            seats: state.seats,
-            clock: state.clock,
-            offers: state.offers,
-            rematch_game: state.rematch_game,
-            position: state.position,
-            to_move: state.to_move,
-            must_return: state.must_return,
-            chooser: state.chooser,
-            legal_moves: state.legal_moves,
-            legal: state.legal,
-            pieces: state.pieces,
-            last_move: state.last_move,
-            last_captures: state.last_captures,
-            captured: state.captured,
-            outcome: state.outcome,
-            computer_to_move: state.computer_to_move,
-            can_undo: state.can_undo,
+            now: GameNow::of(game, view),
         }
     }
 }

@@ -137,6 +137,28 @@ impl SqliteStore {
         })
     }
 
+    /// The SQL that makes an empty database the schema `version` (1 to [`VERSION`]) as
+    /// the servers of that version wrote it, its `user_version` set: an older database
+    /// to test the migrations on. `None` for another version.
+    ///
+    /// ```
+    /// use agon_web::store::SqliteStore;
+    /// let sql = SqliteStore::schema_sql(2).unwrap();
+    /// assert!(sql.contains("CREATE TABLE games") && sql.contains("ADD COLUMN rules"));
+    /// assert!(sql.trim_end().ends_with("PRAGMA user_version = 2;"));
+    /// assert_eq!(SqliteStore::schema_sql(0), None);
+    /// ```
+    pub fn schema_sql(version: i64) -> Option<String> {
+        let migrations = usize::try_from(version - 1).ok()?;
+        (1..=VERSION).contains(&version).then(|| {
+            [SCHEMA]
+                .iter()
+                .chain(&MIGRATIONS[..migrations])
+                .copied()
+                .collect()
+        })
+    }
+
     /// The database file.
     pub fn path(&self) -> &Path {
         &self.path

@@ -25,6 +25,11 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc;
 use tower::ServiceExt;
 
+/// The start position's text, as the rules fix it.
+pub const START: &str = "Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w";
+/// Black's queen and two guards are captured, Black to move: the queen returns first.
+pub const BLACK_RETURNS: &str = "Qf1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf7*,ga2*,gb7*,gd1,gh1,gk7,gl2 b";
+
 /// Which store a test runs on.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Backend {
@@ -80,6 +85,25 @@ pub fn postgres_available() -> bool {
     server_url().is_some()
 }
 
+/// Whether PostgreSQL is here for the tests; says that the test is skipped if not.
+pub fn postgres_here() -> bool {
+    let here = postgres_available();
+    if !here {
+        eprintln!("NOTICE: skipped: no PostgreSQL");
+    }
+    here
+}
+
+/// A new, empty PostgreSQL database (its URL), or `None` when PostgreSQL is not here (the
+/// test is then skipped, with a notice).
+pub async fn postgres_database_here() -> Option<String> {
+    if postgres_here() {
+        Some(postgres_database().await)
+    } else {
+        None
+    }
+}
+
 /// A new, empty PostgreSQL database on the test server: its URL.
 pub async fn postgres_database() -> String {
     let url = server_url().expect("PostgreSQL for the tests (AGON_WEB_TEST_PG or scripts/pg.sh)");
@@ -96,6 +120,16 @@ pub async fn postgres_database() -> String {
     let _ = driver.await;
     let base = url.rsplit_once('/').map_or(url, |(base, _)| base);
     format!("{base}/{name}")
+}
+
+/// A client of the PostgreSQL database at `url`, its connection driven by a task of its
+/// own: to read or cut what the servers under test write.
+pub async fn pg_client(url: &str) -> tokio_postgres::Client {
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .unwrap_or_else(|e| panic!("PostgreSQL at {url}: {e}"));
+    tokio::spawn(connection);
+    client
 }
 
 fn rand_u64() -> u64 {
@@ -426,10 +460,23 @@ impl Drop for Process {
 /// The strings of a JSON array (moves, legal moves).
 pub fn strings(v: &Value) -> Vec<String> {
     v.as_array()
-        .unwrap()
+        .unwrap_or_else(|| panic!("not an array: {v}"))
         .iter()
         .map(|m| m.as_str().unwrap().to_string())
         .collect()
+}
+
+/// A legal move of `state`, drawn with `rng` (the first legal move each time would repeat
+/// the position).
+pub fn random_legal(state: &Value, rng: &mut agon_core::random::Rng) -> String {
+    let legal = strings(&state["legal_moves"]);
+    legal[rng.below(legal.len())].clone()
+}
+
+/// The side that chooses the next action in `state`: 0 White, 1 Black (an index into the
+/// seats' `[white, black]`).
+pub fn chooser(state: &Value) -> usize {
+    usize::from(state["chooser"] == "black")
 }
 
 /// An answer of the in-process app (`tower::ServiceExt::oneshot`), read whole.
@@ -445,18 +492,124 @@ impl Answer {
         serde_json::from_str(&self.text).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text))
     }
 
-    /// Checks that the answer is the JSON error `name` with `status`.
+    /// The body as JSON, of a successful answer.
+    pub fn ok(&self) -> Value {
+        assert!(self.status.is_success(), "{} {}", self.status, self.text);
+        self.json()
+    }
+
+    /// Checks that the answer is the JSON error `name` with `status` and a message.
     pub fn error(&self, status: u16, name: &str) {
+        // A page's worth of an unexpected answer (an HTML page, an SVG) is enough to see it.
+        let text: String = self.text.chars().take(300).collect();
+        assert_eq!(self.status.as_u16(), status, "expected {name}: {text}");
         assert_eq!(
-            self.status.as_u16(),
-            status,
-            "expected {name}: {}",
-            self.text
+            self.headers[header::CONTENT_TYPE],
+            "application/json",
+            "errors are JSON"
         );
-        assert_eq!(self.headers[header::CONTENT_TYPE], "application/json");
         let body = self.json();
         assert_eq!(body["error"], name, "{}", self.text);
-        assert!(body["message"].as_str().is_some_and(|m| !m.is_empty()));
+        assert!(
+            body["message"].as_str().is_some_and(|m| !m.is_empty()),
+            "{}",
+            self.text
+        );
+    }
+}
+
+/// The app in process on a test database, with its store: what the API tests ask.
+pub struct Api {
+    pub app: Router,
+    pub store: Arc<Store>,
+    _db: TestDb,
+}
+
+impl Api {
+    /// The app of `state`, on `db` (kept until the test ends).
+    pub fn new(state: AppState, db: TestDb) -> Api {
+        Api {
+            store: state.store.clone(),
+            app: agon_web::app(state),
+            _db: db,
+        }
+    }
+
+    pub async fn request(&self, request: Request<Body>) -> Answer {
+        send(&self.app, request).await
+    }
+
+    pub async fn get(&self, uri: &str) -> Answer {
+        self.request(Request::get(uri).body(Body::empty()).unwrap())
+            .await
+    }
+
+    pub async fn post_raw(&self, uri: &str, content_type: &str, body: impl Into<Body>) -> Answer {
+        self.request(
+            Request::post(uri)
+                .header(header::CONTENT_TYPE, content_type)
+                .body(body.into())
+                .unwrap(),
+        )
+        .await
+    }
+
+    pub async fn post(&self, uri: &str, body: Value) -> Answer {
+        self.post_raw(uri, "application/json", body.to_string())
+            .await
+    }
+
+    /// Creates a game; answers (id, token, state).
+    pub async fn create(&self, body: Value) -> (String, String, Value) {
+        let answer = self.post("/api/games", body).await;
+        assert_eq!(answer.status, StatusCode::CREATED, "{}", answer.text);
+        let body = answer.json();
+        (
+            body["id"].as_str().unwrap().to_string(),
+            body["token"].as_str().unwrap().to_string(),
+            body["state"].clone(),
+        )
+    }
+
+    /// The game's state, which must be answered `200`.
+    pub async fn state(&self, id: &str) -> Value {
+        let answer = self.get(&format!("/api/games/{id}")).await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+        answer.json()
+    }
+
+    /// The game's record (`GET /api/games/{id}/record`), read back by agon-core.
+    pub async fn record(&self, id: &str) -> agon_core::Record {
+        let answer = self.get(&format!("/api/games/{id}/record")).await;
+        assert_eq!(answer.status, StatusCode::OK, "{}", answer.text);
+        answer.text.parse().unwrap()
+    }
+
+    /// Checks that game `id` is still as `before` (a refused request changed nothing).
+    pub async fn unchanged(&self, id: &str, before: &Value) {
+        assert_eq!(
+            &self.state(id).await,
+            before,
+            "a refused request changed the game"
+        );
+    }
+
+    /// `POST /api/games/{id}/moves`, the computer replying if `reply`.
+    pub async fn play(&self, id: &str, token: &str, m: &str, reply: bool) -> Answer {
+        self.post(
+            &format!("/api/games/{id}/moves"),
+            json!({"token": token, "move": m, "reply": reply}),
+        )
+        .await
+    }
+
+    /// `POST /api/games/{id}/{action}` with `{"token": token}` (computer, undo, resign).
+    pub async fn act(&self, id: &str, action: &str, token: &str) -> Answer {
+        self.post(
+            &format!("/api/games/{id}/{action}"),
+            json!({"token": token}),
+        )
+        .await
     }
 }
 
