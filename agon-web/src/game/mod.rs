@@ -11,7 +11,9 @@ use agon_core::{CellSet, Game, IllegalMove, Move, Position, Side};
 mod clock;
 mod level;
 mod offers;
+pub mod rating;
 mod record;
+pub mod speed;
 
 pub use clock::{now_ms, Clock, MINUTE_MS};
 pub use level::Level;
