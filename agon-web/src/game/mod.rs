@@ -8,6 +8,7 @@
 
 use agon_core::{CellSet, Game, IllegalMove, Move, Position, Side};
 
+pub mod account;
 mod clock;
 mod level;
 mod offers;
