@@ -471,6 +471,11 @@ impl Token {
     }
 
     /// The secret's text, to show once (a new API token) or to set as a cookie.
+    ///
+    /// ```
+    /// use agon_web::game::account::Token;
+    /// assert_eq!(Token::api([0; 20]).as_str(), format!("agon_{}", "0".repeat(32)));
+    /// ```
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -529,6 +534,11 @@ pub struct RecoveryCode(String);
 
 impl RecoveryCode {
     /// The code of these random bytes.
+    ///
+    /// ```
+    /// use agon_web::game::account::RecoveryCode;
+    /// assert_eq!(RecoveryCode::from_bytes([255; 10]).as_str(), "zzzz-zzzz-zzzz-zzzz");
+    /// ```
     pub fn from_bytes(bytes: [u8; RECOVERY_CODE_BYTES]) -> RecoveryCode {
         RecoveryCode(base32(&bytes))
     }
@@ -568,6 +578,13 @@ impl RecoveryCode {
     }
 
     /// The SHA-256 digest of the code's 16 digits (no hyphens): what the database keeps.
+    ///
+    /// ```
+    /// use agon_web::game::account::RecoveryCode;
+    /// let code = RecoveryCode::from_bytes([5; 10]);
+    /// assert_eq!(code.digest(), RecoveryCode::parse(&code.as_str()).unwrap().digest());
+    /// assert_ne!(code.digest(), RecoveryCode::from_bytes([6; 10]).digest());
+    /// ```
     pub fn digest(&self) -> [u8; 32] {
         digest_of(&self.0)
     }

@@ -66,6 +66,12 @@ pub enum Speed {
 
 impl Speed {
     /// Every speed, fastest first.
+    ///
+    /// ```
+    /// use agon_web::game::speed::Speed;
+    /// assert_eq!(Speed::ALL[0], Speed::UltraBullet);
+    /// assert!(Speed::ALL.windows(2).all(|w| w[0] < w[1]));
+    /// ```
     pub const ALL: [Speed; 6] = [
         Speed::UltraBullet,
         Speed::Bullet,
