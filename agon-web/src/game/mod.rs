@@ -8,10 +8,13 @@
 
 use agon_core::{CellSet, Game, IllegalMove, Move, Position, Side};
 
+pub mod account;
 mod clock;
 mod level;
 mod offers;
+pub mod rating;
 mod record;
+pub mod speed;
 
 pub use clock::{now_ms, Clock, MINUTE_MS};
 pub use level::Level;
