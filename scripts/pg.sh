@@ -45,6 +45,17 @@ case $cmd in
         useradd --system --no-create-home --shell /usr/sbin/nologin agon-pg
       # The user must reach its directory: the parents may be private to root.
       chmod 755 "$dir"
+      if ! runuser -u agon-pg -- test -x "$dir"; then
+        # A parent private to root (mktemp -d makes one): say which, rather than let
+        # initdb fail with "permission denied" further down.
+        p=$dir
+        while [ "$p" != / ]; do
+          p=$(dirname "$p")
+          runuser -u agon-pg -- test -x "$p" || blocked=$p
+        done
+        echo "scripts/pg.sh: the user agon-pg cannot reach $dir: ${blocked:-a parent} is private (chmod 755 it, or start under a directory others can enter)" >&2
+        exit 1
+      fi
       mkdir -p "$data"
       chown agon-pg "$data"
     else
