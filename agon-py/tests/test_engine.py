@@ -163,3 +163,72 @@ def test_a_ugi_bot_that_forfeits_raises_naming_the_forfeit(tmp_path: Path) -> No
     bot = engine_bot(command)
     with pytest.raises(RuntimeError, match="forfeits: illegal-move: f1-f3 at ply 0"):
         bot.choose(agon.Game())
+
+
+#: Faults of the minimal engine (what its source becomes) and the forfeit each gives.
+FAULTS = {
+    "illegal-move": ("rng.choice(moves) if moves else 'none'", "'f1-f3'"),
+    "crash": ('elif words[:1] == ["go"]:\n', 'elif words[:1] == ["go"]:\n            sys.exit(3)\n'),
+    "hang": ('elif words[:1] == ["go"]:\n', 'elif words[:1] == ["go"]:\n            time.sleep(30)\n'),
+    "time-forfeit": ('elif words[:1] == ["go"]:\n', 'elif words[:1] == ["go"]:\n            time.sleep(0.4)\n'),
+}
+
+
+def faulty_spec(tmp_path: Path, fault: str) -> str:
+    """The spec of the minimal engine broken by ``fault``, 100 ms a move."""
+    old, new = FAULTS[fault]
+    command = broken(tmp_path, old, new.replace("time.", "__import__('time')."))
+    return engine_bot(command, "100ms").name
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+def test_a_tournament_scores_an_engine_s_forfeit_as_its_loss_and_goes_on(tmp_path: Path, fault: str) -> None:
+    from agon import tournament
+
+    spec = faulty_spec(tmp_path, fault)
+    result = tournament.tournament([spec, "random"], games_per_pair=2, seed=1, max_plies=30)
+    # Both games played, both lost by the engine (White in game 0, Black in game 1) at
+    # its first move, the reason recorded.
+    assert [(g.k, g.winner, g.reason, g.plies) for g in result.games] == [
+        (0, "black", fault, 0), (1, "white", fault, 1)]
+    for g in result.games:
+        assert g.forfeit is not None and f"forfeits: {fault}: " in g.forfeit
+    engine, rand = sorted(result.standings(), key=lambda s: s.player != spec)
+    assert (engine.wins, engine.draws, engine.losses, rand.wins) == (0, 0, 2, 2)
+    table = result.table()
+    assert "games lost by forfeit (counted as losses):" in table
+    assert f"{spec} vs random, game 1: Black ({spec}) forfeits: {fault}: " in table
+
+
+def test_generate_writes_an_engine_s_forfeits_as_losses_with_a_fresh_process_each_game(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    from agon import data, generate
+
+    # The engine exits at its third go: in each game it plays two moves first, so each game
+    # ran a fresh process.
+    crash_later = ('elif words[:1] == ["go"]:\n',
+                   'elif words[:1] == ["go"]:\n            goes = globals().get("goes", 0) + 1\n'
+                   '            if goes == 3:\n                sys.exit(3)\n')
+    spec = engine_bot(broken(tmp_path, *crash_later), "n10").name
+    summary = generate.generate(2, [spec, "random"], tmp_path / "out", seed=3, max_plies=40)
+    assert "end reasons: crash 2" in summary.text()
+    assert (summary.a_wins, summary.b_wins) == (0, 2)
+    table = data.read_table(tmp_path / "out")
+    # The engine (White in game 0, Black in game 1) made two moves, then crashed.
+    assert table.column("end_reason").to_pylist() == ["crash", "crash"]
+    assert table.column("winner").to_pylist() == ["black", "white"]
+    assert table.column("plies").to_pylist() == [4, 5]
+    # The files pass the readers' checks: the moves replay, the forfeit is a known result.
+    games = data.read_games(tmp_path / "out")
+    assert [len(g.moves) for g in games] == [4, 5] and not any(g.is_over() for g in games)
+
+
+def test_balance_takes_a_ugi_spec() -> None:
+    from agon import balance
+
+    spec = engine_bot(COMMAND, "n10").name
+    result = balance.balance(["standard"], spec=spec, games=2, random_games=0, max_plies=20, command="x")
+    (row,) = result.rows
+    assert (row.play, row.games) == (f"engine ({spec})", 2)
+    # The random engine does not end a game in 20 plies from the book: both reach the cap.
+    assert (row.draws, row.at_limit) == (2, 2)
