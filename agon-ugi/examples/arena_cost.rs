@@ -22,18 +22,13 @@ use std::time::{Duration, Instant};
 use agon_bots::arena::{run_match_with, MatchOptions, MatchReport, TimeControl};
 use agon_bots::ForfeitKind;
 
+mod common;
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let games: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(100);
     let cost_games: u32 = args.next().and_then(|a| a.parse().ok()).unwrap_or(20);
-    // The binary sits two levels above the example (target/release/examples/arena_cost).
-    let path = args.next().map(Into::into).unwrap_or_else(|| {
-        let exe = std::env::current_exe().expect("the example's path");
-        exe.parent()
-            .and_then(|p| p.parent())
-            .expect("target dir")
-            .join("agon-ugi")
-    });
+    let path = common::agon_ugi_path(args.next());
     assert!(path.exists(), "no agon-ugi at {}", path.display());
     let ugi = format!("ugi:'{}'", path.display());
 

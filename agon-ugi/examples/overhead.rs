@@ -15,17 +15,12 @@ use std::time::{Duration, Instant};
 use agon_bots::{Bot, Engine, Limits, RandomBot};
 use agon_core::Game;
 
+mod common;
+
 fn main() {
     let mut args = std::env::args().skip(1);
     let nodes: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(300_000);
-    // The binary sits two levels above the example (target/release/examples/overhead).
-    let path = args.next().map(Into::into).unwrap_or_else(|| {
-        let exe = std::env::current_exe().expect("the example's path");
-        exe.parent()
-            .and_then(|p| p.parent())
-            .expect("target dir")
-            .join("agon-ugi")
-    });
+    let path = common::agon_ugi_path(args.next());
 
     // Ten positions: the start and nine reached by random moves.
     let mut games = vec![Game::new()];
