@@ -1,5 +1,6 @@
-"""agon.engine drives a UGI engine process: the minimal engine of examples/ugi, and broken
-ones made from it, which fail with a clear EngineError, never a hang."""
+"""agon.engine drives a UGI engine process: the minimal engine of examples/ugi, broken
+ones made from it, which fail with a clear EngineError, never a hang (and lose their games
+in the package's tools), and the project's own engine, agon-ugi."""
 
 from __future__ import annotations
 
@@ -232,3 +233,49 @@ def test_balance_takes_a_ugi_spec() -> None:
     assert (row.play, row.games) == (f"engine ({spec})", 2)
     # The random engine does not end a game in 20 plies from the book: both reach the cap.
     assert (row.draws, row.at_limit) == (2, 2)
+
+
+def agon_ugi() -> List[str]:
+    """The command of the project's engine, ``agon-ugi``: ``$AGON_UGI``, else the debug
+    build of the workspace's tests (which scripts/test.sh builds before the Python tests)."""
+    import os
+
+    root = Path(__file__).resolve().parents[2]
+    candidates = [os.environ.get("AGON_UGI", ""),
+                  str(Path(os.environ.get("CARGO_TARGET_DIR", root / "target")) / "debug" / "agon-ugi"),
+                  str(root / "target" / "debug" / "agon-ugi")]
+    for path in candidates:
+        if path and Path(path).is_file():
+            return [path]
+    pytest.skip("no agon-ugi binary: cargo build -p agon-ugi, or set AGON_UGI")
+
+
+def test_agon_ugi_through_agon_engine() -> None:
+    with UgiEngine.popen(agon_ugi()) as engine:
+        assert engine.id["name"].startswith("agon-ugi ")
+        assert engine.id["author"] == "the agon developers"
+        assert set(engine.options) == {"Bot", "Rules", "Hash", "Threads", "Seed", "MoveOverhead"}
+        assert engine.options["Bot"].default == "engine"
+        engine.configure({"Hash": 4, "Seed": 1})
+        game = agon.Game()
+        # A node budget: the move and its search's last info.
+        result = engine.play(game, Limit(nodes=300))
+        assert game.is_legal(result.move)
+        info = result.info
+        assert isinstance(info["depth"], int) and info["depth"] >= 1
+        # The search stops at its budget exactly (one thread: deterministic).
+        assert isinstance(info["score"], Score) and info["nodes"] == 300
+        pv = info["pv"]
+        assert isinstance(pv, list) and pv[0] == result.move
+        # analyse to a depth: the info of that depth.
+        analysis = engine.analyse(game, Limit(depth=2))
+        assert analysis["depth"] == 2 and isinstance(analysis["score"], Score)
+        # Under a clock, the move comes within its time.
+        game.push(result.move)
+        began = time.monotonic()
+        clocked = engine.play(game, Limit(clock=Clock(1.0, 1.0, 0.01, 0.01)))
+        assert game.is_legal(clocked.move) and time.monotonic() - began < 1.0
+        # Another rule set is sent as the Rules option: a stuck side passes under ludii.
+        stuck = agon.Game(agon.Position("Qf7,Ge4,Ge5,Ge6,Gf4,Gg4,Gg5/qf6,gd4,gd5,gf5,gg6,gh4,gh5 w",
+                                        rules="ludii"), rules="ludii")
+        assert str(engine.play(stuck, Limit(depth=1)).move) == "pass"
