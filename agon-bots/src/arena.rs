@@ -985,8 +985,9 @@ pub fn play_out_forfeiting(
 ) -> Result<(Game, Option<(Side, Forfeit)>), ArenaError> {
     // The moves so far, to rebuild the game when a player forfeits it (play_out drops it).
     let mut moves: Vec<Move> = Vec::new();
-    // The one loop that plays games (agon-core's, which agon-rl's datasets play through
-    // too), and its one answer to a bot that breaks the rules: an error, here naming it.
+    // The one loop that plays games (agon-core's, which agon-rl's replays play through
+    // too), and its one answer to a bot that breaks the rules: an error, here naming it
+    // unless the bot forfeits.
     let played = Game::play_out(*start, max_plies, |game| {
         let bot: &mut dyn Bot = match game.position().chooser() {
             Side::White => &mut *white,
