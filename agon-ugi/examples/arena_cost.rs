@@ -32,13 +32,22 @@ fn main() {
     assert!(path.exists(), "no agon-ugi at {}", path.display());
     let ugi = format!("ugi:'{}'", path.display());
 
-    // 1. Clock games.
+    if games > 0 {
+        clock_games(&ugi, games);
+    }
+    if cost_games > 0 {
+        cost(&ugi, cost_games);
+    }
+}
+
+/// 1. Clock games.
+fn clock_games(ugi: &str, games: u32) {
     let tc: TimeControl = "1+0.01".parse().expect("a time control");
     let options = MatchOptions::new(games, 1)
         .with_time_control(tc)
         .with_book(agon_bots::book::standard());
     let began = Instant::now();
-    let report = run(&ugi, &ugi, &options);
+    let report = run(ugi, ugi, &options);
     let late = |kind| {
         report
             .forfeits
@@ -60,12 +69,14 @@ fn main() {
     for f in &report.forfeits {
         println!("  {f}");
     }
+}
 
-    // 2. The cost of the processes: the same games, through UGI and in process.
+/// 2. The cost of the processes: the same games, through UGI and in process.
+fn cost(ugi: &str, cost_games: u32) {
     let options = MatchOptions::new(cost_games, 1)
         .with_time_control(TimeControl::Nodes(2000))
         .with_book(agon_bots::book::standard());
-    let (through, ugi_wall, ugi_cpu) = measure(|| run(&ugi, &ugi, &options));
+    let (through, ugi_wall, ugi_cpu) = measure(|| run(ugi, ugi, &options));
     let (local, local_wall, local_cpu) = measure(|| run("engine", "engine", &options));
     assert!(through.forfeits.is_empty(), "{through}");
     assert_eq!(
@@ -99,23 +110,9 @@ fn run(a: &str, b: &str, options: &MatchOptions) -> MatchReport {
 /// The result of `f`, its wall time, and the CPU time it used in this process and in the
 /// children it waited for.
 fn measure<T>(f: impl FnOnce() -> T) -> (T, Duration, Duration) {
-    let cpu = cpu_time();
+    let cpu = common::cpu_time("self", true);
     let began = Instant::now();
     let out = f();
-    (out, began.elapsed(), cpu_time().saturating_sub(cpu))
-}
-
-/// User and system time of this process and its waited-for children, from
-/// `/proc/self/stat` (fields 14 to 17, in clock ticks of 1/100 s, Linux's `USER_HZ`).
-fn cpu_time() -> Duration {
-    let stat = std::fs::read_to_string("/proc/self/stat").expect("/proc/self/stat (Linux)");
-    // The command name (field 2) is in parentheses and may hold spaces: count after it.
-    let after = &stat[stat.rfind(')').expect("a stat line") + 2..];
-    let ticks: u64 = after
-        .split_whitespace()
-        .skip(11) // fields 3 to 13
-        .take(4) // utime, stime, cutime, cstime
-        .map(|t| t.parse::<u64>().expect("a tick count"))
-        .sum();
-    Duration::from_millis(ticks * 10)
+    let used = common::cpu_time("self", true).saturating_sub(cpu);
+    (out, began.elapsed(), used)
 }

@@ -2,7 +2,10 @@
 //! (wall time from `go` written to `bestmove` read) against in-process
 //! ([`Engine::analyse`], timed the same way) on the same positions and node budgets.
 //! Both searches are deterministic (one thread, a node budget), so they visit the same
-//! nodes; the difference is the protocol's cost.
+//! nodes; the difference is the protocol's cost. On a shared machine the wall times carry
+//! the other programs' load, so the CPU times are printed too (Linux: the searching
+//! thread's in process, the whole `agon-ugi` process's through UGI, reader thread and
+//! all), in ticks of 10 ms: precise over the whole run, not per position.
 //!
 //! ```text
 //! cargo build --release -p agon-ugi && cargo run --release -p agon-ugi --example overhead [NODES] [PATH-TO-agon-ugi]
@@ -62,14 +65,18 @@ fn main() {
 
     let mut engine = Engine::new(Limits::nodes(nodes));
     let (mut ugi_time, mut local_time) = (Duration::ZERO, Duration::ZERO);
+    let (mut ugi_cpu, mut local_cpu) = (Duration::ZERO, Duration::ZERO);
+    let child_stat = child.id().to_string();
     let (mut ugi_nodes, mut local_nodes) = (0u64, 0u64);
     println!("position  nodes     in-process nps  through UGI nps  overhead");
     for (k, game) in games.iter().enumerate() {
+        let cpu = common::cpu_time("thread-self", false);
         let start = Instant::now();
         let analysis = engine
             .analyse(game, Limits::nodes(nodes), 1)
             .expect("a game not over");
         let local = start.elapsed();
+        local_cpu += common::cpu_time("thread-self", false).saturating_sub(cpu);
 
         let mut line = String::from("position startpos moves");
         for m in game.moves() {
@@ -78,11 +85,13 @@ fn main() {
         writeln!(stdin, "{line}").unwrap();
         writeln!(stdin, "isready").unwrap();
         read_until("readyok");
+        let cpu = common::cpu_time(&child_stat, false);
         let start = Instant::now();
         writeln!(stdin, "go nodes {nodes}").unwrap();
         stdin.flush().unwrap();
         let best = read_until("bestmove ");
         let ugi = start.elapsed();
+        ugi_cpu += common::cpu_time(&child_stat, false).saturating_sub(cpu);
         assert_eq!(best, format!("bestmove {}", analysis.best_move()));
 
         let nps = |n: u64, t: Duration| n as f64 / t.as_secs_f64();
@@ -104,6 +113,15 @@ fn main() {
         local_nodes as f64 / local_time.as_secs_f64(),
         ugi_nodes as f64 / ugi_time.as_secs_f64(),
         100.0 * (ugi_time.as_secs_f64() / local_time.as_secs_f64() - 1.0)
+    );
+    println!(
+        "CPU time  {:>8}  {:>14.0}  {:>15.0}  {:>7.2}%  ({} ms in process, {} ms through UGI)",
+        local_nodes,
+        local_nodes as f64 / local_cpu.as_secs_f64(),
+        ugi_nodes as f64 / ugi_cpu.as_secs_f64(),
+        100.0 * (ugi_cpu.as_secs_f64() / local_cpu.as_secs_f64() - 1.0),
+        local_cpu.as_millis(),
+        ugi_cpu.as_millis()
     );
     writeln!(stdin, "quit").unwrap();
     let _ = child.wait();
