@@ -60,7 +60,7 @@ fn under_a_node_budget_the_same_seeds_give_the_same_games_move_by_move() {
 fn under_a_game_clock_no_side_loses_on_time() {
     // The engine manages the clock it is sent in `go p1time ... p2inc`. (A debug build on
     // a loaded machine: 3 s a game, so that a time forfeit means a fault, not the load; the
-    // benchmark `clock_games` measures 1 s + 10 ms on a release build.)
+    // example `arena_cost` measures 1 s + 10 ms on a release build: docs/UGI.md.)
     let tc: TimeControl = "3+0.05".parse().unwrap();
     let options = MatchOptions::new(2, 3)
         .with_time_control(tc)
