@@ -282,6 +282,8 @@ pub fn _play_games<'py>(
     stats: bool,
     rules: Option<crate::rules::RulesArg>,
 ) -> PyResult<Bound<'py, PyDict>> {
+    use agon_bots::Bot;
+
     let max_plies = limits::in_range(
         "max_plies",
         max_plies.0,
@@ -320,7 +322,7 @@ pub fn _play_games<'py>(
                 black_bot.as_mut(),
                 &start,
                 max_plies,
-                |bot, game| {
+                |bot: &mut dyn Bot, game| {
                     if stats {
                         let (m, s) = bot.choose_with_stats(game)?;
                         game_stats.push(s);
