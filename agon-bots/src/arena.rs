@@ -915,16 +915,8 @@ fn play_one(
     mut clock: Option<Clock>,
 ) -> Result<Played, ArenaError> {
     let mut longest = [Duration::ZERO; 2];
-    // The moves so far, to rebuild the game when a player forfeits it (play_out drops it).
-    let mut moves: Vec<Move> = Vec::new();
-    // The one loop that plays games (agon-core's, which agon-rl's datasets play through
-    // too), and its one answer to a bot that breaks the rules: an error, here naming it.
-    let played = Game::play_out(*start, max_plies, |game| {
+    let (game, forfeit) = play_out_forfeiting(white, black, start, max_plies, |bot, game| {
         let side = game.position().chooser();
-        let bot: &mut dyn Bot = match side {
-            Side::White => &mut *white,
-            Side::Black => &mut *black,
-        };
         bot.set_clock(clock);
         let began = Instant::now();
         let m = bot.choose_in_game(game);
@@ -934,23 +926,79 @@ fn play_one(
             let i = side.index();
             clock.remaining[i] = clock.remaining[i].saturating_sub(took) + clock.increment[i];
         }
+        m
+    })?;
+    let result = GameResult {
+        // A game stopped by a forfeit is not over by the rules: its outcome is None.
+        outcome: game.outcome(),
+        plies: game.moves().len(),
+        forfeit: forfeit.as_ref().map(|(side, f)| (*side, f.kind)),
+    };
+    Ok(Played {
+        result,
+        longest,
+        game,
+        forfeit: forfeit.map(|(_, f)| f),
+    })
+}
+
+/// Plays a game from `start` until it ends or `max_plies` plies, asking each move of the
+/// bot of the player to act ([`Position::chooser`]) through `choose(bot, game)`, as the
+/// arena and the Python package's game runners do. A bot that gives no move, or an
+/// illegal one, while the game goes on forfeits it if it names a [`Forfeit`]
+/// ([`Bot::forfeit`]: a UGI engine that crashed, hung, was late, or gave an illegal or
+/// unreadable move): the game is returned as played up to that ply, with the side that
+/// forfeited and why. The game's result is then the opponent's win, whatever the position
+/// says.
+///
+/// # Errors
+///
+/// [`ArenaError`], naming the bot, when a bot that names no forfeit gives no move or an
+/// illegal one (a bug of the bot: the bots of this crate always move legally).
+///
+/// ```
+/// use agon_bots::arena::play_out_forfeiting;
+/// use agon_bots::{Bot, ForfeitKind, RandomBot};
+/// use agon_core::{Position, Side};
+///
+/// let (mut white, mut black) = (RandomBot::new(1), RandomBot::new(2));
+/// let (game, forfeit) = play_out_forfeiting(&mut white, &mut black, &Position::start(), 6, |bot, game| {
+///     bot.choose_in_game(game)
+/// })?;
+/// assert_eq!((game.moves().len(), forfeit), (6, None));
+///
+/// // An engine that cannot start forfeits its first move.
+/// let mut engine = agon_bots::bot_by_name("ugi:/nonexistent/engine", 0).unwrap();
+/// let (game, forfeit) = play_out_forfeiting(&mut white, engine.as_mut(), &Position::start(), 6, |bot, game| {
+///     bot.choose_in_game(game)
+/// })?;
+/// let (side, forfeit) = forfeit.unwrap();
+/// assert_eq!((game.moves().len(), side, forfeit.kind), (1, Side::Black, ForfeitKind::Crash));
+/// # Ok::<(), agon_bots::arena::ArenaError>(())
+/// ```
+pub fn play_out_forfeiting(
+    white: &mut dyn Bot,
+    black: &mut dyn Bot,
+    start: &Position,
+    max_plies: usize,
+    mut choose: impl FnMut(&mut dyn Bot, &Game) -> Option<Move>,
+) -> Result<(Game, Option<(Side, Forfeit)>), ArenaError> {
+    // The moves so far, to rebuild the game when a player forfeits it (play_out drops it).
+    let mut moves: Vec<Move> = Vec::new();
+    // The one loop that plays games (agon-core's, which agon-rl's replays play through
+    // too), and its one answer to a bot that breaks the rules: an error, here naming it
+    // unless the bot forfeits.
+    let played = Game::play_out(*start, max_plies, |game| {
+        let bot: &mut dyn Bot = match game.position().chooser() {
+            Side::White => &mut *white,
+            Side::Black => &mut *black,
+        };
+        let m = choose(bot, game);
         moves.extend(m);
         m
     });
     let error = match played {
-        Ok(game) => {
-            let result = GameResult {
-                outcome: game.outcome(),
-                plies: game.moves().len(),
-                forfeit: None,
-            };
-            return Ok(Played {
-                result,
-                longest,
-                game,
-                forfeit: None,
-            });
-        }
+        Ok(game) => return Ok((game, None)),
         Err(error) => error,
     };
     let side = error.chooser();
@@ -969,16 +1017,7 @@ fn play_one(
     for &m in &moves[..error.ply()] {
         game.push_unchecked(m);
     }
-    Ok(Played {
-        result: GameResult {
-            outcome: None,
-            plies: game.moves().len(),
-            forfeit: Some((side, forfeit.kind)),
-        },
-        longest,
-        game,
-        forfeit: Some(forfeit),
-    })
+    Ok((game, Some((side, forfeit))))
 }
 
 /// A game lost by forfeit in a match ([`MatchReport::forfeits`]).

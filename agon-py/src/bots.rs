@@ -534,5 +534,12 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_score_interval, m)?)?;
     // The ply cap of the arena, which the Python tournaments and datasets share.
     m.add("MAX_GAME_PLIES", agon_bots::arena::MAX_PLIES)?;
+    // Why a UGI engine lost a game outside the rules: end reasons of the datasets too.
+    m.add(
+        "FORFEIT_REASONS",
+        agon_bots::ForfeitKind::ALL
+            .map(agon_bots::ForfeitKind::name)
+            .to_vec(),
+    )?;
     Ok(())
 }

@@ -253,7 +253,11 @@ pub fn _training_arrays<'py>(
 /// position by default) until the game ends or `max_plies` plies (1 to 1000000), without
 /// the GIL. Returns a dict: `actions` (uint16, all games' actions end to end), `offsets`
 /// (int64, one more than the games), and each game's `winners` (`"white"`, `"black"` or
-/// None) and `reasons` (the end reason, or `"unfinished"`). With `stats`, the bots give
+/// None), `reasons` (the end reason, or `"unfinished"`) and `forfeits` (None, or what a
+/// UGI engine (`ugi:` spec) did to lose the game without the rules ending it: a crash, a
+/// hang, a late, illegal or unreadable move; the game stops there, is the opponent's win,
+/// its reason the forfeit's: `"crash"`, `"hang"`, `"time-forfeit"`, `"illegal-move"`,
+/// `"unreadable-move"`; the next game starts a fresh process). With `stats`, the bots give
 /// the statistics of their searches (MCTS: its root's visit counts and value), and the
 /// dict also holds, for each ply of `actions`: `has_stats` (bool: whether its player gave
 /// statistics), `values` (float32, NaN where none) and `visit_offsets` (int64, one more
@@ -298,43 +302,62 @@ pub fn _play_games<'py>(
         crate::bots::check_any_spec(spec)?;
         agon_bots::bot_by_name(spec, 0).map_err(|e| PyValueError::new_err(e.to_string()))?;
     }
-    let played = py.detach(|| -> Result<PlayedGames, String> {
+    let played = py.detach(|| -> Result<(PlayedGames, Vec<Option<String>>), String> {
         let mut played = PlayedGames::new(stats);
+        let mut forfeits = Vec::with_capacity(seeds.len());
         for &(white_seed, black_seed) in &seeds {
-            let mut bots: [Box<dyn Bot + Send>; 2] = [
-                agon_bots::bot_by_name(white, white_seed).map_err(|e| e.to_string())?,
-                agon_bots::bot_by_name(black, black_seed).map_err(|e| e.to_string())?,
-            ];
-            let (game, game_stats) = batch::play_game(start, max_plies, &mut bots, |bot, game| {
-                if stats {
-                    bot.choose_with_stats(game)
-                } else {
-                    bot.choose_in_game(game).map(|m| (m, None))
-                }
-            })
-            .map_err(|e| {
-                // A UGI engine (`ugi:` spec) that gave no move says why: a crash, a hang...
-                match bots.iter_mut().find_map(|b| Some((b.name(), b.forfeit()?))) {
-                    Some((name, forfeit)) => format!("{e}: bot {name} forfeits: {forfeit}"),
-                    None => e.to_string(),
-                }
-            })?;
+            // Fresh bots each game: a UGI engine that failed in one starts anew in the next.
+            let mut white_bot =
+                agon_bots::bot_by_name(white, white_seed).map_err(|e| e.to_string())?;
+            let mut black_bot =
+                agon_bots::bot_by_name(black, black_seed).map_err(|e| e.to_string())?;
+            let mut game_stats = Vec::new();
+            let (game, forfeit) = agon_bots::arena::play_out_forfeiting(
+                white_bot.as_mut(),
+                black_bot.as_mut(),
+                &start,
+                max_plies,
+                |bot: &mut dyn Bot, game| {
+                    if stats {
+                        let (m, s) = bot.choose_with_stats(game)?;
+                        game_stats.push(s);
+                        Some(m)
+                    } else {
+                        bot.choose_in_game(game)
+                    }
+                },
+            )
+            .map_err(|e| e.to_string())?;
             let ply_stats: Vec<PlyStats<'_>> = game_stats
                 .iter()
+                .take(game.moves().len())
                 .map(|s| s.as_ref().map(|s| (s.value, s.visits.as_slice())))
                 .collect();
             played.push(&game, &ply_stats);
+            // A forfeit (a UGI engine that crashed, hung, was late or moved illegally) is
+            // the opponent's win, its reason the forfeit's.
+            forfeits.push(forfeit.map(|(side, f)| {
+                let i = played.winners.len() - 1;
+                played.winners[i] = Some(side.other().name());
+                played.reasons[i] = f.kind.name();
+                let bot = if side == ac::Side::White {
+                    white
+                } else {
+                    black
+                };
+                format!("{side} ({bot}) forfeits: {f}")
+            }));
         }
-        Ok(played)
+        Ok((played, forfeits))
     });
-    // The reference bots always choose a legal move: an error here is a bug of theirs, or
-    // the forfeit of a UGI engine process.
-    let played = played.map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
+    // The reference bots always choose a legal move: an error here is a bug of theirs.
+    let (played, forfeits) = played.map_err(pyo3::exceptions::PyRuntimeError::new_err)?;
     let d = PyDict::new(py);
     d.set_item("actions", PyArray1::from_vec(py, played.actions))?;
     d.set_item("offsets", PyArray1::from_vec(py, played.offsets))?;
     d.set_item("winners", PyList::new(py, played.winners)?)?;
     d.set_item("reasons", PyList::new(py, played.reasons)?)?;
+    d.set_item("forfeits", PyList::new(py, forfeits)?)?;
     if let Some(flat) = played.stats {
         d.set_item("has_stats", PyArray1::from_vec(py, flat.has_stats))?;
         d.set_item("values", PyArray1::from_vec(py, flat.values))?;

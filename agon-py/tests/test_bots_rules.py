@@ -78,12 +78,14 @@ def test_the_balance_command_runs_the_engine_under_ludii(capsys: pytest.CaptureF
 
 
 def test_the_facts_come_from_the_crates() -> None:
-    # The end reasons are agon-core's list; the datasets add only "unfinished".
+    # The end reasons are agon-core's list; the datasets add "unfinished" and forfeits.
     assert agon.END_REASONS == [
         "throne", "ring-without-queen", "no-legal-action", "repetition", "two-passes",
         "move-limit",
     ]
-    assert agon.data.END_REASONS == tuple(agon.END_REASONS) + ("unfinished",)
+    assert agon.data.END_REASONS == tuple(agon.END_REASONS) + ("unfinished",) + agon.data.FORFEIT_REASONS
+    # The forfeits of UGI engines are agon-bots' list.
+    assert agon.data.FORFEIT_REASONS == ("illegal-move", "unreadable-move", "time-forfeit", "crash", "hang")
     # One ply cap for the arena, the tournaments and the datasets.
     assert agon.generate.DEFAULT_MAX_PLIES == agon.tournament.DEFAULT_MAX_PLIES == agon.MAX_GAME_PLIES
 

@@ -1,5 +1,6 @@
-"""agon.engine drives a UGI engine process: the minimal engine of examples/ugi, and broken
-ones made from it, which fail with a clear EngineError, never a hang."""
+"""agon.engine drives a UGI engine process: the minimal engine of examples/ugi, broken
+ones made from it, which fail with a clear EngineError, never a hang (and lose their games
+in the package's tools), and the project's own engine, agon-ugi."""
 
 from __future__ import annotations
 
@@ -163,3 +164,118 @@ def test_a_ugi_bot_that_forfeits_raises_naming_the_forfeit(tmp_path: Path) -> No
     bot = engine_bot(command)
     with pytest.raises(RuntimeError, match="forfeits: illegal-move: f1-f3 at ply 0"):
         bot.choose(agon.Game())
+
+
+#: Faults of the minimal engine (what its source becomes) and the forfeit each gives.
+FAULTS = {
+    "illegal-move": ("rng.choice(moves) if moves else 'none'", "'f1-f3'"),
+    "crash": ('elif words[:1] == ["go"]:\n', 'elif words[:1] == ["go"]:\n            sys.exit(3)\n'),
+    "hang": ('elif words[:1] == ["go"]:\n', 'elif words[:1] == ["go"]:\n            time.sleep(30)\n'),
+    "time-forfeit": ('elif words[:1] == ["go"]:\n', 'elif words[:1] == ["go"]:\n            time.sleep(0.4)\n'),
+}
+
+
+def faulty_spec(tmp_path: Path, fault: str) -> str:
+    """The spec of the minimal engine broken by ``fault``, 100 ms a move."""
+    old, new = FAULTS[fault]
+    command = broken(tmp_path, old, new.replace("time.", "__import__('time')."))
+    return engine_bot(command, "100ms").name
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+def test_a_tournament_scores_an_engine_s_forfeit_as_its_loss_and_goes_on(tmp_path: Path, fault: str) -> None:
+    from agon import tournament
+
+    spec = faulty_spec(tmp_path, fault)
+    result = tournament.tournament([spec, "random"], games_per_pair=2, seed=1, max_plies=30)
+    # Both games played, both lost by the engine (White in game 0, Black in game 1) at
+    # its first move, the reason recorded.
+    assert [(g.k, g.winner, g.reason, g.plies) for g in result.games] == [
+        (0, "black", fault, 0), (1, "white", fault, 1)]
+    for g in result.games:
+        assert g.forfeit is not None and f"forfeits: {fault}: " in g.forfeit
+    engine, rand = sorted(result.standings(), key=lambda s: s.player != spec)
+    assert (engine.wins, engine.draws, engine.losses, rand.wins) == (0, 0, 2, 2)
+    table = result.table()
+    assert "games lost by forfeit (counted as losses):" in table
+    assert f"{spec} vs random, game 1: Black ({spec}) forfeits: {fault}: " in table
+
+
+def test_generate_writes_an_engine_s_forfeits_as_losses_with_a_fresh_process_each_game(tmp_path: Path) -> None:
+    pytest.importorskip("pyarrow")
+    from agon import data, generate
+
+    # The engine exits at its third go: in each game it plays two moves first, so each game
+    # ran a fresh process.
+    crash_later = ('elif words[:1] == ["go"]:\n',
+                   'elif words[:1] == ["go"]:\n            goes = globals().get("goes", 0) + 1\n'
+                   '            if goes == 3:\n                sys.exit(3)\n')
+    spec = engine_bot(broken(tmp_path, *crash_later), "n10").name
+    summary = generate.generate(2, [spec, "random"], tmp_path / "out", seed=3, max_plies=40)
+    assert "end reasons: crash 2" in summary.text()
+    assert (summary.a_wins, summary.b_wins) == (0, 2)
+    table = data.read_table(tmp_path / "out")
+    # The engine (White in game 0, Black in game 1) made two moves, then crashed.
+    assert table.column("end_reason").to_pylist() == ["crash", "crash"]
+    assert table.column("winner").to_pylist() == ["black", "white"]
+    assert table.column("plies").to_pylist() == [4, 5]
+    # The files pass the readers' checks: the moves replay, the forfeit is a known result.
+    games = data.read_games(tmp_path / "out")
+    assert [len(g.moves) for g in games] == [4, 5] and not any(g.is_over() for g in games)
+
+
+def test_balance_takes_a_ugi_spec() -> None:
+    from agon import balance
+
+    spec = engine_bot(COMMAND, "n10").name
+    result = balance.balance(["standard"], spec=spec, games=2, random_games=0, max_plies=20, command="x")
+    (row,) = result.rows
+    assert (row.play, row.games) == (f"engine ({spec})", 2)
+    # The random engine does not end a game in 20 plies from the book: both reach the cap.
+    assert (row.draws, row.at_limit) == (2, 2)
+
+
+def agon_ugi() -> List[str]:
+    """The command of the project's engine, ``agon-ugi``: ``$AGON_UGI``, else the debug
+    build of the workspace's tests (which scripts/test.sh builds before the Python tests)."""
+    import os
+
+    root = Path(__file__).resolve().parents[2]
+    candidates = [os.environ.get("AGON_UGI", ""),
+                  str(Path(os.environ.get("CARGO_TARGET_DIR", root / "target")) / "debug" / "agon-ugi"),
+                  str(root / "target" / "debug" / "agon-ugi")]
+    for path in candidates:
+        if path and Path(path).is_file():
+            return [path]
+    pytest.skip("no agon-ugi binary: cargo build -p agon-ugi, or set AGON_UGI")
+
+
+def test_agon_ugi_through_agon_engine() -> None:
+    with UgiEngine.popen(agon_ugi()) as engine:
+        assert engine.id["name"].startswith("agon-ugi ")
+        assert engine.id["author"] == "the agon developers"
+        assert set(engine.options) == {"Bot", "Rules", "Hash", "Threads", "Seed", "MoveOverhead"}
+        assert engine.options["Bot"].default == "engine"
+        engine.configure({"Hash": 4, "Seed": 1})
+        game = agon.Game()
+        # A node budget: the move and its search's last info.
+        result = engine.play(game, Limit(nodes=300))
+        assert game.is_legal(result.move)
+        info = result.info
+        assert isinstance(info["depth"], int) and info["depth"] >= 1
+        # The search stops at its budget exactly (one thread: deterministic).
+        assert isinstance(info["score"], Score) and info["nodes"] == 300
+        pv = info["pv"]
+        assert isinstance(pv, list) and pv[0] == result.move
+        # analyse to a depth: the info of that depth.
+        analysis = engine.analyse(game, Limit(depth=2))
+        assert analysis["depth"] == 2 and isinstance(analysis["score"], Score)
+        # Under a clock, the move comes within its time.
+        game.push(result.move)
+        began = time.monotonic()
+        clocked = engine.play(game, Limit(clock=Clock(1.0, 1.0, 0.01, 0.01)))
+        assert game.is_legal(clocked.move) and time.monotonic() - began < 1.0
+        # Another rule set is sent as the Rules option: a stuck side passes under ludii.
+        stuck = agon.Game(agon.Position("Qf7,Ge4,Ge5,Ge6,Gf4,Gg4,Gg5/qf6,gd4,gd5,gf5,gg6,gh4,gh5 w",
+                                        rules="ludii"), rules="ludii")
+        assert str(engine.play(stuck, Limit(depth=1)).move) == "pass"

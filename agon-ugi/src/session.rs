@@ -142,6 +142,9 @@ pub struct Session {
     game: Game,
     /// The side that played an illegal or unreadable move in the last `position`: it lost.
     forfeit: Option<Side>,
+    /// The texts of the game's moves as the last `position` gave them (checked against
+    /// the game's length before use: a reset of the game leaves them stale).
+    move_texts: Vec<String>,
     /// The player between searches (`None`: built at the next `go`).
     player: Option<Player>,
     search: Option<Running>,
@@ -163,6 +166,7 @@ impl Session {
             options: Options::default(),
             game: Game::new(),
             forfeit: None,
+            move_texts: Vec::new(),
             player: None,
             search: None,
         }
@@ -365,15 +369,29 @@ impl Session {
                 }
             },
         };
-        self.game = Game::from_position(start);
+        // A harness sends the whole game before each move: when this command extends the
+        // game held (the same start, its moves first), only the new moves are played, so
+        // a long game is not replayed from its start at every move.
+        let held = self.move_texts.len();
+        let extends = self.forfeit.is_none()
+            && held == self.game.moves().len()
+            && *self.game.start() == start
+            && moves.get(..held) == Some(&self.move_texts[..]);
+        if !extends {
+            self.game = Game::from_position(start);
+            self.move_texts.clear();
+        }
         self.forfeit = None;
-        for text in moves {
+        for text in &moves[self.move_texts.len()..] {
             let chooser = self.game.position().chooser();
             let ply = self.game.moves().len() + 1;
             let fault = match self.game.position().parse_move(text) {
                 Err(e) => format!("unreadable move {} (ply {ply}): {e}", quote(text)),
                 Ok(m) => match self.game.play(m) {
-                    Ok(_) => continue,
+                    Ok(_) => {
+                        self.move_texts.push(text.clone());
+                        continue;
+                    }
                     Err(e) => format!("illegal move {} (ply {ply}): {e}", quote(text)),
                 },
             };

@@ -623,3 +623,54 @@ fn uginewgame_and_rules_reset_the_game() {
     e.send("quit");
     e.finish();
 }
+
+#[test]
+fn a_position_that_extends_the_game_held_plays_only_its_new_moves_and_any_other_is_replayed() {
+    use agon_bots::{Bot, RandomBot};
+    let mut e = Engine::start();
+    // A random game to its end, and its first `n` moves.
+    let mut whole = Game::new();
+    let mut bot = RandomBot::new(5);
+    while !whole.is_over() {
+        whole.play(bot.choose_in_game(&whole).unwrap()).unwrap();
+    }
+    let first = |n: usize| {
+        let mut game = Game::new();
+        for &m in &whole.moves()[..n] {
+            game.play(m).unwrap();
+        }
+        game
+    };
+    let len = whole.moves().len();
+    assert!(len > 4);
+    // Growing (the extension), jumping to the end, taken back, grown again.
+    for n in [0, 1, 2, 3, len, len - 1, len - 3, len] {
+        let game = first(n);
+        e.send(&position_of(&game));
+        check_queries(&mut e, &game);
+    }
+    // The same length with another last move: replayed, not extended.
+    let mut other = first(len - 1);
+    let last = whole.moves()[len - 1];
+    let m = *other.legal_moves().iter().find(|&&m| m != last).unwrap();
+    other.play(m).unwrap();
+    e.send(&position_of(&other));
+    check_queries(&mut e, &other);
+    // An illegal move loses; the next position, extending the moves before it, is the
+    // game it gives (the loss forgotten).
+    let game = first(3);
+    e.send(&format!("{} f1-f3", position_of(&game)));
+    assert!(e
+        .next()
+        .starts_with("info string error: illegal move \"f1-f3\" (ply 4)"));
+    assert_eq!(e.query("gameover"), "true");
+    let winner = match game.position().chooser() {
+        Side::White => "p2win",
+        Side::Black => "p1win",
+    };
+    assert_eq!(e.query("result"), winner);
+    let game = first(4);
+    e.send(&position_of(&game));
+    check_queries(&mut e, &game);
+    e.finish();
+}

@@ -82,6 +82,7 @@ __all__ = [
     "_arena_match",
     "_score_interval",
     "MAX_GAME_PLIES",
+    "FORFEIT_REASONS",
     "_az_evaluate",
     "_book_match",
     "_replay_games",
@@ -144,6 +145,10 @@ ring-without-queen, no-legal-action, repetition, two-passes, move-limit."""
 MAX_GAME_PLIES: int
 """The ply cap of the arena and of the Python tournaments and datasets: 2000 (a game still
 going then is stopped)."""
+FORFEIT_REASONS: List[str]
+"""Why a UGI engine (a `ugi:` bot spec) loses a game outside the rules, as agon-bots'
+harness names it: `["illegal-move", "unreadable-move", "time-forfeit", "crash", "hang"]`
+(the end reasons of such games in tournaments and datasets)."""
 OBSERVATION_CHANNELS: List[str]
 """The names of the 11 observation channels, in order."""
 PASS_ACTION: int
@@ -1462,6 +1467,7 @@ class _PlayedGamesBase(TypedDict):
     offsets: npt.NDArray[np.int64]
     winners: List[Optional[str]]
     reasons: List[str]
+    forfeits: List[Optional[str]]
 
 class _PlayedGames(_PlayedGamesBase, total=False):
     has_stats: npt.NDArray[np.bool_]
@@ -1582,7 +1588,11 @@ def _play_games(
     position by default) until the game ends or `max_plies` plies (1 to 1000000), without
     the GIL. Returns a dict: `actions` (uint16, all games' actions end to end), `offsets`
     (int64, one more than the games), and each game's `winners` (`"white"`, `"black"` or
-    None) and `reasons` (the end reason, or `"unfinished"`). With `stats`, the bots give
+    None), `reasons` (the end reason, or `"unfinished"`) and `forfeits` (None, or what a
+    UGI engine (`ugi:` spec) did to lose the game without the rules ending it: a crash, a
+    hang, a late, illegal or unreadable move; the game stops there, is the opponent's win,
+    its reason the forfeit's: `"crash"`, `"hang"`, `"time-forfeit"`, `"illegal-move"`,
+    `"unreadable-move"`; the next game starts a fresh process). With `stats`, the bots give
     the statistics of their searches (MCTS: its root's visit counts and value), and the
     dict also holds, for each ply of `actions`: `has_stats` (bool: whether its player gave
     statistics), `values` (float32, NaN where none) and `visit_offsets` (int64, one more

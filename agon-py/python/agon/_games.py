@@ -14,7 +14,7 @@ import math
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Sequence, TextIO, Tuple, TypeVar
 
 import numpy as np
@@ -67,13 +67,17 @@ class Stats:
 class Chunk:
     """Games played in Rust: their actions end to end (uint16) with int64 offsets, each
     game's winner (``"white"``, ``"black"`` or None) and end reason, and the statistics of
-    the players' searches when they were asked for."""
+    the players' searches when they were asked for. A game a UGI engine forfeits (a crash,
+    a hang, a late, illegal or unreadable move) stops there: it is the other side's win,
+    its reason the forfeit's (``_agon.FORFEIT_REASONS``), and ``forfeits`` says what
+    happened (None for the other games)."""
 
     actions: npt.NDArray[np.uint16]
     offsets: npt.NDArray[np.int64]
     winners: List[Optional[str]]
     reasons: List[str]
     stats: Optional[Stats] = None
+    forfeits: List[Optional[str]] = field(default_factory=list)
 
     @property
     def plies(self) -> npt.NDArray[np.int64]:
@@ -93,7 +97,8 @@ def play_games(
 ) -> Chunk:
     """Plays one game per (white seed, black seed) pair between the bots of two specs, in
     Rust without the GIL; with ``stats``, the bots' search statistics too (MCTS gives its
-    root's visit counts and value)."""
+    root's visit counts and value). A UGI engine's forfeit is scored, not raised (see
+    ``Chunk``); each game starts fresh bots, so an engine process that failed is replaced."""
     out = _agon._play_games(
         white, black, list(seeds), start, max_plies, stats=stats,
         rules=None if rules is None else str(rules),
@@ -104,7 +109,7 @@ def play_games(
             out["has_stats"], out["values"], out["visit_offsets"], out["visit_actions"],
             out["visit_counts"],
         )
-    return Chunk(out["actions"], out["offsets"], out["winners"], out["reasons"], played)
+    return Chunk(out["actions"], out["offsets"], out["winners"], out["reasons"], played, out["forfeits"])
 
 
 def split(items: Sequence[T], size: int) -> List[Sequence[T]]:
@@ -265,7 +270,7 @@ def score_interval(wins: int, draws: int, losses: int) -> Tuple[float, float, fl
 
 PLAYERS_HELP = (
     "bot specs: random, greedy, mcts:PLAYOUTS, alphabeta:DEPTH (optionally :TIMEms), "
-    "engine:TIME"
+    "engine:TIME, or a UGI engine process ugi:[LIMITS:]COMMAND (its forfeits are losses)"
 )
 """What ``--players`` takes, for both commands."""
 

@@ -39,7 +39,11 @@ JSON in ``agon.run``), and each field carries its description in its own metadat
   unfinished game.
 - ``end_reason`` (string): ``"throne"``, ``"ring-without-queen"``, ``"no-legal-action"``,
   ``"repetition"``, ``"two-passes"``, ``"move-limit"``, or ``"unfinished"`` for a game
-  stopped before the rules ended it (the generator's ply cap).
+  stopped before the rules ended it (the generator's ply cap), or one of
+  ``FORFEIT_REASONS`` (``"illegal-move"``, ``"unreadable-move"``, ``"time-forfeit"``,
+  ``"crash"``, ``"hang"``) for a game a UGI engine player (``ugi:`` spec) lost outside the
+  rules: its moves are those played before the forfeit (they replay to a game that goes
+  on, as an unfinished one does), its winner the other side.
 
 Version 1 (before rule sets) had no ``rules`` column: its games are standard, and this
 package still reads such files, as if their ``rules`` were all ``"standard"``.
@@ -118,9 +122,11 @@ SCHEMA_VERSION = 2
 """The schema version this package writes, and the newest it reads (it reads version 1
 too: see the module docstring)."""
 
-END_REASONS = tuple(_agon.END_REASONS) + ("unfinished",)
-"""The values of ``end_reason``: the core's end reasons (``agon.END_REASONS``), and
-``"unfinished"``."""
+FORFEIT_REASONS = tuple(_agon.FORFEIT_REASONS)
+"""The end reasons of a game a UGI engine forfeited (agon-bots' harness names them)."""
+END_REASONS = tuple(_agon.END_REASONS) + ("unfinished",) + FORFEIT_REASONS
+"""The values of ``end_reason``: the core's end reasons (``agon.END_REASONS``),
+``"unfinished"``, and the forfeits of UGI engines (``FORFEIT_REASONS``)."""
 WINNERS = ("white", "black")
 """The values of ``winner`` (null for a draw or an unfinished game)."""
 
@@ -146,7 +152,8 @@ _FIELDS: List[Tuple[str, Any, bool, str]] = [
         pa.string(),
         False,
         "'throne', 'ring-without-queen', 'no-legal-action', 'repetition', 'two-passes', "
-        "'move-limit', or 'unfinished' (stopped before the rules ended it).",
+        "'move-limit', or 'unfinished' (stopped before the rules ended it), or a UGI "
+        "engine's forfeit: 'illegal-move', 'unreadable-move', 'time-forfeit', 'crash', 'hang'.",
     ),
     (
         "visit_actions",
@@ -731,7 +738,9 @@ def _check_outcomes(
     stored_r = table.column("end_reason").to_pylist()
     ids = table.column("id").to_pylist()
     for i, (w, r, w2, r2) in enumerate(zip(stored_w, stored_r, winners, reasons)):
-        if (w, r) != (w2, r2):
+        # A forfeit stops a game the rules had not ended: its moves replay to no result.
+        forfeit = r in FORFEIT_REASONS and w in WINNERS and (w2, r2) == (None, "unfinished")
+        if (w, r) != (w2, r2) and not forfeit:
             raise DatasetError(
                 f"{where}: game {ids[i]}: stored result (winner {w!r}, {r!r}) is not the "
                 f"one its moves give (winner {w2!r}, {r2!r})"
@@ -1014,6 +1023,7 @@ __all__ = [
     "COLUMNS",
     "DatasetError",
     "END_REASONS",
+    "FORFEIT_REASONS",
     "GameRecord",
     "MAX_TRAINING_SAMPLES",
     "SCHEMA",

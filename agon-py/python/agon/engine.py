@@ -496,9 +496,10 @@ def engine_bot(command: Union[str, Sequence[str]], limits: str = "", seed: int =
     """The engine as a ``Bot`` of the package (the spec ``ugi:[LIMITS:]COMMAND``, played
     by agon-bots' harness, which checks every move): ``limits`` like ``"100ms"``,
     ``"n5000"`` or ``"d6"``. When the engine fails to give a legal move in time (a crash,
-    a hang, an illegal or unreadable move), ``choose`` and the tools that play games
-    (``agon.tournament``, ``agon.generate``) raise ``RuntimeError`` naming the forfeit;
-    the arena scores it as a loss.
+    a hang, an illegal or unreadable move), ``choose`` raises ``RuntimeError`` naming the
+    forfeit; the tools that play games (the arena, ``agon.tournament``,
+    ``agon.generate``, ``agon.balance``) score it as the engine's loss, the reason
+    recorded, and go on with a fresh engine process.
 
     >>> engine_bot("./my-engine --fast", "n5000").name
     'ugi:n5000:./my-engine --fast'

@@ -2,7 +2,8 @@
 
 Plays ``N`` games between two players, any reference bot spec of ``agon.bots``
 (``random``, ``greedy``, ``mcts:PLAYOUTS``, ``alphabeta:DEPTH``, with an optional time
-limit like ``:500ms``, or the network player ``az:MODEL:VISITS``), alternating colours
+limit like ``:500ms``, the network player ``az:MODEL:VISITS``, or a UGI engine process
+``ugi:[LIMITS:]COMMAND``, see ``agon.engine``), alternating colours
 (A has White in even-numbered games), and writes them to ``DIR`` as Parquet shards of the
 ``agon.data`` schema (extra ``data``), with the search statistics of ``mcts``, ``az``
 and ``alphabeta`` players (each ply's root visit counts and value, the alpha-beta bot's
@@ -13,6 +14,11 @@ Ray tasks with ``--ray [ADDRESS]`` (extra ``ray``; no address: a local Ray, or t
 of ``RAY_ADDRESS``; ``auto``: the running cluster). A progress line shows the games done,
 games per second and the time left, and a summary follows (results by colour and by
 player, end reasons, mean length).
+
+A game a UGI engine forfeits (a crash, a hang, a late, illegal or unreadable move) is
+written as played up to the forfeit, won by the other side, its ``end_reason`` the
+forfeit's (``agon.data.FORFEIT_REASONS``); the run goes on, the next game with a fresh
+engine process.
 
 With ``--book``, the games start from the positions of the arena's opening book
 (``agon.bots.opening_book``, 300 varied, balanced positions a few plies in) instead of

@@ -14,6 +14,11 @@ centred on a mean of 0, with one virtual draw added between every two players wh
 so that a perfect score has a finite estimate; the uncertainty is 1.96 standard errors
 from the inverse of the likelihood's curvature (the Fisher information) under the
 mean-zero constraint. A matrix of the pairwise scores follows.
+
+A player may be a UGI engine (``ugi:[LIMITS:]COMMAND``, see ``agon.engine``): a game it
+forfeits (a crash, a hang, a late, illegal or unreadable move) is its loss, its reason
+named in ``GameResult.reason`` and listed under the table, and the next game starts a
+fresh engine process.
 """
 
 from __future__ import annotations
@@ -68,7 +73,9 @@ class Tournament:
 @dataclass(frozen=True, order=True)
 class GameResult:
     """One game of a round robin: its pair and number, whether the pair's first player had
-    White, the winner (``"white"``, ``"black"`` or None), the end reason and the plies."""
+    White, the winner (``"white"``, ``"black"`` or None), the end reason and the plies; for
+    a game a UGI engine forfeited (its reason one of ``agon.FORFEIT_REASONS``, the winner
+    its opponent), what happened."""
 
     pair: int
     k: int
@@ -76,6 +83,7 @@ class GameResult:
     winner: Optional[str]
     reason: str
     plies: int
+    forfeit: Optional[str] = None
 
     @property
     def first_score(self) -> float:
@@ -102,7 +110,8 @@ def play_unit(t: Tournament, payload: Tuple[int, Sequence[int]]) -> List[GameRes
         plies = chunk.plies
         for n, k in enumerate(part):
             results.append(
-                GameResult(pair, k, first_white, chunk.winners[n], chunk.reasons[n], int(plies[n]))
+                GameResult(pair, k, first_white, chunk.winners[n], chunk.reasons[n], int(plies[n]),
+                           chunk.forfeits[n])
             )
     return sorted(results)
 
@@ -206,6 +215,12 @@ class TournamentResult:
                 for j, w in enumerate(columns)
             ]
             lines.append(f"{p:<{width}}" + "".join(f"  {c}" for c in cells))
+        forfeits = [g for g in self.games if g.forfeit is not None]
+        if forfeits:
+            lines += ["", "games lost by forfeit (counted as losses):"]
+            for g in forfeits:
+                i, j = t.pairs[g.pair]
+                lines.append(f"{t.players[i]} vs {t.players[j]}, game {g.k}: {g.forfeit}")
         return "\n".join(lines)
 
 

@@ -23,12 +23,15 @@ import time
 from typing import Callable, List, Optional, Sequence
 
 from . import _agon
-from .engine import Clock, EngineError, Limit, UgiEngine, split_command
+from .engine import Clock, EngineError, EngineTerminatedError, Limit, UgiEngine, split_command
 
 #: Time a move may take beyond its limit before it counts as late, in seconds.
 MARGIN = 0.05
 #: The project's engine, the opponent in the games.
 OPPONENT = "engine:n2000"
+#: How long ``isready`` and ``stop`` during ``go infinite`` may take to be answered, in
+#: seconds ("at once", with room for a loaded machine).
+INFINITE_ANSWER = 2.0
 
 
 def parse_tc(text: str) -> Limit:
@@ -159,20 +162,47 @@ class Checker:
             _, took, fault = self.check_move(engine, game, limit)
             self.report(not fault, f"{limit.go()}: {fault or f'legal bestmove in {took * 1000:.0f} ms'}")
         if not game.is_over():
-            engine.send(self.position_command(game))
-            engine.send("go infinite")
-            early = self.lines_within(engine, 0.3)
-            self.report(not any(l.startswith("bestmove") for l in early),
-                        "go infinite: no bestmove before stop")
-            began = time.monotonic()
-            engine.send("isready")
-            engine.read_until("readyok", 2.0)
-            self.report(True, f"isready during go infinite: readyok in {(time.monotonic() - began) * 1000:.0f} ms")
-            engine.send("stop")
-            line = engine.read_until("bestmove", 2.0)[-1]
-            words = line.split()
-            legal = len(words) > 1 and _agon_move_ok(game, words[1])
-            self.report(legal, f"stop: {'a legal' if legal else 'no legal'} bestmove ({line[:40]!r})")
+            self.infinite(engine, game)
+
+    def infinite(self, engine: UgiEngine, game: _agon.Game) -> None:
+        """``go infinite``: no ``bestmove`` before ``stop``; ``isready`` answered at once
+        during the search, which goes on; ``stop`` answered with a legal ``bestmove``. A
+        check that fails leaves a fresh engine for the next."""
+        engine.send(self.position_command(game))
+        engine.send("go infinite")
+        early = self.lines_within(engine, 0.3)
+        self.report(not any(l.startswith("bestmove") for l in early),
+                    "go infinite: no bestmove before stop")
+        began = time.monotonic()
+        engine.send("isready")
+        lines = self.lines_until(engine, "readyok", INFINITE_ANSWER)
+        took = f"{(time.monotonic() - began) * 1000:.0f} ms"
+        if lines is None:
+            self.report(False, f"isready during go infinite: no readyok within {INFINITE_ANSWER:.0f} s")
+            self.start()
+            return
+        ended = any(l.startswith("bestmove") for l in lines)
+        self.report(not ended, "isready during go infinite: "
+                    + ("the search ended (bestmove before stop)" if ended else f"readyok in {took}"))
+        engine.send("stop")
+        lines = self.lines_until(engine, "bestmove", INFINITE_ANSWER)
+        if lines is None:
+            self.report(False, f"stop: no bestmove within {INFINITE_ANSWER:.0f} s")
+            self.start()
+            return
+        words = lines[-1].split()
+        legal = len(words) > 1 and _agon_move_ok(game, words[1])
+        self.report(legal, f"stop: {'a legal' if legal else 'no legal'} bestmove ({lines[-1][:40]!r})")
+
+    def lines_until(self, engine: UgiEngine, word: str, seconds: float) -> Optional[List[str]]:
+        """The lines up to the first whose first word is ``word`` (included), or None if
+        it does not come within ``seconds`` (an engine that exits is an error)."""
+        try:
+            return engine.read_until(word, seconds)
+        except EngineTerminatedError:
+            raise
+        except EngineError:
+            return None
 
     def lines_within(self, engine: UgiEngine, seconds: float) -> List[str]:
         """The lines the engine sends within ``seconds``."""
