@@ -202,7 +202,7 @@ impl Tensors {
             && found
                 .iter()
                 .zip(expected)
-                .all(|(&f, e)| e.map_or(true, |e| e == f));
+                .all(|(&f, e)| e.is_none_or(|e| e == f));
         if !fits {
             return Err(NetworkError::Shape {
                 name: name.to_string(),
