@@ -357,12 +357,20 @@ fn cells(row: &Row) -> Result<Vec<Cell>, StoreError> {
     Ok(cells)
 }
 
+/// A statement written with `?N` placeholders, prepared (and cached) as PostgreSQL's.
+async fn prepare(
+    client: &impl GenericClient,
+    sql: &str,
+) -> Result<tokio_postgres::Statement, StoreError> {
+    client
+        .prepare_cached(&Dialect::Postgres.text(sql))
+        .await
+        .map_err(db_error)
+}
+
 /// Runs one statement of a write; answers how many rows it changed.
 async fn run(client: &impl GenericClient, statement: &Statement) -> Result<u64, StoreError> {
-    let prepared = client
-        .prepare_cached(&Dialect::Postgres.text(&statement.sql))
-        .await
-        .map_err(db_error)?;
+    let prepared = prepare(client, &statement.sql).await?;
     let changed = client
         .execute(&prepared, &params(&statement.params))
         .await
@@ -651,10 +659,7 @@ impl PgStore {
                 // One read after the other: each sees what was committed before it
                 // started, so a read after a `FOR UPDATE` sees the lock holder's commit.
                 for read in &reads {
-                    let statement = tx
-                        .prepare_cached(&Dialect::Postgres.text(&read.sql))
-                        .await
-                        .map_err(db_error)?;
+                    let statement = prepare(&tx, &read.sql).await?;
                     let rows = tx
                         .query(&statement, &params(&read.params))
                         .await
