@@ -459,6 +459,31 @@ async fn two_handles_apply_a_rated_game_once(b: Backend) {
     assert_eq!(zoe.games, 10);
 }
 
+/// Two servers creating look-alike names at once: one account, and the other refused
+/// by name (not a conflict nor a database error).
+async fn two_handles_create_look_alike_names_once(b: Backend) {
+    let (first, db) = store(b).await;
+    let second = Store::connect(&db.db, 4).await.unwrap();
+    for round in 0..10u8 {
+        let (zoe, look_alike) = (
+            new(&format!("a{round}"), &format!("Zoe{round}"), round),
+            new(&format!("b{round}"), &format!("z0E{round}"), 100 + round),
+        );
+        let (a, b) = tokio::join!(
+            first.create_account(&zoe, 1),
+            second.create_account(&look_alike, 1)
+        );
+        let mut results = [a.map(|a| a.id), b.map(|b| b.id)];
+        if results[0].is_err() {
+            results.swap(0, 1);
+        }
+        let [Ok(_), Err(StoreError::UsernameTaken)] = &results else {
+            panic!("round {round}: {results:?}")
+        };
+    }
+    assert_eq!(number(&first, "SELECT count(*) FROM accounts").await, 10);
+}
+
 async fn a_deleted_account_keeps_its_name_and_record_and_loses_its_secrets(b: Backend) {
     let (store, _db) = store(b).await;
     let [zoe, max] = two_accounts(&store).await;
@@ -599,5 +624,5 @@ async fn an_older_database_upgrades_in_place(b: Backend) {
 both_stores!((); accounts_are_created_and_found_and_look_alikes_refused, passkeys_are_added_listed_and_removed, sessions_are_found_touched_and_ended, a_recovery_code_works_once, ratings_are_read_and_written_per_speed, a_rated_game_is_applied_exactly_once, a_deleted_account_keeps_its_name_and_record_and_loses_its_secrets, an_older_database_upgrades_in_place);
 mod concurrent {
     use super::*;
-    both_stores!((flavor = "multi_thread", worker_threads = 2); two_handles_apply_a_rated_game_once);
+    both_stores!((flavor = "multi_thread", worker_threads = 2); two_handles_apply_a_rated_game_once, two_handles_create_look_alike_names_once);
 }

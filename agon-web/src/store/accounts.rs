@@ -416,6 +416,19 @@ impl Store {
     /// recovery codes and API tokens. Its row stays (its name stays taken), and so do its
     /// ratings and rating changes: its games keep their record, as a deleted player's.
     /// [`StoreError::NoAccount`] if there is no such account, or it was deleted already.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let store = agon_web::Store::open(&dir.path().join("g.sqlite3")).unwrap();
+    /// # let new = |id: &str, name: &str, handle| agon_web::store::NewAccount { id: id.into(), username: agon_web::game::account::Username::parse(name).unwrap(), user_handle: [handle; 32], bot: false };
+    /// # let zoe = store.create_account(&new("00000000000000a1", "Zoe", 1), 5).await.unwrap();
+    /// use agon_web::StoreError;
+    /// store.delete_account(&zoe.id, 9).await.unwrap();
+    /// assert_eq!(store.account(&zoe.id).await.unwrap().unwrap().deleted_ms, Some(9));
+    /// assert_eq!(store.delete_account(&zoe.id, 10).await, Err(StoreError::NoAccount));
+    /// # });
+    /// ```
     pub async fn delete_account(&self, id: &str, now_ms: i64) -> Result<(), StoreError> {
         let mut writes = vec![Statement::new(
             "UPDATE accounts SET deleted_ms = ?2 WHERE id = ?1 AND deleted_ms IS NULL",
@@ -435,6 +448,22 @@ impl Store {
     /// Adds a passkey to its account (which must exist, not deleted:
     /// [`StoreError::NoAccount`]). A credential id stored already is refused with
     /// [`StoreError::PasskeyTaken`].
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let store = agon_web::Store::open(&dir.path().join("g.sqlite3")).unwrap();
+    /// # let new = |id: &str, name: &str, handle| agon_web::store::NewAccount { id: id.into(), username: agon_web::game::account::Username::parse(name).unwrap(), user_handle: [handle; 32], bot: false };
+    /// # let zoe = store.create_account(&new("00000000000000a1", "Zoe", 1), 5).await.unwrap();
+    /// use agon_web::{store::Passkey, StoreError};
+    /// let key = Passkey { credential_id: vec![1; 16], account_id: zoe.id.clone(), passkey: "{}".into(), counter: 0, name: "phone".into(), created_ms: 6, last_used_ms: None };
+    /// store.add_passkey(&key).await.unwrap();
+    /// assert_eq!(store.add_passkey(&key).await, Err(StoreError::PasskeyTaken));
+    /// assert_eq!(store.passkeys(&zoe.id).await.unwrap(), [key]);
+    /// assert_eq!(store.remove_passkey(&zoe.id, &[1; 16]).await, Ok(true));
+    /// assert_eq!(store.passkeys(&zoe.id).await.unwrap(), []);
+    /// # });
+    /// ```
     pub async fn add_passkey(&self, passkey: &Passkey) -> Result<(), StoreError> {
         let reads = vec![
             alive(&passkey.account_id),
@@ -510,6 +539,22 @@ impl Store {
 
     /// Stores a new session of `account_id` (which must exist, not deleted:
     /// [`StoreError::NoAccount`]) for `token`, signed in at `now_ms`.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let store = agon_web::Store::open(&dir.path().join("g.sqlite3")).unwrap();
+    /// # let new = |id: &str, name: &str, handle| agon_web::store::NewAccount { id: id.into(), username: agon_web::game::account::Username::parse(name).unwrap(), user_handle: [handle; 32], bot: false };
+    /// # let zoe = store.create_account(&new("00000000000000a1", "Zoe", 1), 5).await.unwrap();
+    /// use agon_web::game::account::{Token, SESSION_IDLE_MS};
+    /// let token = Token::session([3; 20]);
+    /// store.create_session(&token, &zoe.id, "Firefox", 100).await.unwrap();
+    /// assert_eq!(store.session(&token, 200).await.unwrap().unwrap().account_id, zoe.id);
+    /// assert_eq!(store.touch_session(&token, 200).await, Ok(false), "at most once a minute");
+    /// assert_eq!(store.session(&token, 100 + SESSION_IDLE_MS).await, Ok(None), "idle too long");
+    /// assert_eq!(store.delete_sessions(&zoe.id).await, Ok(1));
+    /// # });
+    /// ```
     pub async fn create_session(
         &self,
         token: &Token,
@@ -619,6 +664,21 @@ impl Store {
     /// Uses up `code` of `account_id` at `now_ms`: answers whether it was one of the
     /// account's unused codes (compared in constant time, [`RecoveryCode::find_in`]). A
     /// code works once; a deleted account has none.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let store = agon_web::Store::open(&dir.path().join("g.sqlite3")).unwrap();
+    /// # let new = |id: &str, name: &str, handle| agon_web::store::NewAccount { id: id.into(), username: agon_web::game::account::Username::parse(name).unwrap(), user_handle: [handle; 32], bot: false };
+    /// # let zoe = store.create_account(&new("00000000000000a1", "Zoe", 1), 5).await.unwrap();
+    /// use agon_web::game::account::RecoveryCode;
+    /// let codes: Vec<_> = (0..10).map(|k| RecoveryCode::from_bytes([k; 10])).collect();
+    /// store.set_recovery_codes(&zoe.id, &codes).await.unwrap();
+    /// assert_eq!(store.use_recovery_code(&zoe.id, &codes[2], 7).await, Ok(true));
+    /// assert_eq!(store.use_recovery_code(&zoe.id, &codes[2], 8).await, Ok(false));
+    /// assert_eq!(store.recovery_codes_left(&zoe.id).await, Ok(9));
+    /// # });
+    /// ```
     pub async fn use_recovery_code(
         &self,
         account_id: &str,
@@ -711,6 +771,22 @@ impl Store {
     /// account_id)` is the guard that refuses a second application should two servers
     /// ever get past the lock together ([`StoreError::Conflict`]).
     /// [`StoreError::NoAccount`] unless both players are two accounts.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let store = agon_web::Store::open(&dir.path().join("g.sqlite3")).unwrap();
+    /// # let new = |id: &str, name: &str, handle| agon_web::store::NewAccount { id: id.into(), username: agon_web::game::account::Username::parse(name).unwrap(), user_handle: [handle; 32], bot: false };
+    /// # let zoe = store.create_account(&new("00000000000000a1", "Zoe", 1), 5).await.unwrap();
+    /// use agon_web::{game::{rating::{rate_game, Rating}, speed::Speed}, store::RatedGame};
+    /// let max = store.create_account(&new("00000000000000b2", "Max", 2), 5).await.unwrap();
+    /// let game = RatedGame { game_id: "0011223344556677".into(), players: [zoe.id, max.id], speed: Speed::Blitz, winner: None };
+    /// let after = store.apply_rated_game(&game, 1_000).await.unwrap().unwrap();
+    /// assert_eq!(after.map(|r| r.rating), rate_game([Rating::DEFAULT; 2], [0, 0], None).unwrap());
+    /// assert_eq!(store.apply_rated_game(&game, 2_000).await, Ok(None), "once");
+    /// assert_eq!(store.rating(&game.players[0], Speed::Blitz).await, Ok(Some(after[0])));
+    /// # });
+    /// ```
     pub async fn apply_rated_game(
         &self,
         game: &RatedGame,

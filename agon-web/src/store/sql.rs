@@ -400,6 +400,46 @@ mod tests {
     }
 
     #[test]
+    fn sqlite_reads_a_row_lock_as_its_transactions_lock() {
+        let read = "SELECT id FROM accounts WHERE id = ?1 FOR UPDATE";
+        assert_eq!(
+            Dialect::Sqlite.text(read),
+            "SELECT id FROM accounts WHERE id = ?1"
+        );
+        assert_eq!(
+            Dialect::Postgres.text(read),
+            "SELECT id FROM accounts WHERE id = $1 FOR UPDATE"
+        );
+    }
+
+    #[test]
+    fn a_cell_reads_as_what_it_holds_or_names_what_it_is() {
+        assert_eq!(Cell::Int(3).int(), Ok(3));
+        assert_eq!(Cell::Null.opt_int(), Ok(None));
+        assert_eq!(Cell::Int(1).flag(), Ok(true));
+        assert_eq!(Cell::Int(2).real(), Ok(2.0));
+        assert_eq!(Cell::Bytes(vec![1]).bytes(), Ok(vec![1]));
+        assert_eq!(
+            Cell::Text("x".into()).int().unwrap_err().to_string(),
+            "database: a number expected, Text(\"x\") read"
+        );
+        assert_eq!(
+            Cell::Null.text().unwrap_err().to_string(),
+            "database: a text expected, Null read"
+        );
+    }
+
+    #[test]
+    fn a_one_row_statement_fails_with_its_error_unless_one_row_changed() {
+        let s = Statement::new("DELETE FROM x", vec![]);
+        assert_eq!((s.check(0), s.check(2)), (Ok(()), Ok(())));
+        let s = s.one_row(crate::store::StoreError::NoAccount);
+        assert_eq!(s.check(1), Ok(()));
+        assert_eq!(s.check(0), Err(crate::store::StoreError::NoAccount));
+        assert_eq!(s.check(2), Err(crate::store::StoreError::NoAccount));
+    }
+
+    #[test]
     fn postgres_reads_the_placeholders_with_dollars() {
         assert_eq!(
             Dialect::Postgres.text(RUNNING_CLOCKS),
