@@ -8,7 +8,7 @@ use agon_web::game::rating::{rate_game, Rating};
 use agon_web::game::speed::Speed;
 use agon_web::game::WebGame;
 use agon_web::store::{
-    Account, NewAccount, Passkey, RatedGame, Session, StoredRating, TOUCH_EVERY_MS,
+    Account, Ceremony, NewAccount, Passkey, RatedGame, Session, StoredRating, TOUCH_EVERY_MS,
 };
 use agon_web::{Level, Store, StoreError};
 #[macro_use]
@@ -344,6 +344,73 @@ async fn ratings_are_read_and_written_per_speed(b: Backend) {
     );
 }
 
+fn ceremony(id: &str, account: Option<&str>, expires_ms: i64) -> Ceremony {
+    Ceremony {
+        id: id.into(),
+        kind: "register".into(),
+        state: format!("{{\"challenge\":\"{id}\"}}"),
+        account_id: account.map(Into::into),
+        expires_ms,
+    }
+}
+
+async fn a_ceremony_is_read_once_before_it_expires(b: Backend) {
+    let (store, _db) = store(b).await;
+    let [zoe, _] = two_accounts(&store).await;
+    let signup = ceremony("c1", None, 5000);
+    let passkey = Ceremony {
+        kind: "authenticate".into(),
+        ..ceremony("c2", Some(&zoe.id), 5000)
+    };
+    store.put_ceremony(&signup).await.unwrap();
+    store.put_ceremony(&passkey).await.unwrap();
+    assert_eq!(store.put_ceremony(&signup).await, Err(StoreError::Conflict));
+    assert_eq!(
+        store
+            .put_ceremony(&ceremony("c3", Some("00000000000000ff"), 5000))
+            .await,
+        Err(StoreError::NoAccount)
+    );
+    let odd = Ceremony {
+        kind: "sing".into(),
+        ..ceremony("c4", None, 5000)
+    };
+    // The table's check refuses any other kind (SQLite's constraint errors all read as
+    // conflicts).
+    let refused = store.put_ceremony(&odd).await.unwrap_err();
+    match b {
+        Backend::Sqlite => assert_eq!(refused, StoreError::Conflict),
+        Backend::Postgres => assert!(
+            refused.to_string().contains("ceremonies_kind_check"),
+            "{refused}"
+        ),
+    }
+    assert_eq!(store.take_ceremony("c4", 0).await, Ok(None));
+    assert_eq!(store.take_ceremony("c1", 4999).await, Ok(Some(signup)));
+    assert_eq!(store.take_ceremony("c1", 4999).await, Ok(None), "read once");
+    assert_eq!(store.take_ceremony("c2", 4999).await, Ok(Some(passkey)));
+    // Expired: not handed out, and gone.
+    store
+        .put_ceremony(&ceremony("c5", None, 5000))
+        .await
+        .unwrap();
+    assert_eq!(store.take_ceremony("c5", 5000).await, Ok(None));
+    assert_eq!(number(&store, "SELECT count(*) FROM ceremonies").await, 0);
+    // Ceremonies begun and never finished are pruned once expired.
+    for (id, expires) in [("c6", 100), ("c7", 200), ("c8", 300)] {
+        store
+            .put_ceremony(&ceremony(id, None, expires))
+            .await
+            .unwrap();
+    }
+    assert_eq!(store.prune_ceremonies(200).await, Ok(2));
+    assert_eq!(store.prune_ceremonies(200).await, Ok(0));
+    assert_eq!(
+        store.take_ceremony("c8", 250).await.map(|c| c.is_some()),
+        Ok(true)
+    );
+}
+
 fn rated(game_id: &str, winner: Option<Side>) -> RatedGame {
     RatedGame {
         game_id: game_id.into(),
@@ -484,6 +551,25 @@ async fn two_handles_create_look_alike_names_once(b: Backend) {
     assert_eq!(number(&first, "SELECT count(*) FROM accounts").await, 10);
 }
 
+async fn two_handles_take_a_ceremony_once(b: Backend) {
+    let (first, db) = store(b).await;
+    let second = Store::connect(&db.db, 4).await.unwrap();
+    for round in 0..10 {
+        let id = format!("c{round}");
+        first
+            .put_ceremony(&ceremony(&id, None, 5000))
+            .await
+            .unwrap();
+        let (a, b) = tokio::join!(first.take_ceremony(&id, 1), second.take_ceremony(&id, 1));
+        let taken = [a.unwrap(), b.unwrap()];
+        assert_eq!(
+            taken.iter().flatten().count(),
+            1,
+            "round {round}: {taken:?}"
+        );
+    }
+}
+
 async fn a_deleted_account_keeps_its_name_and_record_and_loses_its_secrets(b: Backend) {
     let (store, _db) = store(b).await;
     let [zoe, max] = two_accounts(&store).await;
@@ -498,6 +584,10 @@ async fn a_deleted_account_keeps_its_name_and_record_and_loses_its_secrets(b: Ba
         .await
         .unwrap();
     store.set_recovery_codes(&zoe.id, &codes(0)).await.unwrap();
+    store
+        .put_ceremony(&ceremony("c1", Some(ZOE), 5000))
+        .await
+        .unwrap();
     let game = RatedGame {
         game_id: "0011223344556677".into(),
         ..rated("", Some(Side::White))
@@ -512,7 +602,13 @@ async fn a_deleted_account_keeps_its_name_and_record_and_loses_its_secrets(b: Ba
     assert_eq!(store.passkeys(&zoe.id).await, Ok(vec![]));
     assert_eq!(store.session(&token(1), 900).await, Ok(None));
     assert_eq!(store.recovery_codes_left(&zoe.id).await, Ok(0));
-    for table in ["passkeys", "sessions", "recovery_codes", "api_tokens"] {
+    for table in [
+        "passkeys",
+        "sessions",
+        "recovery_codes",
+        "api_tokens",
+        "ceremonies",
+    ] {
         let n = number(
             &store,
             &format!("SELECT count(*) FROM {table} WHERE account_id = '{ZOE}'"),
@@ -621,8 +717,8 @@ async fn an_older_database_upgrades_in_place(b: Backend) {
     assert_eq!(store.counts().await, Ok((1, 1)));
 }
 
-both_stores!((); accounts_are_created_and_found_and_look_alikes_refused, passkeys_are_added_listed_and_removed, sessions_are_found_touched_and_ended, a_recovery_code_works_once, ratings_are_read_and_written_per_speed, a_rated_game_is_applied_exactly_once, a_deleted_account_keeps_its_name_and_record_and_loses_its_secrets, an_older_database_upgrades_in_place);
+both_stores!((); accounts_are_created_and_found_and_look_alikes_refused, passkeys_are_added_listed_and_removed, sessions_are_found_touched_and_ended, a_recovery_code_works_once, a_ceremony_is_read_once_before_it_expires, ratings_are_read_and_written_per_speed, a_rated_game_is_applied_exactly_once, a_deleted_account_keeps_its_name_and_record_and_loses_its_secrets, an_older_database_upgrades_in_place);
 mod concurrent {
     use super::*;
-    both_stores!((flavor = "multi_thread", worker_threads = 2); two_handles_apply_a_rated_game_once, two_handles_create_look_alike_names_once);
+    both_stores!((flavor = "multi_thread", worker_threads = 2); two_handles_apply_a_rated_game_once, two_handles_create_look_alike_names_once, two_handles_take_a_ceremony_once);
 }

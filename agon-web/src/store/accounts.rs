@@ -1,6 +1,6 @@
 //! The accounts of online play (issue 33, `docs/ONLINE-PLAN.md`): accounts, their
-//! passkeys, sessions, recovery codes and API tokens, ratings per speed and the rating
-//! changes of rated games. Each operation is written once, here, as the reads and writes
+//! passkeys, sessions, recovery codes and API tokens, the WebAuthn ceremonies under way,
+//! ratings per speed and the rating changes of rated games. Each operation is written once, here, as the reads and writes
 //! of one transaction ([`Store::transact`]), which both stores run alike.
 //!
 //! Secrets are kept as their SHA-256 digests only ([`Token::digest`],
@@ -96,6 +96,14 @@ CREATE TABLE rating_changes (
     PRIMARY KEY (game_id, account_id)
 );
 CREATE INDEX rating_changes_account ON rating_changes (account_id, speed, at_ms);
+CREATE TABLE ceremonies (
+    id            TEXT PRIMARY KEY,
+    kind          TEXT NOT NULL CHECK (kind IN ('register', 'authenticate')),
+    state         TEXT NOT NULL,
+    account_id    TEXT REFERENCES accounts(id),
+    expires_ms    BIGINT NOT NULL
+);
+CREATE INDEX ceremonies_expiry ON ceremonies (expires_ms);
 "
     };
 }
@@ -239,6 +247,28 @@ pub struct RatedGame {
     pub speed: Speed,
     /// Who won (`None`: a draw).
     pub winner: Option<Side>,
+}
+
+/// A WebAuthn ceremony under way: sign-up and sign-in each take two requests, which may
+/// reach two servers, so the relying party's state between them is kept here, read once.
+///
+/// ```
+/// use agon_web::store::Ceremony;
+/// let c = Ceremony { id: "c0ffee".into(), kind: "register".into(), state: "{}".into(), account_id: None, expires_ms: 300_000 };
+/// assert_eq!(c.kind, "register");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ceremony {
+    /// Its id, random, sent to the browser.
+    pub id: String,
+    /// `register` or `authenticate` (the table refuses anything else).
+    pub kind: String,
+    /// The WebAuthn crate's state, serialised, opaque to the store.
+    pub state: String,
+    /// The account it is for (`None`: a sign-up, or a sign-in without a name).
+    pub account_id: Option<String>,
+    /// When it stops being usable, unix milliseconds.
+    pub expires_ms: i64,
 }
 
 const ACCOUNT: &str = "SELECT id, username, user_handle, created_ms, bot, deleted_ms FROM accounts";
@@ -413,7 +443,7 @@ impl Store {
     }
 
     /// Marks account `id` deleted at `now_ms` and deletes its passkeys, sessions,
-    /// recovery codes and API tokens. Its row stays (its name stays taken), and so do its
+    /// recovery codes, API tokens and ceremonies. Its row stays (its name stays taken), and so do its
     /// ratings and rating changes: its games keep their record, as a deleted player's.
     /// [`StoreError::NoAccount`] if there is no such account, or it was deleted already.
     ///
@@ -435,7 +465,13 @@ impl Store {
             vec![text(id), Value::Int(Some(now_ms))],
         )
         .one_row(StoreError::NoAccount)];
-        for table in ["passkeys", "sessions", "recovery_codes", "api_tokens"] {
+        for table in [
+            "passkeys",
+            "sessions",
+            "recovery_codes",
+            "api_tokens",
+            "ceremonies",
+        ] {
             writes.push(Statement::new(
                 format!("DELETE FROM {table} WHERE account_id = ?1"),
                 vec![text(id)],
@@ -857,6 +893,90 @@ impl Store {
             })
             .await?;
         Ok(after)
+    }
+
+    /// Keeps a ceremony until [`Store::take_ceremony`] reads it. An id stored already
+    /// is a [`StoreError::Conflict`]; an account that does not exist,
+    /// [`StoreError::NoAccount`].
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let store = agon_web::Store::open(&dir.path().join("g.sqlite3")).unwrap();
+    /// use agon_web::store::Ceremony;
+    /// let c = Ceremony { id: "c0ffee".into(), kind: "authenticate".into(), state: "{}".into(), account_id: None, expires_ms: 300_000 };
+    /// store.put_ceremony(&c).await.unwrap();
+    /// assert_eq!(store.take_ceremony("c0ffee", 1_000).await, Ok(Some(c)));
+    /// assert_eq!(store.take_ceremony("c0ffee", 1_000).await, Ok(None), "read once");
+    /// # });
+    /// ```
+    pub async fn put_ceremony(&self, ceremony: &Ceremony) -> Result<(), StoreError> {
+        let reads = match &ceremony.account_id {
+            Some(id) => vec![alive(id)],
+            None => Vec::new(),
+        };
+        let insert = Statement::new(
+            "INSERT INTO ceremonies (id, kind, state, account_id, expires_ms) \
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            vec![
+                text(&ceremony.id),
+                text(&ceremony.kind),
+                text(&ceremony.state),
+                Value::OptText(ceremony.account_id.clone()),
+                Value::Int(Some(ceremony.expires_ms)),
+            ],
+        );
+        self.transact(reads, move |rows| {
+            rows.first().map_or(Ok(()), must_be_alive)?;
+            Ok((vec![insert], ()))
+        })
+        .await?;
+        Ok(())
+    }
+
+    /// The ceremony `id`, deleted as it is read: `None` if there is none, or if it
+    /// expired by `now_ms` (deleted too). Of two requests taking it at once, one gets it.
+    pub async fn take_ceremony(
+        &self,
+        id: &str,
+        now_ms: i64,
+    ) -> Result<Option<Ceremony>, StoreError> {
+        let read = Statement::new(
+            "SELECT id, kind, state, account_id, expires_ms FROM ceremonies WHERE id = ?1 \
+             FOR UPDATE",
+            vec![text(id)],
+        );
+        let delete = Statement::new("DELETE FROM ceremonies WHERE id = ?1", vec![text(id)]);
+        let (found, _) = self
+            .transact(vec![read], move |rows| {
+                let Some(row) = rows[0].first() else {
+                    return Ok((Vec::new(), None));
+                };
+                let ceremony = Ceremony {
+                    id: row[0].text()?,
+                    kind: row[1].text()?,
+                    state: row[2].text()?,
+                    account_id: match &row[3] {
+                        Cell::Null => None,
+                        cell => Some(cell.text()?),
+                    },
+                    expires_ms: row[4].int()?,
+                };
+                let live = (ceremony.expires_ms > now_ms).then_some(ceremony);
+                Ok((vec![delete], live))
+            })
+            .await?;
+        Ok(found)
+    }
+
+    /// Deletes the ceremonies expired by `now_ms` (begun and never finished); answers
+    /// how many.
+    pub async fn prune_ceremonies(&self, now_ms: i64) -> Result<u64, StoreError> {
+        self.write_count(Statement::new(
+            "DELETE FROM ceremonies WHERE expires_ms <= ?1",
+            vec![Value::Int(Some(now_ms))],
+        ))
+        .await
     }
 
     /// Runs `reads`, then the writes `f` computes from their rows, in one transaction

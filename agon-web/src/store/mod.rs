@@ -37,7 +37,7 @@ use row::GameRow;
 use sql::Op;
 
 pub use accounts::{
-    Account, NewAccount, Passkey, RatedGame, Session, StoredRating, TOUCH_EVERY_MS,
+    Account, Ceremony, NewAccount, Passkey, RatedGame, Session, StoredRating, TOUCH_EVERY_MS,
 };
 pub use postgres::{Notice, PgStore, CHANNEL, LISTENER_NAME, PG_VERSION};
 pub use sqlite::{SqliteStore, VERSION};
