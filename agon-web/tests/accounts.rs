@@ -551,6 +551,28 @@ async fn two_handles_create_look_alike_names_once(b: Backend) {
     assert_eq!(number(&first, "SELECT count(*) FROM accounts").await, 10);
 }
 
+/// Two servers adding the same credential to two accounts at once: one has it, the other
+/// is refused by name.
+async fn two_handles_add_a_passkey_once(b: Backend) {
+    let (first, db) = store(b).await;
+    let second = Store::connect(&db.db, 4).await.unwrap();
+    two_accounts(&first).await;
+    for round in 0..10u8 {
+        let (zoes, maxs) = (passkey(round, ZOE, 1), passkey(round, MAX, 1));
+        let (a, b) = tokio::join!(first.add_passkey(&zoes), second.add_passkey(&maxs));
+        let mut results = [a, b];
+        if results[0].is_err() {
+            results.swap(0, 1);
+        }
+        assert_eq!(
+            results,
+            [Ok(()), Err(StoreError::PasskeyTaken)],
+            "round {round}"
+        );
+    }
+    assert_eq!(number(&first, "SELECT count(*) FROM passkeys").await, 10);
+}
+
 async fn two_handles_take_a_ceremony_once(b: Backend) {
     let (first, db) = store(b).await;
     let second = Store::connect(&db.db, 4).await.unwrap();
@@ -715,5 +737,5 @@ async fn an_older_database_upgrades_in_place(b: Backend) {
 both_stores!((); accounts_are_created_and_found_and_look_alikes_refused, passkeys_are_added_listed_and_removed, sessions_are_found_touched_and_ended, a_recovery_code_works_once, a_ceremony_is_read_once_before_it_expires, ratings_are_read_and_written_per_speed, a_rated_game_is_applied_exactly_once, a_deleted_account_keeps_its_name_and_record_and_loses_its_secrets, an_older_database_upgrades_in_place);
 mod concurrent {
     use super::*;
-    both_stores!((flavor = "multi_thread", worker_threads = 2); two_handles_apply_a_rated_game_once, two_handles_create_look_alike_names_once, two_handles_take_a_ceremony_once);
+    both_stores!((flavor = "multi_thread", worker_threads = 2); two_handles_apply_a_rated_game_once, two_handles_create_look_alike_names_once, two_handles_take_a_ceremony_once, two_handles_add_a_passkey_once);
 }

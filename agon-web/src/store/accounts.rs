@@ -501,16 +501,12 @@ impl Store {
     /// # });
     /// ```
     pub async fn add_passkey(&self, passkey: &Passkey) -> Result<(), StoreError> {
-        let reads = vec![
-            alive(&passkey.account_id),
-            Statement::new(
-                "SELECT 1 FROM passkeys WHERE credential_id = ?1",
-                vec![bytes(&passkey.credential_id)],
-            ),
-        ];
+        // A credential id stored already writes nothing, even when two servers add it
+        // at once.
         let insert = Statement::new(
             "INSERT INTO passkeys (credential_id, account_id, passkey, counter, name, \
-             created_ms, last_used_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+             created_ms, last_used_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
+             ON CONFLICT (credential_id) DO NOTHING",
             vec![
                 bytes(&passkey.credential_id),
                 text(&passkey.account_id),
@@ -520,12 +516,10 @@ impl Store {
                 Value::Int(Some(passkey.created_ms)),
                 Value::Int(passkey.last_used_ms),
             ],
-        );
-        self.transact(reads, move |rows| {
+        )
+        .one_row(StoreError::PasskeyTaken);
+        self.transact(vec![alive(&passkey.account_id)], move |rows| {
             must_be_alive(&rows[0])?;
-            if !rows[1].is_empty() {
-                return Err(StoreError::PasskeyTaken);
-            }
             Ok((vec![insert], ()))
         })
         .await?;

@@ -18,6 +18,10 @@
 //!
 //! Each write is described once ([`Change`], its SQL in `sql.rs` for both dialects); the
 //! store knows nothing of HTTP: it fails with a [`StoreError`], which the service maps.
+//!
+//! The accounts of online play (issue 33) live in the same database: their tables and
+//! operations are `accounts.rs` ([`Store::create_account`] and the rest), each written
+//! once as one transaction's reads and writes that both stores run.
 
 use std::path::PathBuf;
 
