@@ -18,6 +18,10 @@
 //!
 //! Each write is described once ([`Change`], its SQL in `sql.rs` for both dialects); the
 //! store knows nothing of HTTP: it fails with a [`StoreError`], which the service maps.
+//!
+//! The accounts of online play (issue 33) live in the same database: their tables and
+//! operations are `accounts.rs` ([`Store::create_account`] and the rest), each written
+//! once as one transaction's reads and writes that both stores run.
 
 use std::path::PathBuf;
 
@@ -27,6 +31,8 @@ use crate::game::WebGame;
 
 #[macro_use]
 mod row;
+#[macro_use]
+mod accounts;
 mod postgres;
 mod sql;
 mod sqlite;
@@ -34,6 +40,9 @@ mod sqlite;
 use row::GameRow;
 use sql::Op;
 
+pub use accounts::{
+    Account, Ceremony, NewAccount, Passkey, RatedGame, Session, StoredRating, TOUCH_EVERY_MS,
+};
 pub use postgres::{Notice, PgStore, CHANNEL, LISTENER_NAME, PG_VERSION};
 pub use sqlite::{SqliteStore, VERSION};
 
@@ -218,6 +227,8 @@ impl Change {
 /// assert_eq!(e.to_string(), "the database is unavailable (connection refused): try again in a moment");
 /// let e = StoreError::Corrupt { id: "0011223344556677".into(), what: "rules".into() };
 /// assert_eq!(e.to_string(), "game 0011223344556677 in the database: rules");
+/// assert_eq!(StoreError::UsernameTaken.to_string(), "this name, or one that looks like it, is taken");
+/// assert_eq!(StoreError::NoAccount.to_string(), "no such account");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StoreError {
@@ -244,6 +255,14 @@ pub enum StoreError {
     },
     /// A database whose schema version this server cannot read.
     Schema(String),
+    /// A new account's name looks like an account's (the same skeleton,
+    /// [`Username::skeleton`](crate::game::account::Username::skeleton)), a deleted
+    /// one's too. Nothing was written.
+    UsernameTaken,
+    /// A passkey whose credential id is stored already. Nothing was written.
+    PasskeyTaken,
+    /// No such account, or a deleted one. Nothing was written.
+    NoAccount,
     /// Any other failure of the database, in its own words.
     Database(String),
 }
@@ -260,6 +279,11 @@ impl std::fmt::Display for StoreError {
                 )
             }
             StoreError::Corrupt { id, what } => write!(f, "game {id} in the database: {what}"),
+            StoreError::UsernameTaken => {
+                f.write_str("this name, or one that looks like it, is taken")
+            }
+            StoreError::PasskeyTaken => f.write_str("this passkey is registered already"),
+            StoreError::NoAccount => f.write_str("no such account"),
             StoreError::Schema(message) | StoreError::Database(message) => f.write_str(message),
         }
     }

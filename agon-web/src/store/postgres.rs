@@ -43,7 +43,7 @@ use tokio_postgres::types::{IsNull, ToSql, Type};
 use tokio_postgres::{AsyncMessage, NoTls, Row};
 
 use super::row::{GameRow, COLUMNS};
-use super::sql::{self, Dialect, Statement, Value};
+use super::sql::{self, Cell, Dialect, Rows, Statement, Value};
 use super::{worker, After, Change, Changed, Compute, Failure, StoreError, WebGame};
 
 /// The notification channel of changed games.
@@ -53,8 +53,9 @@ pub const CHANNEL: &str = "agon_games";
 pub const LISTENER_NAME: &str = "agon-web-listen";
 
 /// The migrations: `MIGRATIONS[i]` takes the schema from version `i` to `i + 1`. Version 1
-/// is what SQLite's schema version 3 means, version 2 what its version 4 means.
-const MIGRATIONS: [&str; 2] = [
+/// is what SQLite's schema version 3 means, version 2 what its version 4 means, version 3
+/// what its version 5 means.
+const MIGRATIONS: [&str; 3] = [
     "
 CREATE TABLE games (
     id                 TEXT PRIMARY KEY,
@@ -108,6 +109,9 @@ UPDATE games SET deadline_ms = clock_at_ms + LEAST(white_ms, black_ms)
 DROP INDEX games_running;
 CREATE INDEX games_deadline ON games (deadline_ms) WHERE deadline_ms IS NOT NULL;
 ",
+    // Accounts, their passkeys, sessions, recovery codes and API tokens, ratings and
+    // rating changes (issue 33; the same text as SQLite's 4 to 5).
+    accounts_schema!(),
 ];
 
 /// How long the database keeps a session that sits in a transaction without a word
@@ -321,22 +325,58 @@ async fn write(client: &impl GenericClient, change: Change) -> Result<(), StoreE
     Ok(())
 }
 
-/// Runs one statement of a write.
-async fn run(client: &impl GenericClient, statement: &Statement) -> Result<(), StoreError> {
-    let prepared = client
-        .prepare_cached(&Dialect::Postgres.text(&statement.sql))
+/// The values bound to a statement's placeholders.
+fn params(values: &[Value]) -> Vec<&(dyn ToSql + Sync)> {
+    values.iter().map(|v| v as &(dyn ToSql + Sync)).collect()
+}
+
+/// The values of a row, by their columns' types.
+fn cells(row: &Row) -> Result<Vec<Cell>, StoreError> {
+    let mut cells = Vec::new();
+    for (i, column) in row.columns().iter().enumerate() {
+        let ty = column.type_();
+        let cell = if *ty == Type::INT8 {
+            row.try_get::<_, Option<i64>>(i).map(|v| v.map(Cell::Int))
+        } else if *ty == Type::INT4 {
+            row.try_get::<_, Option<i32>>(i)
+                .map(|v| v.map(|v| Cell::Int(v.into())))
+        } else if *ty == Type::BOOL {
+            row.try_get::<_, Option<bool>>(i)
+                .map(|v| v.map(|v| Cell::Int(v.into())))
+        } else if *ty == Type::FLOAT8 {
+            row.try_get::<_, Option<f64>>(i).map(|v| v.map(Cell::Real))
+        } else if *ty == Type::BYTEA {
+            row.try_get::<_, Option<Vec<u8>>>(i)
+                .map(|v| v.map(Cell::Bytes))
+        } else {
+            row.try_get::<_, Option<String>>(i)
+                .map(|v| v.map(Cell::Text))
+        };
+        cells.push(cell.map_err(db_error)?.unwrap_or(Cell::Null));
+    }
+    Ok(cells)
+}
+
+/// A statement written with `?N` placeholders, prepared (and cached) as PostgreSQL's.
+async fn prepare(
+    client: &impl GenericClient,
+    sql: &str,
+) -> Result<tokio_postgres::Statement, StoreError> {
+    client
+        .prepare_cached(&Dialect::Postgres.text(sql))
+        .await
+        .map_err(db_error)
+}
+
+/// Runs one statement of a write; answers how many rows it changed.
+async fn run(client: &impl GenericClient, statement: &Statement) -> Result<u64, StoreError> {
+    let prepared = prepare(client, &statement.sql).await?;
+    let changed = client
+        .execute(&prepared, &params(&statement.params))
         .await
         .map_err(db_error)?;
-    let params: Vec<&(dyn ToSql + Sync)> = statement
-        .params
-        .iter()
-        .map(|v| v as &(dyn ToSql + Sync))
-        .collect();
-    let changed = client.execute(&prepared, &params).await.map_err(db_error)?;
-    if statement.one_row && changed != 1 {
-        return Err(StoreError::Conflict);
-    }
-    Ok(())
+    statement.check(changed)?;
+    Ok(changed)
 }
 
 type SqlResult = Result<IsNull, Box<dyn std::error::Error + Sync + Send>>;
@@ -350,6 +390,7 @@ impl ToSql for Value {
             Value::OptText(v) => v.to_sql(ty, out),
             Value::Bytes(v) => v.to_sql(ty, out),
             Value::Bool(v) => v.to_sql(ty, out),
+            Value::Real(v) => v.to_sql(ty, out),
         }
     }
 
@@ -366,6 +407,7 @@ impl ToSql for Value {
             Value::OptText(v) => v.to_sql_checked(ty, out),
             Value::Bytes(v) => v.to_sql_checked(ty, out),
             Value::Bool(v) => v.to_sql_checked(ty, out),
+            Value::Real(v) => v.to_sql_checked(ty, out),
         }
     }
 }
@@ -520,6 +562,33 @@ impl PgStore {
         }
     }
 
+    /// The SQL that makes an empty database the schema `version` (1 to [`PG_VERSION`])
+    /// as the servers of that version wrote it, with its rows of `agon_schema`: an older
+    /// database to test the migrations on. `None` for another version.
+    ///
+    /// ```
+    /// use agon_web::store::PgStore;
+    /// let sql = PgStore::schema_sql(2).unwrap();
+    /// assert!(sql.contains("CREATE TABLE games") && sql.contains("ADD COLUMN deadline_ms"));
+    /// assert!(!sql.contains("CREATE TABLE accounts"));
+    /// assert!(sql.trim_end().ends_with("INSERT INTO agon_schema (version) VALUES (2);"));
+    /// assert_eq!(PgStore::schema_sql(0), None);
+    /// ```
+    pub fn schema_sql(version: i64) -> Option<String> {
+        let applied = usize::try_from(version).ok()?;
+        (1..=PG_VERSION).contains(&version).then(|| {
+            let mut sql = String::from("CREATE TABLE agon_schema (version BIGINT PRIMARY KEY);\n");
+            for (i, migration) in MIGRATIONS[..applied].iter().enumerate() {
+                sql.push_str(migration);
+                sql.push_str(&format!(
+                    "\nINSERT INTO agon_schema (version) VALUES ({});\n",
+                    i + 1
+                ));
+            }
+            sql
+        })
+    }
+
     /// The URL it was opened with.
     pub fn url(&self) -> &str {
         &self.url
@@ -574,6 +643,42 @@ impl PgStore {
         .map_err(|e| E::from(worker(e)))?
     }
 
+    /// Runs `reads`, then the writes `f` computes from their rows, in one transaction, in
+    /// a task of its own like a change (see [`Store::transact`](super::Store::transact)).
+    pub(crate) async fn transact<T: Send + 'static>(
+        &self,
+        reads: Vec<Statement>,
+        f: impl FnOnce(Vec<Rows>) -> Result<(Vec<Statement>, T), StoreError> + Send + 'static,
+    ) -> Result<(T, Vec<u64>), StoreError> {
+        let pool = self.pool.clone();
+        tokio::spawn(async move {
+            let mut client = pool.get().await.map_err(pool_error)?;
+            within!(client, async {
+                let tx = client.transaction().await.map_err(db_error)?;
+                let mut answers = Vec::new();
+                // One read after the other: each sees what was committed before it
+                // started, so a read after a `FOR UPDATE` sees the lock holder's commit.
+                for read in &reads {
+                    let statement = prepare(&tx, &read.sql).await?;
+                    let rows = tx
+                        .query(&statement, &params(&read.params))
+                        .await
+                        .map_err(db_error)?;
+                    answers.push(rows.iter().map(cells).collect::<Result<Rows, _>>()?);
+                }
+                let (writes, value) = f(answers)?;
+                let mut changed = Vec::new();
+                for write in &writes {
+                    changed.push(run(&tx, write).await?);
+                }
+                tx.commit().await.map_err(db_error)?;
+                Ok((value, changed))
+            })
+        })
+        .await
+        .map_err(worker)?
+    }
+
     /// Deletes the idle games (see [`Store::prune`](super::Store::prune)); their moves go
     /// with them (`ON DELETE CASCADE`), each game under its row lock.
     pub async fn prune(
@@ -583,9 +688,8 @@ impl PgStore {
     ) -> Result<usize, StoreError> {
         let mut client = self.pool.get().await.map_err(pool_error)?;
         let idle = format!("DELETE FROM games WHERE {}", sql::IDLE);
-        let params = sql::idle_params(unfinished_ms, finished_ms);
-        let params: Vec<&(dyn ToSql + Sync)> =
-            params.iter().map(|v| v as &(dyn ToSql + Sync)).collect();
+        let values = sql::idle_params(unfinished_ms, finished_ms);
+        let params = params(&values);
         within!(client, PRUNE_DEADLINE, async {
             let tx = client.transaction().await.map_err(db_error)?;
             // A large backlog may take longer than a request's statement may.

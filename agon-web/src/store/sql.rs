@@ -9,7 +9,7 @@ use super::row::{GameRow, CHANGEABLE, COLUMNS};
 
 /// A value bound to a placeholder, typed so that PostgreSQL (strict about its parameters'
 /// types) and SQLite read it alike.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) enum Value {
     /// A 64-bit integer (`BIGINT`; SQLite's `INTEGER`), or NULL.
     Int(Option<i64>),
@@ -23,23 +23,112 @@ pub(crate) enum Value {
     Bytes(Option<Vec<u8>>),
     /// A flag (`BOOLEAN`; SQLite's 0 or 1).
     Bool(bool),
+    /// A real number (`DOUBLE PRECISION`; SQLite's `REAL`).
+    Real(f64),
 }
 
-/// One statement of a write: its SQL with `?1` to `?N`, the values, and whether it must
-/// change exactly one row (the version check of a save: else the change is a conflict).
+// A rating is never NaN (`Rating::new` refuses it), so a value equals itself.
+impl Eq for Value {}
+
+/// A value read from a row, whatever its column: both stores' readers make these, and
+/// the operations written once (`accounts.rs`) read them by what they expect.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Cell {
+    Null,
+    /// An integer or a flag (SQLite keeps flags as 0 or 1; PostgreSQL's become so too).
+    Int(i64),
+    Real(f64),
+    Text(String),
+    Bytes(Vec<u8>),
+}
+
+/// The rows one read answers.
+pub(crate) type Rows = Vec<Vec<Cell>>;
+
+impl Cell {
+    fn unexpected(&self, what: &str) -> super::StoreError {
+        super::StoreError::Database(format!("database: a {what} expected, {self:?} read"))
+    }
+
+    /// The integer, or an error naming what was read instead.
+    pub fn int(&self) -> Result<i64, super::StoreError> {
+        match self {
+            Cell::Int(v) => Ok(*v),
+            _ => Err(self.unexpected("number")),
+        }
+    }
+
+    /// The integer, `None` for NULL.
+    pub fn opt_int(&self) -> Result<Option<i64>, super::StoreError> {
+        match self {
+            Cell::Null => Ok(None),
+            _ => self.int().map(Some),
+        }
+    }
+
+    /// The real number (an integer column's too: SQLite stores `2.0` as it likes).
+    pub fn real(&self) -> Result<f64, super::StoreError> {
+        match self {
+            Cell::Real(v) => Ok(*v),
+            Cell::Int(v) => Ok(*v as f64),
+            _ => Err(self.unexpected("real number")),
+        }
+    }
+
+    /// The text.
+    pub fn text(&self) -> Result<String, super::StoreError> {
+        match self {
+            Cell::Text(v) => Ok(v.clone()),
+            _ => Err(self.unexpected("text")),
+        }
+    }
+
+    /// The bytes.
+    pub fn bytes(&self) -> Result<Vec<u8>, super::StoreError> {
+        match self {
+            Cell::Bytes(v) => Ok(v.clone()),
+            _ => Err(self.unexpected("blob")),
+        }
+    }
+
+    /// The flag (0 or 1 in SQLite).
+    pub fn flag(&self) -> Result<bool, super::StoreError> {
+        self.int().map(|v| v != 0)
+    }
+}
+
+/// One statement of a write: its SQL with `?1` to `?N`, the values, and the error it
+/// fails with unless it changes exactly one row (the version check of a save: else the
+/// change is a conflict; `None`: any number of rows).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Statement {
     pub sql: String,
     pub params: Vec<Value>,
-    pub one_row: bool,
+    pub one_row: Option<super::StoreError>,
 }
 
 impl Statement {
-    fn new(sql: String, params: Vec<Value>) -> Statement {
+    pub fn new(sql: impl Into<String>, params: Vec<Value>) -> Statement {
         Statement {
-            sql,
+            sql: sql.into(),
             params,
-            one_row: false,
+            one_row: None,
+        }
+    }
+
+    /// The statement, failing with `error` unless it changes exactly one row.
+    pub fn one_row(self, error: super::StoreError) -> Statement {
+        Statement {
+            one_row: Some(error),
+            ..self
+        }
+    }
+
+    /// Runs the check of [`Statement::one_row`] on the number of rows it `changed`.
+    pub fn check(&self, changed: u64) -> Result<(), super::StoreError> {
+        match &self.one_row {
+            Some(error) if changed != 1 => Err(error.clone()),
+            _ => Ok(()),
         }
     }
 }
@@ -52,9 +141,14 @@ pub(crate) enum Dialect {
 }
 
 impl Dialect {
-    /// `sql` (written with `?N` placeholders and no other `?`) in this dialect.
+    /// `sql` (written with `?N` placeholders and no other `?`) in this dialect. SQLite
+    /// has no row locks (its transaction holds the whole file's write lock): it reads a
+    /// `FOR UPDATE` without it.
     pub fn text(self, sql: &str) -> Cow<'_, str> {
         match self {
+            Dialect::Sqlite if sql.contains(" FOR UPDATE") => {
+                Cow::Owned(sql.replace(" FOR UPDATE", ""))
+            }
             Dialect::Sqlite => Cow::Borrowed(sql),
             Dialect::Postgres => Cow::Owned(sql.replace('?', "$")),
         }
@@ -127,7 +221,7 @@ impl Op {
                 now_ms,
             } => append(&id, from, moves, now_ms).into_iter().collect(),
             Op::Truncate { id, keep } => vec![Statement::new(
-                "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2".into(),
+                "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
                 vec![Value::Text(id), ply(keep)],
             )],
             Op::Save {
@@ -158,10 +252,7 @@ impl Op {
                     sets.join(", "),
                     n - 1
                 );
-                vec![Statement {
-                    one_row: true,
-                    ..Statement::new(sql, params)
-                }]
+                vec![Statement::new(sql, params).one_row(super::StoreError::Conflict)]
             }
         }
     }
@@ -234,7 +325,7 @@ mod tests {
         .statements()[..] else {
             panic!("one statement")
         };
-        assert!(save.one_row);
+        assert_eq!(save.one_row, Some(crate::store::StoreError::Conflict));
         assert_eq!(save.params.len(), CHANGEABLE.len() + 4);
         let n = save.params.len();
         assert!(
@@ -306,6 +397,46 @@ mod tests {
         .statements();
         assert_eq!(new.len(), 1, "a new game without moves is its row");
         assert_eq!(new[0].params.len(), COLUMNS.split(',').count() + 3);
+    }
+
+    #[test]
+    fn sqlite_reads_a_row_lock_as_its_transactions_lock() {
+        let read = "SELECT id FROM accounts WHERE id = ?1 FOR UPDATE";
+        assert_eq!(
+            Dialect::Sqlite.text(read),
+            "SELECT id FROM accounts WHERE id = ?1"
+        );
+        assert_eq!(
+            Dialect::Postgres.text(read),
+            "SELECT id FROM accounts WHERE id = $1 FOR UPDATE"
+        );
+    }
+
+    #[test]
+    fn a_cell_reads_as_what_it_holds_or_names_what_it_is() {
+        assert_eq!(Cell::Int(3).int(), Ok(3));
+        assert_eq!(Cell::Null.opt_int(), Ok(None));
+        assert_eq!(Cell::Int(1).flag(), Ok(true));
+        assert_eq!(Cell::Int(2).real(), Ok(2.0));
+        assert_eq!(Cell::Bytes(vec![1]).bytes(), Ok(vec![1]));
+        assert_eq!(
+            Cell::Text("x".into()).int().unwrap_err().to_string(),
+            "database: a number expected, Text(\"x\") read"
+        );
+        assert_eq!(
+            Cell::Null.text().unwrap_err().to_string(),
+            "database: a text expected, Null read"
+        );
+    }
+
+    #[test]
+    fn a_one_row_statement_fails_with_its_error_unless_one_row_changed() {
+        let s = Statement::new("DELETE FROM x", vec![]);
+        assert_eq!((s.check(0), s.check(2)), (Ok(()), Ok(())));
+        let s = s.one_row(crate::store::StoreError::NoAccount);
+        assert_eq!(s.check(1), Ok(()));
+        assert_eq!(s.check(0), Err(crate::store::StoreError::NoAccount));
+        assert_eq!(s.check(2), Err(crate::store::StoreError::NoAccount));
     }
 
     #[test]

@@ -11,7 +11,7 @@ use rusqlite::{
 };
 
 use super::row::{GameRow, COLUMNS};
-use super::sql::{self, Dialect, Statement, Value};
+use super::sql::{self, Cell, Dialect, Rows, Statement, Value};
 use super::{worker, Change, Changed, Failure, StoreError, WebGame};
 
 /// The schema, applied to a new database (`PRAGMA user_version` 0 to 1); [`MIGRATIONS`]
@@ -37,11 +37,11 @@ PRAGMA user_version = 1;
 ";
 
 /// The schema version this server writes.
-pub const VERSION: i64 = 4;
+pub const VERSION: i64 = 5;
 
 /// The migrations from each version to the next: `MIGRATIONS[i]` takes version `i + 1` to
 /// `i + 2`. Each runs in one transaction with its version bump.
-const MIGRATIONS: [&str; 3] = [
+const MIGRATIONS: [&str; 4] = [
     // 1 to 2: the rule set of each game (the text form of agon_core::Rules). Games stored
     // before it were played under the standard rules.
     "ALTER TABLE games ADD COLUMN rules TEXT NOT NULL DEFAULT 'standard';
@@ -92,6 +92,9 @@ const MIGRATIONS: [&str; 3] = [
          WHERE clock_at_ms IS NOT NULL AND end_reason IS NULL AND over = 0;
      CREATE INDEX games_deadline ON games (deadline_ms) WHERE deadline_ms IS NOT NULL;
      PRAGMA user_version = 4;",
+    // 4 to 5: accounts, their passkeys, sessions, recovery codes and API tokens, ratings
+    // and rating changes (issue 33; the same text as PostgreSQL's 2 to 3).
+    concat!(accounts_schema!(), "PRAGMA user_version = 5;"),
 ];
 
 /// The database: one SQLite connection in WAL mode behind a mutex.
@@ -309,6 +312,34 @@ impl SqliteStore {
         self.transaction(|tx| load(tx, id))
     }
 
+    /// Runs `reads`, then the writes `f` computes from their rows, in one `IMMEDIATE`
+    /// transaction (see [`Store::transact`](super::Store::transact)).
+    pub(crate) fn transact<T>(
+        &self,
+        reads: &[Statement],
+        f: impl FnOnce(Vec<Rows>) -> Result<(Vec<Statement>, T), StoreError>,
+    ) -> Result<(T, Vec<u64>), StoreError> {
+        self.transaction(|tx| {
+            let mut answers = Vec::new();
+            for read in reads {
+                let mut statement = tx.prepare_cached(&Dialect::Sqlite.text(&read.sql))?;
+                let n = statement.column_count();
+                let rows = statement
+                    .query_map(params_from_iter(&read.params), |row| {
+                        (0..n).map(|i| row.get_ref(i).map(cell)).collect()
+                    })?
+                    .collect::<Result<Rows, _>>()?;
+                answers.push(rows);
+            }
+            let (writes, value) = f(answers)?;
+            let changed = writes
+                .iter()
+                .map(|write| run(tx, write))
+                .collect::<Result<_, _>>()?;
+            Ok((value, changed))
+        })
+    }
+
     pub(crate) async fn load_async(&self, id: &str) -> Result<Option<WebGame>, StoreError> {
         let id = id.to_string();
         self.blocking(move |s| s.load(&id)).await
@@ -325,8 +356,20 @@ fn write(tx: &Transaction<'_>, change: Change) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// Runs one statement of a write.
-fn run(tx: &Transaction<'_>, statement: &Statement) -> Result<(), StoreError> {
+/// A value read from a row.
+fn cell(value: rusqlite::types::ValueRef<'_>) -> Cell {
+    use rusqlite::types::ValueRef;
+    match value {
+        ValueRef::Null => Cell::Null,
+        ValueRef::Integer(v) => Cell::Int(v),
+        ValueRef::Real(v) => Cell::Real(v),
+        ValueRef::Text(v) => Cell::Text(String::from_utf8_lossy(v).into_owned()),
+        ValueRef::Blob(v) => Cell::Bytes(v.to_vec()),
+    }
+}
+
+/// Runs one statement of a write; answers how many rows it changed.
+fn run(tx: &Transaction<'_>, statement: &Statement) -> Result<u64, StoreError> {
     let changed = tx
         .prepare_cached(&Dialect::Sqlite.text(&statement.sql))?
         .execute(params_from_iter(&statement.params))
@@ -335,10 +378,8 @@ fn run(tx: &Transaction<'_>, statement: &Statement) -> Result<(), StoreError> {
             Some(rusqlite::ErrorCode::ConstraintViolation) => StoreError::Conflict,
             _ => e.into(),
         })?;
-    if statement.one_row && changed != 1 {
-        return Err(StoreError::Conflict);
-    }
-    Ok(())
+    statement.check(changed as u64)?;
+    Ok(changed as u64)
 }
 
 impl ToSql for Value {
@@ -350,6 +391,7 @@ impl ToSql for Value {
             Value::OptText(v) => v.map_or(SqlValue::Null, SqlValue::Text),
             Value::Bytes(v) => v.map_or(SqlValue::Null, SqlValue::Blob),
             Value::Bool(v) => SqlValue::Integer(v.into()),
+            Value::Real(v) => SqlValue::Real(v),
         }))
     }
 }
