@@ -19,7 +19,7 @@ pub use super::request::{
 };
 pub use crate::game::MAX_PLIES;
 
-use super::openapi::{GameId, LevelName, OpponentName, SideChoice, SideName};
+use super::names::{GameId, LevelName, OpponentName, SideChoice, SideName};
 use super::request::{parse_rules, parse_view, query};
 use super::responses::{SeatErrors, UnknownGame, WorkersBusy};
 use super::state::{side_name, state_for, GameState};

@@ -42,7 +42,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::api::TokenRequest;
 use super::change::{change_text, frame, state_text};
-use super::openapi::{GameId, SideName};
+use super::names::{GameId, SideName};
 use super::request::{parse_view, query, JsonBody};
 use super::responses::{SeatErrors, UnknownGame};
 use crate::error::{ApiError, ErrorBody};

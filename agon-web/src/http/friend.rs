@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 
 pub use crate::game::Answer;
 
-use super::openapi::{AnswerName, GameId};
+use super::names::{AnswerName, GameId};
 use super::request::JsonBody;
 use super::responses::{BadAnswer, SeatErrors};
 use super::state::{state_for, GameState};

@@ -29,6 +29,7 @@ pub mod change;
 pub mod events;
 pub mod friend;
 pub mod health;
+pub mod names;
 pub mod openapi;
 pub mod pages;
 pub mod rejections;

@@ -6,7 +6,7 @@ use agon_svg::Svg;
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use super::openapi::{LevelName, OpponentName, SideName};
+use super::names::{LevelName, OpponentName, SideName};
 use crate::game::{now_ms, Opponent, WebGame, MINUTE_MS};
 use crate::service::AppState;
 
