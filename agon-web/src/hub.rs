@@ -11,7 +11,7 @@
 //! database, so the hub may drop anything at any time without losing a move.
 //!
 //! With several servers on one PostgreSQL database the hub stays as it is: each server's
-//! listener of the database's notifications (`LISTEN agon_games`, [`crate::notify`]) loads
+//! listener of the database's notifications (`LISTEN agon_games`, `service::notify`) loads
 //! a game another server changed and calls [`Hub::publish`], as the store's commit does
 //! for this server's own changes.
 

@@ -36,9 +36,10 @@ mod accounts;
 mod postgres;
 mod sql;
 mod sqlite;
+mod write;
 
 use row::GameRow;
-use sql::Op;
+use write::Op;
 
 pub use accounts::{
     Account, Ceremony, NewAccount, Passkey, RatedGame, Session, StoredRating, TOUCH_EVERY_MS,

@@ -315,7 +315,7 @@ async fn load(client: &impl GenericClient, id: &str) -> Result<Option<WebGame>, 
     row_of(&row).map_err(db_error)?.into_game(&moves).map(Some)
 }
 
-/// Writes a change's rows, in order (their SQL: [`sql::Op::statements`]).
+/// Writes a change's rows, in order (their SQL: [`super::write::Op::statements`]).
 async fn write(client: &impl GenericClient, change: Change) -> Result<(), StoreError> {
     for op in change.ops {
         for statement in op.statements() {

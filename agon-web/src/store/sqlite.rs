@@ -346,7 +346,7 @@ impl SqliteStore {
     }
 }
 
-/// Writes a change's rows, in order (their SQL: [`sql::Op::statements`]).
+/// Writes a change's rows, in order (their SQL: [`super::write::Op::statements`]).
 fn write(tx: &Transaction<'_>, change: Change) -> Result<(), StoreError> {
     for op in change.ops {
         for statement in op.statements() {
