@@ -2,7 +2,9 @@
 //! the rooms of the web game depend only downwards (http -> service -> {game, store,
 //! hub}; game -> nothing of the web). Read from the source: every `crate::NAME` a
 //! module's files name outside comments, a name re-exported at the crate root
-//! (`pub use MODULE::{...}` in lib.rs) counting as its module.
+//! (`pub use MODULE::{...}` in lib.rs) counting as its module. And no circle between its
+//! files either: a file that names another (`crate::a::b`, `super::b`) is never named
+//! back by it, directly or through others.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -151,6 +153,161 @@ fn the_layers_point_one_way() {
         }
     }
     assert!(uses("http").contains(&"service"));
+}
+
+/// Every `.rs` file below `src/` but lib.rs and main.rs, by its module path: `http/api`
+/// for src/http/api.rs, `http` for src/http/mod.rs, `hub` for src/hub.rs.
+fn files() -> BTreeMap<String, PathBuf> {
+    let mut files = BTreeMap::new();
+    let mut dirs = vec![src()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let relative = path.strip_prefix(src()).unwrap().with_extension("");
+                let name = relative.to_string_lossy().replace('\\', "/");
+                let name = name.strip_suffix("/mod").unwrap_or(&name).to_string();
+                if name != "lib" && name != "main" {
+                    files.insert(name, path);
+                }
+            }
+        }
+    }
+    files
+}
+
+/// The paths a use tree names, expanded: `a::{b, c::{d, e}}` gives `a::b`, `a::c::d`,
+/// `a::c::e`. `tree` starts after `crate::` or `super::`; only its start is read.
+fn expand(tree: &str) -> Vec<Vec<String>> {
+    /// One use tree at `at`: `{TREE, ...}`, `NAME::TREE`, `NAME` or `*`.
+    fn parse(chars: &[char], at: &mut usize, prefix: &[String], out: &mut Vec<Vec<String>>) {
+        if chars.get(*at) == Some(&'{') {
+            *at += 1;
+            loop {
+                while chars
+                    .get(*at)
+                    .is_some_and(|c| c.is_whitespace() || *c == ',')
+                {
+                    *at += 1;
+                }
+                match chars.get(*at) {
+                    None => return,
+                    Some('}') => {
+                        *at += 1;
+                        return;
+                    }
+                    _ => {
+                        let before = *at;
+                        parse(chars, at, prefix, out);
+                        // `self`, `* ` or text this reader does not know: step over it.
+                        *at = (*at).max(before + 1);
+                    }
+                }
+            }
+        }
+        let start = *at;
+        while chars
+            .get(*at)
+            .is_some_and(|c| c.is_alphanumeric() || *c == '_')
+        {
+            *at += 1;
+        }
+        let mut path = prefix.to_vec();
+        if *at > start {
+            path.push(chars[start..*at].iter().collect());
+            if chars.get(*at) == Some(&':') && chars.get(*at + 1) == Some(&':') {
+                *at += 2;
+                return parse(chars, at, &path, out);
+            }
+        }
+        out.push(path);
+    }
+    let chars: Vec<char> = tree.chars().collect();
+    let mut out = Vec::new();
+    parse(&chars, &mut 0, &[], &mut out);
+    out
+}
+
+/// Which files each file names (`crate::http::api::...`, `super::state::...`), each name
+/// taken to the deepest file it reaches. Test modules are left out: their `super` is
+/// their own file.
+fn file_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let files = files();
+    let start = Regex::new(r"\b(crate|super)::").unwrap();
+    let mut graph = BTreeMap::new();
+    for (name, path) in &files {
+        let code = code(path);
+        let code = code.split("#[cfg(test)]").next().unwrap_or_default();
+        let is_root = path.file_name().is_some_and(|f| f == "mod.rs");
+        let mut parent: Vec<&str> = name.split('/').collect();
+        if !is_root {
+            parent.pop();
+        }
+        let mut uses = BTreeSet::new();
+        for m in start.find_iter(code) {
+            let mut base: Vec<String> = if m.as_str().starts_with("crate") {
+                Vec::new()
+            } else {
+                parent.iter().map(|s| s.to_string()).collect()
+            };
+            if m.as_str().starts_with("super") && is_root {
+                base.pop();
+            }
+            for tail in expand(&code[m.end()..]) {
+                let full: Vec<String> = base.iter().cloned().chain(tail).collect();
+                let reached = (1..=full.len())
+                    .rev()
+                    .map(|n| full[..n].join("/"))
+                    .find(|candidate| files.contains_key(candidate));
+                if let Some(file) = reached {
+                    uses.insert(file);
+                }
+            }
+        }
+        uses.remove(name);
+        graph.insert(name.clone(), uses);
+    }
+    graph
+}
+
+#[test]
+fn no_import_circle_between_files() {
+    let graph = file_graph();
+    assert!(
+        graph["http/api"].contains("service"),
+        "{:?}",
+        graph["http/api"]
+    );
+    assert!(
+        graph["store/sql"].contains("store"),
+        "{:?}",
+        graph["store/sql"]
+    );
+    // A circle is printed as the files that make it.
+    assert_eq!(circle(&graph), None);
+}
+
+#[test]
+fn use_trees_are_expanded() {
+    assert_eq!(
+        expand("state::{state_for, view_now, GameChange};"),
+        [
+            ["state", "state_for"],
+            ["state", "view_now"],
+            ["state", "GameChange"]
+        ]
+    );
+    assert_eq!(
+        expand("{game::{clock::Clock, level}, ids}; more"),
+        [
+            vec!["game", "clock", "Clock"],
+            vec!["game", "level"],
+            vec!["ids"]
+        ]
+    );
+    assert_eq!(expand("StoreError> {"), [["StoreError"]]);
 }
 
 #[test]
