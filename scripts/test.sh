@@ -40,6 +40,25 @@ if [ "${free_kb:-0}" -lt $((6 * 1024 * 1024)) ]; then
   echo "warning: $((free_kb / 1024)) MB free here; a fresh run needs about 6 GB" >&2
 fi
 
+# The Python tools of the later steps (the package's requirements and extras, read from
+# agon-py/pyproject.toml; Playwright's driver; Schemathesis), installed in the background
+# while the Rust steps compile: installing them is mostly waiting on the network and the
+# disk (measured: 4.5 minutes, of which 1 minute of CPU). The package step waits for it.
+step "Python tools: installing in the background into .venv"
+python_extras="test pettingzoo gymnasium openspiel data ray az"
+python_tools_log=$(mktemp "${TMPDIR:-/tmp}/agon-test-pip.XXXXXX")
+(
+  set -e
+  [ -x .venv/bin/python ] || python3 -m venv .venv
+  # shellcheck disable=SC2086 # the extras' names are words
+  requirements=$(python3 scripts/python-requirements.py $python_extras)
+  .venv/bin/python -m pip install --quiet --upgrade pip
+  # shellcheck disable=SC2086 # one requirement a line, none with spaces
+  .venv/bin/python -m pip install --quiet $requirements playwright "schemathesis==4.32.5"
+) >"$python_tools_log" 2>&1 &
+python_tools=$!
+echo "pip is installing them (log: $python_tools_log)"
+
 # One throwaway PostgreSQL server for the whole run (scripts/pg.sh: initdb and pg_ctl on a
 # free loopback port, as the user agon-pg when root), stopped at the end however the run
 # ends. The Rust tests take a database each on it (AGON_WEB_TEST_PG: they fail, not skip,
@@ -50,7 +69,7 @@ if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
 fi
 pg_dir=$(mktemp -d "${TMPDIR:-/tmp}/agon-test-pg.XXXXXX")
-trap 'scripts/pg.sh stop "$pg_dir"' EXIT
+trap 'kill "$python_tools" 2>/dev/null || true; scripts/pg.sh stop "$pg_dir"' EXIT
 AGON_WEB_TEST_PG=$(scripts/pg.sh start "$pg_dir")
 export AGON_WEB_TEST_PG
 echo "PostgreSQL at $AGON_WEB_TEST_PG"
@@ -71,7 +90,9 @@ cargo clippy -p agon-bots --all-targets -- -D warnings
 
 step "Rust tests (unit, integration, doc)"
 cargo test --workspace
-cargo test -p agon-core --all-features
+# agon-core's one feature beyond the defaults is `serde`, and only tests/serde.rs needs it
+# (the rest of its tests ran above, the same code either way).
+cargo test -p agon-core --all-features --test serde
 # Without the `az` feature an az spec is a clear error (the workspace run has the feature).
 cargo test -q -p agon-bots --lib az_spec
 
@@ -93,17 +114,16 @@ step "API docs (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --all-features
 
 step "Python package"
-if [ ! -x .venv/bin/python ]; then
-  python3 -m venv .venv
+echo "waiting for the Python tools' install (started at the beginning)"
+if ! wait "$python_tools"; then
+  cat "$python_tools_log" >&2
+  missing "pip could not install the Python tools (its output is above)"
 fi
-# One line per install, so a slow step shows where it is.
-echo "pip: upgrading pip"
-.venv/bin/python -m pip install --quiet --upgrade pip
-echo "pip: building and installing agon-rules with its test tools and research extras"
+echo "pip: building and installing agon-rules with its test tools and research extras (at $SECONDS s)"
 # The test build skips the release profile's thin LTO and single codegen unit (cargo's own
 # CARGO_PROFILE_* overrides): minutes less to build on 2 cores; a wheel for users keeps them.
 CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
-  .venv/bin/python -m pip install --quiet "./agon-py[test,pettingzoo,gymnasium,openspiel,data,ray,az]"
+  .venv/bin/python -m pip install --quiet "./agon-py[${python_extras// /,}]"
 .venv/bin/python -m pytest -q agon-py/tests
 echo "agon.ugi_check on agon-ugi, the project's UGI engine (debug build of the Rust tests), under a clock and under ludii"
 .venv/bin/python -m agon.ugi_check --games 1 --tc 2+0.05 target/debug/agon-ugi
@@ -120,9 +140,7 @@ if [ ! -x /usr/bin/chromium ]; then
     exit 1
   fi
 fi
-# Playwright's Python package brings its driver; it never downloads a browser here.
-echo "pip: installing playwright (its driver only; the browser is Debian's)"
-.venv/bin/python -m pip install --quiet playwright
+# Playwright (installed at the start) brings its driver only; the browser is Debian's.
 cargo build -q -p agon-web
 .venv/bin/python -m pytest -q -p no:cacheprovider agon-web/tests/browser
 echo "the main cases again with the games in PostgreSQL, a friend game across two servers, and their pages failing over when one dies"
@@ -130,8 +148,6 @@ AGON_WEB_BROWSER_PG="$AGON_WEB_TEST_PG" .venv/bin/python -m pytest -q -p no:cach
   -k "start_page or reload_resumes or a_friend_game or third_browser or clock_runs_out or resume_after_a_server_restart or fail_over"
 
 step "web API fuzzed by Schemathesis from its OpenAPI document (agon-web/tests/schemathesis)"
-echo "pip: installing schemathesis (pinned)"
-.venv/bin/python -m pip install --quiet "schemathesis==4.32.5"
 cargo build -q -p agon-web
 MAX_TIME=60 bash agon-web/tests/schemathesis/run.sh
 echo "again with the default rate limits, as a public server runs"
