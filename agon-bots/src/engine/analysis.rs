@@ -108,6 +108,27 @@ impl Evaluation {
     }
 }
 
+impl Evaluation {
+    /// The expected result of the side the evaluation is for, from 0 (a loss) to 1 (a win):
+    /// `1 / (1 + 10^(-s / 400))` for `s` centipoints (the scale the evaluation's weights
+    /// were fitted on), 1 for a forced win and 0 for a forced loss.
+    ///
+    /// ```
+    /// use agon_bots::Evaluation;
+    /// assert_eq!(Evaluation::Points(0).expected_score(), 0.5);
+    /// assert!((Evaluation::Points(400).expected_score() - 10.0 / 11.0).abs() < 1e-12);
+    /// assert_eq!(Evaluation::Win(7).expected_score(), 1.0);
+    /// assert_eq!(Evaluation::Loss(1).expected_score(), 0.0);
+    /// ```
+    pub fn expected_score(self) -> f64 {
+        match self {
+            Evaluation::Points(p) => crate::expected_score(f64::from(p)),
+            Evaluation::Win(_) => 1.0,
+            Evaluation::Loss(_) => 0.0,
+        }
+    }
+}
+
 impl PartialOrd for Evaluation {
     fn partial_cmp(&self, other: &Evaluation) -> Option<Ordering> {
         Some(self.cmp(other))
