@@ -449,6 +449,8 @@ pub(crate) async fn undo(
 pub(crate) enum SeatAction {
     /// Gives the game up.
     Resign,
+    /// Ends the game with no result, before each side has made its first move.
+    Abort,
     /// A draw offered, accepted (the game drawn by `agreement`) or declined.
     Draw(Answer),
     /// A takeback asked for, accepted (taken back) or declined.
@@ -479,6 +481,7 @@ pub(crate) async fn seat_action(
         move |tx, game, seat, now| {
             match action {
                 SeatAction::Resign => game.resign(seat, now)?,
+                SeatAction::Abort => game.abort(now)?,
                 SeatAction::Draw(answer) => game.answer_draw(seat, answer, now)?,
                 SeatAction::Takeback(answer) => {
                     if let Some(taken) = game.answer_takeback(seat, answer, now)? {
