@@ -1,7 +1,7 @@
 // The board: the server's SVG drawing (agon-svg) put into the page, and the marks the
 // page draws over it (selection, destinations, returns, the hint, the focus ring).
 
-import { app, interactive, legalFrom, mySide } from './state.js';
+import { app, canPremove, interactive, legalFrom, mySide } from './state.js';
 import { t } from './i18n.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -134,8 +134,12 @@ export function decorate() {
 function decorateBoard(el, svg) {
   const marks = marksGroup(svg);
   marks.textContent = '';
-  el.classList.toggle('interactive', interactive());
+  el.classList.toggle('interactive', interactive() || canPremove());
   el.classList.toggle('readonly', !!(app.state && !app.token));
+  if (canPremove()) {
+    decoratePremove(svg, marks);
+    return;
+  }
   if (!interactive() || !app.state) return;
 
   const map = legalFrom();
@@ -190,6 +194,45 @@ function decorateBoard(el, svg) {
       addMark(marks, 'circle', { cx: c.x.toFixed(2), cy: c.y.toFixed(2), r: '5.5', class: 'mark-dot' });
       makeFocusable(poly, mv.to);
     }
+  }
+}
+
+/**
+ * While the opponent thinks: one's own pieces can be picked, any cell chosen, and the
+ * queued premove is drawn (its cells and an arrow).
+ * @param {SVGSVGElement} svg @param {Element} marks
+ */
+function decoratePremove(svg, marks) {
+  const human = mySide();
+  for (const g of svg.querySelectorAll(`g.piece.${human}[data-cell]`)) {
+    if (g.classList.contains('captured')) continue;
+    g.classList.add('own');
+    makeFocusable(g, /** @type {HTMLElement} */ (/** @type {unknown} */ (g)).dataset.cell || '');
+  }
+  if (app.selected) {
+    const spoly = cellPolygon(app.selected);
+    if (spoly) addOutline(marks, spoly, 'mark-selected');
+    for (const poly of svg.querySelectorAll('polygon.cell[data-cell]')) {
+      const cell = /** @type {HTMLElement} */ (/** @type {unknown} */ (poly)).dataset.cell || '';
+      if (cell !== app.selected) makeFocusable(poly, cell);
+    }
+  }
+  const pm = app.premove;
+  if (!pm) return;
+  const from = cellPolygon(pm.from);
+  const to = cellPolygon(pm.to);
+  if (from) addOutline(marks, from, 'mark-premove');
+  if (to) addOutline(marks, to, 'mark-premove mark-premove-to');
+  if (from && to) {
+    const a = cellCentre(from);
+    const b = cellCentre(to);
+    addMark(marks, 'line', {
+      x1: a.x.toFixed(2),
+      y1: a.y.toFixed(2),
+      x2: b.x.toFixed(2),
+      y2: b.y.toFixed(2),
+      class: 'mark-premove-arrow',
+    });
   }
 }
 
