@@ -88,14 +88,7 @@ impl Server {
     }
 
     async fn get(&self, path: &str) -> Value {
-        let r = self
-            .client
-            .get(format!("{}{path}", self.base))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(r.status(), 200);
-        r.json().await.unwrap()
+        serde_json::from_str(&self.get_text(path).await).unwrap()
     }
 
     async fn get_text(&self, path: &str) -> String {

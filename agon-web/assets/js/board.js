@@ -168,17 +168,7 @@ function decorateBoard(el, svg) {
     const to = cellPolygon(app.hint.to);
     if (from) addOutline(marks, from, 'mark-hint');
     if (to) addOutline(marks, to, 'mark-hint mark-hint-to');
-    if (from && to && app.hint.from !== app.hint.to) {
-      const a = cellCentre(from);
-      const b = cellCentre(to);
-      addMark(marks, 'line', {
-        x1: a.x.toFixed(2),
-        y1: a.y.toFixed(2),
-        x2: b.x.toFixed(2),
-        y2: b.y.toFixed(2),
-        class: 'mark-hint-arrow',
-      });
-    }
+    if (from && to && app.hint.from !== app.hint.to) addArrow(marks, from, to, 'mark-hint-arrow');
   }
   if (app.selected) {
     for (const node of svg.querySelectorAll(`[data-cell="${app.selected}"]`)) node.classList.add('selected');
@@ -223,17 +213,23 @@ function decoratePremove(svg, marks) {
   const to = cellPolygon(pm.to);
   if (from) addOutline(marks, from, 'mark-premove');
   if (to) addOutline(marks, to, 'mark-premove mark-premove-to');
-  if (from && to) {
-    const a = cellCentre(from);
-    const b = cellCentre(to);
-    addMark(marks, 'line', {
-      x1: a.x.toFixed(2),
-      y1: a.y.toFixed(2),
-      x2: b.x.toFixed(2),
-      y2: b.y.toFixed(2),
-      class: 'mark-premove-arrow',
-    });
-  }
+  if (from && to && pm.from !== pm.to) addArrow(marks, from, to, 'mark-premove-arrow');
+}
+
+/**
+ * Adds an arrow (a line) from the centre of one cell to another's: the hint's, a premove's.
+ * @param {Element} g @param {Element} from @param {Element} to @param {string} cls
+ */
+function addArrow(g, from, to, cls) {
+  const a = cellCentre(from);
+  const b = cellCentre(to);
+  addMark(g, 'line', {
+    x1: a.x.toFixed(2),
+    y1: a.y.toFixed(2),
+    x2: b.x.toFixed(2),
+    y2: b.y.toFixed(2),
+    class: cls,
+  });
 }
 
 /** Whether the browser shows the focus of `node` (keyboard, not mouse). */

@@ -168,9 +168,14 @@ export async function playMove(/** @type {string} */ text) {
 function playPremove() {
   const pm = app.premove;
   if (!pm || !app.state || !humanToMove()) return;
+  if (app.busy) {
+    // Another request of this page is running: the premove waits for it.
+    setTimeout(playPremove, 100);
+    return;
+  }
   app.premove = null;
   const text = `${pm.from}-${pm.to}`;
-  if ((app.state.legal_moves || []).includes(text) && !app.busy) {
+  if ((app.state.legal_moves || []).includes(text)) {
     playMove(text);
   } else {
     app.premoveDropped = text;

@@ -40,6 +40,10 @@ pub const FIRST_MOVE_MS: i64 = 30_000;
 
 /// The plies during which a game between people may be aborted: until each side has made
 /// its first move.
+///
+/// ```
+/// assert_eq!(agon_web::game::ABORTABLE_PLIES, 2);
+/// ```
 pub const ABORTABLE_PLIES: usize = 2;
 
 /// Who plays the creator: the computer, or a friend who joins by the game's link.
@@ -673,6 +677,15 @@ impl WebGame {
     }
 
     /// Whether the game may be aborted now ([`WebGame::abort`]).
+    ///
+    /// ```
+    /// use agon_core::{Position, Side};
+    /// use agon_web::{game::{Opponent, WebGame}, Level};
+    /// let mut game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
+    /// assert!(!game.can_abort(), "against the computer: resign or start again");
+    /// game.opponent = Opponent::Friend;
+    /// assert!(game.can_abort());
+    /// ```
     pub fn can_abort(&self) -> bool {
         self.opponent == Opponent::Friend && !self.is_over() && self.plies() < ABORTABLE_PLIES
     }

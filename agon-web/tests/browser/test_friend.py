@@ -205,6 +205,13 @@ def test_a_third_browser_watches(server, new_context, catalogues):
     assert status == 200
     expect(c.locator("#moves .mv:not(.mv-none)")).to_have_count(1, timeout=LIVE_MS)
     expect(b.locator("#moves .mv:not(.mv-none)")).to_have_count(1, timeout=LIVE_MS)
+    # Black replies (until both sides have moved, Abort stands where Resign will be).
+    expect(b.locator("#abort-btn")).to_be_visible()
+    expect(b.locator("#resign-btn")).to_be_hidden()
+    status, _ = api(server, "POST", f"/api/games/{game['id']}/moves", {"token": token_of(b, game["id"]), "move": "b7-c7"})
+    assert status == 200
+    expect(c.locator("#moves .mv:not(.mv-none)")).to_have_count(2, timeout=LIVE_MS)
+    expect(b.locator("#abort-btn")).to_be_hidden(timeout=LIVE_MS)
     # Black resigns: a second press confirms; the first changes nothing.
     b.locator("#resign-btn").click()
     expect(b.locator("#resign-btn")).to_have_text(en["actions.resign-confirm"])
