@@ -510,6 +510,11 @@ async fn resign_and_rematch_with_colours_swapped(b: Backend) {
     assert_eq!(rematch["clock"]["increment_ms"], 2_000);
     assert_eq!(rematch["version"], 0);
     assert_eq!(rematch["moves"], json!([]));
+    // Both seats taken from the start: its first move is due, or it is aborted.
+    let deadline = rematch["clock"]["first_move_deadline_ms"].as_i64().unwrap();
+    let now = rematch["clock"]["now_ms"].as_i64().unwrap();
+    assert!((now..=now + 30_000).contains(&deadline), "{deadline} {now}");
+    assert_eq!(rematch["can_abort"], true);
     // The same tokens, colours swapped: the old Black now opens.
     s.play(&new, w, "f1-e1").await.error(409, "not-your-turn");
     s.play(&new, b, "f1-e1").await.ok();

@@ -490,7 +490,9 @@ pub(crate) async fn seat_action(
                 }
                 SeatAction::Rematch(answer) => {
                     if let (true, Some((id, seed))) = (game.answer_rematch(seat, answer)?, new) {
-                        let rematch = game.rematch(id.clone(), seed);
+                        let mut rematch = game.rematch(id.clone(), seed);
+                        // Both seats are taken: between people the first move is awaited.
+                        rematch.start_clock(now);
                         tx.insert(&rematch, now);
                         game.rematch_created(id);
                         return Ok(Some(rematch));
@@ -502,6 +504,8 @@ pub(crate) async fn seat_action(
     )
     .await?;
     if let Some(rematch) = created {
+        // Its first move's deadline, if it has one (the commit set this game's timer).
+        timers::schedule(app, &rematch);
         reply_to(app, rematch).await;
     }
     Ok((game, seat))
