@@ -709,7 +709,7 @@ async fn any_ply_of_a_game_is_drawn_without_changing_it(b: Backend) {
     assert_eq!(now, two);
     s.get(&format!("/api/games/{id}/board.svg?ply=3"))
         .await
-        .error(400, "invalid-field");
+        .error(409, "no-such-ply");
     s.get(&format!("/api/games/{id}/board.svg?ply=-1"))
         .await
         .error(400, "invalid-field");

@@ -550,8 +550,9 @@ pub struct PlyQuery {
     params(GameId, PlyQuery),
     responses(
         (status = 200, description = "The game's board after `ply` moves", body = String, content_type = "image/svg+xml"),
-        (status = 400, description = "the query is wrong: `invalid-field` (an unknown parameter, `view`, a `ply` past the game's moves)", body = ErrorBody),
+        (status = 400, description = "the query is wrong: `invalid-field` (an unknown parameter, `view`, a `ply` that is not a number)", body = ErrorBody),
         UnknownGame,
+        (status = 409, description = "refused: `no-such-ply` (a `ply` past the game's moves: the game holds fewer)", body = ErrorBody),
     )
 )]
 pub async fn ply_svg(
@@ -565,10 +566,14 @@ pub async fn ply_svg(
     let moves = game.game.moves();
     let ply = query.ply.unwrap_or(moves.len());
     if ply > moves.len() {
-        return Err(ApiError::invalid_field(format!(
-            "ply must be 0 to {} (the game's moves), not {ply}",
-            moves.len()
-        )));
+        // A fact of the game, as it stands (it may hold that many moves later).
+        return Err(ApiError::conflict(
+            "no-such-ply",
+            format!(
+                "the game holds {} moves: ply must be 0 to {0}, not {ply}",
+                moves.len()
+            ),
+        ));
     }
     // positions[i] is the position before move i, and the last one the current.
     let positions = game.game.positions();
