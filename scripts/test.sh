@@ -143,9 +143,9 @@ fi
 # Playwright (installed at the start) brings its driver only; the browser is Debian's.
 cargo build -q -p agon-web
 .venv/bin/python -m pytest -q -p no:cacheprovider agon-web/tests/browser
-echo "the main cases again with the games in PostgreSQL, a friend game across two servers, and their pages failing over when one dies"
+echo "the main cases again with the games in PostgreSQL (an abort by the first move's timer too), a friend game across two servers, and their pages failing over when one dies"
 AGON_WEB_BROWSER_PG="$AGON_WEB_TEST_PG" .venv/bin/python -m pytest -q -p no:cacheprovider agon-web/tests/browser \
-  -k "start_page or reload_resumes or a_friend_game or third_browser or clock_runs_out or resume_after_a_server_restart or fail_over"
+  -k "start_page or reload_resumes or a_friend_game or third_browser or clock_runs_out or abort_by_button or resume_after_a_server_restart or fail_over"
 
 step "web API fuzzed by Schemathesis from its OpenAPI document (agon-web/tests/schemathesis)"
 cargo build -q -p agon-web

@@ -510,6 +510,11 @@ async fn resign_and_rematch_with_colours_swapped(b: Backend) {
     assert_eq!(rematch["clock"]["increment_ms"], 2_000);
     assert_eq!(rematch["version"], 0);
     assert_eq!(rematch["moves"], json!([]));
+    // Both seats taken from the start: its first move is due, or it is aborted.
+    let deadline = rematch["clock"]["first_move_deadline_ms"].as_i64().unwrap();
+    let now = rematch["clock"]["now_ms"].as_i64().unwrap();
+    assert!((now..=now + 30_000).contains(&deadline), "{deadline} {now}");
+    assert_eq!(rematch["can_abort"], true);
     // The same tokens, colours swapped: the old Black now opens.
     s.play(&new, w, "f1-e1").await.error(409, "not-your-turn");
     s.play(&new, b, "f1-e1").await.ok();
@@ -549,17 +554,206 @@ async fn a_move_after_the_time_ran_out_is_refused(b: Backend) {
         state["clock"]["white_ms"], 300,
         "the first move starts the clock"
     );
+    let state = s.play(id, b, "b7-c7").await.ok();
+    assert_eq!(state["clock"]["running"], "white");
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    s.play(id, w, "e1-d1").await.error(409, "game-over");
+    let state = s.state(id).await;
+    assert_eq!(
+        state["outcome"],
+        json!({"winner": "black", "reason": "time-forfeit", "score": "0-1"})
+    );
+    assert_eq!(state["moves"], json!(["f1-e1", "b7-c7"]));
+    assert_eq!(state["clock"]["white_ms"], 0);
+    let record = s.get(&format!("/api/games/{id}/record")).await;
+    assert_eq!(record.status, StatusCode::OK);
+}
+
+async fn either_seat_aborts_in_the_first_two_plies_and_refusals_change_nothing(b: Backend) {
+    let s = server(b).await;
+    let aborted = json!({"winner": null, "reason": "aborted", "score": "*"});
+    let abort = |id: &str, token: &str| {
+        let (id, token) = (id.to_string(), token.to_string());
+        let s = &s;
+        async move {
+            s.post(&format!("/api/games/{id}/abort"), json!({"token": token}))
+                .await
+        }
+    };
+    // At 0 plies (White aborts), at 1 ply (Black aborts): no result, no winner.
+    for (plies, aborter) in [(0, "white"), (1, "black"), (1, "white"), (0, "black")] {
+        let g = s.pair(json!({"clock": "5+3"})).await;
+        let id = &g.id;
+        if plies == 1 {
+            s.play(id, &g.white, "f1-e1").await.ok();
+        }
+        let state = s.state(id).await;
+        assert_eq!(state["can_abort"], true);
+        assert!(state["clock"]["first_move_deadline_ms"].is_i64());
+        let token = if aborter == "white" {
+            &g.white
+        } else {
+            &g.black
+        };
+        let state = abort(id, token).await.ok();
+        assert_eq!(state["outcome"], aborted, "{plies} plies, {aborter}");
+        assert_eq!(state["can_abort"], false);
+        assert_eq!(state["legal_moves"], json!([]));
+        assert_eq!(state["clock"]["running"], Value::Null);
+        // As stored: read back from the database.
+        let stored = s.state(id).await;
+        assert_eq!(stored["outcome"], aborted);
+        assert_eq!(stored["version"], state["version"]);
+        // A finished game is not aborted again, nor resigned, nor moved in.
+        abort(id, &g.white).await.error(409, "game-over");
+        s.post(
+            &format!("/api/games/{id}/resign"),
+            json!({"token": g.black}),
+        )
+        .await
+        .error(409, "game-over");
+        s.unchanged(id, &stored).await;
+        let record = s
+            .send(
+                Request::get(format!("/api/games/{id}/record"))
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await;
+        assert_eq!(record.status, StatusCode::OK);
+    }
+    // From the second ply on: too late (resign instead); and only a seat may abort.
+    let g = s.pair(json!({})).await;
+    let id = &g.id;
+    abort(id, "nope").await.error(403, "wrong-token");
+    s.play(id, &g.white, "f1-e1").await.ok();
+    s.play(id, &g.black, "b7-c7").await.ok();
+    let before = s.state(id).await;
+    assert_eq!(before["can_abort"], false);
+    assert_eq!(before["clock"], Value::Null);
+    abort(id, &g.white).await.error(409, "too-late-to-abort");
+    abort(id, &g.black).await.error(409, "too-late-to-abort");
+    abort(id, "nope").await.error(403, "wrong-token");
+    s.unchanged(id, &before).await;
+    s.post(
+        "/api/games/0000000000000000/abort",
+        json!({"token": g.white}),
+    )
+    .await
+    .error(404, "unknown-game");
+    // Against the computer there is nothing to abort: resign or start again.
+    let computer = s
+        .post("/api/games", json!({"side": "white", "level": "easy"}))
+        .await
+        .ok();
+    let cid = computer["id"].as_str().unwrap();
+    assert_eq!(computer["state"]["can_abort"], false);
+    let before = s.state(cid).await;
+    abort(cid, computer["token"].as_str().unwrap())
+        .await
+        .error(409, "not-a-friend-game");
+    s.unchanged(cid, &before).await;
+}
+
+async fn any_ply_of_a_game_is_drawn_without_changing_it(b: Backend) {
+    let s = server(b).await;
+    let g = s.pair(json!({})).await;
+    let id = &g.id;
+    s.play(id, &g.white, "f1-e1").await.ok();
+    s.play(id, &g.black, "b7-c7").await.ok();
+    let before = s.state(id).await;
+    let text = |uri: String| {
+        let s = &s;
+        async move {
+            let response = s
+                .app
+                .clone()
+                .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+                .await
+                .unwrap();
+            let status = response.status();
+            let bytes = response.into_body().collect().await.unwrap().to_bytes();
+            (status, String::from_utf8(bytes.to_vec()).unwrap())
+        }
+    };
+    let mut game = Game::new();
+    let mut positions = vec![game.position().to_text().to_string()];
+    for m in ["f1-e1", "b7-c7"] {
+        game.play(m.parse::<Move>().unwrap()).unwrap();
+        positions.push(game.position().to_text().to_string());
+    }
+    // Each ply's board is the position after that many moves, its last move marked.
+    for (ply, last) in [(0, None), (1, Some("f1-e1")), (2, Some("b7-c7"))] {
+        for (view, flipped) in [("white", 0), ("black", 1)] {
+            let (status, svg) =
+                text(format!("/api/games/{id}/board.svg?ply={ply}&view={view}")).await;
+            assert_eq!(status, StatusCode::OK);
+            let position: String = positions[ply]
+                .bytes()
+                .map(|c| match c {
+                    b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' => (c as char).to_string(),
+                    _ => format!("%{c:02X}"),
+                })
+                .collect();
+            let last = last.map(|m| format!("&last={m}")).unwrap_or_default();
+            let (_, expected) = text(format!(
+                "/api/board.svg?position={position}&flipped={flipped}{last}"
+            ))
+            .await;
+            assert_eq!(svg, expected, "ply {ply}, {view}");
+        }
+    }
+    // No ply: the board now, the creator's way up.
+    let (_, now) = text(format!("/api/games/{id}/board.svg")).await;
+    let (_, two) = text(format!("/api/games/{id}/board.svg?ply=2&view=white")).await;
+    assert_eq!(now, two);
+    s.get(&format!("/api/games/{id}/board.svg?ply=3"))
+        .await
+        .error(409, "no-such-ply");
+    s.get(&format!("/api/games/{id}/board.svg?ply=-1"))
+        .await
+        .error(400, "invalid-field");
+    s.get(&format!("/api/games/{id}/board.svg?view=red"))
+        .await
+        .error(400, "invalid-field");
+    s.get("/api/games/0000000000000000/board.svg")
+        .await
+        .error(404, "unknown-game");
+    s.unchanged(id, &before).await;
+}
+
+async fn a_first_move_not_made_in_time_aborts_the_game(b: Backend) {
+    // A clock minute of 300 ms: "1+0" is 300 ms a side, less than the 30 s for a first
+    // move, so that is the limit.
+    let s = server_with_minute(b, 300).await;
+    let g = s.pair(json!({"clock": "1+0"})).await;
+    let (id, w, b) = (&g.id, &g.white, &g.black);
+    let state = s.play(id, w, "f1-e1").await.ok();
+    let deadline = state["clock"]["first_move_deadline_ms"].as_i64().unwrap();
+    assert!(deadline <= state["clock"]["now_ms"].as_i64().unwrap() + 300);
     tokio::time::sleep(std::time::Duration::from_millis(400)).await;
     s.play(id, b, "b7-c7").await.error(409, "game-over");
     let state = s.state(id).await;
     assert_eq!(
         state["outcome"],
-        json!({"winner": "white", "reason": "time-forfeit", "score": "1-0"})
+        json!({"winner": null, "reason": "aborted", "score": "*"})
     );
     assert_eq!(state["moves"], json!(["f1-e1"]));
-    assert_eq!(state["clock"]["black_ms"], 0);
-    let record = s.get(&format!("/api/games/{id}/record")).await;
-    assert_eq!(record.status, StatusCode::OK);
+    // White's first move is as due: 300 ms after Black joined, without a move.
+    let g = s.pair(json!({"clock": "1+0"})).await;
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    s.play(&g.id, &g.white, "f1-e1")
+        .await
+        .error(409, "game-over");
+    let state = s.state(&g.id).await;
+    assert_eq!(state["outcome"]["reason"], "aborted");
+    assert_eq!(state["moves"], json!([]));
+    assert_eq!(state["clock"]["white_ms"], 300, "no clock ran");
+    // No clock, no limit: an untimed game waits for its first move.
+    let g = s.pair(json!({})).await;
+    let state = s.state(&g.id).await;
+    assert_eq!(state["clock"], Value::Null);
+    s.play(&g.id, &g.white, "f1-e1").await.ok();
 }
 
 async fn the_clock_counts_each_sides_thinking_and_the_increment(b: Backend) {
@@ -718,7 +912,7 @@ async fn a_version_2_database_keeps_its_games() {
 
 mod stores_0 {
     use super::*;
-    both_stores!((); create_and_join_a_friend_game, bad_new_games_are_refused, moves_by_seat_and_refusals_change_nothing, draw_offers, takeback_requests, resign_and_rematch_with_colours_swapped, a_move_after_the_time_ran_out_is_refused, the_clock_counts_each_sides_thinking_and_the_increment, idle_games_are_pruned);
+    both_stores!((); create_and_join_a_friend_game, bad_new_games_are_refused, moves_by_seat_and_refusals_change_nothing, draw_offers, takeback_requests, resign_and_rematch_with_colours_swapped, a_move_after_the_time_ran_out_is_refused, either_seat_aborts_in_the_first_two_plies_and_refusals_change_nothing, a_first_move_not_made_in_time_aborts_the_game, any_ply_of_a_game_is_drawn_without_changing_it, the_clock_counts_each_sides_thinking_and_the_increment, idle_games_are_pruned);
 }
 
 mod stores_1 {

@@ -88,6 +88,10 @@ impl Server {
     }
 
     async fn get(&self, path: &str) -> Value {
+        serde_json::from_str(&self.get_text(path).await).unwrap()
+    }
+
+    async fn get_text(&self, path: &str) -> String {
         let r = self
             .client
             .get(format!("{}{path}", self.base))
@@ -95,7 +99,7 @@ impl Server {
             .await
             .unwrap();
         assert_eq!(r.status(), 200);
-        r.json().await.unwrap()
+        r.text().await.unwrap()
     }
 }
 
@@ -385,36 +389,99 @@ async fn white_opens(s: &Server, id: &str, white: &str) -> Value {
 }
 
 async fn a_clock_that_runs_out_is_pushed_with_nobody_acting(b: Backend) {
-    // A clock minute of 400 ms: "1+0" gives each side 400 ms.
-    let s = server_with(b, StreamLimits::default(), 400).await;
+    // A clock minute of 800 ms: "1+0" gives each side 800 ms.
+    let s = server_with(b, StreamLimits::default(), 800).await;
     let (id, white, black) = clocked_friend_game(&s).await;
     let state = s.get(&format!("/api/games/{id}")).await;
-    assert_eq!(state["clock"]["initial_ms"], 400);
+    assert_eq!(state["clock"]["initial_ms"], 800);
     let mut watcher = open(&s, &id, "", None, None).await.unwrap();
     watcher.next("state").await;
     white_opens(&s, &id, &white).await;
+    watcher.next("state").await;
+    // Black's first move: from now on White's time runs out rather than a first move.
+    s.ok(
+        &format!("/api/games/{id}/moves"),
+        json!({"token": black, "move": "b7-c7"}),
+    )
+    .await;
     let after_move = watcher.next("state").await;
     assert_eq!(after_move.data["outcome"], Value::Null);
-    // Nobody acts: the server ends the game when Black's time runs out.
+    assert_eq!(
+        after_move.data["clock"]["first_move_deadline_ms"],
+        Value::Null
+    );
+    // Nobody acts: the server ends the game when White's time runs out.
     let ended = watcher.next("state").await;
     assert_eq!(
         ended.data["outcome"],
-        json!({"winner": "white", "reason": "time-forfeit", "score": "1-0"})
+        json!({"winner": "black", "reason": "time-forfeit", "score": "0-1"})
     );
-    assert_eq!(ended.data["clock"]["black_ms"], 0);
+    assert_eq!(ended.data["clock"]["white_ms"], 0);
     assert_eq!(ended.data["clock"]["running"], Value::Null);
     assert_eq!(ended.id, Some(after_move.id.unwrap() + 1));
     // A move after it: 409 game-over, and nothing changes.
     let (status, body) = s
         .post(
             &format!("/api/games/{id}/moves"),
-            json!({"token": black, "move": "f11-e11"}),
+            json!({"token": white, "move": "e1-d1"}),
         )
         .await;
     assert_eq!((status, body["error"].as_str()), (409, Some("game-over")));
     let state = s.get(&format!("/api/games/{id}")).await;
     assert_eq!(state["version"], ended.data["version"]);
+    assert_eq!(state["moves"], json!(["f1-e1", "b7-c7"]));
+}
+
+async fn a_first_move_not_made_in_time_is_pushed_as_an_abort(b: Backend) {
+    // A clock minute of 500 ms: "1+0" gives each side 500 ms, less than the 30 s a side
+    // has for its first move, so 500 ms is that limit too.
+    let s = server_with(b, StreamLimits::default(), 500).await;
+    let aborted = json!({"winner": null, "reason": "aborted", "score": "*"});
+    // White never moves: the wait began when Black joined.
+    let (id, _, black) = clocked_friend_game(&s).await;
+    let mut watcher = open(&s, &id, "", None, None).await.unwrap();
+    let first = watcher.next("state").await;
+    let clock = &first.data["clock"];
+    assert_eq!(
+        clock["running"],
+        Value::Null,
+        "no time runs before the first move"
+    );
+    let deadline = clock["first_move_deadline_ms"].as_i64().unwrap();
+    let now = clock["now_ms"].as_i64().unwrap();
+    assert!((now..=now + 500).contains(&deadline), "{deadline} vs {now}");
+    let ended = watcher.next("state").await;
+    assert_eq!(ended.data["outcome"], aborted);
+    assert_eq!(ended.id, Some(first.id.unwrap() + 1));
+    // Neither side lost time: no clock ran.
+    assert_eq!(ended.data["clock"]["white_ms"], 500);
+    assert_eq!(ended.data["clock"]["first_move_deadline_ms"], Value::Null);
+    assert_eq!(ended.data["can_abort"], false);
+    let (status, body) = s
+        .post(&format!("/api/games/{id}/abort"), json!({"token": black}))
+        .await;
+    assert_eq!((status, body["error"].as_str()), (409, Some("game-over")));
+
+    // Black never replies to White's first move: aborted too, not lost on time.
+    let (id, white, _) = clocked_friend_game(&s).await;
+    let mut watcher = open(&s, &id, "", None, None).await.unwrap();
+    watcher.next("state").await;
+    let moved = white_opens(&s, &id, &white).await;
+    assert!(moved["clock"]["first_move_deadline_ms"].is_i64());
+    let after_move = watcher.next("state").await;
+    let ended = watcher.next("state").await;
+    assert_eq!(ended.data["outcome"], aborted);
+    assert_eq!(ended.id, Some(after_move.id.unwrap() + 1));
+    assert_eq!(
+        ended.data["clock"]["black_ms"], 0,
+        "Black's clock ran, but no result"
+    );
+    let state = s.get(&format!("/api/games/{id}")).await;
+    assert_eq!(state["outcome"], aborted);
     assert_eq!(state["moves"], json!(["f1-e1"]));
+    let record = s.get_text(&format!("/api/games/{id}/record")).await;
+    assert!(record.contains("[Termination \"aborted\"]"), "{record}");
+    assert!(record.trim_end().ends_with('*'), "{record}");
 }
 
 async fn a_stopped_server_ends_no_game_by_time(b: Backend) {
@@ -731,4 +798,4 @@ async fn a_seat_is_known_by_its_cookie_never_by_a_token_in_the_address(b: Backen
     drop(wrong);
 }
 
-both_stores!((flavor = "multi_thread", worker_threads = 2); every_stream_gets_the_same_bytes_built_once, a_change_gives_the_state_a_get_answers, a_seat_is_known_by_its_cookie_never_by_a_token_in_the_address, every_version_once_in_order_across_reconnects, presence_follows_the_open_pages, a_clock_that_runs_out_is_pushed_with_nobody_acting, a_stopped_server_ends_no_game_by_time, open_streams_are_bounded, the_global_bound_answers_503);
+both_stores!((flavor = "multi_thread", worker_threads = 2); every_stream_gets_the_same_bytes_built_once, a_change_gives_the_state_a_get_answers, a_seat_is_known_by_its_cookie_never_by_a_token_in_the_address, every_version_once_in_order_across_reconnects, presence_follows_the_open_pages, a_clock_that_runs_out_is_pushed_with_nobody_acting, a_first_move_not_made_in_time_is_pushed_as_an_abort, a_stopped_server_ends_no_game_by_time, open_streams_are_bounded, the_global_bound_answers_503);

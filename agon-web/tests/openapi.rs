@@ -225,7 +225,22 @@ async fn every_route_is_documented_and_every_documented_operation_is_routed() {
         .iter()
         .map(|(method, path, _)| format!("{method} {path}"))
         .collect();
-    assert_eq!(documented.len(), 17, "{documented:?}");
+    assert_eq!(documented.len(), 19, "{documented:?}");
+    // Issue 34's abort: its route, its refusals and the outcome it gives.
+    let abort = "/api/games/{id}/abort";
+    assert!(documented.contains(&format!("POST {abort}")));
+    for (status, name) in [
+        (409, "too-late-to-abort"),
+        (409, "game-over"),
+        (409, "not-a-friend-game"),
+        (403, "wrong-token"),
+    ] {
+        assert!(documents_error(&doc, "POST", abort, status, name), "{name}");
+    }
+    let outcome = &doc["components"]["schemas"]["OutcomeState"]["properties"];
+    assert!(outcome["reason"]["description"]
+        .as_str()
+        .is_some_and(|d| d.contains("`aborted`")));
     for (method, path, operation) in operations(&doc) {
         let uri = path.replace("{id}", NO_GAME);
         let body = operation.get("requestBody").map(|_| "{}");

@@ -308,7 +308,8 @@ async fn the_sweep_finds_the_clocks_whose_running_side_ran_out(b: Backend) {
              DELETE FROM agon_schema WHERE version >= 2;"
         }
     };
-    let older = format!("{accounts} {older}");
+    // (And the aborted flag of issue 34, later again.)
+    let older = format!("ALTER TABLE games DROP COLUMN aborted; {accounts} {older}");
     common::execute(&Store::connect(&db.db, 2).await.unwrap(), &older).await;
     let migrated = Store::connect(&db.db, 2).await.unwrap();
     assert_eq!(

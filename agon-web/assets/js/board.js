@@ -1,7 +1,7 @@
 // The board: the server's SVG drawing (agon-svg) put into the page, and the marks the
 // page draws over it (selection, destinations, returns, the hint, the focus ring).
 
-import { app, interactive, legalFrom, mySide } from './state.js';
+import { app, canPremove, interactive, legalFrom, mySide } from './state.js';
 import { t } from './i18n.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -134,8 +134,12 @@ export function decorate() {
 function decorateBoard(el, svg) {
   const marks = marksGroup(svg);
   marks.textContent = '';
-  el.classList.toggle('interactive', interactive());
+  el.classList.toggle('interactive', interactive() || canPremove());
   el.classList.toggle('readonly', !!(app.state && !app.token));
+  if (canPremove()) {
+    decoratePremove(svg, marks);
+    return;
+  }
   if (!interactive() || !app.state) return;
 
   const map = legalFrom();
@@ -164,17 +168,7 @@ function decorateBoard(el, svg) {
     const to = cellPolygon(app.hint.to);
     if (from) addOutline(marks, from, 'mark-hint');
     if (to) addOutline(marks, to, 'mark-hint mark-hint-to');
-    if (from && to && app.hint.from !== app.hint.to) {
-      const a = cellCentre(from);
-      const b = cellCentre(to);
-      addMark(marks, 'line', {
-        x1: a.x.toFixed(2),
-        y1: a.y.toFixed(2),
-        x2: b.x.toFixed(2),
-        y2: b.y.toFixed(2),
-        class: 'mark-hint-arrow',
-      });
-    }
+    if (from && to && app.hint.from !== app.hint.to) addArrow(marks, from, to, 'mark-hint-arrow');
   }
   if (app.selected) {
     for (const node of svg.querySelectorAll(`[data-cell="${app.selected}"]`)) node.classList.add('selected');
@@ -191,6 +185,51 @@ function decorateBoard(el, svg) {
       makeFocusable(poly, mv.to);
     }
   }
+}
+
+/**
+ * While the opponent thinks: one's own pieces can be picked, any cell chosen, and the
+ * queued premove is drawn (its cells and an arrow).
+ * @param {SVGSVGElement} svg @param {Element} marks
+ */
+function decoratePremove(svg, marks) {
+  const human = mySide();
+  for (const g of svg.querySelectorAll(`g.piece.${human}[data-cell]`)) {
+    if (g.classList.contains('captured')) continue;
+    g.classList.add('own');
+    makeFocusable(g, /** @type {HTMLElement} */ (/** @type {unknown} */ (g)).dataset.cell || '');
+  }
+  if (app.selected) {
+    const spoly = cellPolygon(app.selected);
+    if (spoly) addOutline(marks, spoly, 'mark-selected');
+    for (const poly of svg.querySelectorAll('polygon.cell[data-cell]')) {
+      const cell = /** @type {HTMLElement} */ (/** @type {unknown} */ (poly)).dataset.cell || '';
+      if (cell !== app.selected) makeFocusable(poly, cell);
+    }
+  }
+  const pm = app.premove;
+  if (!pm) return;
+  const from = cellPolygon(pm.from);
+  const to = cellPolygon(pm.to);
+  if (from) addOutline(marks, from, 'mark-premove');
+  if (to) addOutline(marks, to, 'mark-premove mark-premove-to');
+  if (from && to && pm.from !== pm.to) addArrow(marks, from, to, 'mark-premove-arrow');
+}
+
+/**
+ * Adds an arrow (a line) from the centre of one cell to another's: the hint's, a premove's.
+ * @param {Element} g @param {Element} from @param {Element} to @param {string} cls
+ */
+function addArrow(g, from, to, cls) {
+  const a = cellCentre(from);
+  const b = cellCentre(to);
+  addMark(g, 'line', {
+    x1: a.x.toFixed(2),
+    y1: a.y.toFixed(2),
+    x2: b.x.toFixed(2),
+    y2: b.y.toFixed(2),
+    class: cls,
+  });
 }
 
 /** Whether the browser shows the focus of `node` (keyboard, not mouse). */

@@ -13,7 +13,7 @@
  *   must_return: boolean, chooser: 'white' | 'black', legal_moves: string[],
  *   legal: GameState['legal'], pieces: GameState['pieces'], last_move: string | null,
  *   last_captures: string[], captured: string[], outcome: GameState['outcome'],
- *   computer_to_move: boolean, can_undo: boolean
+ *   computer_to_move: boolean, can_undo: boolean, can_abort?: boolean
  * }} GameChange
  */
 
@@ -21,7 +21,7 @@
 const FIELDS = /** @type {const} */ ([
   'seats', 'clock', 'offers', 'rematch_game', 'position', 'to_move', 'must_return', 'chooser',
   'legal_moves', 'legal', 'pieces', 'last_move', 'last_captures', 'captured', 'outcome',
-  'computer_to_move', 'can_undo',
+  'computer_to_move', 'can_undo', 'can_abort',
 ]);
 
 /**

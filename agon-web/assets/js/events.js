@@ -1,20 +1,43 @@
 // Input: clicks and keys on the board, and the panel's forms and buttons, turned into
 // selections and the game's requests.
 
-import { app, canPass, interactive, legalFrom, ownPieceAt, redraw } from './state.js';
+import { app, canPass, canPremove, interactive, legalFrom, ownPieceAt, redraw } from './state.js';
 import { initRulesChoice } from './ruleset.js';
 import { board, isFocusVisible, showFocusRing } from './board.js';
 import {
-  askHint, copyInvite, copyPosition, createGame, disarmResign, offer, playMove, rematch, resign, route,
-  showStart, undo,
+  abort, askHint, cancelPremove, copyInvite, copyPosition, createGame, disarmResign, flip, offer, playMove,
+  rematch, resign, route, setPremove, showStart, stepTo, undo,
 } from './game.js';
 import { initSound, setSound, soundOn } from './sound.js';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 
+/**
+ * A click on a cell while the opponent thinks: a queued premove is cancelled; else one's
+ * own piece is picked, and then any other cell queues the premove (the server's legal
+ * moves are the opponent's now: whether it is legal is known on one's turn).
+ */
+function onPremoveCell(/** @type {string} */ cell) {
+  if (app.premove) {
+    cancelPremove();
+    return;
+  }
+  const own = ownPieceAt(cell);
+  if (own && !own.captured) {
+    app.selected = app.selected === cell ? null : cell;
+    redraw();
+  } else if (app.selected) {
+    setPremove(app.selected, cell);
+  }
+}
+
 /** A click (or Enter) on a cell: select a piece, choose its destination, or try a move. */
 function onCell(/** @type {string} */ cell) {
+  if (canPremove()) {
+    onPremoveCell(cell);
+    return;
+  }
   if (!interactive() || !app.state) return;
   const map = legalFrom();
   app.error = null;
@@ -62,6 +85,14 @@ function initBoardEvents() {
   el.addEventListener('click', (ev) => {
     const cell = cellOf(ev);
     if (cell) onCell(cell);
+    else if (app.premove) cancelPremove();
+  });
+  // A right-click cancels a premove (or a piece picked for one), as on lichess.
+  el.addEventListener('contextmenu', (ev) => {
+    if ((app.premove || app.selected) && canPremove()) {
+      ev.preventDefault();
+      cancelPremove();
+    }
   });
   el.addEventListener('keydown', (ev) => {
     if (ev.key !== 'Enter' && ev.key !== ' ') return;
@@ -83,9 +114,60 @@ function initBoardEvents() {
   el.addEventListener('focusout', () => showFocusRing(null));
 }
 
+/** The ply the board shows (the number of moves played in it). */
+function shownPly() {
+  const total = app.state ? app.state.moves.length : 0;
+  return app.ply === null ? total : app.ply;
+}
+
+/**
+ * The keys of the game page, where no text is being typed: ← → step through the moves,
+ * Home End (or ↑ ↓) go to the start and the present, `f` flips the board, Escape cancels a
+ * premove.
+ */
+function onPageKey(/** @type {KeyboardEvent} */ ev) {
+  if (!app.id || !app.state || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  const target = /** @type {HTMLElement} */ (ev.target);
+  if (target && target.closest && target.closest('input, textarea, select, [contenteditable="true"]')) return;
+  const total = app.state.moves.length;
+  /** @type {Record<string, () => void>} */
+  const actions = {
+    ArrowLeft: () => stepTo(shownPly() - 1),
+    ArrowRight: () => stepTo(shownPly() + 1),
+    ArrowUp: () => stepTo(0),
+    Home: () => stepTo(0),
+    ArrowDown: () => stepTo(total),
+    End: () => stepTo(total),
+    f: () => flip(),
+    F: () => flip(),
+    Escape: () => cancelPremove(),
+  };
+  const action = actions[ev.key];
+  if (!action) return;
+  ev.preventDefault();
+  action();
+}
+
+function initStepEvents() {
+  $('nav-first').addEventListener('click', () => stepTo(0));
+  $('nav-prev').addEventListener('click', () => stepTo(shownPly() - 1));
+  $('nav-next').addEventListener('click', () => stepTo(shownPly() + 1));
+  $('nav-last').addEventListener('click', () => stepTo(app.state ? app.state.moves.length : 0));
+  $('flip-btn').addEventListener('click', () => flip());
+  $('moves').addEventListener('click', (ev) => {
+    const target = /** @type {HTMLElement} */ (ev.target);
+    const button = target.closest ? /** @type {HTMLElement | null} */ (target.closest('button[data-ply]')) : null;
+    if (button) stepTo(Number(button.dataset.ply));
+  });
+  $('premove-cancel').addEventListener('click', () => cancelPremove());
+  $('abort-btn').addEventListener('click', abort);
+  document.addEventListener('keydown', onPageKey);
+}
+
 /** Wires the game page: the board, the panel's controls and the browser's history. */
 export function initGameEvents() {
   initBoardEvents();
+  initStepEvents();
   initRulesChoice();
   $('new-game').addEventListener('submit', (ev) => createGame(/** @type {SubmitEvent} */ (ev)));
   $('entry-form').addEventListener('submit', (ev) => {

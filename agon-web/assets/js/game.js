@@ -3,8 +3,8 @@
 // state and redraws; an answer for a game no longer shown is dropped.
 
 import {
-  app, interactive, isFriendGame, keepName, mySide, other, readName, readSide, readToken, redraw,
-  rememberGame, viewSide,
+  app, humanToMove, interactive, isFriendGame, keepName, mySide, other, readName, readSide, readToken,
+  redraw, rememberGame, viewSide,
 } from './state.js';
 import { api, fetchStartBoard, post } from './api.js';
 import { setBoard } from './board.js';
@@ -69,7 +69,13 @@ export function applyState(state, view = null) {
   if (!prev || prev.position !== state.position) {
     app.selected = null;
     app.hint = null;
+    app.premoveDropped = null;
   }
+  // A move made or taken back: a page stepping through the game snaps back to the present.
+  if (prev && prev.moves.length !== state.moves.length) app.ply = null;
+  if (state.outcome) app.premove = null;
+  // The person's turn came with a premove queued: it is played at once if legal.
+  if (app.premove && humanToMove()) setTimeout(playPremove, 0);
   if (prev && state.moves.length === prev.moves.length + 1 && state.last_move) {
     // One new move: slide its piece (the previous state listed it with its cells), and
     // sound it when the opponent made it.
@@ -156,6 +162,107 @@ export async function playMove(/** @type {string} */ text) {
   app.busy = false;
   redraw();
   await maybeComputer();
+}
+
+/** Plays the queued premove if it is legal now; else drops it, and says so. */
+function playPremove() {
+  const pm = app.premove;
+  if (!pm || !app.state || !humanToMove()) return;
+  if (app.busy) {
+    // Another request of this page is running: the premove waits for it.
+    setTimeout(playPremove, 100);
+    return;
+  }
+  app.premove = null;
+  const text = `${pm.from}-${pm.to}`;
+  if ((app.state.legal_moves || []).includes(text)) {
+    playMove(text);
+  } else {
+    app.premoveDropped = text;
+    redraw();
+  }
+}
+
+/** Queues a premove (one at a time: a new one replaces it). */
+export function setPremove(/** @type {string} */ from, /** @type {string} */ to) {
+  app.premove = { from, to };
+  app.premoveDropped = null;
+  app.selected = null;
+  redraw();
+}
+
+/** Cancels the queued premove (a click on the board, a right-click or Escape). */
+export function cancelPremove() {
+  if (!app.premove && !app.selected) return false;
+  app.premove = null;
+  app.selected = null;
+  redraw();
+  return true;
+}
+
+/**
+ * Shows the game after its first `ply` moves (clamped; the last ply is the present),
+ * without changing the game: its board is fetched once and kept.
+ * @param {number} ply
+ */
+export async function stepTo(ply) {
+  const s = app.state;
+  if (!s || !app.id) return;
+  const total = s.moves.length;
+  const target = Math.max(0, Math.min(total, Math.round(ply)));
+  app.selected = null;
+  if (target === total) {
+    app.ply = null;
+    app.boardKey = null;
+    redraw();
+    return;
+  }
+  app.ply = target;
+  const view = viewSide();
+  const key = plyKey(s, target, view);
+  if (!app.plyBoards.has(key)) {
+    const gen = app.generation;
+    try {
+      const res = await fetch(`/api/games/${app.id}/board.svg?ply=${target}&view=${view}`, { credentials: 'same-origin' });
+      if (!res.ok) throw new Error(String(res.status));
+      const svg = await res.text();
+      if (gen !== app.generation) return;
+      app.plyBoards.set(key, svg);
+    } catch {
+      if (gen !== app.generation) return;
+      app.error = { name: 'network' };
+    }
+  }
+  redraw();
+}
+
+/**
+ * The key of a past ply's board: the moves up to it (a takeback may change them) and
+ * the side at the bottom.
+ * @param {GameState} s @param {number} ply @param {Side} view
+ */
+export function plyKey(s, ply, view) {
+  return `${app.id}:${view}:${ply}:${s.moves.slice(0, ply).join(' ')}`;
+}
+
+/** Turns the board: the state and its stream are asked for again drawn the other way up. */
+export async function flip() {
+  if (!app.id || !app.state) return;
+  app.flipped = !app.flipped;
+  app.selected = null;
+  app.boardKey = null;
+  stopLive();
+  const ply = app.ply;
+  await refresh();
+  if (ply !== null) await stepTo(ply);
+  redraw();
+  startLive();
+}
+
+/** Between people, in the first two plies: ends the game with no result. */
+export async function abort() {
+  if (!app.state || !app.token || app.busy || !app.state.can_abort) return;
+  await tokenAction('abort');
 }
 
 /** Asks the computer for its move when it is its turn. */
@@ -249,7 +356,7 @@ async function tokenAction(action, extra = {}) {
     if (gen !== app.generation) return false;
     app.error = /** @type {import('./api.js').ApiError} */ (e);
     // An offer that is gone (answered, or cleared by a move): show the game as it is.
-    if (['no-offer', 'offer-pending', 'game-over', 'game-not-over', 'not-your-turn', 'rematch-exists', 'conflict'].includes(app.error.name)) {
+    if (['no-offer', 'offer-pending', 'game-over', 'game-not-over', 'not-your-turn', 'rematch-exists', 'conflict', 'too-late-to-abort'].includes(app.error.name)) {
       await refresh();
     }
   }
@@ -415,6 +522,11 @@ function enterGame(id, token) {
   app.busy = false;
   app.boardKey = null;
   app.animate = null;
+  app.ply = null;
+  app.flipped = false;
+  app.premove = null;
+  app.premoveDropped = null;
+  app.plyBoards.clear();
   disarmResign();
   stopLive();
 }

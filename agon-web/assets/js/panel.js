@@ -4,6 +4,7 @@
 import {
   app, canPass, interactive, isFriendGame, lastGame, legalFrom, mySide, other, pieceAt, readName, viewSide,
 } from './state.js';
+import { plyKey } from './game.js';
 import { has, t } from './i18n.js';
 import { animateMove, board, decorate, setBoard } from './board.js';
 import { restoreFocus } from './focus.js';
@@ -104,7 +105,11 @@ export function render() {
     return;
   }
 
-  setBoard(s.svg, `${app.id}:${s.version}:${app.stateView}:${s.moves.length}:${s.position}:${s.last_move}`);
+  // Stepping through the game: a past ply's board once fetched (the present's meanwhile).
+  const past = app.ply === null ? undefined : app.plyBoards.get(plyKey(s, app.ply, viewSide()));
+  if (past) setBoard(past, `ply:${plyKey(s, /** @type {number} */ (app.ply), viewSide())}`);
+  else setBoard(s.svg, `${app.id}:${s.version}:${app.stateView}:${s.moves.length}:${s.position}:${s.last_move}`);
+  board().classList.toggle('past', app.ply !== null);
   decorate();
   if (app.animate) {
     animateMove(app.animate.from, app.animate.to);
@@ -158,6 +163,10 @@ export function render() {
     }
     $('outcome').dataset.tone = tone;
     setText($('outcome-result'), `${result} (${outcome.score})`);
+    if (outcome.reason === 'aborted') {
+      $('outcome').dataset.tone = 'draw';
+      setText($('outcome-result'), t('outcome.aborted'));
+    }
     let reasonKey = `reason.${outcome.reason}`;
     /** @type {Record<string, string> | undefined} */
     let params;
@@ -227,8 +236,20 @@ export function render() {
       lines.push(t('status.your-turn'));
     }
   }
+  // The first move's deadline (between people with a clock): the game is aborted past it.
+  const deadline = s.clock && !outcome ? s.clock.first_move_deadline_ms : null;
+  tickCountdown(!!deadline);
+  if (deadline) {
+    const left = deadline - (s.clock ? s.clock.now_ms : 0) - (performance.now() - app.clockAt);
+    const seconds = Math.max(0, Math.ceil(left / 1000));
+    lines.push(s.chooser === mySide()
+      ? t('status.first-move-you', { seconds })
+      : t('status.first-move', { side: t(`side.${s.chooser}`), seconds }));
+  }
   setText($('status'), lines.join(' '));
   show($('status'), lines.length > 0);
+  renderSteps(s);
+  renderPremove();
 
   // Return box: the person must return a piece
   // (or, under queen-placer=captor, place the computer's captured queen)
@@ -280,12 +301,16 @@ export function render() {
   disable(passBtn, !canPlay);
   show($('hint-btn'), !outcome && !friend);
   disable($('hint-btn'), !canPlay || !!app.hint);
+  // In the first two plies between people, Abort stands where Resign will be.
+  const canAbort = !!s.can_abort && !watching && !outcome;
+  show($('abort-btn'), canAbort);
+  disable($('abort-btn'), app.busy);
   const resignBtn = $('resign-btn');
-  show(resignBtn, !outcome);
+  show(resignBtn, !outcome && !canAbort);
   disable(resignBtn, app.busy || !!outcome);
   setText(resignBtn, t(app.resignArmed ? 'actions.resign-confirm' : 'actions.resign'));
   resignBtn.classList.toggle('armed', app.resignArmed);
-  show($('resign-cancel'), app.resignArmed && !outcome);
+  show($('resign-cancel'), app.resignArmed && !outcome && !canAbort);
 
   renderMoves(s);
   const captured = s.captured || [];
@@ -316,7 +341,8 @@ function renderMoves(/** @type {GameState} */ s) {
   const list = $('moves');
   const moves = s.moves || [];
   show($('moves-empty'), moves.length === 0);
-  const key = `${moves.join(' ')}|${s.to_move}`;
+  const shown = app.ply === null ? moves.length : app.ply;
+  const key = `${moves.join(' ')}|${s.to_move}|${shown}`;
   if (list.dataset.key === key) return;
   list.dataset.key = key;
   list.textContent = '';
@@ -333,18 +359,27 @@ function renderMoves(/** @type {GameState} */ s) {
   for (; i < moves.length; i += 2) rows.push([num++, i, i + 1 < moves.length ? i + 1 : null]);
   /** @param {number | null} index @param {'white' | 'black'} side */
   const cell = (index, side) => {
-    const span = document.createElement('span');
-    span.className = `mv mv-${side}`;
-    span.setAttribute('dir', 'ltr');
     if (index === null || index >= moves.length) {
-      span.classList.add('mv-none');
+      const span = document.createElement('span');
+      span.className = `mv mv-${side} mv-none`;
+      span.setAttribute('dir', 'ltr');
       span.textContent = rows.length && side === 'white' ? '…' : '';
       return span;
     }
-    span.textContent = moves[index];
-    if (index === moves.length - 1) span.classList.add('last');
-    span.classList.add(side === (mySide() || s.human) ? 'by-human' : 'by-computer');
-    return span;
+    // Each move is a button: a click shows the game just after it.
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = `mv mv-${side}`;
+    button.setAttribute('dir', 'ltr');
+    button.dataset.ply = String(index + 1);
+    button.textContent = moves[index];
+    if (index === moves.length - 1) button.classList.add('last');
+    if (index + 1 === shown) {
+      button.classList.add('current');
+      button.setAttribute('aria-current', 'step');
+    }
+    button.classList.add(side === (mySide() || s.human) ? 'by-human' : 'by-computer');
+    return button;
   };
   for (const [n, w, b] of rows) {
     const li = document.createElement('li');
@@ -355,7 +390,49 @@ function renderMoves(/** @type {GameState} */ s) {
     li.append(numEl, cell(w, 'white'), cell(b, 'black'));
     list.appendChild(li);
   }
-  list.scrollTop = list.scrollHeight;
+  const current = /** @type {HTMLElement | null} */ (list.querySelector('.current'));
+  if (app.ply === null || !current) list.scrollTop = list.scrollHeight;
+  else current.scrollIntoView({ block: 'nearest' });
+}
+
+/** The buttons that step through the game, and the line that says where the board is. */
+function renderSteps(/** @type {GameState} */ s) {
+  const total = s.moves.length;
+  const shown = app.ply === null ? total : app.ply;
+  disable($('nav-first'), shown === 0);
+  disable($('nav-prev'), shown === 0);
+  disable($('nav-next'), shown === total);
+  disable($('nav-last'), shown === total);
+  $('flip-btn').setAttribute('aria-pressed', String(app.flipped));
+  const note = $('nav-note');
+  show(note, app.ply !== null);
+  if (app.ply !== null) {
+    setText(note, app.ply === 0 ? t('nav.viewing-start') : t('nav.viewing', { ply: app.ply, total }));
+  }
+}
+
+/** @type {ReturnType<typeof setInterval> | null} redraws the first move's countdown */
+let countdown = null;
+
+/** Keeps the first move's countdown ticking while a deadline stands (no clock runs then). */
+function tickCountdown(/** @type {boolean} */ on) {
+  if (on && !countdown) countdown = setInterval(render, 500);
+  if (!on && countdown) {
+    clearInterval(countdown);
+    countdown = null;
+  }
+}
+
+/** The queued premove, or the cue that it was dropped. */
+function renderPremove() {
+  const box = $('premove');
+  const pm = app.premove;
+  const dropped = app.premoveDropped;
+  show(box, !!pm || !!dropped);
+  box.classList.toggle('dropped', !pm && !!dropped);
+  show($('premove-cancel'), !!pm);
+  if (pm) setText($('premove-text'), t('premove.queued', { move: `${pm.from}-${pm.to}` }));
+  else if (dropped) setText($('premove-text'), t('premove.dropped', { move: dropped }));
 }
 
 /** The "New game" panel: the level for the computer, the name for a friend. */

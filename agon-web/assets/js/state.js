@@ -8,7 +8,7 @@
  * @typedef {'white' | 'black'} Side
  * @typedef {{taken: boolean, name: string | null, present: boolean}} Seat
  * @typedef {{control: string, initial_ms: number, increment_ms: number, white_ms: number, black_ms: number,
- *   running: Side | null, now_ms: number}} Clock
+ *   running: Side | null, now_ms: number, first_move_deadline_ms?: number | null}} Clock
  * @typedef {{draw: Side | null, takeback: Side | null, rematch: Side | null}} Offers
  * @typedef {{
  *   id: string, human: 'white' | 'black', level: string | null, position: string,
@@ -19,7 +19,7 @@
  *   to_move: 'white' | 'black', must_return: boolean, legal_moves: string[],
  *   legal: LegalMove[], pieces: Piece[], moves: string[], last_move: string | null,
  *   last_captures: string[], captured: string[], outcome: Outcome | null,
- *   computer_to_move: boolean, can_undo: boolean, svg: string
+ *   computer_to_move: boolean, can_undo: boolean, can_abort?: boolean, svg: string
  * }} GameState
  * @typedef {{move: string, from: string | null, to: string | null, score: string, win_in: number | null, pv: string[]}} Hint
  * @typedef {{key: string, params?: Record<string, string | number>}} Message
@@ -73,6 +73,15 @@ export const app = {
   refocus: null,
   /** @type {ErrorLike | null} the error shown in the "New game" panel */
   newGameError: null,
+  /** @type {number | null} the ply shown while stepping through the game (null: the present) */
+  ply: null,
+  flipped: false, // the board is turned from its usual side (the `f` key)
+  /** @type {Map<string, string>} the boards of past plies fetched while stepping */
+  plyBoards: new Map(),
+  /** @type {{from: string, to: string} | null} a move queued while the opponent thinks */
+  premove: null,
+  /** @type {string | null} the premove just dropped as illegal (shown until the next change) */
+  premoveDropped: null,
 };
 
 // ---------------------------------------------------------------- redrawing
@@ -105,9 +114,16 @@ export function mySide() {
   return app.token ? app.side || (app.state && app.state.human) || null : null;
 }
 
-/** The side at the bottom of the board: one's own, White for a watcher. */
+/** The side at the bottom of the board: one's own, White for a watcher; the other once
+ * flipped. */
 export function viewSide() {
-  return mySide() || 'white';
+  const side = mySide() || 'white';
+  return app.flipped ? other(side) : side;
+}
+
+/** Whether the board shows the game as it is now (not a past ply). */
+export function atPresent() {
+  return app.ply === null;
 }
 
 /** Whether this browser chooses the next action: it is the chooser (under
@@ -125,7 +141,17 @@ export function canPass() {
 
 /** Whether the person may move now from this browser. */
 export function interactive() {
-  return !!(app.token && !app.busy && humanToMove());
+  return !!(app.token && !app.busy && atPresent() && humanToMove());
+}
+
+/** Whether the person may queue a premove: between people, the opponent to move, both
+ * seats taken, the game going on and shown as it is now. */
+export function canPremove() {
+  const s = app.state;
+  const side = mySide();
+  if (!s || !side || !app.token || s.outcome || s.opponent !== 'friend' || !atPresent()) return false;
+  if (!s.seats || !s.seats.white.taken || !s.seats.black.taken) return false;
+  return s.chooser !== side;
 }
 
 /**

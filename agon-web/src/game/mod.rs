@@ -27,6 +27,25 @@ pub use record::record_of;
 /// `409 game-too-long`.
 pub const MAX_PLIES: usize = 10_000;
 
+/// How long a side of a game between people with a clock has for its first move, in
+/// milliseconds (or its clock's time, if that is less): White's from when both seats are
+/// taken, Black's from White's first move. Past it the game is aborted
+/// ([`EndKind::Aborted`]), not lost on time, as on lichess. A game without a clock has no
+/// such limit.
+///
+/// ```
+/// assert_eq!(agon_web::game::FIRST_MOVE_MS, 30_000);
+/// ```
+pub const FIRST_MOVE_MS: i64 = 30_000;
+
+/// The plies during which a game between people may be aborted: until each side has made
+/// its first move.
+///
+/// ```
+/// assert_eq!(agon_web::game::ABORTABLE_PLIES, 2);
+/// ```
+pub const ABORTABLE_PLIES: usize = 2;
+
 /// Who plays the creator: the computer, or a friend who joins by the game's link.
 ///
 /// ```
@@ -78,16 +97,32 @@ pub enum EndKind {
     TimeForfeit,
     /// Both players agreed to a draw.
     Agreement,
+    /// A side aborted the game before each side had made its first move, or a side did
+    /// not make its first move in time ([`FIRST_MOVE_MS`]): no result, never rated.
+    Aborted,
 }
 
 impl EndKind {
-    /// `resignation`, `time-forfeit` or `agreement`.
+    /// `resignation`, `time-forfeit`, `agreement` or `aborted`.
     pub const fn name(self) -> &'static str {
         match self {
             EndKind::Resignation => "resignation",
             EndKind::TimeForfeit => "time-forfeit",
             EndKind::Agreement => "agreement",
+            EndKind::Aborted => "aborted",
         }
+    }
+
+    /// Whether a game that ended so has a result (a win or a draw) to score and rate: all
+    /// but an aborted one.
+    ///
+    /// ```
+    /// use agon_web::game::EndKind;
+    /// assert!(EndKind::Agreement.has_result());
+    /// assert!(!EndKind::Aborted.has_result());
+    /// ```
+    pub const fn has_result(self) -> bool {
+        !matches!(self, EndKind::Aborted)
     }
 
     /// The kind of this name, as [`EndKind::name`] writes it.
@@ -96,18 +131,20 @@ impl EndKind {
             EndKind::Resignation,
             EndKind::TimeForfeit,
             EndKind::Agreement,
+            EndKind::Aborted,
         ]
         .into_iter()
         .find(|k| k.name() == name)
     }
 }
 
-/// The end of a game outside the rules: how, and who won (`None`: a draw).
+/// The end of a game outside the rules: how, and who won (`None`: a draw, or no result
+/// when aborted).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct End {
     /// How it ended.
     pub kind: EndKind,
-    /// The winner, or `None` for a draw by agreement.
+    /// The winner, or `None` for a draw by agreement or an aborted game.
     pub winner: Option<Side>,
 }
 
@@ -222,12 +259,38 @@ impl WebGame {
         }
     }
 
-    /// The side whose clock runs: the chooser, once the clock started and while the game
-    /// goes on.
+    /// The side whose clock runs: the chooser, once the clock started (with the first
+    /// move: no time runs before it) and while the game goes on.
     pub fn running(&self) -> Option<Side> {
         let clock = self.clock?;
         clock.at_ms?;
-        (!self.is_over()).then(|| self.game.position().chooser())
+        (!self.is_over() && self.plies() > 0).then(|| self.game.position().chooser())
+    }
+
+    /// When the game is aborted unless the chooser makes its first move (unix
+    /// milliseconds): in a game between people with a clock, both seats taken, before each
+    /// side has moved, [`FIRST_MOVE_MS`] (or the chooser's time, if less) after the wait
+    /// began (`Clock::at_ms`: both seats taken, or White's first move). `None` otherwise.
+    ///
+    /// ```
+    /// use agon_core::{Position, Side};
+    /// use agon_web::{game::{Clock, Opponent, WebGame}, Level};
+    /// let mut game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
+    /// game.opponent = Opponent::Friend;
+    /// game.clock = Some(Clock::new(10_000, 0));
+    /// game.join([1; 32], None, 5_000)?;
+    /// assert_eq!(game.first_move_deadline_ms(), Some(15_000), "the clock's 10 s, less than 30 s");
+    /// # Ok::<(), agon_web::game::Refusal>(())
+    /// ```
+    pub fn first_move_deadline_ms(&self) -> Option<i64> {
+        let clock = self.clock?;
+        let waiting = self.opponent == Opponent::Friend
+            && self.plies() < ABORTABLE_PLIES
+            && self.seats_taken() == [true; 2]
+            && !self.is_over();
+        let chooser = self.game.position().chooser();
+        let limit = FIRST_MOVE_MS.min(clock.remaining_ms[chooser.index()]);
+        waiting.then_some(clock.at_ms? + limit)
     }
 
     /// Both sides' remaining times at `now_ms` (the running side's counted down, not below
@@ -236,8 +299,13 @@ impl WebGame {
         Some(self.clock?.remaining_with(self.running(), now_ms))
     }
 
-    /// When the running side's time runs out (unix milliseconds), if a clock runs.
+    /// When the game ends unless the chooser moves (unix milliseconds): the first-move
+    /// deadline ([`WebGame::first_move_deadline_ms`]), else when the running side's time
+    /// runs out, if a clock runs. Its timer and the store's sweep wake at it.
     pub fn deadline_ms(&self) -> Option<i64> {
+        if let Some(deadline) = self.first_move_deadline_ms() {
+            return Some(deadline);
+        }
         let side = self.running()?;
         let clock = self.clock?;
         Some(clock.at_ms? + clock.remaining_ms[side.index()])
@@ -262,9 +330,14 @@ impl WebGame {
         }
     }
 
-    /// If the running side's time has run out at `now_ms`, ends the game by
-    /// `time-forfeit` (the other side wins) and answers true.
+    /// If the chooser's first move is overdue at `now_ms`, aborts the game
+    /// ([`WebGame::first_move_deadline_ms`]); else if the running side's time has run out,
+    /// ends the game by `time-forfeit` (the other side wins). Answers whether it ended.
     pub fn flag(&mut self, now_ms: i64) -> bool {
+        if self.first_move_deadline_ms().is_some_and(|d| now_ms >= d) {
+            self.end_with(EndKind::Aborted, None, now_ms);
+            return true;
+        }
         match (self.running(), self.deadline_ms()) {
             (Some(side), Some(deadline)) if now_ms >= deadline => {
                 self.end_with(EndKind::TimeForfeit, Some(side.other()), now_ms);
@@ -282,10 +355,12 @@ impl WebGame {
         self.offers.takeback = None;
     }
 
-    /// Starts the clock at `now_ms` if it has not started, a move was made and both seats
-    /// are taken.
+    /// Starts the clock at `now_ms` if it has not started and both seats are taken, once a
+    /// move was made; between people also before it: `at_ms` is then when the wait for the
+    /// first move began ([`WebGame::first_move_deadline_ms`]; no time runs before it).
     pub fn start_clock(&mut self, now_ms: i64) {
-        let ready = self.plies() > 0 && self.seats_taken() == [true; 2] && !self.is_over();
+        let waits = self.plies() > 0 || self.opponent == Opponent::Friend;
+        let ready = waits && self.seats_taken() == [true; 2] && !self.is_over();
         if let Some(clock) = &mut self.clock {
             if clock.at_ms.is_none() && ready {
                 clock.at_ms = Some(now_ms);
@@ -308,6 +383,11 @@ impl WebGame {
         if self.charge_from(running, now_ms) {
             if let Some(clock) = &mut self.clock {
                 clock.remaining_ms[mover.index()] += clock.increment_ms;
+            }
+        } else if self.plies() == 1 {
+            // The first move: the clock starts now, whatever wait for it came before.
+            if let Some(clock) = self.clock.as_mut().filter(|c| c.at_ms.is_some()) {
+                clock.at_ms = Some(now_ms);
             }
         }
         self.start_clock(now_ms);
@@ -333,6 +413,8 @@ impl WebGame {
             if let Some(clock) = &mut self.clock {
                 clock.at_ms = None;
             }
+            // Between people the wait for the first move begins again.
+            self.start_clock(now_ms);
         }
         self.offers.draw = None;
         self.offers.takeback = None;
@@ -390,6 +472,8 @@ pub enum Refusal {
     GameNotOver,
     /// The rematch exists.
     RematchExists,
+    /// Each side has made its first move: the game can no longer be aborted.
+    TooLateToAbort,
     /// The move's text does not parse (agon-core's message).
     MalformedMove(String),
     /// The move is illegal here.
@@ -413,6 +497,7 @@ impl Refusal {
             Refusal::SeatTaken => "seat-taken",
             Refusal::GameNotOver => "game-not-over",
             Refusal::RematchExists => "rematch-exists",
+            Refusal::TooLateToAbort => "too-late-to-abort",
             Refusal::MalformedMove(_) => "malformed-move",
             Refusal::Illegal(reason) => reason.name(),
         }
@@ -447,6 +532,9 @@ impl std::fmt::Display for Refusal {
             Refusal::SeatTaken => f.write_str("both seats are taken: you can watch the game"),
             Refusal::GameNotOver => f.write_str("a rematch is offered once the game is over"),
             Refusal::RematchExists => f.write_str("the rematch of this game has been created"),
+            Refusal::TooLateToAbort => f.write_str(
+                "both sides have made their first move: the game can no longer be aborted",
+            ),
             Refusal::MalformedMove(message) => f.write_str(message),
             Refusal::Illegal(reason) => write!(f, "{reason}"),
         }
@@ -564,6 +652,44 @@ impl WebGame {
         Ok(())
     }
 
+    /// Either seat aborts the game at `now_ms`: it ends with no result ([`EndKind::Aborted`]).
+    /// Between people, before each side has made its first move ([`ABORTABLE_PLIES`]).
+    ///
+    /// ```
+    /// use agon_core::{Position, Side};
+    /// use agon_web::{game::{EndKind, Opponent, Refusal, WebGame, MAX_PLIES}, Level};
+    /// let mut game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
+    /// assert_eq!(game.abort(0), Err(Refusal::NotAFriendGame));
+    /// game.opponent = Opponent::Friend;
+    /// game.move_of(Side::White, "f1-e1", 0, MAX_PLIES)?;
+    /// game.abort(0)?;
+    /// assert_eq!((game.end.unwrap().kind, game.end.unwrap().winner), (EndKind::Aborted, None));
+    /// # Ok::<(), Refusal>(())
+    /// ```
+    pub fn abort(&mut self, now_ms: i64) -> Result<(), Refusal> {
+        self.ensure_friend()?;
+        self.ensure_not_over()?;
+        if self.plies() >= ABORTABLE_PLIES {
+            return Err(Refusal::TooLateToAbort);
+        }
+        self.end_with(EndKind::Aborted, None, now_ms);
+        Ok(())
+    }
+
+    /// Whether the game may be aborted now ([`WebGame::abort`]).
+    ///
+    /// ```
+    /// use agon_core::{Position, Side};
+    /// use agon_web::{game::{Opponent, WebGame}, Level};
+    /// let mut game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
+    /// assert!(!game.can_abort(), "against the computer: resign or start again");
+    /// game.opponent = Opponent::Friend;
+    /// assert!(game.can_abort());
+    /// ```
+    pub fn can_abort(&self) -> bool {
+        self.opponent == Opponent::Friend && !self.is_over() && self.plies() < ABORTABLE_PLIES
+    }
+
     /// A friend takes the free seat at `now_ms`, with the token of this digest and a name:
     /// the clock starts if a move was made.
     pub fn join(
@@ -650,11 +776,13 @@ pub(crate) mod tests {
         let black = Some(Side::Black);
         assert_eq!(clock(&game), Some(([60_000, 60_000], Some(1_000), black)));
         assert_eq!(game.remaining_at(5_000), Some([60_000, 56_000]));
-        assert_eq!(game.deadline_ms(), Some(61_000));
+        // Black's first move is due within 30 s, before its minute runs out.
+        assert_eq!(game.deadline_ms(), Some(1_000 + FIRST_MOVE_MS));
         play(&mut game, 4_000);
         // Black thought 3 s and gets its second.
         let white = Some(Side::White);
         assert_eq!(clock(&game), Some(([60_000, 58_000], Some(4_000), white)));
+        assert_eq!(game.deadline_ms(), Some(64_000));
         // No time runs before the clock's last change, and none below 0.
         assert_eq!(game.remaining_at(3_000), Some([60_000, 58_000]));
         assert_eq!(game.remaining_at(100_000), Some([0, 58_000]));
@@ -683,10 +811,14 @@ pub(crate) mod tests {
     fn a_flag_falls_at_the_deadline_not_before() {
         let mut game = friends(true);
         play(&mut game, 1_000);
+        play(&mut game, 1_000);
+        play(&mut game, 1_000);
         game.offers.draw = Some(Side::White);
-        assert!(!game.flag(60_999));
+        // Black's minute and the second its first move earned, from the third move on.
+        assert_eq!(game.deadline_ms(), Some(62_000));
+        assert!(!game.flag(61_999));
         assert!(!game.is_over());
-        assert!(game.flag(61_000));
+        assert!(game.flag(62_000));
         assert_eq!(
             game.end,
             Some(End {
@@ -696,13 +828,110 @@ pub(crate) mod tests {
         );
         // The clock stopped at the flag, Black's time spent; the offers lapsed.
         assert_eq!(game.running(), None);
-        assert_eq!(game.clock.unwrap().remaining_ms, [60_000, 0]);
+        assert_eq!(game.clock.unwrap().remaining_ms, [61_000, 0]);
         assert_eq!(game.offers, Offers::default());
         assert!(!game.flag(100_000), "a game over does not flag again");
         assert_eq!(
             game.move_of(Side::Black, "pass", 0, MAX_PLIES),
             Err(Refusal::GameOver)
         );
+    }
+
+    #[test]
+    fn either_side_may_abort_in_the_first_two_plies_and_no_later() {
+        for aborter in [Side::White, Side::Black] {
+            for plies in 0..=ABORTABLE_PLIES {
+                let mut game = friends(true);
+                game.start_clock(0);
+                for i in 0..plies {
+                    play(&mut game, 1_000 * (i as i64 + 1));
+                }
+                assert_eq!(game.can_abort(), plies < 2, "{plies} plies");
+                game.offers.draw = Some(aborter);
+                let seat = game.seat(&[[1; 32], [2; 32]][aborter.index()]);
+                assert_eq!(seat, Ok(aborter));
+                let before = game.clone();
+                let result = game.abort(9_000);
+                if plies < ABORTABLE_PLIES {
+                    assert_eq!(result, Ok(()));
+                    let end = End {
+                        kind: EndKind::Aborted,
+                        winner: None,
+                    };
+                    assert_eq!(game.end, Some(end));
+                    assert!(game.is_over() && !game.can_abort());
+                    assert_eq!((game.running(), game.deadline_ms()), (None, None));
+                    assert_eq!(game.offers.draw, None, "offers lapse");
+                    assert_eq!(game.abort(9_500), Err(Refusal::GameOver));
+                    assert_eq!(game.resign(aborter, 9_500), Err(Refusal::GameOver));
+                } else {
+                    assert_eq!(result, Err(Refusal::TooLateToAbort));
+                    assert_eq!(result.unwrap_err().name(), "too-late-to-abort");
+                    assert_eq!(game.end, None);
+                    assert_eq!(game.offers, before.offers, "nothing changed");
+                }
+            }
+        }
+        let mut game = computer_game();
+        assert_eq!(game.abort(0), Err(Refusal::NotAFriendGame));
+        assert!(!game.can_abort());
+    }
+
+    #[test]
+    fn a_first_move_not_made_in_time_aborts_the_game_not_a_time_forfeit() {
+        // White's first move: 30 s from the friend's joining, White's clock not running.
+        let mut game = friends(true);
+        game.guest_sha256 = None;
+        assert_eq!(game.first_move_deadline_ms(), None, "nobody waits yet");
+        game.join([2; 32], None, 1_000).unwrap();
+        assert_eq!(game.running(), None);
+        assert_eq!(game.remaining_at(20_000), Some([60_000, 60_000]));
+        assert_eq!(game.deadline_ms(), Some(1_000 + FIRST_MOVE_MS));
+        assert!(!game.flag(1_000 + FIRST_MOVE_MS - 1));
+        assert!(game.flag(1_000 + FIRST_MOVE_MS));
+        assert_eq!(game.end.unwrap().kind, EndKind::Aborted);
+        assert_eq!(game.end.unwrap().winner, None);
+        assert_eq!(game.clock.unwrap().remaining_ms, [60_000, 60_000]);
+
+        // Black's: 30 s from White's first move, which starts the clock whenever it came.
+        let mut game = friends(true);
+        game.start_clock(0);
+        play(&mut game, 20_000);
+        assert_eq!(game.clock.unwrap().at_ms, Some(20_000));
+        assert_eq!(game.remaining_at(25_000), Some([60_000, 55_000]));
+        assert_eq!(game.deadline_ms(), Some(20_000 + FIRST_MOVE_MS));
+        assert!(game.flag(20_000 + FIRST_MOVE_MS));
+        assert_eq!(game.end.unwrap().kind, EndKind::Aborted);
+        assert_eq!(game.clock.unwrap().remaining_ms, [60_000, 30_000]);
+
+        // A clock shorter than 30 s: the clock's time, and still an abort.
+        let mut game = friends(false);
+        game.clock = Some(Clock::new(10_000, 0));
+        game.start_clock(0);
+        play(&mut game, 1_000);
+        assert_eq!(game.deadline_ms(), Some(11_000));
+        assert!(game.flag(11_000));
+        assert_eq!(game.end.unwrap().kind, EndKind::Aborted);
+
+        // Once both sides moved, the clock's deadline again: a time forfeit.
+        let mut game = friends(true);
+        game.start_clock(0);
+        play(&mut game, 1_000);
+        play(&mut game, 2_000);
+        assert_eq!(game.first_move_deadline_ms(), None);
+        assert_eq!(game.deadline_ms(), Some(62_000));
+        assert!(game.flag(62_000));
+        assert_eq!(game.end.unwrap().kind, EndKind::TimeForfeit);
+
+        // No clock, or against the computer: no first-move limit.
+        let mut game = friends(false);
+        game.start_clock(0);
+        assert_eq!(game.first_move_deadline_ms(), None);
+        let mut game = computer_game();
+        game.clock = Some(Clock::new(60_000, 0));
+        game.start_clock(0);
+        assert_eq!(game.clock.unwrap().at_ms, None);
+        assert_eq!(game.first_move_deadline_ms(), None);
     }
 
     #[test]
@@ -789,11 +1018,10 @@ pub(crate) mod tests {
         assert_eq!(kept, Ok(Some(TakenBack { keep: 0 })));
         assert_eq!(game.plies(), 0);
         assert_eq!(game.last_captures, CellSet::EMPTY);
-        assert_eq!(
-            game.clock.unwrap().at_ms,
-            None,
-            "back to the start: the clock stops"
-        );
+        // Back to the start: no clock runs, and White's first move is awaited again.
+        assert_eq!(game.running(), None);
+        assert_eq!(game.clock.unwrap().at_ms, Some(5_000));
+        assert_eq!(game.first_move_deadline_ms(), Some(5_000 + FIRST_MOVE_MS));
         assert_eq!(game.offers.takeback, None);
         // Black's own action, taken back alone.
         play(&mut game, 6_000);

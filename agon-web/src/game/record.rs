@@ -33,6 +33,7 @@ pub fn record_of(game: &WebGame) -> Record {
     let termination = if let Some(end) = game.end {
         // Only a game still going can end outside the rules, so any result is its to take.
         let set = record.set_result(match end.winner {
+            _ if !end.kind.has_result() => Score::Unfinished,
             Some(Side::White) => Score::WhiteWins,
             Some(Side::Black) => Score::BlackWins,
             None => Score::Draw,

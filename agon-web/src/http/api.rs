@@ -526,3 +526,62 @@ pub async fn board_svg(uri: Uri) -> Result<Response, ApiError> {
         .to_string();
     Ok(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response())
 }
+
+/// `GET /api/games/{id}/board.svg?ply=N&view=white`.
+#[derive(Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[serde(deny_unknown_fields)]
+pub struct PlyQuery {
+    /// The number of moves played in the position drawn: 0 for the start, up to the
+    /// game's number of moves (default: all of them).
+    pub ply: Option<usize>,
+    /// The side at the bottom of the board (default: the creator's).
+    #[param(value_type = Option<SideName>)]
+    pub view: Option<String>,
+}
+
+/// `GET /api/games/{id}/board.svg`: the game's board after its first `ply` moves, the
+/// last of them highlighted: what the page shows while stepping through a game (the game
+/// does not change).
+#[utoipa::path(
+    get,
+    path = "/api/games/{id}/board.svg",
+    tag = "games",
+    params(GameId, PlyQuery),
+    responses(
+        (status = 200, description = "The game's board after `ply` moves", body = String, content_type = "image/svg+xml"),
+        (status = 400, description = "the query is wrong: `invalid-field` (an unknown parameter, `view`, a `ply` that is not a number)", body = ErrorBody),
+        UnknownGame,
+        (status = 409, description = "refused: `no-such-ply` (a `ply` past the game's moves: the game holds fewer)", body = ErrorBody),
+    )
+)]
+pub async fn ply_svg(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    uri: Uri,
+) -> Result<Response, ApiError> {
+    let query: PlyQuery = query(&uri)?;
+    let view = parse_view(query.view.as_deref())?;
+    let game = service::load_game(&app, &id).await?;
+    let moves = game.game.moves();
+    let ply = query.ply.unwrap_or(moves.len());
+    if ply > moves.len() {
+        // A fact of the game, as it stands (it may hold that many moves later).
+        return Err(ApiError::conflict(
+            "no-such-ply",
+            format!(
+                "the game holds {} moves: ply must be 0 to {0}, not {ply}",
+                moves.len()
+            ),
+        ));
+    }
+    // positions[i] is the position before move i, and the last one the current.
+    let positions = game.game.positions();
+    let position = positions.get(ply).unwrap_or_else(|| game.game.position());
+    let svg = agon_svg::Svg::new(position)
+        .size(None)
+        .flipped(view.unwrap_or(game.human) == Side::Black)
+        .last_move(ply.checked_sub(1).map(|i| moves[i]))
+        .to_string();
+    Ok(([(header::CONTENT_TYPE, "image/svg+xml")], svg).into_response())
+}

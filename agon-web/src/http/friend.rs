@@ -6,6 +6,9 @@
 //! already pending); `accept` and `decline` need an offer by the OTHER side
 //! (`409 no-offer`). Any move lets a pending draw or takeback offer lapse. Every answer
 //! is a change of the game (a new version, pushed to its streams).
+//!
+//! And the abort (`POST .../abort`, `{"token"}`): either seat ends the game with no
+//! result before each side has made its first move.
 
 use std::sync::Arc;
 
@@ -16,6 +19,7 @@ use utoipa::ToSchema;
 
 pub use crate::game::Answer;
 
+use super::api::TokenRequest;
 use super::names::{AnswerName, GameId};
 use super::request::JsonBody;
 use super::responses::{BadAnswer, SeatErrors};
@@ -104,3 +108,24 @@ answer_endpoint!(
     ok = "This game's state, `rematch_game` set once the rematch exists",
     refused = "refused: `game-not-over`, `rematch-exists`, `offer-pending`, `no-offer`, `game-over` (the clock ran out just now), `conflict` (the game changed meanwhile: reload and retry)"
 );
+
+/// `POST /api/games/{id}/abort`: either seat ends a game between people with no result
+/// (`aborted`), before each side has made its first move. A side that does not make its
+/// first move within 30 seconds (or its clock's time, if less) has the game aborted by the
+/// server, not lost on time.
+#[utoipa::path(post, path = "/api/games/{id}/abort", tag = "friends", params(GameId),
+    request_body = TokenRequest,
+    responses(
+        (status = 200, description = "The state, the game over with no result: the outcome's reason is `aborted`, its score `*`", body = GameState),
+        SeatErrors,
+        (status = 409, description = "refused: `not-a-friend-game`, `game-over`, `too-late-to-abort` (each side has made its first move: resign instead), `conflict` (the game changed meanwhile: reload and retry)", body = ErrorBody),
+    )
+)]
+pub async fn abort(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    JsonBody(request): JsonBody<TokenRequest>,
+) -> Result<Json<GameState>, ApiError> {
+    let (game, seat) = service::seat_action(&app, id, request.token, SeatAction::Abort).await?;
+    Ok(Json(state_for(&app, &game, Some(seat))))
+}

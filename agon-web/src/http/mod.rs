@@ -52,10 +52,12 @@ pub(crate) fn api_routes() -> OpenApiRouter<Arc<AppState>> {
         .routes(routes!(friend::draw))
         .routes(routes!(friend::takeback))
         .routes(routes!(friend::rematch))
+        .routes(routes!(friend::abort))
         .routes(routes!(events::events))
         .routes(routes!(events::seat))
         .routes(routes!(api::record))
         .routes(routes!(api::board_svg))
+        .routes(routes!(api::ply_svg))
         .routes(routes!(health::health))
         .routes(routes!(openapi::openapi_json))
 }

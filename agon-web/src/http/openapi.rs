@@ -562,7 +562,7 @@ fn link(path: &str, method: &str, operation: &mut Value) {
         "record".into(),
         json!({"operationId": "record", "parameters": {"id": id}}),
     );
-    for action in ["computer", "hint", "undo", "resign"] {
+    for action in ["computer", "hint", "undo", "resign", "abort"] {
         links.insert(
             action.into(),
             json!({"operationId": action, "parameters": {"id": id},

@@ -22,14 +22,14 @@ pub const fn side_name(side: Side) -> &'static str {
 /// The end of a game as the API reports it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct OutcomeState {
-    /// `white`, `black`, or `None` for a draw.
+    /// `white`, `black`, or `None` for a draw or an aborted game.
     #[schema(value_type = Option<SideName>)]
     pub winner: Option<&'static str>,
     /// `throne`, `ring-without-queen`, `no-legal-action`, `repetition`, `two-passes`,
-    /// `move-limit` (agon-core's), or `resignation`, `time-forfeit`, `agreement`
-    /// (agon-web's).
+    /// `move-limit` (agon-core's), or `resignation`, `time-forfeit`, `agreement`,
+    /// `aborted` (agon-web's; an aborted game has no result).
     pub reason: &'static str,
-    /// `1-0`, `0-1` or `1/2-1/2`.
+    /// `1-0`, `0-1`, `1/2-1/2`, or `*` for an aborted game.
     pub score: &'static str,
 }
 
@@ -234,6 +234,11 @@ pub struct ClockState {
     pub running: Option<&'static str>,
     /// The server's time of these figures, unix milliseconds.
     pub now_ms: i64,
+    /// When the game is aborted unless the side to move makes its first move (unix
+    /// milliseconds, by the server's clock like `now_ms`): in a game between people,
+    /// before each side has moved, 30 seconds (or the side's time, if less) after both
+    /// seats were taken (White) or after White's first move (Black); else `None`.
+    pub first_move_deadline_ms: Option<i64>,
 }
 
 /// The pending offers: the side offering each, or `None`.
@@ -354,6 +359,9 @@ pub struct GameNow {
     pub computer_to_move: bool,
     /// Whether the person has a move to take back (against the computer only).
     pub can_undo: bool,
+    /// Whether either seat may abort the game now (`POST .../abort`): between people,
+    /// before each side has made its first move.
+    pub can_abort: bool,
 }
 
 fn names(cells: CellSet) -> Vec<String> {
@@ -433,7 +441,11 @@ impl GameNow {
             Some(OutcomeState {
                 winner: end.winner.map(side_name),
                 reason: end.kind.name(),
-                score: score(end.winner),
+                score: if end.kind.has_result() {
+                    score(end.winner)
+                } else {
+                    "*"
+                },
             })
         } else {
             g.outcome().map(|o| OutcomeState {
@@ -483,6 +495,7 @@ impl GameNow {
                 black_ms: remaining[1],
                 running: game.running().map(side_name),
                 now_ms: view.now_ms,
+                first_move_deadline_ms: game.first_move_deadline_ms(),
             }
         });
         GameNow {
@@ -510,6 +523,7 @@ impl GameNow {
             outcome,
             computer_to_move: game.computer_to_move(),
             can_undo: game.can_undo(),
+            can_abort: game.can_abort(),
         }
     }
 }

@@ -449,6 +449,8 @@ pub(crate) async fn undo(
 pub(crate) enum SeatAction {
     /// Gives the game up.
     Resign,
+    /// Ends the game with no result, before each side has made its first move.
+    Abort,
     /// A draw offered, accepted (the game drawn by `agreement`) or declined.
     Draw(Answer),
     /// A takeback asked for, accepted (taken back) or declined.
@@ -479,6 +481,7 @@ pub(crate) async fn seat_action(
         move |tx, game, seat, now| {
             match action {
                 SeatAction::Resign => game.resign(seat, now)?,
+                SeatAction::Abort => game.abort(now)?,
                 SeatAction::Draw(answer) => game.answer_draw(seat, answer, now)?,
                 SeatAction::Takeback(answer) => {
                     if let Some(taken) = game.answer_takeback(seat, answer, now)? {
@@ -487,7 +490,9 @@ pub(crate) async fn seat_action(
                 }
                 SeatAction::Rematch(answer) => {
                     if let (true, Some((id, seed))) = (game.answer_rematch(seat, answer)?, new) {
-                        let rematch = game.rematch(id.clone(), seed);
+                        let mut rematch = game.rematch(id.clone(), seed);
+                        // Both seats are taken: between people the first move is awaited.
+                        rematch.start_clock(now);
                         tx.insert(&rematch, now);
                         game.rematch_created(id);
                         return Ok(Some(rematch));
@@ -499,6 +504,8 @@ pub(crate) async fn seat_action(
     )
     .await?;
     if let Some(rematch) = created {
+        // Its first move's deadline, if it has one (the commit set this game's timer).
+        timers::schedule(app, &rematch);
         reply_to(app, rematch).await;
     }
     Ok((game, seat))

@@ -54,8 +54,8 @@ pub const LISTENER_NAME: &str = "agon-web-listen";
 
 /// The migrations: `MIGRATIONS[i]` takes the schema from version `i` to `i + 1`. Version 1
 /// is what SQLite's schema version 3 means, version 2 what its version 4 means, version 3
-/// what its version 5 means.
-const MIGRATIONS: [&str; 3] = [
+/// what its version 5 means, version 4 what its version 6 means.
+const MIGRATIONS: [&str; 4] = [
     "
 CREATE TABLE games (
     id                 TEXT PRIMARY KEY,
@@ -112,6 +112,9 @@ CREATE INDEX games_deadline ON games (deadline_ms) WHERE deadline_ms IS NOT NULL
     // Accounts, their passkeys, sessions, recovery codes and API tokens, ratings and
     // rating changes (issue 33; the same text as SQLite's 4 to 5).
     accounts_schema!(),
+    // Aborted games (issue 34): ended with no result, `end_reason` and `loser` NULL
+    // (the same as SQLite's 5 to 6).
+    "ALTER TABLE games ADD COLUMN aborted BOOLEAN NOT NULL DEFAULT FALSE;",
 ];
 
 /// How long the database keeps a session that sits in a transaction without a word
@@ -311,7 +314,8 @@ async fn load(client: &impl GenericClient, id: &str) -> Result<Option<WebGame>, 
     else {
         return Ok(None);
     };
-    let moves: Vec<String> = row.try_get(25).map_err(db_error)?;
+    // The moves follow the row's columns.
+    let moves: Vec<String> = row.try_get(row.len() - 1).map_err(db_error)?;
     row_of(&row).map_err(db_error)?.into_game(&moves).map(Some)
 }
 

@@ -8,7 +8,7 @@ use super::StoreError;
 use crate::game::{Clock, End, EndKind, Offers, WebGame};
 
 /// A [`GameRow`] from a row of [`COLUMNS`]: `game_row_from!(row.get)` calls `row.get(0)?`
-/// to `row.get(24)?` (each store's own row reader, typed by the field it fills).
+/// to `row.get(25)?` (each store's own row reader, typed by the field it fills).
 macro_rules! game_row_from {
     ($row:ident . $get:ident) => {
         GameRow {
@@ -37,6 +37,7 @@ macro_rules! game_row_from {
             rematch_game: $row.$get(22)?,
             resigned: $row.$get(23)?,
             over: $row.$get(24)?,
+            aborted: $row.$get(25)?,
         }
     };
 }
@@ -46,7 +47,7 @@ macro_rules! game_row_from {
 pub(crate) const COLUMNS: &str = "id, token_sha256, human, level, start, seed, rules, opponent,
     guest_sha256, creator_name, guest_name, clock_initial_ms, clock_increment_ms, white_ms,
     black_ms, clock_at_ms, version, end_reason, loser, draw_offer, takeback_offer,
-    rematch_offer, rematch_game, resigned, over";
+    rematch_offer, rematch_game, resigned, over, aborted";
 
 /// A game's row as both stores read and write it (the columns of `games`).
 pub(crate) struct GameRow {
@@ -71,6 +72,8 @@ pub(crate) struct GameRow {
     pub rematch_game: Option<String>,
     pub resigned: bool,
     pub over: bool,
+    /// Aborted: over with no result (`end_reason` NULL, as its CHECK allows).
+    pub aborted: bool,
 }
 
 fn side_text(side: Option<Side>) -> Option<String> {
@@ -112,6 +115,7 @@ impl GameRow {
             ("rematch_game", Value::OptText(self.rematch_game.clone())),
             ("resigned", Value::Bool(self.resigned)),
             ("over", Value::Bool(self.over)),
+            ("aborted", Value::Bool(self.aborted)),
         ]
     }
 
@@ -139,7 +143,10 @@ impl GameRow {
                 clock.and_then(|c| c.at_ms),
             ],
             version: game.version,
-            end_reason: game.end.map(|e| e.kind.name().to_string()),
+            end_reason: game
+                .end
+                .filter(|e| e.kind.has_result())
+                .map(|e| e.kind.name().to_string()),
             loser: side_text(game.end.and_then(|e| e.winner.map(Side::other))),
             offers: [
                 side_text(game.offers.draw),
@@ -149,6 +156,7 @@ impl GameRow {
             rematch_game: game.rematch_game.clone(),
             resigned: game.resigned(),
             over: game.is_over(),
+            aborted: game.end.is_some_and(|e| !e.kind.has_result()),
         }
     }
 
@@ -204,6 +212,10 @@ impl GameRow {
         };
         game.version = self.version;
         game.end = match self.end_reason {
+            None if self.aborted => Some(End {
+                kind: EndKind::Aborted,
+                winner: None,
+            }),
             None => None,
             Some(reason) => Some(End {
                 kind: EndKind::from_name(&reason).ok_or_else(|| corrupt("end reason"))?,
@@ -226,7 +238,7 @@ impl GameRow {
 
 /// The columns a change may write ([`GameRow::fields`]' names): the rest (who created
 /// the game, how, under which rules) never changes once inserted.
-pub(crate) const CHANGEABLE: [&str; 14] = [
+pub(crate) const CHANGEABLE: [&str; 15] = [
     "guest_sha256",
     "guest_name",
     "white_ms",
@@ -241,6 +253,7 @@ pub(crate) const CHANGEABLE: [&str; 14] = [
     "rematch_offer",
     "rematch_game",
     "over",
+    "aborted",
 ];
 
 #[cfg(test)]
@@ -279,6 +292,22 @@ mod tests {
         let back = GameRow::of(&game).into_game(&["f1-e1".into()]).unwrap();
         assert_eq!(GameRow::of(&back).fields(), GameRow::of(&game).fields());
         assert_eq!(back.last_captures, game.last_captures);
+    }
+
+    #[test]
+    fn an_aborted_game_reads_back_aborted_with_no_end_reason() {
+        let mut game = computer_game();
+        game.opponent = crate::game::Opponent::Friend;
+        game.abort(5).unwrap();
+        let row = GameRow::of(&game);
+        assert_eq!(
+            (row.end_reason.as_deref(), row.loser.as_deref()),
+            (None, None)
+        );
+        assert!(row.aborted && row.over);
+        let back = row.into_game(&[]).unwrap();
+        assert_eq!(back.end, game.end);
+        assert_eq!(back.end.unwrap().kind, crate::game::EndKind::Aborted);
     }
 
     #[test]

@@ -205,6 +205,13 @@ def test_a_third_browser_watches(server, new_context, catalogues):
     assert status == 200
     expect(c.locator("#moves .mv:not(.mv-none)")).to_have_count(1, timeout=LIVE_MS)
     expect(b.locator("#moves .mv:not(.mv-none)")).to_have_count(1, timeout=LIVE_MS)
+    # Black replies (until both sides have moved, Abort stands where Resign will be).
+    expect(b.locator("#abort-btn")).to_be_visible()
+    expect(b.locator("#resign-btn")).to_be_hidden()
+    status, _ = api(server, "POST", f"/api/games/{game['id']}/moves", {"token": token_of(b, game["id"]), "move": "b7-c7"})
+    assert status == 200
+    expect(c.locator("#moves .mv:not(.mv-none)")).to_have_count(2, timeout=LIVE_MS)
+    expect(b.locator("#abort-btn")).to_be_hidden(timeout=LIVE_MS)
     # Black resigns: a second press confirms; the first changes nothing.
     b.locator("#resign-btn").click()
     expect(b.locator("#resign-btn")).to_have_text(en["actions.resign-confirm"])
@@ -235,20 +242,25 @@ def test_a_clock_runs_out(server, new_context, shots, catalogues):
     expect(b.locator(".clock.running")).to_have_count(0)
     click_some_move(a)
     wait_moves(b, 1)
-    # Now Black's time runs, on both pages, down to low time...
+    # Black's time runs from White's first move (a first move not made in time aborts the
+    # game instead: tests/browser/test_playing.py); Black replies.
     expect(b.locator("#bar-bottom .clock.running")).to_have_count(1, timeout=TIMEOUT)
-    expect(a.locator("#bar-top .clock.running")).to_have_count(1, timeout=TIMEOUT)
-    expect(b.locator("#bar-bottom .clock.low")).to_have_count(1, timeout=minute + TIMEOUT)
-    b.mouse.move(5, 5)
-    b.screenshot(path=str(shots / "clock-low.png"))
+    click_some_move(b)
+    wait_moves(a, 2)
+    # Now White's time runs, on both pages, down to low time...
+    expect(a.locator("#bar-bottom .clock.running")).to_have_count(1, timeout=TIMEOUT)
+    expect(b.locator("#bar-top .clock.running")).to_have_count(1, timeout=TIMEOUT)
+    expect(a.locator("#bar-bottom .clock.low")).to_have_count(1, timeout=minute + TIMEOUT)
+    a.mouse.move(5, 5)
+    a.screenshot(path=str(shots / "clock-low.png"))
     # ...and out: the server ends the game and both pages say why, without any move.
-    expect(b.locator("#outcome")).to_be_visible(timeout=minute + TIMEOUT)
-    expect(b.locator("#outcome-result")).to_contain_text(en["outcome.lose"])
-    expect(b.locator("#outcome-reason")).to_have_text(en["reason.time-forfeit-you"])
-    expect(a.locator("#outcome-result")).to_contain_text(en["outcome.win"], timeout=TIMEOUT)
-    expect(a.locator("#outcome-reason")).to_have_text(en["reason.time-forfeit-opponent"])
-    expect(b.locator("#bar-bottom .clock-time")).to_have_text("0:00.0")
-    b.screenshot(path=str(shots / "clock-out.png"))
+    expect(a.locator("#outcome")).to_be_visible(timeout=minute + TIMEOUT)
+    expect(a.locator("#outcome-result")).to_contain_text(en["outcome.lose"])
+    expect(a.locator("#outcome-reason")).to_have_text(en["reason.time-forfeit-you"])
+    expect(b.locator("#outcome-result")).to_contain_text(en["outcome.win"], timeout=TIMEOUT)
+    expect(b.locator("#outcome-reason")).to_have_text(en["reason.time-forfeit-opponent"])
+    expect(a.locator("#bar-bottom .clock-time")).to_have_text("0:00.0")
+    a.screenshot(path=str(shots / "clock-out.png"))
 
 
 def test_pages_resume_after_a_server_restart(restartable_server, new_context, catalogues):
