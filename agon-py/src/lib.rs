@@ -23,6 +23,8 @@ mod limits;
 mod lock;
 mod playouts;
 mod position;
+#[cfg(feature = "bots")]
+mod review;
 mod rules;
 mod svg;
 mod types;
@@ -226,5 +228,7 @@ fn _agon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     data::register(m)?;
     #[cfg(feature = "bots")]
     analysis::register(m)?;
+    #[cfg(feature = "bots")]
+    review::register(m)?;
     Ok(())
 }

@@ -1926,6 +1926,67 @@ def _analysis_line(data: Data) -> None:
 
 
 # ---------------------------------------------------------------------------------------
+# Review
+
+
+@entry("analysis", "review")
+def _review(data: Data) -> None:
+    target = data.draw(mostly(st.one_of(games(), games(finished=True)), hostile, 8))
+    # A small budget: a finished game has hundreds of positions to search.
+    nodes = data.draw(mostly(st.integers(1, 40), st.one_of(any_int, hostile)))
+    kwargs = {"nodes": nodes} if data.draw(st.booleans()) else {"nodes": 20}
+    before = game_state(target) if isinstance(target, agon.Game) else None
+    ok, review = attempt(lambda: agon.review(target, **kwargs, **kwargs_maybe(data)))
+    if isinstance(target, agon.Game):
+        assert game_state(target) == before
+    if not ok:
+        return
+    assert len(review) == len(review.plies) == len(target.moves)
+    assert len(review.positions) == len(target.moves) + 1
+    for ply in review.plies:
+        assert 0.0 <= ply.after <= 1.0 and 0.0 <= ply.loss <= ply.before <= 1.0
+        assert ply.judgement in (None, "inaccuracy", "mistake", "blunder")
+
+
+def review_values() -> st.SearchStrategy[Any]:
+    return st.sampled_from(REVIEWS)
+
+
+REVIEWS = [
+    agon.review(agon.Game(agon.Position(START), ["f1-e1", "f11-g10"]), nodes=200),
+    agon.review(agon.Game(agon.Position(THRONE_IN_ONE)), nodes=200),
+    agon.review(agon.Game(agon.Position(CAPTURE), ["f1-e1"]), nodes=200),
+]
+properties("analysis", "Review", review_values(), ["nodes", "positions", "plies"])
+protocol("analysis", "Review", review_values())
+REVIEW_POSITIONS = [p for r in REVIEWS for p in r.positions]
+properties("analysis", "ReviewPosition", st.sampled_from(REVIEW_POSITIONS), ["side", "score", "best", "pv", "white"])
+protocol("analysis", "ReviewPosition", st.sampled_from(REVIEW_POSITIONS))
+REVIEW_PLIES = [p for r in REVIEWS for p in r.plies]
+properties("analysis", "ReviewPly", st.sampled_from(REVIEW_PLIES),
+           ["ply", "side", "move", "best", "before", "after", "loss", "judgement"])
+protocol("analysis", "ReviewPly", st.sampled_from(REVIEW_PLIES))
+
+
+@entry("analysis", "Review.tally")
+def _review_tally(data: Data) -> None:
+    review = data.draw(review_values())
+    side = data.draw(mostly(st.sampled_from([agon.WHITE, agon.BLACK]), hostile, 4))
+    ok, tally = attempt(lambda: review.tally(side))
+    if ok:
+        assert set(tally) == {"actions", "inaccuracies", "mistakes", "blunders", "mean_loss"}
+        assert tally["inaccuracies"] + tally["mistakes"] + tally["blunders"] <= tally["actions"]
+
+
+@entry("analysis", "Review", "ReviewPosition", "ReviewPly")
+def _review_constructors(data: Data) -> None:
+    args = data.draw(st.lists(hostile, max_size=2))
+    for cls in (agon.Review, agon.ReviewPosition, agon.ReviewPly):
+        ok, _ = attempt(lambda: cls(*args))
+        assert not ok  # made by review only
+
+
+# ---------------------------------------------------------------------------------------
 # Coverage and running
 
 

@@ -41,6 +41,18 @@ N moves), ``pv``, ``depth``, ``nodes``, ``nps``.
 >>> line.move, line.score
 (Move.parse('h6-g6'), Score(win_in=1))
 
+Game review: ``review(game, nodes=...)`` searches every position of a game with the engine
+at a fixed node budget (the same figures on any machine) and judges every action by the
+expected score it cost its player: a ``Review`` of ``ReviewPosition`` objects (``score``,
+``best``, ``white``: White's expected score, the curve of a review's graph) and
+``ReviewPly`` objects (``move``, ``best``, ``loss``, ``judgement``: ``"inaccuracy"``,
+``"mistake"``, ``"blunder"`` or ``None``), with ``tally(side)``.
+
+>>> game = agon.Game(agon.Position("Qa3,Ga1,Ga2,Ga4,Ga5,Ga6,Gb1/qf11,gb2,gb4,gb6,gb7,gc1,gd2 b"), ["b4-c5"])
+>>> [ply] = agon.review(game, nodes=2000).plies
+>>> ply.judgement, ply.before
+('blunder', 1.0)
+
 Research frameworks, each an optional extra that ``import agon`` never imports (a missing
 one raises an ``ImportError`` naming its extra): ``agon.pettingzoo`` (extra
 ``pettingzoo``: ``env()``, a PettingZoo AEC environment), ``agon.gymnasium`` (extra
@@ -230,6 +242,9 @@ from ._agon import (
     ParseError,
     Piece,
     Position,
+    Review,
+    ReviewPly,
+    ReviewPosition,
     Rules,
     Score,
     Side,
@@ -246,6 +261,7 @@ from ._agon import (
     packed_mask_bytes,
     perft,
     random_playouts,
+    review,
     svg,
     unpack_masks,
 )
@@ -319,6 +335,9 @@ __all__ = [
     "Piece",
     "Position",
     "QUEEN",
+    "Review",
+    "ReviewPly",
+    "ReviewPosition",
     "Rules",
     "SOUTH",
     "SOUTH_EAST",
@@ -343,6 +362,7 @@ __all__ = [
     "packed_mask_bytes",
     "perft",
     "random_playouts",
+    "review",
     "svg",
     "unpack_masks",
 ]
