@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import io
+import re
+import shlex
+from pathlib import Path
 
 import pytest
 
@@ -96,3 +99,24 @@ def test_random_rows_use_the_capped_playouts() -> None:
     [endless, ludii] = result.rows
     assert endless.games == 10 and endless.at_limit > 0 and endless.p90_plies <= 50
     assert ludii.rules == "ludii" and ludii.p90_plies <= 50
+
+
+VARIANTS = Path(__file__).resolve().parents[2] / "docs" / "VARIANTS.md"
+
+
+def test_the_committed_slice_of_the_table_is_reproduced() -> None:
+    """docs/VARIANTS.md's slice section: each block is a command's output, and running the
+    command again prints it again, character for character (the table's random games and
+    the first engine games of its standard row, with the current code)."""
+    section = VARIANTS.read_text(encoding="utf-8").split("## The slice the test command checks")[1]
+    section = section.split("\n## ")[0]
+    blocks = re.findall(r"```\n(.*?)\n```", section, flags=re.S)
+    assert len(blocks) == 2
+    for block in blocks:
+        command = re.search(r"Produced by: `python -m agon\.balance (.*)`", block)
+        assert command is not None, block[-200:]
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert balance.main([*shlex.split(command.group(1)), "--no-progress"]) == 0
+        printed = out.getvalue().strip().replace(" --no-progress`", "`")
+        assert printed.splitlines() == block.strip().splitlines()
