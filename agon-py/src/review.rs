@@ -2,8 +2,9 @@
 //! the GIL, as an immutable `Review` of `ReviewPosition`s and `ReviewPly`s. The figures
 //! are agon-bots'; this module only converts them.
 
-use agon_bots::{PlyReview, PositionReview, Review, Tally};
+use agon_bots::{Judgement, PlyReview, PositionReview, Review, Tally};
 use agon_core as ac;
+use agon_svg::{EvaluationGraph, Mark};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -197,6 +198,23 @@ impl ReviewPy {
 
     fn __len__(&self) -> usize {
         self.0.plies.len()
+    }
+
+    /// The evaluation graph as SVG, for notebooks: White's expected score from the start
+    /// to the end, each judged action a dot (drawn by agon-svg, as the web game's review).
+    fn _repr_svg_(&self) -> String {
+        let white: Vec<f64> = self.0.positions.iter().map(|p| p.white).collect();
+        let mut graph = EvaluationGraph::new(&white);
+        for ply in &self.0.plies {
+            let mark = match ply.judgement {
+                Some(Judgement::Inaccuracy) => Mark::Inaccuracy,
+                Some(Judgement::Mistake) => Mark::Mistake,
+                Some(Judgement::Blunder) => Mark::Blunder,
+                _ => continue,
+            };
+            graph = graph.mark(ply.ply + 1, mark);
+        }
+        graph.to_string()
     }
 
     fn __repr__(&self) -> String {

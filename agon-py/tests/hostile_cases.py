@@ -1968,6 +1968,14 @@ properties("analysis", "ReviewPly", st.sampled_from(REVIEW_PLIES),
 protocol("analysis", "ReviewPly", st.sampled_from(REVIEW_PLIES))
 
 
+@entry("analysis", "Review._repr_svg_")
+def _review_svg(data: Data) -> None:
+    review = data.draw(review_values())
+    text = review._repr_svg_()
+    assert text.startswith("<svg") and text.endswith("</svg>")
+    assert text.count('class="mark ') == sum(p.judgement is not None for p in review.plies)
+
+
 @entry("analysis", "Review.tally")
 def _review_tally(data: Data) -> None:
     review = data.draw(review_values())

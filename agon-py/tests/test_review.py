@@ -97,3 +97,12 @@ def test_a_review_runs_without_the_gil() -> None:
         done.set()
         thread.join()
     assert len(ticks) > 5
+
+
+def test_a_review_draws_its_graph_for_notebooks() -> None:
+    game = agon.Game(agon.Position(STUCK_IN_ONE), ["b4-c5"])
+    text = agon.review(game, nodes=2000)._repr_svg_()
+    assert text.startswith('<svg xmlns="http://www.w3.org/2000/svg" class="evaluation-graph"')
+    # Two positions: the curve spans the picture; the blunder is a dot on the second.
+    assert 'class="mark blunder" data-position="1"' in text
+    assert text.count("<circle") == 1

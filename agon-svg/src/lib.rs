@@ -56,6 +56,9 @@
 //! deterministic and the same on every platform: it uses no trigonometry, only
 //! arithmetic and square roots, which IEEE 754 rounds exactly.
 //!
+//! [`EvaluationGraph`] draws a reviewed game's evaluation, White's expected score from
+//! the start to the end, with its marked actions ([`Mark`]).
+//!
 //! Geometry comes from [`agon_core::Cell`] (cube coordinates and rings); nothing of the
 //! rules is used beyond reading the pieces and captured marks of the position.
 #![forbid(unsafe_code)]
@@ -65,6 +68,9 @@ use core::fmt;
 use std::sync::OnceLock;
 
 use agon_core::{Cell, Kind, Move, Position, Side};
+
+mod graph;
+pub use graph::{EvaluationGraph, Mark};
 
 /// The fill of the cells of each ring, the throne (ring 0) first.
 ///

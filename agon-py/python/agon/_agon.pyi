@@ -1534,6 +1534,9 @@ class Review:
         action in expected score, 0 without actions)."""
     def __len__(self) -> int:
         """The number of actions reviewed."""
+    def _repr_svg_(self) -> str:
+        """The evaluation graph as SVG, for notebooks: White's expected score from the start
+        to the end, each judged action a dot (drawn by agon-svg, as the web game's review)."""
 
 def review(game: Game, *, nodes: int = 50000) -> Review:
     """Reviews a `Game` with the engine, without holding the GIL: each of its positions is
