@@ -413,6 +413,28 @@ impl Store {
         self.read_one(read, account_of).await
     }
 
+    /// Whether a name is taken: an account, deleted or not, has its skeleton
+    /// ([`Username::skeleton`]), so it or a look-alike of it.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let store = agon_web::Store::open(&dir.path().join("g.sqlite3")).unwrap();
+    /// # let new = |id: &str, name: &str, handle| agon_web::store::NewAccount { id: id.into(), username: agon_web::game::account::Username::parse(name).unwrap(), user_handle: [handle; 32], bot: false };
+    /// use agon_web::game::account::Username;
+    /// store.create_account(&new("00000000000000a1", "Zoe", 1), 5).await.unwrap();
+    /// assert!(store.username_taken(&Username::parse("z0e").unwrap()).await.unwrap());
+    /// assert!(!store.username_taken(&Username::parse("Zed").unwrap()).await.unwrap());
+    /// # });
+    /// ```
+    pub async fn username_taken(&self, username: &Username) -> Result<bool, StoreError> {
+        let read = Statement::new(
+            "SELECT id FROM accounts WHERE skeleton = ?1",
+            vec![text(&username.skeleton())],
+        );
+        Ok(self.read_one(read, |row| row[0].text()).await?.is_some())
+    }
+
     /// The account of this id, deleted or not.
     ///
     /// ```
@@ -543,6 +565,58 @@ impl Store {
             })
             .await?;
         Ok(passkeys)
+    }
+
+    /// The passkey whose credential id is `credential_id`, whoever's it is (a sign-in
+    /// brings the id, not the account).
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let store = agon_web::Store::open(&dir.path().join("g.sqlite3")).unwrap();
+    /// # let new = |id: &str, name: &str, handle| agon_web::store::NewAccount { id: id.into(), username: agon_web::game::account::Username::parse(name).unwrap(), user_handle: [handle; 32], bot: false };
+    /// # let zoe = store.create_account(&new("00000000000000a1", "Zoe", 1), 5).await.unwrap();
+    /// use agon_web::store::Passkey;
+    /// let key = Passkey { credential_id: vec![1; 16], account_id: zoe.id.clone(), passkey: "{}".into(), counter: 0, name: "phone".into(), created_ms: 6, last_used_ms: None };
+    /// store.add_passkey(&key).await.unwrap();
+    /// assert_eq!(store.passkey(&[1; 16]).await.unwrap(), Some(key.clone()));
+    /// assert_eq!(store.passkey(&[2; 16]).await.unwrap(), None);
+    /// assert_eq!(store.use_passkey(&[1; 16], "{\"n\":1}", 4, 9).await, Ok(true));
+    /// let used = store.passkey(&[1; 16]).await.unwrap().unwrap();
+    /// assert_eq!((used.passkey.as_str(), used.counter, used.last_used_ms), ("{\"n\":1}", 4, Some(9)));
+    /// # });
+    /// ```
+    pub async fn passkey(&self, credential_id: &[u8]) -> Result<Option<Passkey>, StoreError> {
+        let read = Statement::new(
+            "SELECT credential_id, account_id, passkey, counter, name, created_ms, \
+             last_used_ms FROM passkeys WHERE credential_id = ?1",
+            vec![bytes(credential_id)],
+        );
+        self.read_one(read, passkey_of).await
+    }
+
+    /// Records a sign-in with passkey `credential_id` at `now_ms`: its serialised state
+    /// (the authenticator's counter and flags, as the WebAuthn crate updated them) and
+    /// counter. Answers whether there was such a passkey.
+    pub async fn use_passkey(
+        &self,
+        credential_id: &[u8],
+        passkey: &str,
+        counter: i64,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        self.write_count(Statement::new(
+            "UPDATE passkeys SET passkey = ?2, counter = ?3, last_used_ms = ?4 \
+             WHERE credential_id = ?1",
+            vec![
+                bytes(credential_id),
+                text(passkey),
+                Value::Int(Some(counter)),
+                Value::Int(Some(now_ms)),
+            ],
+        ))
+        .await
+        .map(|n| n == 1)
     }
 
     /// Removes passkey `credential_id` of `account_id`; answers whether there was one.
