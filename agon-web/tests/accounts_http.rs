@@ -575,6 +575,11 @@ async fn cross_site_requests_are_refused(b: Backend) {
     let refused: Vec<Vec<(&str, &str)>> = vec![
         vec![("cookie", &cookie), ("origin", "https://evil.example")],
         vec![("cookie", &cookie), ("origin", "null")],
+        vec![
+            ("cookie", &cookie),
+            ("origin", "null"),
+            ("sec-fetch-site", "cross-site"),
+        ],
         vec![("cookie", &cookie)],
         vec![("cookie", &cookie), ("sec-fetch-site", "cross-site")],
         vec![("cookie", &cookie), ("sec-fetch-site", "same-site")],
@@ -618,6 +623,12 @@ async fn cross_site_requests_are_refused(b: Backend) {
             ("cookie", cookie.as_str()),
             ("sec-fetch-site", "same-origin"),
         ],
+        // The page's own fetch under Referrer-Policy: no-referrer.
+        vec![
+            ("cookie", cookie.as_str()),
+            ("origin", "null"),
+            ("sec-fetch-site", "same-origin"),
+        ],
         vec![("origin", "https://evil.example")],
         vec![],
     ] {
@@ -626,10 +637,39 @@ async fn cross_site_requests_are_refused(b: Backend) {
     }
 }
 
+/// Sign-ups and sign-ins begun and recovery codes tried count against the creation
+/// limit of the address (`--create-limit`).
+async fn sign_ins_and_codes_are_rate_limited(b: Backend) {
+    let config = Config {
+        limits: agon_web::limits::LimitConfig {
+            create: Some(agon_web::limits::Quota::per_minute(1, 3)),
+            ..Default::default()
+        },
+        ..Config::default()
+    };
+    let (state, db) = common::state(b, config).await;
+    let api = Api::new(state, db);
+    let mut browser = Browser::new(&api, LOCAL);
+    let guess = json!({"username": "Zoe", "code": "0000-0000-0000-0000"});
+    browser
+        .post("/api/account/recover", guess.clone())
+        .await
+        .error(401, "recovery-refused");
+    browser
+        .post("/api/account/signup/options", json!({"username": "Zoe"}))
+        .await
+        .ok();
+    browser.sign_in_options().await;
+    let answer = browser.post("/api/account/recover", guess).await;
+    answer.error(429, "rate-limited");
+    assert!(answer.headers.contains_key(header::RETRY_AFTER));
+}
+
 both_stores!((flavor = "multi_thread", worker_threads = 2);
     an_account_lives_from_sign_up_to_deletion,
     names_are_checked_and_taken_names_refused,
     hostile_ceremonies_are_refused,
     the_session_cookie_is_exactly_as_documented,
     cross_site_requests_are_refused,
+    sign_ins_and_codes_are_rate_limited,
 );

@@ -12,7 +12,8 @@
 //!
 //! Every state-changing request that carries the session's cookie, and every one to
 //! `/api/account`, must come from the site itself ([`same_origin`]): its `Origin` header
-//! is the site's origin, or, without one, `Sec-Fetch-Site` says `same-origin`. Anything
+//! is the site's origin, or, without one (or with `Origin: null`, which the site's pages
+//! send under `Referrer-Policy: no-referrer`), `Sec-Fetch-Site` says `same-origin`. Anything
 //! else is refused with `403 cross-site` before any handler runs.
 
 use std::sync::Arc;
@@ -135,7 +136,8 @@ fn label(headers: &HeaderMap) -> &'static str {
 }
 
 /// Whether a request with these headers comes from `site` itself: its `Origin` is the
-/// site's; without an `Origin`, `Sec-Fetch-Site` is `same-origin`.
+/// site's; without an `Origin`, or with `Origin: null` (what the site's own pages send,
+/// under `Referrer-Policy: no-referrer`), `Sec-Fetch-Site` is `same-origin`.
 ///
 /// ```
 /// use agon_web::accounts::from_site;
@@ -150,6 +152,10 @@ fn label(headers: &HeaderMap) -> &'static str {
 /// assert!(!from_site(&headers, &site), "an Origin decides when there is one");
 /// headers.insert("origin", "https://agon.example".parse().unwrap());
 /// assert!(from_site(&headers, &site));
+/// headers.insert("origin", "null".parse().unwrap());
+/// assert!(from_site(&headers, &site), "null: Sec-Fetch-Site decides");
+/// headers.insert("sec-fetch-site", "cross-site".parse().unwrap());
+/// assert!(!from_site(&headers, &site));
 /// ```
 pub fn from_site(headers: &HeaderMap, site: &SiteOrigin) -> bool {
     let text = |name: header::HeaderName| {
@@ -159,9 +165,16 @@ pub fn from_site(headers: &HeaderMap, site: &SiteOrigin) -> bool {
             _ => None,
         }
     };
-    match headers.contains_key(header::ORIGIN) {
-        true => text(header::ORIGIN).is_some_and(|o| o.eq_ignore_ascii_case(site.as_str())),
-        false => text(header::HeaderName::from_static("sec-fetch-site"))
+    // The site's pages send `Origin: null` on their own POSTs: every response says
+    // `Referrer-Policy: no-referrer`, and Fetch then hides the origin of a request that
+    // is not CORS. `Sec-Fetch-Site`, which no page can set, decides then.
+    let origin = match headers.contains_key(header::ORIGIN) {
+        true => Some(text(header::ORIGIN).unwrap_or_default()),
+        false => None,
+    };
+    match origin {
+        Some(origin) if origin != "null" => origin.eq_ignore_ascii_case(site.as_str()),
+        _ => text(header::HeaderName::from_static("sec-fetch-site"))
             .is_some_and(|v| v.eq_ignore_ascii_case("same-origin")),
     }
 }

@@ -21,7 +21,7 @@ use webauthn_rp::request::register::{
 };
 use webauthn_rp::request::{AsciiDomain, PublicKeyCredentialDescriptor, RpId, TimedCeremony};
 use webauthn_rp::response::register::{CompressedPubKey, DynamicState, StaticState};
-use webauthn_rp::response::{AuthTransports, CredentialId};
+use webauthn_rp::response::{AuthTransports, CredentialId, SentChallenge};
 use webauthn_rp::{
     AuthenticatedCredential, DiscoverableAuthentication, DiscoverableAuthenticationServerState,
     DiscoverableCredentialRequestOptions, PublicKeyCredentialCreationOptions, Registration,
@@ -120,16 +120,25 @@ fn rp_id(app: &AppState) -> Result<RpId, ApiError> {
         .map_err(|e| internal("the site's host is not a relying party id", e))
 }
 
-/// Keeps a ceremony's state under its challenge.
+/// Keeps a ceremony begun: `state`, `webauthn_rp`'s encoding of its server state, under
+/// its `challenge`, with the name and user handle of a registration (`user`), for
+/// `account_id` (`None`: a sign-up or a sign-in).
 async fn keep_ceremony(
     app: &AppState,
     kind: &str,
-    challenge: u128,
-    stored: &StoredCeremony,
+    state: Vec<u8>,
+    challenge: SentChallenge,
+    user: Option<(&str, [u8; HANDLE])>,
     account_id: Option<String>,
     now_ms: i64,
 ) -> Result<(), ApiError> {
-    let state = serde_json::to_string(stored).map_err(|e| internal("ceremony", e))?;
+    let stored = StoredCeremony {
+        state: HEXLOWER.encode(&state),
+        username: user.map(|(name, _)| name.to_string()),
+        handle: user.map(|(_, handle)| HEXLOWER.encode(&handle)),
+    };
+    let state = serde_json::to_string(&stored).map_err(|e| internal("ceremony", e))?;
+    let challenge = challenge.encode().unwrap_or_else(|e| match e {});
     app.store
         .put_ceremony(&Ceremony {
             id: format!("{challenge:032x}"),
@@ -194,16 +203,9 @@ async fn begin_registration(
         .start_ceremony()
         .map_err(|e| internal("creation options", e))?;
     let state = server.encode().map_err(|e| internal("ceremony", e))?;
-    let challenge = server
-        .sent_challenge()
-        .encode()
-        .unwrap_or_else(|e| match e {});
-    let stored = StoredCeremony {
-        state: HEXLOWER.encode(&state),
-        username: Some(username.to_string()),
-        handle: Some(HEXLOWER.encode(&handle)),
-    };
-    keep_ceremony(app, REGISTER, challenge, &stored, account_id, now_ms).await?;
+    let user = Some((username, handle));
+    let challenge = server.sent_challenge();
+    keep_ceremony(app, REGISTER, state, challenge, user, account_id, now_ms).await?;
     serde_json::to_value(&client).map_err(|e| internal("creation options", e))
 }
 
@@ -417,16 +419,8 @@ pub(crate) async fn signin_options(app: &AppState, now_ms: i64) -> Result<Value,
         .start_ceremony()
         .map_err(|e| internal("request options", e))?;
     let state = server.encode().map_err(|e| internal("ceremony", e))?;
-    let challenge = server
-        .sent_challenge()
-        .encode()
-        .unwrap_or_else(|e| match e {});
-    let stored = StoredCeremony {
-        state: HEXLOWER.encode(&state),
-        username: None,
-        handle: None,
-    };
-    keep_ceremony(app, AUTHENTICATE, challenge, &stored, None, now_ms).await?;
+    let challenge = server.sent_challenge();
+    keep_ceremony(app, AUTHENTICATE, state, challenge, None, None, now_ms).await?;
     serde_json::to_value(&client).map_err(|e| internal("request options", e))
 }
 

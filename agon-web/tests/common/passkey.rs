@@ -119,6 +119,15 @@ impl Authenticator {
         object.push(0xa0);
         object.extend(cbor_text("authData"));
         object.extend(cbor_bytes(&auth_data));
+        self.credential(json!({
+            "clientDataJSON": b64(client_data),
+            "attestationObject": b64(&object),
+            "transports": ["internal"],
+        }))
+    }
+
+    /// A `PublicKeyCredential` of this passkey with this `response`, as `toJSON()`.
+    fn credential(&self, response: Value) -> Value {
         let id = b64(&self.credential_id);
         json!({
             "id": id,
@@ -126,11 +135,7 @@ impl Authenticator {
             "type": "public-key",
             "authenticatorAttachment": "platform",
             "clientExtensionResults": {},
-            "response": {
-                "clientDataJSON": b64(client_data),
-                "attestationObject": b64(&object),
-                "transports": ["internal"],
-            },
+            "response": response,
         })
     }
 
@@ -149,20 +154,12 @@ impl Authenticator {
         let mut signed = auth_data.clone();
         signed.extend_from_slice(&Sha256::digest(client_data));
         let signature: Signature = self.key.sign(&signed);
-        let id = b64(&self.credential_id);
         let handle = self.user_handle.clone().unwrap_or_else(|| vec![0; 32]);
-        json!({
-            "id": id,
-            "rawId": id,
-            "type": "public-key",
-            "authenticatorAttachment": "platform",
-            "clientExtensionResults": {},
-            "response": {
-                "clientDataJSON": b64(client_data),
-                "authenticatorData": b64(&auth_data),
-                "signature": b64(signature.to_der().as_bytes()),
-                "userHandle": b64(&handle),
-            },
-        })
+        self.credential(json!({
+            "clientDataJSON": b64(client_data),
+            "authenticatorData": b64(&auth_data),
+            "signature": b64(signature.to_der().as_bytes()),
+            "userHandle": b64(&handle),
+        }))
     }
 }
