@@ -369,6 +369,20 @@ async fn hostile_ceremonies_are_refused(b: Backend) {
     let options = &options["options"];
     assert_eq!(options["rp"]["id"], "localhost");
     assert_eq!(options["authenticatorSelection"]["residentKey"], "required");
+    assert_eq!(
+        options["authenticatorSelection"]["userVerification"],
+        "required"
+    );
+    assert_eq!(options["attestation"], "none");
+    // credProtect is asked, not enforced (that would fail on authenticators without it).
+    assert_eq!(
+        options["extensions"]["credentialProtectionPolicy"],
+        "userVerificationRequired"
+    );
+    assert_ne!(
+        options["extensions"]["enforceCredentialProtectionPolicy"],
+        true
+    );
     // A wrong origin in the signed client data.
     let forged = Authenticator::client_data(
         "create",
@@ -665,6 +679,69 @@ async fn sign_ins_and_codes_are_rate_limited(b: Backend) {
     assert!(answer.headers.contains_key(header::RETRY_AFTER));
 }
 
+/// A guest who signs in during a game claims their seat by its token: the seat is the
+/// account's, once; another account cannot take it; a finished game is not claimed.
+async fn a_guest_claims_their_seat_by_signing_in(b: Backend) {
+    let api = api(b, None).await;
+    // Two guests play a friend game.
+    let (id, white, _) = api
+        .create(json!({"side": "white", "opponent": "friend"}))
+        .await;
+    let joined = api
+        .post(&format!("/api/games/{id}/join"), json!({}))
+        .await
+        .ok();
+    let black = joined["token"].as_str().unwrap().to_string();
+    let claim = format!("/api/games/{id}/claim");
+    let mut zoe = Browser::new(&api, LOCAL);
+    zoe.post(&claim, json!({"token": white}))
+        .await
+        .error(401, "not-signed-in");
+    zoe.sign_up("Zoe", &mut Authenticator::new(1)).await;
+    let answer = zoe.post(&claim, json!({"token": white})).await;
+    assert_eq!(answer.ok(), json!({"side": "white", "username": "Zoe"}));
+    let answer = zoe.post(&claim, json!({"token": white})).await;
+    assert_eq!(
+        answer.ok()["side"],
+        "white",
+        "claiming again changes nothing"
+    );
+    zoe.post(&claim, json!({"token": "wrong"}))
+        .await
+        .error(403, "wrong-token");
+    zoe.post("/api/games/00112233445566ff/claim", json!({"token": white}))
+        .await
+        .error(404, "unknown-game");
+    let zoe_id = api.store.account_by_key("zoe").await.unwrap().unwrap().id;
+    assert_eq!(
+        api.store.seat_accounts(&id).await.unwrap(),
+        [Some(zoe_id.clone()), None]
+    );
+    // Another account holding White's token too cannot take the seat.
+    let mut max = Browser::new(&api, LOCAL);
+    max.sign_up("Max", &mut Authenticator::new(2)).await;
+    max.post(&claim, json!({"token": white}))
+        .await
+        .error(409, "seat-claimed");
+    // The game ends; Black's seat can no longer be claimed.
+    let resigned = max
+        .post(&format!("/api/games/{id}/resign"), json!({"token": black}))
+        .await;
+    assert_eq!(resigned.status, 200, "{}", resigned.text);
+    max.post(&claim, json!({"token": black}))
+        .await
+        .error(409, "game-over");
+    assert_eq!(
+        api.store.seat_accounts(&id).await.unwrap(),
+        [Some(zoe_id), None]
+    );
+    // A cross-site claim with the session's cookie is refused.
+    max.origin = "https://evil.example".into();
+    max.post(&claim, json!({"token": black}))
+        .await
+        .error(403, "cross-site");
+}
+
 both_stores!((flavor = "multi_thread", worker_threads = 2);
     an_account_lives_from_sign_up_to_deletion,
     names_are_checked_and_taken_names_refused,
@@ -672,4 +749,5 @@ both_stores!((flavor = "multi_thread", worker_threads = 2);
     the_session_cookie_is_exactly_as_documented,
     cross_site_requests_are_refused,
     sign_ins_and_codes_are_rate_limited,
+    a_guest_claims_their_seat_by_signing_in,
 );

@@ -27,7 +27,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
+use super::api::TokenRequest;
+use super::names::{GameId, SideName};
 use super::request::{cookies, JsonBody};
+use super::responses::SeatErrors;
 use crate::error::{ApiError, ErrorBody};
 use crate::game::account::{Token, SESSION_IDLE_MS};
 use crate::game::now_ms;
@@ -703,4 +706,43 @@ pub async fn delete_account(
         &app.site(),
         None,
     ))
+}
+
+/// The answer of a claim.
+#[derive(Serialize, ToSchema)]
+pub struct ClaimResponse {
+    /// The seat claimed.
+    #[schema(value_type = SideName)]
+    pub side: &'static str,
+    /// The account that holds it.
+    pub username: String,
+}
+
+/// `POST /api/games/{id}/claim`: a guest who signed in during a game claims their seat
+/// (by its token) for their account.
+#[utoipa::path(
+    post,
+    path = "/api/games/{id}/claim",
+    tag = "accounts",
+    params(GameId),
+    request_body = TokenRequest,
+    responses(
+        (status = 200, description = "The seat is the account's (claiming again changes nothing)", body = ClaimResponse),
+        (status = 401, description = "no living session: `not-signed-in`", body = ErrorBody),
+        SeatErrors,
+        (status = 409, description = "the game is over: `game-over`; another account claimed the seat: `seat-claimed`", body = ErrorBody),
+    )
+)]
+pub async fn claim(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    JsonBody(request): JsonBody<TokenRequest>,
+) -> Result<Json<ClaimResponse>, ApiError> {
+    let (account, _, _) = caller(&app, &headers).await?;
+    let side = service::claim_seat(&app, &account, &id, &request.token, now_ms()).await?;
+    Ok(Json(ClaimResponse {
+        side: side.name(),
+        username: account.username,
+    }))
 }

@@ -72,6 +72,7 @@ pub(crate) fn api_routes() -> OpenApiRouter<Arc<AppState>> {
         .routes(routes!(accounts::signout))
         .routes(routes!(accounts::signout_everywhere))
         .routes(routes!(accounts::delete_account))
+        .routes(routes!(accounts::claim))
 }
 
 pub(crate) fn router(state: Arc<AppState>) -> Router {

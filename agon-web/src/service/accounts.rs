@@ -16,10 +16,12 @@ use serde_json::Value;
 use webauthn_rp::bin::{Decode, Encode};
 use webauthn_rp::request::auth::AuthenticationVerificationOptions;
 use webauthn_rp::request::register::{
-    Nickname, PublicKeyCredentialUserEntity, RegistrationVerificationOptions, UserHandle,
-    Username as RpUsername,
+    CredProtect, Nickname, PublicKeyCredentialUserEntity, RegistrationVerificationOptions,
+    UserHandle, Username as RpUsername,
 };
-use webauthn_rp::request::{AsciiDomain, PublicKeyCredentialDescriptor, RpId, TimedCeremony};
+use webauthn_rp::request::{
+    AsciiDomain, ExtensionInfo, PublicKeyCredentialDescriptor, RpId, TimedCeremony,
+};
 use webauthn_rp::response::register::{CompressedPubKey, DynamicState, StaticState};
 use webauthn_rp::response::{AuthTransports, CredentialId, SentChallenge};
 use webauthn_rp::{
@@ -198,7 +200,12 @@ async fn begin_registration(
         id: &user_handle,
         display_name: Some(display),
     };
-    let options = PublicKeyCredentialCreationOptions::passkey(&rp, user, excluded);
+    let mut options = PublicKeyCredentialCreationOptions::passkey(&rp, user, excluded);
+    // credProtect asked, not enforced: a browser refuses to create the passkey on an
+    // authenticator without the extension when it is enforced (user verification is
+    // required anyway, `authenticatorSelection.userVerification`).
+    options.extensions.cred_protect =
+        CredProtect::UserVerificationRequired(ExtensionInfo::AllowDontEnforceValue);
     let (server, client) = options
         .start_ceremony()
         .map_err(|e| internal("creation options", e))?;
@@ -689,4 +696,43 @@ pub(crate) async fn remove_passkey(
         return Err(unknown());
     }
     Ok(())
+}
+
+/// Claims for `account` the seat whose token is `token` in game `id`, a game in
+/// progress that its holder began (or joined) as a guest: the game then counts as the
+/// account's. `404 unknown-game`, `403 wrong-token` (neither seat's token), `409
+/// game-over`, `409 seat-claimed` (another account claimed the seat). Claiming again is
+/// no change. Answers the seat's side.
+pub(crate) async fn claim_seat(
+    app: &AppState,
+    account: &Account,
+    id: &str,
+    token: &str,
+    now_ms: i64,
+) -> Result<agon_core::Side, ApiError> {
+    let game = super::load_game(app, id).await?;
+    let side = game
+        .seat_of(&ids::digest(token))
+        .ok_or_else(ApiError::wrong_token)?;
+    let claimed = || ApiError::conflict("seat-claimed", "another account has claimed this seat");
+    let owner = app.store.seat_accounts(&game.id).await?[side as usize].clone();
+    if owner.as_deref() == Some(account.id.as_str()) {
+        return Ok(side);
+    }
+    if owner.is_some() {
+        return Err(claimed());
+    }
+    if game.is_over() {
+        return Err(crate::game::Refusal::GameOver.into());
+    }
+    match app
+        .store
+        .claim_seat(&game.id, side, &account.id, now_ms)
+        .await
+    {
+        Ok(owner) if owner == account.id => Ok(side),
+        Ok(_) | Err(StoreError::Conflict) => Err(claimed()),
+        Err(StoreError::NoAccount) => Err(not_signed_in()),
+        Err(e) => Err(e.into()),
+    }
 }

@@ -108,6 +108,24 @@ CREATE INDEX ceremonies_expiry ON ceremonies (expires_ms);
     };
 }
 
+/// The accounts that claimed a game's seats (a guest who signed in during the game),
+/// one text for both dialects: SQLite's migration 5 to 6, PostgreSQL's 3 to 4. A row goes
+/// with its game when the game is pruned.
+macro_rules! seat_accounts_schema {
+    () => {
+        "
+CREATE TABLE seat_accounts (
+    game_id       TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    side          TEXT NOT NULL CHECK (side IN ('white', 'black')),
+    account_id    TEXT NOT NULL REFERENCES accounts(id),
+    claimed_ms    BIGINT NOT NULL,
+    PRIMARY KEY (game_id, side)
+);
+CREATE INDEX seat_accounts_account ON seat_accounts (account_id);
+"
+    };
+}
+
 /// How often a session's `last_used_ms` is written at most ([`Store::touch_session`]): a
 /// session used by every request costs one write a minute, not one a request.
 ///
@@ -639,6 +657,84 @@ impl Store {
             .transact(Vec::new(), move |_| Ok((vec![write], ())))
             .await?;
         Ok(changed[0])
+    }
+
+    /// Claims the seat `side` of game `game_id` for `account_id` (which must exist, not
+    /// deleted: [`StoreError::NoAccount`]) at `now_ms`. Answers the seat's account
+    /// after: `account_id` once claimed (again or for the first time), another account's
+    /// id if it claimed the seat first. Of two accounts claiming at once, the second
+    /// gets [`StoreError::Conflict`].
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let store = agon_web::Store::open(&dir.path().join("g.sqlite3")).unwrap();
+    /// # let new = |id: &str, name: &str, handle| agon_web::store::NewAccount { id: id.into(), username: agon_web::game::account::Username::parse(name).unwrap(), user_handle: [handle; 32], bot: false };
+    /// # let zoe = store.create_account(&new("00000000000000a1", "Zoe", 1), 5).await.unwrap();
+    /// # let max = store.create_account(&new("00000000000000b2", "Max", 2), 5).await.unwrap();
+    /// use agon_core::{Position, Side};
+    /// let game = agon_web::game::WebGame::new("0011223344556677".into(), [1; 32], Side::White, agon_web::Level::Easy, 7, Position::start());
+    /// store.insert(&game, 5).await.unwrap();
+    /// assert_eq!(store.claim_seat(&game.id, Side::White, &zoe.id, 9).await.unwrap(), zoe.id);
+    /// assert_eq!(store.claim_seat(&game.id, Side::White, &max.id, 9).await.unwrap(), zoe.id);
+    /// assert_eq!(store.seat_accounts(&game.id).await.unwrap(), [Some(zoe.id), None]);
+    /// # });
+    /// ```
+    pub async fn claim_seat(
+        &self,
+        game_id: &str,
+        side: Side,
+        account_id: &str,
+        now_ms: i64,
+    ) -> Result<String, StoreError> {
+        let read = Statement::new(
+            "SELECT account_id FROM seat_accounts WHERE game_id = ?1 AND side = ?2",
+            vec![text(game_id), text(side.name())],
+        );
+        let insert = Statement::new(
+            "INSERT INTO seat_accounts (game_id, side, account_id, claimed_ms) \
+             VALUES (?1, ?2, ?3, ?4) ON CONFLICT (game_id, side) DO NOTHING",
+            vec![
+                text(game_id),
+                text(side.name()),
+                text(account_id),
+                Value::Int(Some(now_ms)),
+            ],
+        )
+        .one_row(StoreError::Conflict);
+        let account = account_id.to_string();
+        let (owner, _) = self
+            .transact(vec![alive(account_id), read], move |rows| {
+                must_be_alive(&rows[0])?;
+                match rows[1].first() {
+                    Some(row) => Ok((Vec::new(), row[0].text()?)),
+                    None => Ok((vec![insert], account)),
+                }
+            })
+            .await?;
+        Ok(owner)
+    }
+
+    /// The accounts that claimed game `game_id`'s seats, White's then Black's.
+    pub async fn seat_accounts(&self, game_id: &str) -> Result<[Option<String>; 2], StoreError> {
+        let read = Statement::new(
+            "SELECT side, account_id FROM seat_accounts WHERE game_id = ?1",
+            vec![text(game_id)],
+        );
+        let (seats, _) = self
+            .transact(vec![read], |rows| {
+                let mut seats = [None, None];
+                for row in &rows[0] {
+                    let k = match row[0].text()?.as_str() {
+                        "white" => 0,
+                        _ => 1,
+                    };
+                    seats[k] = Some(row[1].text()?);
+                }
+                Ok((Vec::new(), seats))
+            })
+            .await?;
+        Ok(seats)
     }
 
     /// Stores a new session of `account_id` (which must exist, not deleted:

@@ -54,8 +54,8 @@ pub const LISTENER_NAME: &str = "agon-web-listen";
 
 /// The migrations: `MIGRATIONS[i]` takes the schema from version `i` to `i + 1`. Version 1
 /// is what SQLite's schema version 3 means, version 2 what its version 4 means, version 3
-/// what its version 5 means.
-const MIGRATIONS: [&str; 3] = [
+/// what its version 5 means, version 4 what its version 6 means.
+const MIGRATIONS: [&str; 4] = [
     "
 CREATE TABLE games (
     id                 TEXT PRIMARY KEY,
@@ -112,6 +112,8 @@ CREATE INDEX games_deadline ON games (deadline_ms) WHERE deadline_ms IS NOT NULL
     // Accounts, their passkeys, sessions, recovery codes and API tokens, ratings and
     // rating changes (issue 33; the same text as SQLite's 4 to 5).
     accounts_schema!(),
+    // The accounts that claimed a guest's seat (the same text as SQLite's 5 to 6).
+    seat_accounts_schema!(),
 ];
 
 /// How long the database keeps a session that sits in a transaction without a word

@@ -37,11 +37,11 @@ PRAGMA user_version = 1;
 ";
 
 /// The schema version this server writes.
-pub const VERSION: i64 = 5;
+pub const VERSION: i64 = 6;
 
 /// The migrations from each version to the next: `MIGRATIONS[i]` takes version `i + 1` to
 /// `i + 2`. Each runs in one transaction with its version bump.
-const MIGRATIONS: [&str; 4] = [
+const MIGRATIONS: [&str; 5] = [
     // 1 to 2: the rule set of each game (the text form of agon_core::Rules). Games stored
     // before it were played under the standard rules.
     "ALTER TABLE games ADD COLUMN rules TEXT NOT NULL DEFAULT 'standard';
@@ -95,6 +95,9 @@ const MIGRATIONS: [&str; 4] = [
     // 4 to 5: accounts, their passkeys, sessions, recovery codes and API tokens, ratings
     // and rating changes (issue 33; the same text as PostgreSQL's 2 to 3).
     concat!(accounts_schema!(), "PRAGMA user_version = 5;"),
+    // 5 to 6: the accounts that claimed a guest's seat (the same text as PostgreSQL's 3
+    // to 4).
+    concat!(seat_accounts_schema!(), "PRAGMA user_version = 6;"),
 ];
 
 /// The database: one SQLite connection in WAL mode behind a mutex.
