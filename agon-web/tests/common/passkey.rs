@@ -119,10 +119,22 @@ impl Authenticator {
         object.push(0xa0);
         object.extend(cbor_text("authData"));
         object.extend(cbor_bytes(&auth_data));
+        // What browsers' toJSON() adds: the authenticator data, the public key as a
+        // SubjectPublicKeyInfo (P-256's fixed DER prefix, then the point) and its COSE
+        // algorithm.
+        let point = self.key.verifying_key().to_encoded_point(false);
+        let mut spki = vec![
+            0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06,
+            0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00,
+        ];
+        spki.extend_from_slice(point.as_bytes());
         self.credential(json!({
             "clientDataJSON": b64(client_data),
             "attestationObject": b64(&object),
             "transports": ["internal"],
+            "authenticatorData": b64(&auth_data),
+            "publicKey": b64(&spki),
+            "publicKeyAlgorithm": -7,
         }))
     }
 
