@@ -282,10 +282,41 @@ async fn an_account_lives_from_sign_up_to_deletion(b: Backend) {
     browser.me().await.error(401, "not-signed-in");
     lost.me().await.error(401, "not-signed-in");
 
-    // Delete: signed in again, the account goes; its name stays taken.
+    // Delete: signed in again, and proven by a fresh assertion of one of its own
+    // passkeys (not another account's, not the session alone), the account goes; its
+    // name stays taken.
     assert_eq!(browser.sign_in(&mut laptop).await.status, 200);
     let answer = browser.send("DELETE", "/api/account", None).await;
+    answer.error(415, "unsupported-media-type");
+    let mut max = Browser::new(&api, LOCAL);
+    let mut maxs = Authenticator::new(7);
+    max.sign_up("Max", &mut maxs).await;
+    let options = browser.sign_in_options().await;
+    let credential = maxs.get(&options, LOCAL);
+    browser
+        .send(
+            "DELETE",
+            "/api/account",
+            Some(json!({"credential": credential})),
+        )
+        .await
+        .error(403, "wrong-passkey");
+    assert_eq!(browser.me().await.ok()["username"], "Zoe");
+    let options = browser.sign_in_options().await;
+    let credential = laptop.get(&options, LOCAL);
+    let answer = browser
+        .send(
+            "DELETE",
+            "/api/account",
+            Some(json!({"credential": credential})),
+        )
+        .await;
     assert_eq!(answer.status, 204, "{}", answer.text);
+    assert_eq!(
+        max.me().await.ok()["username"],
+        "Max",
+        "only Zoe's account went"
+    );
     assert_eq!(browser.cookie, None);
     let mut after = Browser::new(&api, LOCAL);
     after

@@ -684,23 +684,31 @@ pub async fn signout_everywhere(
     ))
 }
 
-/// `DELETE /api/account`: deletes the account. Its name stays taken; its passkeys,
-/// sessions and codes go; its games stay, shown as a deleted player's.
+/// `DELETE /api/account`: deletes the account, proven by a fresh passkey assertion
+/// (`POST /api/account/signin/options`, then the credential here). Its name stays taken;
+/// its passkeys, sessions and codes go; its games stay, shown as a deleted player's.
 #[utoipa::path(
     delete,
     path = "/api/account",
     tag = "accounts",
+    request_body = CredentialRequest,
     responses(
         (status = 204, description = "The account is deleted (the answer removes the cookie)", headers(("Set-Cookie" = String, description = "The cookie's removal"))),
-        (status = 401, description = "no living session: `not-signed-in`", body = ErrorBody),
+        (status = 400, description = "the credential is not WebAuthn's JSON: `malformed-credential`; no sign-in ceremony waits for its challenge: `unknown-ceremony`; a name was given: `invalid-field`", body = ErrorBody),
+        (status = 401, description = "no living session: `not-signed-in`; the assertion does not verify: `passkey-refused`", body = ErrorBody),
+        (status = 403, description = "the passkey is another account's: `wrong-passkey`", body = ErrorBody),
     )
 )]
 pub async fn delete_account(
     State(app): State<Arc<AppState>>,
     headers: HeaderMap,
+    JsonBody(request): JsonBody<CredentialRequest>,
 ) -> Result<Response, ApiError> {
+    if request.name.is_some() {
+        return Err(ApiError::invalid_field("deleting an account takes no name"));
+    }
     let (account, _, _) = caller(&app, &headers).await?;
-    app.store.delete_account(&account.id, now_ms()).await?;
+    service::delete_account(&app, &account, &request.credential, now_ms()).await?;
     Ok(with_cookie(
         StatusCode::NO_CONTENT.into_response(),
         &app.site(),

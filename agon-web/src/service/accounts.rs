@@ -441,6 +441,33 @@ pub(crate) async fn signin(
     label: &str,
     now_ms: i64,
 ) -> Result<(Account, Token), ApiError> {
+    let account = assertion(app, credential, now_ms).await?;
+    rotate(app, &account, old, label, now_ms).await
+}
+
+/// Deletes `account`, proven by a fresh assertion of one of its passkeys (answering a
+/// sign-in ceremony): a session's cookie alone, stolen or left open, cannot delete it.
+/// `403 wrong-passkey` for another account's passkey.
+pub(crate) async fn delete_account(
+    app: &AppState,
+    account: &Account,
+    credential: &Value,
+    now_ms: i64,
+) -> Result<(), ApiError> {
+    if assertion(app, credential, now_ms).await?.id != account.id {
+        return Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "wrong-passkey",
+            "this passkey is another account's",
+        ));
+    }
+    app.store.delete_account(&account.id, now_ms).await?;
+    Ok(())
+}
+
+/// The account whose passkey signed `credential`, an assertion answering a sign-in
+/// ceremony; the passkey's counter and last use recorded.
+async fn assertion(app: &AppState, credential: &Value, now_ms: i64) -> Result<Account, ApiError> {
     let bytes = serde_json::to_vec(credential).map_err(malformed)?;
     let assertion =
         DiscoverableAuthentication::<HANDLE>::from_json_relaxed(&bytes).map_err(malformed)?;
@@ -506,7 +533,7 @@ pub(crate) async fn signin(
             now_ms,
         )
         .await?;
-    rotate(app, &account, old, label, now_ms).await
+    Ok(account)
 }
 
 /// Ends `old` (if any) and opens a new session of `account`.
