@@ -653,6 +653,25 @@ async fn cross_site_requests_are_refused(b: Backend) {
     ))
     .await
     .error(403, "cross-site");
+    // A method no route takes is 405 before any check of the origin (and a path no
+    // route has, 404).
+    for method in ["PUT", "TRACE"] {
+        let request = Request::builder()
+            .method(method)
+            .uri("/api/account")
+            .header("cookie", &cookie)
+            .header("origin", "https://evil.example")
+            .body(Body::empty())
+            .unwrap();
+        api.request(request).await.error(405, "method-not-allowed");
+    }
+    api.request(post(
+        "/api/account/nothing",
+        &[("origin", "https://evil.example")],
+        "{}",
+    ))
+    .await
+    .error(404, "not-found");
     // Still signed in: none of those did anything.
     assert_eq!(browser.me().await.ok()["username"], "Zoe");
     // Reading is not refused; the site's own requests and cookie-less clients pass.

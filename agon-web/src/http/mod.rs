@@ -94,13 +94,14 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
     };
     let (limits, metrics) = (state.limits.clone(), state.metrics.clone());
     api.merge(site)
-        .fallback(not_found)
-        .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(request::MAX_BODY))
-        .layer(middleware::from_fn_with_state(
+        // Only on a route and method that exist: the rest is 404 or 405, as without it.
+        .route_layer(middleware::from_fn_with_state(
             state.clone(),
             accounts::same_origin,
         ))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(request::MAX_BODY))
         .layer(middleware::from_fn_with_state(limits, limits::enforce))
         .layer(middleware::from_fn(rejections::json_errors))
         .layer(middleware::from_fn_with_state(metrics, metrics::track))
