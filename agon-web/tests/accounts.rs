@@ -8,7 +8,8 @@ use agon_web::game::rating::{rate_game, Rating};
 use agon_web::game::speed::Speed;
 use agon_web::game::WebGame;
 use agon_web::store::{
-    Account, Ceremony, NewAccount, Passkey, RatedGame, Session, StoredRating, TOUCH_EVERY_MS,
+    Account, Ceremony, NewAccount, Passkey, PasskeyRemoval, RatedGame, Session, StoredRating,
+    TOUCH_EVERY_MS,
 };
 use agon_web::{Level, Store, StoreError};
 #[macro_use]
@@ -573,6 +574,34 @@ async fn two_handles_add_a_passkey_once(b: Backend) {
     assert_eq!(number(&first, "SELECT count(*) FROM passkeys").await, 10);
 }
 
+/// Two servers removing an account's two passkeys at once: one is removed, the other
+/// kept as the last (the account's row lock orders them), never none left.
+async fn two_handles_keep_the_last_passkey(b: Backend) {
+    let (first, db) = store(b).await;
+    let second = Store::connect(&db.db, 4).await.unwrap();
+    two_accounts(&first).await;
+    for round in 0..10u8 {
+        let (one, two) = (2 * round, 2 * round + 1);
+        first.add_passkey(&passkey(one, ZOE, 1)).await.unwrap();
+        first.add_passkey(&passkey(two, ZOE, 1)).await.unwrap();
+        let (id_one, id_two) = ([one; 16], [two; 16]);
+        let (a, b) = tokio::join!(
+            first.remove_passkey_not_last(ZOE, &id_one),
+            second.remove_passkey_not_last(ZOE, &id_two)
+        );
+        let mut results = [a.unwrap(), b.unwrap()];
+        results.sort_by_key(|r| *r != PasskeyRemoval::Removed);
+        assert_eq!(
+            results,
+            [PasskeyRemoval::Removed, PasskeyRemoval::Last],
+            "round {round}"
+        );
+        assert_eq!(first.passkeys(ZOE).await.unwrap().len(), 1);
+        let left = first.passkeys(ZOE).await.unwrap()[0].credential_id.clone();
+        first.remove_passkey(ZOE, &left).await.unwrap();
+    }
+}
+
 async fn two_handles_take_a_ceremony_once(b: Backend) {
     let (first, db) = store(b).await;
     let second = Store::connect(&db.db, 4).await.unwrap();
@@ -785,5 +814,5 @@ async fn a_claimed_seat_is_kept_and_pruned_with_its_game(b: Backend) {
 both_stores!((); a_claimed_seat_is_kept_and_pruned_with_its_game, accounts_are_created_and_found_and_look_alikes_refused, passkeys_are_added_listed_and_removed, sessions_are_found_touched_and_ended, a_recovery_code_works_once, a_ceremony_is_read_once_before_it_expires, ratings_are_read_and_written_per_speed, a_rated_game_is_applied_exactly_once, a_deleted_account_keeps_its_name_and_record_and_loses_its_secrets, an_older_database_upgrades_in_place);
 mod concurrent {
     use super::*;
-    both_stores!((flavor = "multi_thread", worker_threads = 2); two_handles_apply_a_rated_game_once, two_handles_create_look_alike_names_once, two_handles_take_a_ceremony_once, two_handles_add_a_passkey_once);
+    both_stores!((flavor = "multi_thread", worker_threads = 2); two_handles_apply_a_rated_game_once, two_handles_create_look_alike_names_once, two_handles_take_a_ceremony_once, two_handles_add_a_passkey_once, two_handles_keep_the_last_passkey);
 }

@@ -36,7 +36,7 @@ use crate::game::account::{
     RecoveryCode, Token, Username, RECOVERY_CODES, RECOVERY_CODE_BYTES, TOKEN_BYTES,
 };
 use crate::ids;
-use crate::store::{Account, Ceremony, NewAccount, Passkey, StoreError};
+use crate::store::{Account, Ceremony, NewAccount, Passkey, PasskeyRemoval, StoreError};
 
 /// The user handle's length: the store keeps 32 random bytes.
 const HANDLE: usize = 32;
@@ -113,6 +113,15 @@ pub(crate) fn not_signed_in() -> ApiError {
         "not-signed-in",
         "this needs a signed-in session (its cookie is missing, expired or signed out)",
     )
+}
+
+/// A store's error, the account deleted meanwhile (`NoAccount`) being `401
+/// not-signed-in`, not a fault of the server.
+fn gone(e: StoreError) -> ApiError {
+    match e {
+        StoreError::NoAccount => not_signed_in(),
+        e => e.into(),
+    }
 }
 
 /// The relying party: the site's host.
@@ -399,7 +408,8 @@ async fn new_session(
     let token = Token::session(ids::random_bytes::<TOKEN_BYTES>()?);
     app.store
         .create_session(&token, &account.id, label, now_ms)
-        .await?;
+        .await
+        .map_err(gone)?;
     Ok(token)
 }
 
@@ -414,7 +424,10 @@ pub(crate) async fn new_recovery_codes(
             RECOVERY_CODE_BYTES,
         >()?));
     }
-    app.store.set_recovery_codes(&account.id, &codes).await?;
+    app.store
+        .set_recovery_codes(&account.id, &codes)
+        .await
+        .map_err(gone)?;
     Ok(codes)
 }
 
@@ -677,7 +690,7 @@ pub(crate) async fn add_passkey(
     passkey.name = name;
     match app.store.add_passkey(&passkey).await {
         Err(StoreError::PasskeyTaken) => return Err(passkey_taken()),
-        other => other?,
+        other => other.map_err(gone)?,
     }
     Ok(PasskeyInfo {
         id: BASE64URL_NOPAD.encode(&passkey.credential_id),
@@ -705,22 +718,20 @@ pub(crate) async fn remove_passkey(
     let credential_id = BASE64URL_NOPAD
         .decode(id.as_bytes())
         .map_err(|_| unknown())?;
-    let passkeys = app.store.passkeys(&account.id).await?;
-    if !passkeys.iter().any(|p| p.credential_id == credential_id) {
-        return Err(unknown());
-    }
-    if passkeys.len() <= 1 {
-        return Err(ApiError::conflict(
-            "last-passkey",
-            "an account keeps at least one passkey: add another before removing this one",
-        ));
-    }
-    if !app
+    match app
         .store
-        .remove_passkey(&account.id, &credential_id)
-        .await?
+        .remove_passkey_not_last(&account.id, &credential_id)
+        .await
+        .map_err(gone)?
     {
-        return Err(unknown());
+        PasskeyRemoval::Removed => {}
+        PasskeyRemoval::Unknown => return Err(unknown()),
+        PasskeyRemoval::Last => {
+            return Err(ApiError::conflict(
+                "last-passkey",
+                "an account keeps at least one passkey: add another before removing this one",
+            ))
+        }
     }
     Ok(())
 }

@@ -204,6 +204,21 @@ pub struct Passkey {
     pub last_used_ms: Option<i64>,
 }
 
+/// What [`Store::remove_passkey_not_last`] did.
+///
+/// ```
+/// assert_ne!(agon_web::store::PasskeyRemoval::Removed, agon_web::store::PasskeyRemoval::Last);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PasskeyRemoval {
+    /// The passkey is removed.
+    Removed,
+    /// The account has no passkey of this id.
+    Unknown,
+    /// It is the account's only passkey: kept.
+    Last,
+}
+
 /// A signed-in session (found by its token's digest).
 ///
 /// ```
@@ -649,6 +664,57 @@ impl Store {
         ))
         .await
         .map(|n| n == 1)
+    }
+
+    /// Removes passkey `credential_id` of `account_id` unless it is the account's last:
+    /// in one transaction under the account's row lock, so two removals at once cannot
+    /// leave it none.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let store = agon_web::Store::open(&dir.path().join("g.sqlite3")).unwrap();
+    /// # let new = |id: &str, name: &str, handle| agon_web::store::NewAccount { id: id.into(), username: agon_web::game::account::Username::parse(name).unwrap(), user_handle: [handle; 32], bot: false };
+    /// # let zoe = store.create_account(&new("00000000000000a1", "Zoe", 1), 5).await.unwrap();
+    /// use agon_web::store::{Passkey, PasskeyRemoval};
+    /// for k in [1, 2] {
+    ///     let key = Passkey { credential_id: vec![k; 16], account_id: zoe.id.clone(), passkey: "{}".into(), counter: 0, name: "phone".into(), created_ms: 6, last_used_ms: None };
+    ///     store.add_passkey(&key).await.unwrap();
+    /// }
+    /// assert_eq!(store.remove_passkey_not_last(&zoe.id, &[3; 16]).await, Ok(PasskeyRemoval::Unknown));
+    /// assert_eq!(store.remove_passkey_not_last(&zoe.id, &[1; 16]).await, Ok(PasskeyRemoval::Removed));
+    /// assert_eq!(store.remove_passkey_not_last(&zoe.id, &[2; 16]).await, Ok(PasskeyRemoval::Last));
+    /// # });
+    /// ```
+    pub async fn remove_passkey_not_last(
+        &self,
+        account_id: &str,
+        credential_id: &[u8],
+    ) -> Result<PasskeyRemoval, StoreError> {
+        let read = Statement::new(
+            "SELECT credential_id FROM passkeys WHERE account_id = ?1",
+            vec![text(account_id)],
+        );
+        let delete = Statement::new(
+            "DELETE FROM passkeys WHERE account_id = ?1 AND credential_id = ?2",
+            vec![text(account_id), bytes(credential_id)],
+        );
+        let id = credential_id.to_vec();
+        let (removal, _) = self
+            .transact(vec![alive(account_id), read], move |rows| {
+                must_be_alive(&rows[0])?;
+                let ids = rows[1]
+                    .iter()
+                    .map(|row| row[0].bytes())
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(match (ids.contains(&id), ids.len()) {
+                    (false, _) => (Vec::new(), PasskeyRemoval::Unknown),
+                    (true, 1) => (Vec::new(), PasskeyRemoval::Last),
+                    (true, _) => (vec![delete], PasskeyRemoval::Removed),
+                })
+            })
+            .await?;
+        Ok(removal)
     }
 
     /// Runs one write; answers how many rows it changed.
