@@ -16,7 +16,7 @@ impl std::fmt::Display for NoRandomness {
 impl std::error::Error for NoRandomness {}
 
 /// `N` bytes from the system's randomness (tokens, ids, seeds).
-fn random_bytes<const N: usize>() -> Result<[u8; N], NoRandomness> {
+pub(crate) fn random_bytes<const N: usize>() -> Result<[u8; N], NoRandomness> {
     let mut bytes = [0u8; N];
     getrandom::fill(&mut bytes).map_err(|e| NoRandomness(e.to_string()))?;
     Ok(bytes)

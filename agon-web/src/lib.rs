@@ -43,7 +43,9 @@ pub use http::state::{
     LegalMove, OffersState, OutcomeState, PieceState, RuleOption, RulesParts, SeatState, Seats,
     View,
 };
-pub use http::{api, events, friend, health, openapi, pages, rejections, CONTENT_SECURITY_POLICY};
+pub use http::{
+    accounts, api, events, friend, health, openapi, pages, rejections, CONTENT_SECURITY_POLICY,
+};
 pub use hub::{Hub, HubEvent, Published, StreamLimits, StreamPermit, Subscription};
 pub use i18n::Language;
 pub use metrics::Metrics;
@@ -92,6 +94,11 @@ pub struct Config {
     /// demonstrations shorten it, to see a clock run out (see
     /// [`AppState::clock_minute_ms`]).
     pub clock_minute_ms: i64,
+    /// The site's public origin (`--origin https://agon.example`): the passkeys' relying
+    /// party, the origin state-changing requests must come from, and whether cookies are
+    /// `Secure`. `None`: the address the server listens at, as `http://localhost:PORT`
+    /// for a loopback address ([`game::site::SiteOrigin::of_addr`]).
+    pub origin: Option<game::site::SiteOrigin>,
 }
 
 impl Default for Config {
@@ -108,6 +115,7 @@ impl Default for Config {
             connections: net::ConnectionLimits::default(),
             metrics: true,
             clock_minute_ms: MINUTE_MS,
+            origin: None,
         }
     }
 }
@@ -178,6 +186,7 @@ impl AppState {
             metrics: Arc::new(Metrics::new()),
             metrics_endpoint: config.metrics,
             limits: Arc::new(limits::RateLimits::new(&config.limits)),
+            origin: config.origin.clone(),
         }
     }
 }
@@ -266,6 +275,10 @@ pub async fn serve_with(
     connections: net::ConnectionLimits,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let mut state = state;
+    if state.origin.is_none() {
+        state.origin = Some(game::site::SiteOrigin::of_addr(listener.local_addr()?));
+    }
     let state = Arc::new(state);
     let background = service::timers::start(&state);
     let listener_task = service::notify::start(&state);

@@ -507,7 +507,10 @@ impl Limiter {
 /// The kinds of request that are limited.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// Creating a game: `POST /api/games`, `POST /api/games/{id}/join` or `/rematch`.
+    /// Creating a game: `POST /api/games`, `POST /api/games/{id}/join` or `/rematch`;
+    /// and beginning a sign-up or a sign-in, or signing in with a recovery code
+    /// (`POST /api/account/signup/options`, `/signin/options`, `/recover`): accounts
+    /// made, and codes guessed, from one address are bounded alike.
     Create,
     /// Any other `POST /api/games/{id}/...`: a move, the computer, a hint, undo, resign, a
     /// draw or takeback offer or answer.
@@ -524,12 +527,20 @@ impl Kind {
     /// assert_eq!(Kind::of(&Method::POST, "/api/games/0011223344556677/rematch"), Some(Kind::Create));
     /// assert_eq!(Kind::of(&Method::POST, "/api/games/0011223344556677/moves"), Some(Kind::Action));
     /// assert_eq!(Kind::of(&Method::GET, "/api/games/0011223344556677"), None);
+    /// assert_eq!(Kind::of(&Method::POST, "/api/account/recover"), Some(Kind::Create));
+    /// assert_eq!(Kind::of(&Method::POST, "/api/account/signout"), None);
     /// ```
     pub fn of(method: &Method, path: &str) -> Option<Kind> {
         if method != Method::POST {
             return None;
         }
         if path == "/api/games" {
+            return Some(Kind::Create);
+        }
+        if matches!(
+            path,
+            "/api/account/signup/options" | "/api/account/signin/options" | "/api/account/recover"
+        ) {
             return Some(Kind::Create);
         }
         let rest = path.strip_prefix("/api/games/")?;
@@ -630,7 +641,7 @@ impl RateLimits {
         self.limiter(kind).take(client, tokens, now).map_err(|wait| {
             let seconds = wait.as_secs_f64().ceil().clamp(1.0, f64::from(u32::MAX)) as u32;
             let what = match kind {
-                Kind::Create => "new games",
+                Kind::Create => "new games or sign-ins",
                 Kind::Action => "actions",
             };
             let message = match tokens {

@@ -19,13 +19,13 @@ const USAGE: &str =
        [--action-limit 5/s:20] [--action-global 500/s:1000] [--limit-addresses 50000]
        [--head-timeout 10] [--body-timeout 30] [--idle-timeout 75] (seconds)
        [--max-connections N] [--max-connections-per-client 64]
-       [--trust-proxy] [--no-metrics]
+       [--trust-proxy] [--no-metrics] [--origin https://agon.example]
   a limit is COUNT/s|min|h[:BURST], or off";
 
 /// Every option: its name (`--NAME`), its environment variable, and whether it is a flag
 /// (no value on the command line; `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` in
 /// the environment).
-const NAMES: [(&str, &str, bool); 21] = [
+const NAMES: [(&str, &str, bool); 22] = [
     ("addr", "AGON_WEB_ADDR", false),
     ("db", "AGON_WEB_DB", false),
     ("db-connections", "AGON_WEB_DB_CONNECTIONS", false),
@@ -55,6 +55,7 @@ const NAMES: [(&str, &str, bool); 21] = [
     ),
     ("trust-proxy", "AGON_WEB_TRUST_PROXY", true),
     ("no-metrics", "AGON_WEB_NO_METRICS", true),
+    ("origin", "AGON_WEB_ORIGIN", false),
 ];
 
 /// A number from `min` to `max` for option `name`.
@@ -129,6 +130,7 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Config, String> {
             }
             "trust-proxy" => config.limits.trust_proxy = flag(value)?,
             "no-metrics" => config.metrics = !flag(value)?,
+            "origin" => config.origin = Some(agon_web::game::site::SiteOrigin::parse(value)?),
             _ => unreachable!("only the names of NAMES are set"),
         }
         Ok(())
@@ -229,6 +231,9 @@ mod tests {
         assert!(!config.metrics);
         assert!(parse(args("--action-limit 5")).is_err());
         assert!(parse(args("--trust-proxy=maybe")).is_err());
+        let origin = parse(args("--origin https://agon.example")).unwrap().origin;
+        assert_eq!(origin.unwrap().as_str(), "https://agon.example");
+        assert!(parse(args("--origin agon.example")).is_err());
         assert!(parse(args("--create-limit")).is_err());
         assert!(parse(args("--limit-addresses 0")).is_err());
         assert!(parse(args("--workers 0")).is_err());

@@ -8,7 +8,8 @@ use agon_web::game::rating::{rate_game, Rating};
 use agon_web::game::speed::Speed;
 use agon_web::game::WebGame;
 use agon_web::store::{
-    Account, Ceremony, NewAccount, Passkey, RatedGame, Session, StoredRating, TOUCH_EVERY_MS,
+    Account, Ceremony, NewAccount, Passkey, PasskeyRemoval, RatedGame, Session, StoredRating,
+    TOUCH_EVERY_MS,
 };
 use agon_web::{Level, Store, StoreError};
 #[macro_use]
@@ -573,6 +574,34 @@ async fn two_handles_add_a_passkey_once(b: Backend) {
     assert_eq!(number(&first, "SELECT count(*) FROM passkeys").await, 10);
 }
 
+/// Two servers removing an account's two passkeys at once: one is removed, the other
+/// kept as the last (the account's row lock orders them), never none left.
+async fn two_handles_keep_the_last_passkey(b: Backend) {
+    let (first, db) = store(b).await;
+    let second = Store::connect(&db.db, 4).await.unwrap();
+    two_accounts(&first).await;
+    for round in 0..10u8 {
+        let (one, two) = (2 * round, 2 * round + 1);
+        first.add_passkey(&passkey(one, ZOE, 1)).await.unwrap();
+        first.add_passkey(&passkey(two, ZOE, 1)).await.unwrap();
+        let (id_one, id_two) = ([one; 16], [two; 16]);
+        let (a, b) = tokio::join!(
+            first.remove_passkey_not_last(ZOE, &id_one),
+            second.remove_passkey_not_last(ZOE, &id_two)
+        );
+        let mut results = [a.unwrap(), b.unwrap()];
+        results.sort_by_key(|r| *r != PasskeyRemoval::Removed);
+        assert_eq!(
+            results,
+            [PasskeyRemoval::Removed, PasskeyRemoval::Last],
+            "round {round}"
+        );
+        assert_eq!(first.passkeys(ZOE).await.unwrap().len(), 1);
+        let left = first.passkeys(ZOE).await.unwrap()[0].credential_id.clone();
+        first.remove_passkey(ZOE, &left).await.unwrap();
+    }
+}
+
 async fn two_handles_take_a_ceremony_once(b: Backend) {
     let (first, db) = store(b).await;
     let second = Store::connect(&db.db, 4).await.unwrap();
@@ -722,20 +751,68 @@ async fn an_older_database_upgrades_in_place(b: Backend) {
         ),
     };
     assert_eq!(version, newest);
-    assert_eq!(newest, [6, 4][usize::from(b == Backend::Postgres)]);
+    assert_eq!(newest, [7, 5][usize::from(b == Backend::Postgres)]);
     let kept = store.load("0123456789abcdef").await.unwrap().unwrap();
     assert_eq!((kept.version, kept.plies(), kept.seed), (1, 1, 7));
     assert_eq!(kept.game.moves()[0].to_string(), "f1-e1");
     let [zoe, _] = two_accounts(&store).await;
     assert_eq!(store.account(ZOE).await, Ok(Some(zoe)));
+    // The older game's seat can be claimed (the newest migration's table).
+    let claimed = store
+        .claim_seat("0123456789abcdef", Side::White, ZOE, 5)
+        .await;
+    assert_eq!(claimed.as_deref(), Ok(ZOE));
     // And again: nothing left to migrate.
     drop(store);
     let store = Store::connect(&db.db, 2).await.unwrap();
     assert_eq!(store.counts().await, Ok((1, 1)));
 }
 
-both_stores!((); accounts_are_created_and_found_and_look_alikes_refused, passkeys_are_added_listed_and_removed, sessions_are_found_touched_and_ended, a_recovery_code_works_once, a_ceremony_is_read_once_before_it_expires, ratings_are_read_and_written_per_speed, a_rated_game_is_applied_exactly_once, a_deleted_account_keeps_its_name_and_record_and_loses_its_secrets, an_older_database_upgrades_in_place);
+/// A claimed seat: claimed once, refused to another account; its row goes with its
+/// game when the game is pruned (the foreign key cascades, so pruning never fails on it).
+async fn a_claimed_seat_is_kept_and_pruned_with_its_game(b: Backend) {
+    let (store, _db) = store(b).await;
+    let [zoe, max] = two_accounts(&store).await;
+    let g = game("00000000000000c3");
+    store.insert(&g, 5).await.unwrap();
+    assert_eq!(store.seat_accounts(&g.id).await.unwrap(), [None, None]);
+    assert_eq!(
+        store
+            .claim_seat(&g.id, Side::Black, &max.id, 6)
+            .await
+            .unwrap(),
+        max.id
+    );
+    assert_eq!(
+        store
+            .claim_seat(&g.id, Side::Black, &zoe.id, 7)
+            .await
+            .unwrap(),
+        max.id
+    );
+    assert_eq!(
+        store
+            .claim_seat(&g.id, Side::White, &zoe.id, 7)
+            .await
+            .unwrap(),
+        zoe.id
+    );
+    assert_eq!(
+        store.seat_accounts(&g.id).await.unwrap(),
+        [Some(zoe.id.clone()), Some(max.id.clone())]
+    );
+    store.delete_account(&zoe.id, 8).await.unwrap();
+    assert_eq!(
+        store.claim_seat(&g.id, Side::White, &zoe.id, 9).await,
+        Err(StoreError::NoAccount)
+    );
+    assert_eq!(store.prune(1_000, None).await.unwrap(), 1);
+    assert!(store.load(&g.id).await.unwrap().is_none());
+    assert_eq!(store.seat_accounts(&g.id).await.unwrap(), [None, None]);
+}
+
+both_stores!((); a_claimed_seat_is_kept_and_pruned_with_its_game, accounts_are_created_and_found_and_look_alikes_refused, passkeys_are_added_listed_and_removed, sessions_are_found_touched_and_ended, a_recovery_code_works_once, a_ceremony_is_read_once_before_it_expires, ratings_are_read_and_written_per_speed, a_rated_game_is_applied_exactly_once, a_deleted_account_keeps_its_name_and_record_and_loses_its_secrets, an_older_database_upgrades_in_place);
 mod concurrent {
     use super::*;
-    both_stores!((flavor = "multi_thread", worker_threads = 2); two_handles_apply_a_rated_game_once, two_handles_create_look_alike_names_once, two_handles_take_a_ceremony_once, two_handles_add_a_passkey_once);
+    both_stores!((flavor = "multi_thread", worker_threads = 2); two_handles_apply_a_rated_game_once, two_handles_create_look_alike_names_once, two_handles_take_a_ceremony_once, two_handles_add_a_passkey_once, two_handles_keep_the_last_passkey);
 }

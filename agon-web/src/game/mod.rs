@@ -14,6 +14,7 @@ mod level;
 mod offers;
 pub mod rating;
 mod record;
+pub mod site;
 pub mod speed;
 
 pub use clock::{now_ms, Clock, MINUTE_MS};

@@ -43,7 +43,7 @@ use utoipa::{IntoParams, ToSchema};
 use super::api::TokenRequest;
 use super::change::{change_text, frame, state_text};
 use super::names::{GameId, SideName};
-use super::request::{parse_view, query, JsonBody};
+use super::request::{cookies, parse_view, query, JsonBody};
 use super::responses::{SeatErrors, UnknownGame};
 use crate::error::{ApiError, ErrorBody};
 use crate::hub::{HubEvent, Published, StreamPermit, Subscription};
@@ -77,19 +77,6 @@ pub fn seat_cookie(side: Side) -> &'static str {
         Side::White => "agon_seat_white",
         Side::Black => "agon_seat_black",
     }
-}
-
-/// The values of the cookies named `name` in the request's `Cookie` headers.
-fn cookies<'a>(headers: &'a HeaderMap, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
-    headers
-        .get_all(header::COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .filter_map(move |pair| {
-            let (key, value) = pair.split_once('=')?;
-            (key.trim() == name).then_some(value.trim())
-        })
 }
 
 /// The seat whose cookie holds one of `game`'s tokens: the one of `view` when both do

@@ -24,6 +24,7 @@ use crate::service::AppState;
 use crate::{limits, metrics};
 use pages::Page;
 
+pub mod accounts;
 pub mod api;
 pub mod change;
 pub mod events;
@@ -60,6 +61,20 @@ pub(crate) fn api_routes() -> OpenApiRouter<Arc<AppState>> {
         .routes(routes!(api::ply_svg))
         .routes(routes!(health::health))
         .routes(routes!(openapi::openapi_json))
+        .routes(routes!(accounts::signup_options))
+        .routes(routes!(accounts::signup))
+        .routes(routes!(accounts::signin_options))
+        .routes(routes!(accounts::signin))
+        .routes(routes!(accounts::recover))
+        .routes(routes!(accounts::me))
+        .routes(routes!(accounts::passkeys, accounts::add_passkey))
+        .routes(routes!(accounts::passkey_options))
+        .routes(routes!(accounts::remove_passkey))
+        .routes(routes!(accounts::recovery_codes))
+        .routes(routes!(accounts::signout))
+        .routes(routes!(accounts::signout_everywhere))
+        .routes(routes!(accounts::delete_account))
+        .routes(routes!(accounts::claim))
 }
 
 pub(crate) fn router(state: Arc<AppState>) -> Router {
@@ -81,6 +96,11 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
     };
     let (limits, metrics) = (state.limits.clone(), state.metrics.clone());
     api.merge(site)
+        // Only on a route and method that exist: the rest is 404 or 405, as without it.
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            accounts::same_origin,
+        ))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(request::MAX_BODY))

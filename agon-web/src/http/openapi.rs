@@ -43,6 +43,7 @@ pub use super::names::{AnswerName, GameId, LevelName, OpponentName, SideChoice, 
     tags(
         (name = "games", description = "Creating games and playing them"),
         (name = "friends", description = "Games between two people: joining, offers"),
+        (name = "accounts", description = "Optional accounts: passkeys, recovery codes, the session"),
         (name = "server", description = "The server itself: health, this document"),
     )
 )]
@@ -446,7 +447,19 @@ fn add_common_errors(path: &str, method: &str, operation: &mut Value) {
             "the body is not `application/json`: `unsupported-media-type`",
         );
     }
-    if path.starts_with("/api/games") {
+    if method != "get" {
+        add_error(
+            operation,
+            "403",
+            "a request that changes something, with the session's cookie or to \
+             `/api/account`, from another site (its `Origin`, or without one its \
+             `Sec-Fetch-Site`, is not this site's): `cross-site`",
+        );
+    }
+    if ["/api/games", "/api/account", "/api/me"]
+        .iter()
+        .any(|p| path.starts_with(p))
+    {
         // Every game's endpoint reads the database.
         add_error(
             operation,

@@ -203,3 +203,19 @@ pub(crate) fn language_headers(headers: &HeaderMap) -> (Option<&str>, Option<&st
     };
     (get(header::COOKIE), get(header::ACCEPT_LANGUAGE))
 }
+
+/// The values of the cookies named `name` in the request's `Cookie` headers.
+pub(crate) fn cookies<'a>(
+    headers: &'a HeaderMap,
+    name: &'a str,
+) -> impl Iterator<Item = &'a str> + 'a {
+    headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(move |pair| {
+            let (key, value) = pair.split_once('=')?;
+            (key.trim() == name).then_some(value.trim())
+        })
+}

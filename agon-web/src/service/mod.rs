@@ -21,6 +21,7 @@ use agon_core::{Game, Position, Side};
 use axum::http::StatusCode;
 
 use crate::error::ApiError;
+use crate::game::site::SiteOrigin;
 use crate::game::{Answer, Clock, Level, Opponent, Refusal, WebGame};
 use crate::hub::Hub;
 use crate::ids::{self, NoRandomness};
@@ -29,6 +30,7 @@ use crate::metrics::Metrics;
 use crate::store::{Change, Changed, Compute, Store, StoreError};
 use crate::workers::Workers;
 
+pub mod accounts;
 pub(crate) mod notify;
 pub(crate) mod timers;
 
@@ -62,6 +64,26 @@ pub struct AppState {
     pub metrics_endpoint: bool,
     /// The rate limits.
     pub limits: Arc<RateLimits>,
+    /// The site's public origin as configured, or else the address served at (`None`
+    /// until then: [`AppState::site`] answers `http://localhost:8080`).
+    pub origin: Option<SiteOrigin>,
+}
+
+impl AppState {
+    /// The site's origin: the configured one, or the one of the address served at.
+    ///
+    /// ```
+    /// let dir = tempfile::tempdir()?;
+    /// let config = agon_web::Config { db: dir.path().join("g.sqlite3").into(), ..Default::default() };
+    /// let state = agon_web::AppState::open(&config)?;
+    /// assert_eq!(state.site().as_str(), "http://localhost:8080");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn site(&self) -> SiteOrigin {
+        self.origin.clone().unwrap_or_else(|| {
+            SiteOrigin::of_addr(std::net::SocketAddr::from(([127, 0, 0, 1], 8080)))
+        })
+    }
 }
 
 impl From<StoreError> for ApiError {

@@ -172,6 +172,10 @@ pub(crate) fn start(app: &Arc<AppState>) -> tokio::task::JoinHandle<()> {
                         Ok(n) => println!("agon-web: pruned {n} idle games"),
                         Err(e) => eprintln!("agon-web: pruning: {e}"),
                     }
+                    // Passkey ceremonies begun and never finished.
+                    if let Err(e) = app.store.prune_ceremonies(crate::game::now_ms()).await {
+                        eprintln!("agon-web: pruning ceremonies: {e}");
+                    }
                 }
                 // The clocks whose timer was on a server that stopped (or whose change
                 // this server never heard of): any server ends them. Ending a game by

@@ -108,6 +108,24 @@ CREATE INDEX ceremonies_expiry ON ceremonies (expires_ms);
     };
 }
 
+/// The accounts that claimed a game's seats (a guest who signed in during the game),
+/// one text for both dialects: SQLite's migration 5 to 6, PostgreSQL's 3 to 4. A row goes
+/// with its game when the game is pruned.
+macro_rules! seat_accounts_schema {
+    () => {
+        "
+CREATE TABLE seat_accounts (
+    game_id       TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    side          TEXT NOT NULL CHECK (side IN ('white', 'black')),
+    account_id    TEXT NOT NULL REFERENCES accounts(id),
+    claimed_ms    BIGINT NOT NULL,
+    PRIMARY KEY (game_id, side)
+);
+CREATE INDEX seat_accounts_account ON seat_accounts (account_id);
+"
+    };
+}
+
 /// How often a session's `last_used_ms` is written at most ([`Store::touch_session`]): a
 /// session used by every request costs one write a minute, not one a request.
 ///
@@ -184,6 +202,21 @@ pub struct Passkey {
     pub created_ms: i64,
     /// When it last signed in (`None`: never).
     pub last_used_ms: Option<i64>,
+}
+
+/// What [`Store::remove_passkey_not_last`] did.
+///
+/// ```
+/// assert_ne!(agon_web::store::PasskeyRemoval::Removed, agon_web::store::PasskeyRemoval::Last);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PasskeyRemoval {
+    /// The passkey is removed.
+    Removed,
+    /// The account has no passkey of this id.
+    Unknown,
+    /// It is the account's only passkey: kept.
+    Last,
 }
 
 /// A signed-in session (found by its token's digest).
@@ -413,6 +446,28 @@ impl Store {
         self.read_one(read, account_of).await
     }
 
+    /// Whether a name is taken: an account, deleted or not, has its skeleton
+    /// ([`Username::skeleton`]), so it or a look-alike of it.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let store = agon_web::Store::open(&dir.path().join("g.sqlite3")).unwrap();
+    /// # let new = |id: &str, name: &str, handle| agon_web::store::NewAccount { id: id.into(), username: agon_web::game::account::Username::parse(name).unwrap(), user_handle: [handle; 32], bot: false };
+    /// use agon_web::game::account::Username;
+    /// store.create_account(&new("00000000000000a1", "Zoe", 1), 5).await.unwrap();
+    /// assert!(store.username_taken(&Username::parse("z0e").unwrap()).await.unwrap());
+    /// assert!(!store.username_taken(&Username::parse("Zed").unwrap()).await.unwrap());
+    /// # });
+    /// ```
+    pub async fn username_taken(&self, username: &Username) -> Result<bool, StoreError> {
+        let read = Statement::new(
+            "SELECT id FROM accounts WHERE skeleton = ?1",
+            vec![text(&username.skeleton())],
+        );
+        Ok(self.read_one(read, |row| row[0].text()).await?.is_some())
+    }
+
     /// The account of this id, deleted or not.
     ///
     /// ```
@@ -545,6 +600,58 @@ impl Store {
         Ok(passkeys)
     }
 
+    /// The passkey whose credential id is `credential_id`, whoever's it is (a sign-in
+    /// brings the id, not the account).
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let store = agon_web::Store::open(&dir.path().join("g.sqlite3")).unwrap();
+    /// # let new = |id: &str, name: &str, handle| agon_web::store::NewAccount { id: id.into(), username: agon_web::game::account::Username::parse(name).unwrap(), user_handle: [handle; 32], bot: false };
+    /// # let zoe = store.create_account(&new("00000000000000a1", "Zoe", 1), 5).await.unwrap();
+    /// use agon_web::store::Passkey;
+    /// let key = Passkey { credential_id: vec![1; 16], account_id: zoe.id.clone(), passkey: "{}".into(), counter: 0, name: "phone".into(), created_ms: 6, last_used_ms: None };
+    /// store.add_passkey(&key).await.unwrap();
+    /// assert_eq!(store.passkey(&[1; 16]).await.unwrap(), Some(key.clone()));
+    /// assert_eq!(store.passkey(&[2; 16]).await.unwrap(), None);
+    /// assert_eq!(store.use_passkey(&[1; 16], "{\"n\":1}", 4, 9).await, Ok(true));
+    /// let used = store.passkey(&[1; 16]).await.unwrap().unwrap();
+    /// assert_eq!((used.passkey.as_str(), used.counter, used.last_used_ms), ("{\"n\":1}", 4, Some(9)));
+    /// # });
+    /// ```
+    pub async fn passkey(&self, credential_id: &[u8]) -> Result<Option<Passkey>, StoreError> {
+        let read = Statement::new(
+            "SELECT credential_id, account_id, passkey, counter, name, created_ms, \
+             last_used_ms FROM passkeys WHERE credential_id = ?1",
+            vec![bytes(credential_id)],
+        );
+        self.read_one(read, passkey_of).await
+    }
+
+    /// Records a sign-in with passkey `credential_id` at `now_ms`: its serialised state
+    /// (the authenticator's counter and flags, as the WebAuthn crate updated them) and
+    /// counter. Answers whether there was such a passkey.
+    pub async fn use_passkey(
+        &self,
+        credential_id: &[u8],
+        passkey: &str,
+        counter: i64,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
+        self.write_count(Statement::new(
+            "UPDATE passkeys SET passkey = ?2, counter = ?3, last_used_ms = ?4 \
+             WHERE credential_id = ?1",
+            vec![
+                bytes(credential_id),
+                text(passkey),
+                Value::Int(Some(counter)),
+                Value::Int(Some(now_ms)),
+            ],
+        ))
+        .await
+        .map(|n| n == 1)
+    }
+
     /// Removes passkey `credential_id` of `account_id`; answers whether there was one.
     pub async fn remove_passkey(
         &self,
@@ -559,12 +666,141 @@ impl Store {
         .map(|n| n == 1)
     }
 
+    /// Removes passkey `credential_id` of `account_id` unless it is the account's last:
+    /// in one transaction under the account's row lock, so two removals at once cannot
+    /// leave it none.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let store = agon_web::Store::open(&dir.path().join("g.sqlite3")).unwrap();
+    /// # let new = |id: &str, name: &str, handle| agon_web::store::NewAccount { id: id.into(), username: agon_web::game::account::Username::parse(name).unwrap(), user_handle: [handle; 32], bot: false };
+    /// # let zoe = store.create_account(&new("00000000000000a1", "Zoe", 1), 5).await.unwrap();
+    /// use agon_web::store::{Passkey, PasskeyRemoval};
+    /// for k in [1, 2] {
+    ///     let key = Passkey { credential_id: vec![k; 16], account_id: zoe.id.clone(), passkey: "{}".into(), counter: 0, name: "phone".into(), created_ms: 6, last_used_ms: None };
+    ///     store.add_passkey(&key).await.unwrap();
+    /// }
+    /// assert_eq!(store.remove_passkey_not_last(&zoe.id, &[3; 16]).await, Ok(PasskeyRemoval::Unknown));
+    /// assert_eq!(store.remove_passkey_not_last(&zoe.id, &[1; 16]).await, Ok(PasskeyRemoval::Removed));
+    /// assert_eq!(store.remove_passkey_not_last(&zoe.id, &[2; 16]).await, Ok(PasskeyRemoval::Last));
+    /// # });
+    /// ```
+    pub async fn remove_passkey_not_last(
+        &self,
+        account_id: &str,
+        credential_id: &[u8],
+    ) -> Result<PasskeyRemoval, StoreError> {
+        let read = Statement::new(
+            "SELECT credential_id FROM passkeys WHERE account_id = ?1",
+            vec![text(account_id)],
+        );
+        let delete = Statement::new(
+            "DELETE FROM passkeys WHERE account_id = ?1 AND credential_id = ?2",
+            vec![text(account_id), bytes(credential_id)],
+        );
+        let id = credential_id.to_vec();
+        let (removal, _) = self
+            .transact(vec![alive(account_id), read], move |rows| {
+                must_be_alive(&rows[0])?;
+                let ids = rows[1]
+                    .iter()
+                    .map(|row| row[0].bytes())
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(match (ids.contains(&id), ids.len()) {
+                    (false, _) => (Vec::new(), PasskeyRemoval::Unknown),
+                    (true, 1) => (Vec::new(), PasskeyRemoval::Last),
+                    (true, _) => (vec![delete], PasskeyRemoval::Removed),
+                })
+            })
+            .await?;
+        Ok(removal)
+    }
+
     /// Runs one write; answers how many rows it changed.
     async fn write_count(&self, write: Statement) -> Result<u64, StoreError> {
         let ((), changed) = self
             .transact(Vec::new(), move |_| Ok((vec![write], ())))
             .await?;
         Ok(changed[0])
+    }
+
+    /// Claims the seat `side` of game `game_id` for `account_id` (which must exist, not
+    /// deleted: [`StoreError::NoAccount`]) at `now_ms`. Answers the seat's account
+    /// after: `account_id` once claimed (again or for the first time), another account's
+    /// id if it claimed the seat first. Of two accounts claiming at once, the second
+    /// gets [`StoreError::Conflict`].
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// # let dir = tempfile::tempdir().unwrap();
+    /// # let store = agon_web::Store::open(&dir.path().join("g.sqlite3")).unwrap();
+    /// # let new = |id: &str, name: &str, handle| agon_web::store::NewAccount { id: id.into(), username: agon_web::game::account::Username::parse(name).unwrap(), user_handle: [handle; 32], bot: false };
+    /// # let zoe = store.create_account(&new("00000000000000a1", "Zoe", 1), 5).await.unwrap();
+    /// # let max = store.create_account(&new("00000000000000b2", "Max", 2), 5).await.unwrap();
+    /// use agon_core::{Position, Side};
+    /// let game = agon_web::game::WebGame::new("0011223344556677".into(), [1; 32], Side::White, agon_web::Level::Easy, 7, Position::start());
+    /// store.insert(&game, 5).await.unwrap();
+    /// assert_eq!(store.claim_seat(&game.id, Side::White, &zoe.id, 9).await.unwrap(), zoe.id);
+    /// assert_eq!(store.claim_seat(&game.id, Side::White, &max.id, 9).await.unwrap(), zoe.id);
+    /// assert_eq!(store.seat_accounts(&game.id).await.unwrap(), [Some(zoe.id), None]);
+    /// # });
+    /// ```
+    pub async fn claim_seat(
+        &self,
+        game_id: &str,
+        side: Side,
+        account_id: &str,
+        now_ms: i64,
+    ) -> Result<String, StoreError> {
+        let read = Statement::new(
+            "SELECT account_id FROM seat_accounts WHERE game_id = ?1 AND side = ?2",
+            vec![text(game_id), text(side.name())],
+        );
+        let insert = Statement::new(
+            "INSERT INTO seat_accounts (game_id, side, account_id, claimed_ms) \
+             VALUES (?1, ?2, ?3, ?4) ON CONFLICT (game_id, side) DO NOTHING",
+            vec![
+                text(game_id),
+                text(side.name()),
+                text(account_id),
+                Value::Int(Some(now_ms)),
+            ],
+        )
+        .one_row(StoreError::Conflict);
+        let account = account_id.to_string();
+        let (owner, _) = self
+            .transact(vec![alive(account_id), read], move |rows| {
+                must_be_alive(&rows[0])?;
+                match rows[1].first() {
+                    Some(row) => Ok((Vec::new(), row[0].text()?)),
+                    None => Ok((vec![insert], account)),
+                }
+            })
+            .await?;
+        Ok(owner)
+    }
+
+    /// The accounts that claimed game `game_id`'s seats, White's then Black's.
+    pub async fn seat_accounts(&self, game_id: &str) -> Result<[Option<String>; 2], StoreError> {
+        let read = Statement::new(
+            "SELECT side, account_id FROM seat_accounts WHERE game_id = ?1",
+            vec![text(game_id)],
+        );
+        let (seats, _) = self
+            .transact(vec![read], |rows| {
+                let mut seats = [None, None];
+                for row in &rows[0] {
+                    let k = match row[0].text()?.as_str() {
+                        "white" => 0,
+                        _ => 1,
+                    };
+                    seats[k] = Some(row[1].text()?);
+                }
+                Ok((Vec::new(), seats))
+            })
+            .await?;
+        Ok(seats)
     }
 
     /// Stores a new session of `account_id` (which must exist, not deleted:

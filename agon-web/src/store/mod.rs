@@ -42,7 +42,8 @@ use row::GameRow;
 use write::Op;
 
 pub use accounts::{
-    Account, Ceremony, NewAccount, Passkey, RatedGame, Session, StoredRating, TOUCH_EVERY_MS,
+    Account, Ceremony, NewAccount, Passkey, PasskeyRemoval, RatedGame, Session, StoredRating,
+    TOUCH_EVERY_MS,
 };
 pub use postgres::{Notice, PgStore, CHANNEL, LISTENER_NAME, PG_VERSION};
 pub use sqlite::{SqliteStore, VERSION};

@@ -37,11 +37,11 @@ PRAGMA user_version = 1;
 ";
 
 /// The schema version this server writes.
-pub const VERSION: i64 = 6;
+pub const VERSION: i64 = 7;
 
 /// The migrations from each version to the next: `MIGRATIONS[i]` takes version `i + 1` to
 /// `i + 2`. Each runs in one transaction with its version bump.
-const MIGRATIONS: [&str; 5] = [
+const MIGRATIONS: [&str; 6] = [
     // 1 to 2: the rule set of each game (the text form of agon_core::Rules). Games stored
     // before it were played under the standard rules.
     "ALTER TABLE games ADD COLUMN rules TEXT NOT NULL DEFAULT 'standard';
@@ -100,6 +100,9 @@ const MIGRATIONS: [&str; 5] = [
     // without rebuilding the table) and `aborted` says it (the same as PostgreSQL's 3 to 4).
     "ALTER TABLE games ADD COLUMN aborted INTEGER NOT NULL DEFAULT 0;
      PRAGMA user_version = 6;",
+    // 6 to 7: the accounts that claimed a guest's seat (the same text as PostgreSQL's 4
+    // to 5).
+    concat!(seat_accounts_schema!(), "PRAGMA user_version = 7;"),
 ];
 
 /// The database: one SQLite connection in WAL mode behind a mutex.
