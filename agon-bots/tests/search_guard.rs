@@ -33,8 +33,8 @@ fn trace(game: &Game, depth: u32, multipv: usize) -> Vec<String> {
     engine
         .analyse_with(game, &mut control, multipv)
         .expect("the guard's positions go on");
-    let lines = lines.lock().unwrap().clone();
-    lines
+    let mut lines = lines.lock().unwrap();
+    std::mem::take(&mut *lines)
 }
 
 fn position(text: &str) -> Game {
