@@ -234,6 +234,31 @@ const SAME_RING_CAPTURE_LINES: [[(u8, u8); 6]; 128] = {
 /// The capture lines of each value of V1, in [`crate::Capture::ALL`] order.
 const CAPTURE_TABLES: [[[(u8, u8); 6]; 128]; 2] = [CAPTURE_LINES, SAME_RING_CAPTURE_LINES];
 
+/// The capture lines of [`CAPTURE_TABLES`] as sets, one per value of V1 and direction:
+/// the cells `X` where a piece arriving may capture on `X + d` with a partner on `X + 2d`.
+/// They let the captures of many steps be found with a few whole-set operations.
+const CAPTURE_FROM: [[CellSet; 6]; 2] = {
+    let mut t = [[CellSet::EMPTY; 6]; 2];
+    let mut v = 0;
+    while v < 2 {
+        let mut i = 0;
+        while i < CELL_COUNT {
+            if let Some(x) = Cell::from_index(i) {
+                let mut d = 0;
+                while d < 6 {
+                    if CAPTURE_TABLES[v][x.bit() as usize][d].0 != 255 {
+                        t[v][d] = t[v][d].with(x);
+                    }
+                    d += 1;
+                }
+            }
+            i += 1;
+        }
+        v += 1;
+    }
+    t
+};
+
 const OUTER: CellSet = Ring::OUTER.cells();
 
 /// The cells of each ring, by distance from the throne.
@@ -786,6 +811,60 @@ impl Position {
                     captured = captured.with(n);
                 }
             }
+        }
+        captured
+    }
+
+    /// The cells where a piece of the side to move, arriving by a step, captures (R5 as V1
+    /// sets it): a step to any other cell captures nothing. Found for all cells at once, so
+    /// that a search can skip [`Position::captures`] for the steps that cannot capture.
+    ///
+    /// ```
+    /// use agon_core::{Move, Position};
+    /// let pos: Position = "Qf5,Gb3,Gc5,Gd7,Gh9,Gk1,Gl5/qe5,gc4,gd1,gd6,gh1,gk7,gl2 w".parse()?;
+    /// let cells: Vec<String> = pos.capturing_cells().iter().map(|c| c.to_string()).collect();
+    /// assert_eq!(cells, ["c3", "d5", "e7"]);
+    /// for &m in pos.legal_moves().iter() {
+    ///     let to = m.to().unwrap();
+    ///     assert_eq!(pos.capturing_cells().contains(to), !pos.captures(m).is_empty(), "{m}");
+    /// }
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn capturing_cells(&self) -> CellSet {
+        let victims = self.sides[self.turn.other().index()] - self.captured;
+        let own = self.sides[self.turn.index()];
+        let lines = &CAPTURE_FROM[self.rules.capture() as usize];
+        let mut cells = CellSet::EMPTY;
+        for d in Direction::ALL {
+            // X captures on X + d with a partner on X + 2d.
+            let back = d.opposite();
+            cells |= (victims & own.shift(back)).shift(back) & lines[d.index()];
+        }
+        cells
+    }
+
+    /// The opponent pieces that steps of the side to move to the cells of `targets` would
+    /// capture (R5 as V1 sets it): the union of [`Position::captures`] over the legal steps
+    /// to those cells, found for all of them at once. (Which piece steps does not matter:
+    /// the partner of a capture stands two cells from the cell stepped to, and the piece
+    /// that stepped came from an adjacent one.)
+    ///
+    /// ```
+    /// use agon_core::{CellSet, Position};
+    /// let pos: Position = "Qf5,Gb3,Gc5,Gd7,Gh9,Gk1,Gl5/qe5,gc4,gd1,gd6,gh1,gk7,gl2 w".parse()?;
+    /// let targets: CellSet = pos.legal_moves().iter().filter_map(|m| m.to()).collect();
+    /// let each = pos.legal_moves().iter().fold(CellSet::EMPTY, |s, &m| s | pos.captures(m));
+    /// assert_eq!(pos.captures_by_steps_to(targets), each);
+    /// assert_eq!(each.len(), 3);
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn captures_by_steps_to(&self, targets: CellSet) -> CellSet {
+        let victims = self.sides[self.turn.other().index()] - self.captured;
+        let own = self.sides[self.turn.index()];
+        let lines = &CAPTURE_FROM[self.rules.capture() as usize];
+        let mut captured = CellSet::EMPTY;
+        for d in Direction::ALL {
+            captured |= (targets & lines[d.index()]).shift(d) & victims & own.shift(d.opposite());
         }
         captured
     }

@@ -136,6 +136,26 @@ proptest! {
     }
 
     #[test]
+    fn the_whole_set_capture_queries_agree_with_each_steps_captures(game in game_strategy()) {
+        // capturing_cells and captures_by_steps_to answer for many steps at once what
+        // captures answers for one (the search relies on them for speed).
+        for p in game.positions() {
+            let cells = p.capturing_cells();
+            let mut each = CellSet::EMPTY;
+            let mut targets = CellSet::EMPTY;
+            for &m in p.legal_moves().iter().filter(|m| !m.is_return() && !m.is_pass()) {
+                let to = m.to().expect("a step has a cell");
+                let captured = p.captures(m);
+                prop_assert_eq!(cells.contains(to), !captured.is_empty(), "{} {}", p.to_text(), m);
+                prop_assert_eq!(p.captures_by_steps_to(CellSet::from(to)), captured);
+                each |= captured;
+                targets |= CellSet::from(to);
+            }
+            prop_assert_eq!(p.captures_by_steps_to(targets), each, "{}", p.to_text());
+        }
+    }
+
+    #[test]
     fn the_move_kind_not_named_by_the_pair_is_refused(game in game_strategy()) {
         // A step written for a captured piece, or a return for a free one, is illegal.
         let p = *game.position();

@@ -41,7 +41,7 @@
 //! assert_eq!(evaluate(&start), agon_bots::engine_eval::WEIGHTS[tempo]);
 //! ```
 
-use agon_core::{Between, Cell, CellSet, Direction, Move, Position, Ring, Side};
+use agon_core::{Between, Cell, CellSet, Direction, Position, Ring, Side};
 
 /// The names of the features, in the order of [`features`] and [`WEIGHTS`].
 ///
@@ -288,17 +288,11 @@ fn queen_detour(position: &Position, side: Side, queen: Cell) -> i32 {
     let mut frontier = CellSet::from(queen);
     let mut seen = frontier;
     for steps in 1..12 {
+        // One step of every frontier cell to its neighbours in its ring or the next ring
+        // inward: one shift a direction, of the cells that step is not outward from.
         let mut next = CellSet::EMPTY;
-        for r in 1..=5usize {
-            let layer = frontier & RINGS[r];
-            if layer.is_empty() {
-                continue;
-            }
-            let mut spread = CellSet::EMPTY;
-            for d in Direction::ALL {
-                spread |= layer.shift(d);
-            }
-            next |= spread & (RINGS[r] | RINGS[r - 1]);
+        for d in Direction::ALL {
+            next |= (frontier & NOT_OUTWARD[d.index()]).shift(d);
         }
         next = next & allowed & !seen;
         if next.contains(Cell::THRONE) {
@@ -313,6 +307,29 @@ fn queen_detour(position: &Position, side: Side, queen: Cell) -> i32 {
     12 - ring
 }
 
+/// For each direction, the cells off the throne whose neighbour that way is in the same
+/// ring or the next ring inward: where a step that way is not outward (R2).
+const NOT_OUTWARD: [CellSet; 6] = {
+    let mut t = [CellSet::EMPTY; 6];
+    let mut i = 0;
+    while i < agon_core::CELL_COUNT {
+        if let Some(from) = Cell::from_index(i) {
+            let mut d = 0;
+            while d < 6 {
+                if let Some(to) = from.neighbour(Direction::ALL[d]) {
+                    let ring = from.ring().distance();
+                    if ring > 0 && to.ring().distance() <= ring {
+                        t[d] = t[d].with(from);
+                    }
+                }
+                d += 1;
+            }
+        }
+        i += 1;
+    }
+    t
+};
+
 /// The number of legal steps of `side` (to move in `position`) and the enemy pieces it
 /// could capture with one of them.
 fn steps_and_threats(position: &Position, side: Side) -> (usize, CellSet) {
@@ -321,18 +338,11 @@ fn steps_and_threats(position: &Position, side: Side) -> (usize, CellSet) {
     if actions.are_returns() {
         return (0, CellSet::EMPTY);
     }
-    let victims = position.pieces_of(side.other()) - position.captured();
-    let mut near = CellSet::EMPTY;
-    for d in Direction::ALL {
-        near |= victims.shift(d);
-    }
-    let mut threatened = CellSet::EMPTY;
-    for (from, targets) in actions.entries() {
-        for to in targets & near {
-            threatened |= position.captures(Move::Step { from, to });
-        }
-    }
-    (actions.len(), threatened)
+    // The captures of all steps at once: they depend only on the cell stepped to.
+    let reach = actions
+        .entries()
+        .fold(CellSet::EMPTY, |reach, (_, targets)| reach | targets);
+    (actions.len(), position.captures_by_steps_to(reach))
 }
 
 /// The evaluation of `position` for the side to move, in centipoints: the dot product of
