@@ -43,6 +43,7 @@ fn leaves(position: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => position.count_legal_moves() as u64,
+        2 => position.count_after_each_move(),
         _ => position
             .legal_moves()
             .iter()

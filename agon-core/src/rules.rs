@@ -182,6 +182,29 @@ const QUEEN_STEP_TARGETS: [CellSet; 128] = {
     t
 };
 
+/// For each bit, the cells from which a step (of a guard, or of a queen off ring 1)
+/// reaches it: [`STEP_TARGETS`] read backwards. A queen on ring 1 also reaches the throne
+/// ([`QUEEN_STEP_TARGETS`]), which no entry here holds.
+const STEP_SOURCES: [CellSet; 128] = {
+    let mut t = [CellSet::EMPTY; 128];
+    let mut i = 0;
+    while i < CELL_COUNT {
+        if let Some(from) = Cell::from_index(i) {
+            let mut j = 0;
+            while j < CELL_COUNT {
+                if let Some(to) = Cell::from_index(j) {
+                    if STEP_TARGETS[from.bit() as usize].contains(to) {
+                        t[to.bit() as usize] = t[to.bit() as usize].with(from);
+                    }
+                }
+                j += 1;
+            }
+        }
+        i += 1;
+    }
+    t
+};
+
 /// For each bit and direction, the bits of the two cells `X + d` and `X + 2d` a step to
 /// `X` may capture with (R5), or 255 where the line leaves the board.
 const CAPTURE_LINES: [[(u8, u8); 6]; 128] = {
@@ -589,6 +612,79 @@ impl Position {
         let mut n = 0;
         let pass = self.visit_actions(|_, targets, _| n += targets.len());
         n + usize::from(pass)
+    }
+
+    /// The sum of [`Position::count_legal_moves`] over the positions after each legal
+    /// move: the last two plies of perft.
+    ///
+    /// Under the standard rules, when neither side has a captured piece, the opponent's
+    /// count after a step that captures nothing and does not enter ring 1 (so cannot end
+    /// the game) is its count now, with its steps pieces stands still, corrected on the
+    /// few cells the step changes: the cell left, the cell entered, and those that become
+    /// or stop being forbidden to the opponent (R4), each weighed by the opponent's
+    /// pieces that may step there. Every other move is played and counted.
+    pub(crate) fn count_after_each_move(&self) -> u64 {
+        let us = self.turn;
+        let them = us.other();
+        let played = |m: Move| self.play_unchecked(m).count_legal_moves() as u64;
+        let fast = self.rules.position_rules_are_standard()
+            && self.captured.is_empty()
+            && self.throne_ring_side().is_none();
+        if !fast {
+            return self.legal_moves().iter().map(|&m| played(m)).sum();
+        }
+        let own = self.sides[us.index()];
+        let opp = self.sides[them.index()];
+        let empty = self.empty();
+        let allowed = empty - self.forbidden_cells(us);
+        // The opponent's steps now, as if it were to move.
+        let opp_allowed = empty - self.forbidden_cells(them);
+        let opp_queen = (opp & self.queens).first();
+        let queen_reach = |queen: Option<Cell>, from: Cell| {
+            if Some(from) == queen {
+                QUEEN_STEP_TARGETS[from.bit() as usize]
+            } else {
+                STEP_TARGETS[from.bit() as usize]
+            }
+        };
+        let base: u64 = opp
+            .into_iter()
+            .map(|p| (queen_reach(opp_queen, p) & opp_allowed).len() as u64)
+            .sum();
+        let queen_to_throne = (opp & self.queens).intersects(RING1);
+        // The opponent's pieces that may step to `c` (the cell being allowed).
+        let weight = |c: Cell| {
+            (opp & STEP_SOURCES[c.bit() as usize]).len() as u64
+                + u64::from(c == Cell::THRONE && queen_to_throne)
+        };
+        let capturing = self.capturing_cells();
+        let queen = (own & self.queens).first();
+        let mut total = 0;
+        for from in own {
+            for to in queen_reach(queen, from) & allowed {
+                if capturing.contains(to) || RING1.contains(to) {
+                    total += played(Move::Step { from, to });
+                    continue;
+                }
+                let moved = CellSet::from(from) | CellSet::from(to);
+                let own_after = own ^ moved;
+                let mut forbidden = CellSet::EMPTY;
+                for d in [Direction::North, Direction::NorthEast, Direction::SouthEast] {
+                    forbidden |= own_after.shift(d) & own_after.shift(d.opposite());
+                }
+                let opp_allowed_after = (empty ^ moved) - forbidden;
+                let gained: u64 = (opp_allowed_after - opp_allowed)
+                    .into_iter()
+                    .map(weight)
+                    .sum();
+                let lost: u64 = (opp_allowed - opp_allowed_after)
+                    .into_iter()
+                    .map(weight)
+                    .sum();
+                total += base + gained - lost;
+            }
+        }
+        total
     }
 
     /// The `n`-th move of [`Position::legal_moves`] (from 0), found without building the

@@ -156,6 +156,20 @@ proptest! {
     }
 
     #[test]
+    fn perft_counts_its_last_two_plies_as_playing_every_move_would(game in game_strategy()) {
+        // perft(2) is counted in bulk (the count after a quiet step corrected from the
+        // count before it): it must equal playing every move and counting the replies.
+        for p in game.positions() {
+            let played: u64 = p
+                .legal_moves()
+                .iter()
+                .map(|&m| p.play_unchecked(m).count_legal_moves() as u64)
+                .sum();
+            prop_assert_eq!(agon_core::perft(p, 2), played, "{}", p.to_text());
+        }
+    }
+
+    #[test]
     fn the_move_kind_not_named_by_the_pair_is_refused(game in game_strategy()) {
         // A step written for a captured piece, or a return for a free one, is illegal.
         let p = *game.position();
