@@ -7,7 +7,9 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use agon_core::{Cell, EmptyThroneRing, Game, Move, MoveList, Position, Repetition, Ring, Side};
+use agon_core::{
+    Cell, CellSet, EmptyThroneRing, Game, Move, MoveList, Position, Repetition, Ring, Side,
+};
 
 use super::eval::{evaluate_with, NUM_FEATURES};
 use super::ordering::{History, Killers};
@@ -754,8 +756,9 @@ impl Worker<'_> {
         if qply >= MAX_QPLY || ply >= MAX_PLY - 1 {
             return self.evaluate(position);
         }
-        let moves = position.legal_moves();
-        if moves.is_empty() {
+        // The move set, not the list: most moves are not candidates here.
+        let actions = position.actions();
+        if actions.is_empty() {
             return loss_at(ply);
         }
         let mut candidates: MoveList = MoveList::new();
@@ -775,27 +778,36 @@ impl Worker<'_> {
             // themselves are searched once, where the horizon falls on them, so that a
             // capture at the horizon is answered.
             if qply == 0 {
-                for &m in moves.iter() {
+                for m in actions.iter() {
                     keys[candidates.len()] = i32::from(m.to() == Some(Cell::THRONE));
                     candidates.push(m);
                 }
             }
         } else {
+            // Captures and steps that complete the throne ring around the own queen, in
+            // the order of the legal moves (a pass is quiet: never a candidate).
             let us = position.turn();
-            let queen_on_throne = position.queen(us) == Cell::THRONE;
-            let ring_guards = (position.guards(us) & Ring::THRONE_RING.cells()).len();
-            for &m in moves.iter() {
-                let Some((from, to)) = m.cells() else {
-                    continue; // a pass is quiet
+            let ring = Ring::THRONE_RING.cells();
+            let completing =
+                if position.queen(us) == Cell::THRONE && (position.guards(us) & ring).len() == 5 {
+                    ring
+                } else {
+                    CellSet::EMPTY
                 };
-                let captured = position.captures(m).len() as i32;
-                let completes = queen_on_throne
-                    && ring_guards == 5
-                    && Ring::THRONE_RING.cells().contains(to)
-                    && !Ring::THRONE_RING.cells().contains(from);
-                if captured > 0 || completes {
-                    keys[candidates.len()] = captured + 100 * i32::from(completes);
-                    candidates.push(m);
+            let capturing = position.capturing_cells();
+            for (from, targets) in actions.entries() {
+                for to in targets & (capturing | completing) {
+                    let m = Move::Step { from, to };
+                    let captured = if capturing.contains(to) {
+                        position.captures(m).len() as i32
+                    } else {
+                        0
+                    };
+                    let completes = completing.contains(to) && !ring.contains(from);
+                    if captured > 0 || completes {
+                        keys[candidates.len()] = captured + 100 * i32::from(completes);
+                        candidates.push(m);
+                    }
                 }
             }
         }
