@@ -169,7 +169,7 @@ pub(crate) fn think(
         pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
         pv_len: [0; MAX_PLY + 1],
         root_best: None,
-        lists: vec![(Vec::new(), Vec::new()); MAX_PLY + 2],
+        lists: (0..MAX_PLY + 2).map(|_| None).collect(),
         game_repeats: game_counts.values().any(|&c| c >= 2),
     };
     let mut main = make_worker(0);
@@ -256,16 +256,29 @@ struct Worker<'a> {
     pv_len: [usize; MAX_PLY + 1],
     /// The best root move of the current iteration so far, with its score.
     root_best: Option<(Move, i32)>,
-    /// A list of moves and one of their keys for each ply, kept from node to node so
-    /// that no node fills a fresh array of the largest size (taken by the node at that
-    /// ply and given back before it returns).
-    lists: Vec<(Vec<Move>, Vec<i32>)>,
+    /// The move and key lists of each ply, kept from node to node so that no node fills
+    /// fresh arrays of the largest size: a node takes its ply's and gives them back
+    /// before it returns (see [`Worker::take_lists`]).
+    lists: Vec<Option<Lists>>,
     /// Whether a position of the game before the search occurred twice already (else
     /// no node needs to look the game's counts up).
     game_repeats: bool,
 }
 
+/// A list of moves and their keys (boxed: a node takes it from its ply and gives it
+/// back, which moves only the box).
+type Lists = Box<(MoveList, [i32; agon_core::MAX_LEGAL_MOVES])>;
+
 impl Worker<'_> {
+    /// The lists of `ply`, emptied (made on first use).
+    fn take_lists(&mut self, ply: usize) -> Lists {
+        let mut lists = self.lists[ply]
+            .take()
+            .unwrap_or_else(|| Box::new((MoveList::new(), [0; agon_core::MAX_LEGAL_MOVES])));
+        lists.0.clear();
+        lists
+    }
+
     /// The static evaluation, for the chooser of `position`.
     fn evaluate(&self, position: &Position) -> i32 {
         let score = evaluate_with(position, &self.weights);
@@ -622,25 +635,23 @@ impl Worker<'_> {
                 }
             }
         }
-        let (mut moves, mut scores) = std::mem::take(&mut self.lists[ply]);
-        moves.clear();
-        moves.extend(position.actions().iter());
+        let mut lists = self.take_lists(ply);
+        let (moves, scores) = &mut *lists;
+        position.append_legal_moves(moves);
         if moves.is_empty() {
             // R12: no legal action loses (the side to move, the chooser: a side that must
             // return always can). Under stuck=pass the pass is the move.
-            self.lists[ply] = (moves, scores);
+            self.lists[ply] = Some(lists);
             return loss_at(ply);
         }
         let chooser = position.chooser();
-        scores.clear();
-        scores.resize(moves.len(), 0);
         super::ordering::score_moves(
             position,
             &moves,
             tt_move,
             self.killers.at(ply),
             &self.history,
-            &mut scores,
+            scores,
         );
         let n = moves.len();
         let score = 'moves: {
@@ -650,7 +661,7 @@ impl Worker<'_> {
             let mut searched = 0;
             let captured_before = position.captured().len();
             for i in 0..n {
-                let m = pick_best(&mut moves, &mut scores, i);
+                let m = pick_best(moves.as_mut_slice(), &mut scores[..n], i);
                 if ply == 0 && self.excluded.contains(&m) {
                     continue;
                 }
@@ -737,7 +748,7 @@ impl Worker<'_> {
             }
             best_score
         };
-        self.lists[ply] = (moves, scores);
+        self.lists[ply] = Some(lists);
         score
     }
 
@@ -788,16 +799,15 @@ impl Worker<'_> {
         }
         let mut best = if placing { -INF } else { stand };
         alpha = alpha.max(best);
-        let (mut candidates, mut keys) = std::mem::take(&mut self.lists[ply]);
-        candidates.clear();
-        keys.clear();
+        let mut lists = self.take_lists(ply);
+        let (candidates, keys) = &mut *lists;
         if position.must_return() {
             // The returner's static score stands (a return only helps it); the returns
             // themselves are searched once, where the horizon falls on them, so that a
             // capture at the horizon is answered.
             if qply == 0 {
                 for m in actions.iter() {
-                    keys.push(i32::from(m.to() == Some(Cell::THRONE)));
+                    keys[candidates.len()] = i32::from(m.to() == Some(Cell::THRONE));
                     candidates.push(m);
                 }
             }
@@ -823,7 +833,7 @@ impl Worker<'_> {
                     };
                     let completes = completing.contains(to) && !ring.contains(from);
                     if captured > 0 || completes {
-                        keys.push(captured + 100 * i32::from(completes));
+                        keys[candidates.len()] = captured + 100 * i32::from(completes);
                         candidates.push(m);
                     }
                 }
@@ -832,7 +842,7 @@ impl Worker<'_> {
         let n = candidates.len();
         let best = 'moves: {
             for i in 0..n {
-                let m = pick_best(&mut candidates, &mut keys, i);
+                let m = pick_best(candidates.as_mut_slice(), &mut keys[..n], i);
                 let next = position.play_unchecked(m);
                 self.passed[ply + 1] = false; // a pass is quiet: never searched here
                 let score = self.quiet_child(chooser, &next, ply + 1, alpha, beta, qply + 1);
@@ -851,7 +861,7 @@ impl Worker<'_> {
             }
             best
         };
-        self.lists[ply] = (candidates, keys);
+        self.lists[ply] = Some(lists);
         best
     }
 }
