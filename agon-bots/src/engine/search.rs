@@ -647,7 +647,7 @@ impl Worker<'_> {
         let chooser = position.chooser();
         super::ordering::score_moves(
             position,
-            &moves,
+            moves,
             tt_move,
             self.killers.at(ply),
             &self.history,
