@@ -41,7 +41,7 @@
 //! assert_eq!(evaluate(&start), agon_bots::engine_eval::WEIGHTS[tempo]);
 //! ```
 
-use agon_core::{Between, Cell, CellSet, Direction, Position, Ring, Side};
+use agon_core::{Between, Cell, CellSet, Direction, MoveSet, Position, Ring, Side};
 
 /// The names of the features, in the order of [`features`] and [`WEIGHTS`].
 ///
@@ -175,6 +175,18 @@ const RINGS: [CellSet; 6] = [
 /// # Ok::<(), agon_core::ParseError>(())
 /// ```
 pub fn features(position: &Position) -> [i32; NUM_FEATURES] {
+    features_given(position, None)
+}
+
+/// [`features`], given the moves of the side to move if the caller has them already
+/// (`position.actions()`: the search lists them anyway).
+fn features_given(position: &Position, actions: Option<&MoveSet>) -> [i32; NUM_FEATURES] {
+    let own_steps = || {
+        steps_and_threats(
+            position,
+            actions.copied().unwrap_or_else(|| position.actions()),
+        )
+    };
     let us = position.turn();
     let them = us.other();
     let mut f = [0i32; NUM_FEATURES];
@@ -183,8 +195,8 @@ pub fn features(position: &Position) -> [i32; NUM_FEATURES] {
     // Threats and mobility need each side's steps.
     let captured = position.captured();
     if captured.is_empty() {
-        let (mob_us, threat_us) = steps_and_threats(position, us);
-        let (mob_them, threat_them) = steps_and_threats(&position.with_turn(them), them);
+        let (mob_us, threat_us) = own_steps();
+        let (mob_them, threat_them) = opponent_steps(position);
         f[14] += mob_us as i32 - mob_them as i32;
         f[15] += threat_us.len() as i32;
         f[16] -= threat_them.len() as i32;
@@ -196,14 +208,14 @@ pub fn features(position: &Position) -> [i32; NUM_FEATURES] {
         }
     } else if position.captured_side() == Some(us) {
         // We must return; the opponent steps next: its threats are real next turn.
-        let (_, threat_them) = steps_and_threats(&position.with_turn(them), them);
+        let (_, threat_them) = opponent_steps(position);
         f[16] -= threat_them.len() as i32;
         if threat_them.contains(position.queen(us)) {
             f[17] += 1;
         }
     } else {
         // The opponent must return: our threats stand.
-        let (_, threat_us) = steps_and_threats(position, us);
+        let (_, threat_us) = own_steps();
         f[15] += threat_us.len() as i32;
         if threat_us.contains(position.queen(them)) {
             f[17] -= 1;
@@ -330,11 +342,16 @@ const NOT_OUTWARD: [CellSet; 6] = {
     t
 };
 
-/// The number of legal steps of `side` (to move in `position`) and the enemy pieces it
-/// could capture with one of them.
-fn steps_and_threats(position: &Position, side: Side) -> (usize, CellSet) {
-    debug_assert_eq!(position.turn(), side);
-    let actions = position.actions();
+/// [`steps_and_threats`] of the side not to move, as if it were.
+fn opponent_steps(position: &Position) -> (usize, CellSet) {
+    let other = position.with_turn(position.turn().other());
+    steps_and_threats(&other, other.actions())
+}
+
+/// The number of legal steps of the side to move in `position`, whose moves are
+/// `actions`, and the enemy pieces it could capture with one of them.
+fn steps_and_threats(position: &Position, actions: MoveSet) -> (usize, CellSet) {
+    debug_assert!(actions.len() == position.actions().len());
     if actions.are_returns() {
         return (0, CellSet::EMPTY);
     }
@@ -369,7 +386,17 @@ pub fn evaluate(position: &Position) -> i32 {
 /// assert_eq!(evaluate_with(&pos, &[0; 23]), 0);
 /// ```
 pub fn evaluate_with(position: &Position, weights: &[i32; NUM_FEATURES]) -> i32 {
-    let f = features(position);
+    evaluate_given(position, weights, None)
+}
+
+/// [`evaluate_with`], given the moves of the side to move if the caller has them
+/// (`position.actions()`).
+pub(crate) fn evaluate_given(
+    position: &Position,
+    weights: &[i32; NUM_FEATURES],
+    actions: Option<&MoveSet>,
+) -> i32 {
+    let f = features_given(position, actions);
     let sum: i32 = f.iter().zip(weights).map(|(a, b)| a * b).sum();
     sum.clamp(-MAX_EVAL + 1, MAX_EVAL - 1)
 }

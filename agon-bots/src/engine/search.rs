@@ -8,10 +8,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use agon_core::{
-    Cell, CellSet, EmptyThroneRing, Game, Move, MoveList, Position, Repetition, Ring, Side,
+    Cell, CellSet, EmptyThroneRing, Game, Move, MoveList, MoveSet, Position, Repetition, Ring, Side,
 };
 
-use super::eval::{evaluate_with, NUM_FEATURES};
+use super::eval::{evaluate_given, NUM_FEATURES};
 use super::ordering::{History, Killers};
 use super::techniques::{Technique, Techniques};
 use super::tt::Table;
@@ -281,7 +281,13 @@ impl Worker<'_> {
 
     /// The static evaluation, for the chooser of `position`.
     fn evaluate(&self, position: &Position) -> i32 {
-        let score = evaluate_with(position, &self.weights);
+        self.evaluate_given(position, None)
+    }
+
+    /// [`Worker::evaluate`], given the moves of the side to move (`position.actions()`)
+    /// if the caller has them.
+    fn evaluate_given(&self, position: &Position, actions: Option<&MoveSet>) -> i32 {
+        let score = evaluate_given(position, &self.weights, actions);
         if position.chooser() == position.turn() {
             score
         } else {
@@ -790,7 +796,7 @@ impl Worker<'_> {
             return loss_at(ply);
         }
         let chooser = position.chooser();
-        let stand = self.evaluate(position);
+        let stand = self.evaluate_given(position, Some(&actions));
         // A captor placing the queen (queen-placer=captor) cannot decline to: where the
         // returns are searched, she stands on no static score.
         let placing = chooser != position.turn() && qply == 0;
