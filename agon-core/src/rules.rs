@@ -182,6 +182,29 @@ const QUEEN_STEP_TARGETS: [CellSet; 128] = {
     t
 };
 
+/// For each bit, the cells from which a step (of a guard, or of a queen off ring 1)
+/// reaches it: [`STEP_TARGETS`] read backwards. A queen on ring 1 also reaches the throne
+/// ([`QUEEN_STEP_TARGETS`]), which no entry here holds.
+const STEP_SOURCES: [CellSet; 128] = {
+    let mut t = [CellSet::EMPTY; 128];
+    let mut i = 0;
+    while i < CELL_COUNT {
+        if let Some(from) = Cell::from_index(i) {
+            let mut j = 0;
+            while j < CELL_COUNT {
+                if let Some(to) = Cell::from_index(j) {
+                    if STEP_TARGETS[from.bit() as usize].contains(to) {
+                        t[to.bit() as usize] = t[to.bit() as usize].with(from);
+                    }
+                }
+                j += 1;
+            }
+        }
+        i += 1;
+    }
+    t
+};
+
 /// For each bit and direction, the bits of the two cells `X + d` and `X + 2d` a step to
 /// `X` may capture with (R5), or 255 where the line leaves the board.
 const CAPTURE_LINES: [[(u8, u8); 6]; 128] = {
@@ -233,6 +256,31 @@ const SAME_RING_CAPTURE_LINES: [[(u8, u8); 6]; 128] = {
 
 /// The capture lines of each value of V1, in [`crate::Capture::ALL`] order.
 const CAPTURE_TABLES: [[[(u8, u8); 6]; 128]; 2] = [CAPTURE_LINES, SAME_RING_CAPTURE_LINES];
+
+/// The capture lines of [`CAPTURE_TABLES`] as sets, one per value of V1 and direction:
+/// the cells `X` where a piece arriving may capture on `X + d` with a partner on `X + 2d`.
+/// They let the captures of many steps be found with a few whole-set operations.
+const CAPTURE_FROM: [[CellSet; 6]; 2] = {
+    let mut t = [[CellSet::EMPTY; 6]; 2];
+    let mut v = 0;
+    while v < 2 {
+        let mut i = 0;
+        while i < CELL_COUNT {
+            if let Some(x) = Cell::from_index(i) {
+                let mut d = 0;
+                while d < 6 {
+                    if CAPTURE_TABLES[v][x.bit() as usize][d].0 != 255 {
+                        t[v][d] = t[v][d].with(x);
+                    }
+                    d += 1;
+                }
+            }
+            i += 1;
+        }
+        v += 1;
+    }
+    t
+};
 
 const OUTER: CellSet = Ring::OUTER.cells();
 
@@ -566,6 +614,79 @@ impl Position {
         n + usize::from(pass)
     }
 
+    /// The sum of [`Position::count_legal_moves`] over the positions after each legal
+    /// move: the last two plies of perft.
+    ///
+    /// Under the standard rules, when neither side has a captured piece, the opponent's
+    /// count after a step that captures nothing and does not enter ring 1 (so cannot end
+    /// the game) is its count now, with its steps pieces stands still, corrected on the
+    /// few cells the step changes: the cell left, the cell entered, and those that become
+    /// or stop being forbidden to the opponent (R4), each weighed by the opponent's
+    /// pieces that may step there. Every other move is played and counted.
+    pub(crate) fn count_after_each_move(&self) -> u64 {
+        let us = self.turn;
+        let them = us.other();
+        let played = |m: Move| self.play_unchecked(m).count_legal_moves() as u64;
+        let fast = self.rules.position_rules_are_standard()
+            && self.captured.is_empty()
+            && self.throne_ring_side().is_none();
+        if !fast {
+            return self.legal_moves().iter().map(|&m| played(m)).sum();
+        }
+        let own = self.sides[us.index()];
+        let opp = self.sides[them.index()];
+        let empty = self.empty();
+        let allowed = empty - self.forbidden_cells(us);
+        // The opponent's steps now, as if it were to move.
+        let opp_allowed = empty - self.forbidden_cells(them);
+        let opp_queen = (opp & self.queens).first();
+        let queen_reach = |queen: Option<Cell>, from: Cell| {
+            if Some(from) == queen {
+                QUEEN_STEP_TARGETS[from.bit() as usize]
+            } else {
+                STEP_TARGETS[from.bit() as usize]
+            }
+        };
+        let base: u64 = opp
+            .into_iter()
+            .map(|p| (queen_reach(opp_queen, p) & opp_allowed).len() as u64)
+            .sum();
+        let queen_to_throne = (opp & self.queens).intersects(RING1);
+        // The opponent's pieces that may step to `c` (the cell being allowed).
+        let weight = |c: Cell| {
+            (opp & STEP_SOURCES[c.bit() as usize]).len() as u64
+                + u64::from(c == Cell::THRONE && queen_to_throne)
+        };
+        let capturing = self.capturing_cells();
+        let queen = (own & self.queens).first();
+        let mut total = 0;
+        for from in own {
+            for to in queen_reach(queen, from) & allowed {
+                if capturing.contains(to) || RING1.contains(to) {
+                    total += played(Move::Step { from, to });
+                    continue;
+                }
+                let moved = CellSet::from(from) | CellSet::from(to);
+                let own_after = own ^ moved;
+                let mut forbidden = CellSet::EMPTY;
+                for d in [Direction::North, Direction::NorthEast, Direction::SouthEast] {
+                    forbidden |= own_after.shift(d) & own_after.shift(d.opposite());
+                }
+                let opp_allowed_after = (empty ^ moved) - forbidden;
+                let gained: u64 = (opp_allowed_after - opp_allowed)
+                    .into_iter()
+                    .map(weight)
+                    .sum();
+                let lost: u64 = (opp_allowed - opp_allowed_after)
+                    .into_iter()
+                    .map(weight)
+                    .sum();
+                total += base + gained - lost;
+            }
+        }
+        total
+    }
+
     /// The `n`-th move of [`Position::legal_moves`] (from 0), found without building the
     /// list.
     ///
@@ -786,6 +907,60 @@ impl Position {
                     captured = captured.with(n);
                 }
             }
+        }
+        captured
+    }
+
+    /// The cells where a piece of the side to move, arriving by a step, captures (R5 as V1
+    /// sets it): a step to any other cell captures nothing. Found for all cells at once, so
+    /// that a search can skip [`Position::captures`] for the steps that cannot capture.
+    ///
+    /// ```
+    /// use agon_core::{Move, Position};
+    /// let pos: Position = "Qf5,Gb3,Gc5,Gd7,Gh9,Gk1,Gl5/qe5,gc4,gd1,gd6,gh1,gk7,gl2 w".parse()?;
+    /// let cells: Vec<String> = pos.capturing_cells().iter().map(|c| c.to_string()).collect();
+    /// assert_eq!(cells, ["c3", "d5", "e7"]);
+    /// for &m in pos.legal_moves().iter() {
+    ///     let to = m.to().unwrap();
+    ///     assert_eq!(pos.capturing_cells().contains(to), !pos.captures(m).is_empty(), "{m}");
+    /// }
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn capturing_cells(&self) -> CellSet {
+        let victims = self.sides[self.turn.other().index()] - self.captured;
+        let own = self.sides[self.turn.index()];
+        let lines = &CAPTURE_FROM[self.rules.capture() as usize];
+        let mut cells = CellSet::EMPTY;
+        for d in Direction::ALL {
+            // X captures on X + d with a partner on X + 2d.
+            let back = d.opposite();
+            cells |= (victims & own.shift(back)).shift(back) & lines[d.index()];
+        }
+        cells
+    }
+
+    /// The opponent pieces that steps of the side to move to the cells of `targets` would
+    /// capture (R5 as V1 sets it): the union of [`Position::captures`] over the legal steps
+    /// to those cells, found for all of them at once. (Which piece steps does not matter:
+    /// the partner of a capture stands two cells from the cell stepped to, and the piece
+    /// that stepped came from an adjacent one.)
+    ///
+    /// ```
+    /// use agon_core::{CellSet, Position};
+    /// let pos: Position = "Qf5,Gb3,Gc5,Gd7,Gh9,Gk1,Gl5/qe5,gc4,gd1,gd6,gh1,gk7,gl2 w".parse()?;
+    /// let targets: CellSet = pos.legal_moves().iter().filter_map(|m| m.to()).collect();
+    /// let each = pos.legal_moves().iter().fold(CellSet::EMPTY, |s, &m| s | pos.captures(m));
+    /// assert_eq!(pos.captures_by_steps_to(targets), each);
+    /// assert_eq!(each.len(), 3);
+    /// # Ok::<(), agon_core::ParseError>(())
+    /// ```
+    pub fn captures_by_steps_to(&self, targets: CellSet) -> CellSet {
+        let victims = self.sides[self.turn.other().index()] - self.captured;
+        let own = self.sides[self.turn.index()];
+        let lines = &CAPTURE_FROM[self.rules.capture() as usize];
+        let mut captured = CellSet::EMPTY;
+        for d in Direction::ALL {
+            captured |= (targets & lines[d.index()]).shift(d) & victims & own.shift(d.opposite());
         }
         captured
     }

@@ -136,6 +136,40 @@ proptest! {
     }
 
     #[test]
+    fn the_whole_set_capture_queries_agree_with_each_steps_captures(game in game_strategy()) {
+        // capturing_cells and captures_by_steps_to answer for many steps at once what
+        // captures answers for one (the search relies on them for speed).
+        for p in game.positions() {
+            let cells = p.capturing_cells();
+            let mut each = CellSet::EMPTY;
+            let mut targets = CellSet::EMPTY;
+            for &m in p.legal_moves().iter().filter(|m| !m.is_return() && !m.is_pass()) {
+                let to = m.to().expect("a step has a cell");
+                let captured = p.captures(m);
+                prop_assert_eq!(cells.contains(to), !captured.is_empty(), "{} {}", p.to_text(), m);
+                prop_assert_eq!(p.captures_by_steps_to(CellSet::from(to)), captured);
+                each |= captured;
+                targets |= CellSet::from(to);
+            }
+            prop_assert_eq!(p.captures_by_steps_to(targets), each, "{}", p.to_text());
+        }
+    }
+
+    #[test]
+    fn perft_counts_its_last_two_plies_as_playing_every_move_would(game in game_strategy()) {
+        // perft(2) is counted in bulk (the count after a quiet step corrected from the
+        // count before it): it must equal playing every move and counting the replies.
+        for p in game.positions() {
+            let played: u64 = p
+                .legal_moves()
+                .iter()
+                .map(|&m| p.play_unchecked(m).count_legal_moves() as u64)
+                .sum();
+            prop_assert_eq!(agon_core::perft(p, 2), played, "{}", p.to_text());
+        }
+    }
+
+    #[test]
     fn the_move_kind_not_named_by_the_pair_is_refused(game in game_strategy()) {
         // A step written for a captured piece, or a return for a free one, is illegal.
         let p = *game.position();

@@ -41,7 +41,7 @@
 //! assert_eq!(evaluate(&start), agon_bots::engine_eval::WEIGHTS[tempo]);
 //! ```
 
-use agon_core::{Between, Cell, CellSet, Direction, Move, Position, Ring, Side};
+use agon_core::{Between, Cell, CellSet, Direction, MoveSet, Position, Ring, Side};
 
 /// The names of the features, in the order of [`features`] and [`WEIGHTS`].
 ///
@@ -175,6 +175,18 @@ const RINGS: [CellSet; 6] = [
 /// # Ok::<(), agon_core::ParseError>(())
 /// ```
 pub fn features(position: &Position) -> [i32; NUM_FEATURES] {
+    features_given(position, None)
+}
+
+/// [`features`], given the moves of the side to move if the caller has them already
+/// (`position.actions()`: the search lists them anyway).
+fn features_given(position: &Position, actions: Option<&MoveSet>) -> [i32; NUM_FEATURES] {
+    let own_steps = || {
+        steps_and_threats(
+            position,
+            actions.copied().unwrap_or_else(|| position.actions()),
+        )
+    };
     let us = position.turn();
     let them = us.other();
     let mut f = [0i32; NUM_FEATURES];
@@ -183,8 +195,8 @@ pub fn features(position: &Position) -> [i32; NUM_FEATURES] {
     // Threats and mobility need each side's steps.
     let captured = position.captured();
     if captured.is_empty() {
-        let (mob_us, threat_us) = steps_and_threats(position, us);
-        let (mob_them, threat_them) = steps_and_threats(&position.with_turn(them), them);
+        let (mob_us, threat_us) = own_steps();
+        let (mob_them, threat_them) = opponent_steps(position);
         f[14] += mob_us as i32 - mob_them as i32;
         f[15] += threat_us.len() as i32;
         f[16] -= threat_them.len() as i32;
@@ -196,14 +208,14 @@ pub fn features(position: &Position) -> [i32; NUM_FEATURES] {
         }
     } else if position.captured_side() == Some(us) {
         // We must return; the opponent steps next: its threats are real next turn.
-        let (_, threat_them) = steps_and_threats(&position.with_turn(them), them);
+        let (_, threat_them) = opponent_steps(position);
         f[16] -= threat_them.len() as i32;
         if threat_them.contains(position.queen(us)) {
             f[17] += 1;
         }
     } else {
         // The opponent must return: our threats stand.
-        let (_, threat_us) = steps_and_threats(position, us);
+        let (_, threat_us) = own_steps();
         f[15] += threat_us.len() as i32;
         if threat_us.contains(position.queen(them)) {
             f[17] -= 1;
@@ -288,17 +300,11 @@ fn queen_detour(position: &Position, side: Side, queen: Cell) -> i32 {
     let mut frontier = CellSet::from(queen);
     let mut seen = frontier;
     for steps in 1..12 {
+        // One step of every frontier cell to its neighbours in its ring or the next ring
+        // inward: one shift a direction, of the cells that step is not outward from.
         let mut next = CellSet::EMPTY;
-        for r in 1..=5usize {
-            let layer = frontier & RINGS[r];
-            if layer.is_empty() {
-                continue;
-            }
-            let mut spread = CellSet::EMPTY;
-            for d in Direction::ALL {
-                spread |= layer.shift(d);
-            }
-            next |= spread & (RINGS[r] | RINGS[r - 1]);
+        for d in Direction::ALL {
+            next |= (frontier & NOT_OUTWARD[d.index()]).shift(d);
         }
         next = next & allowed & !seen;
         if next.contains(Cell::THRONE) {
@@ -313,26 +319,47 @@ fn queen_detour(position: &Position, side: Side, queen: Cell) -> i32 {
     12 - ring
 }
 
-/// The number of legal steps of `side` (to move in `position`) and the enemy pieces it
-/// could capture with one of them.
-fn steps_and_threats(position: &Position, side: Side) -> (usize, CellSet) {
-    debug_assert_eq!(position.turn(), side);
-    let actions = position.actions();
+/// For each direction, the cells off the throne whose neighbour that way is in the same
+/// ring or the next ring inward: where a step that way is not outward (R2).
+const NOT_OUTWARD: [CellSet; 6] = {
+    let mut t = [CellSet::EMPTY; 6];
+    let mut i = 0;
+    while i < agon_core::CELL_COUNT {
+        if let Some(from) = Cell::from_index(i) {
+            let mut d = 0;
+            while d < 6 {
+                if let Some(to) = from.neighbour(Direction::ALL[d]) {
+                    let ring = from.ring().distance();
+                    if ring > 0 && to.ring().distance() <= ring {
+                        t[d] = t[d].with(from);
+                    }
+                }
+                d += 1;
+            }
+        }
+        i += 1;
+    }
+    t
+};
+
+/// [`steps_and_threats`] of the side not to move, as if it were.
+fn opponent_steps(position: &Position) -> (usize, CellSet) {
+    let other = position.with_turn(position.turn().other());
+    steps_and_threats(&other, other.actions())
+}
+
+/// The number of legal steps of the side to move in `position`, whose moves are
+/// `actions`, and the enemy pieces it could capture with one of them.
+fn steps_and_threats(position: &Position, actions: MoveSet) -> (usize, CellSet) {
+    debug_assert!(actions.len() == position.actions().len());
     if actions.are_returns() {
         return (0, CellSet::EMPTY);
     }
-    let victims = position.pieces_of(side.other()) - position.captured();
-    let mut near = CellSet::EMPTY;
-    for d in Direction::ALL {
-        near |= victims.shift(d);
-    }
-    let mut threatened = CellSet::EMPTY;
-    for (from, targets) in actions.entries() {
-        for to in targets & near {
-            threatened |= position.captures(Move::Step { from, to });
-        }
-    }
-    (actions.len(), threatened)
+    // The captures of all steps at once: they depend only on the cell stepped to.
+    let reach = actions
+        .entries()
+        .fold(CellSet::EMPTY, |reach, (_, targets)| reach | targets);
+    (actions.len(), position.captures_by_steps_to(reach))
 }
 
 /// The evaluation of `position` for the side to move, in centipoints: the dot product of
@@ -359,7 +386,17 @@ pub fn evaluate(position: &Position) -> i32 {
 /// assert_eq!(evaluate_with(&pos, &[0; 23]), 0);
 /// ```
 pub fn evaluate_with(position: &Position, weights: &[i32; NUM_FEATURES]) -> i32 {
-    let f = features(position);
+    evaluate_given(position, weights, None)
+}
+
+/// [`evaluate_with`], given the moves of the side to move if the caller has them
+/// (`position.actions()`).
+pub(crate) fn evaluate_given(
+    position: &Position,
+    weights: &[i32; NUM_FEATURES],
+    actions: Option<&MoveSet>,
+) -> i32 {
+    let f = features_given(position, actions);
     let sum: i32 = f.iter().zip(weights).map(|(a, b)| a * b).sum();
     sum.clamp(-MAX_EVAL + 1, MAX_EVAL - 1)
 }

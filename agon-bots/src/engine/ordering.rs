@@ -2,7 +2,7 @@
 //! queen, first) and the returns of a captured queen to the throne, then killer moves,
 //! then by history (how often a move caused a cutoff, weighted by depth).
 
-use agon_core::{Cell, Move, Position, Ring, CELL_COUNT};
+use agon_core::{Cell, CellSet, Move, Position, Ring, CELL_COUNT};
 
 /// Two quiet moves per ply that recently caused a cutoff there.
 pub(crate) struct Killers(Vec<[Option<Move>; 2]>);
@@ -78,6 +78,7 @@ pub(crate) fn score_moves(
     let enemy_queen = position.queen(us.other());
     // The throne is the owner's best return for her queen, not the captor's.
     let own_return = position.chooser() == us;
+    let capturing = position.capturing_cells();
     for (key, &m) in keys.iter_mut().zip(moves) {
         let Some((from, to)) = m.cells() else {
             *key = 0; // a pass is the only move when it is legal
@@ -97,7 +98,12 @@ pub(crate) fn score_moves(
         {
             9_000_000
         } else {
-            let captured = position.captures(m);
+            // Only steps to these cells capture: the others skip the capture test.
+            let captured = if capturing.contains(to) {
+                position.captures(m)
+            } else {
+                CellSet::EMPTY
+            };
             if !captured.is_empty() {
                 6_000_000
                     + 100_000 * captured.len() as i32

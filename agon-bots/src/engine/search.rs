@@ -7,9 +7,11 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use agon_core::{Cell, EmptyThroneRing, Game, Move, MoveList, Position, Repetition, Ring, Side};
+use agon_core::{
+    Cell, CellSet, EmptyThroneRing, Game, Move, MoveList, MoveSet, Position, Repetition, Ring, Side,
+};
 
-use super::eval::{evaluate_with, NUM_FEATURES};
+use super::eval::{evaluate_given, NUM_FEATURES};
 use super::ordering::{History, Killers};
 use super::techniques::{Technique, Techniques};
 use super::tt::Table;
@@ -167,6 +169,8 @@ pub(crate) fn think(
         pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
         pv_len: [0; MAX_PLY + 1],
         root_best: None,
+        lists: (0..MAX_PLY + 2).map(|_| None).collect(),
+        game_repeats: game_counts.values().any(|&c| c >= 2),
     };
     let mut main = make_worker(0);
     let report = std::thread::scope(|scope| {
@@ -252,12 +256,38 @@ struct Worker<'a> {
     pv_len: [usize; MAX_PLY + 1],
     /// The best root move of the current iteration so far, with its score.
     root_best: Option<(Move, i32)>,
+    /// The move and key lists of each ply, kept from node to node so that no node fills
+    /// fresh arrays of the largest size: a node takes its ply's and gives them back
+    /// before it returns (see [`Worker::take_lists`]).
+    lists: Vec<Option<Lists>>,
+    /// Whether a position of the game before the search occurred twice already (else
+    /// no node needs to look the game's counts up).
+    game_repeats: bool,
 }
 
+/// A list of moves and their keys (boxed: a node takes it from its ply and gives it
+/// back, which moves only the box).
+type Lists = Box<(MoveList, [i32; agon_core::MAX_LEGAL_MOVES])>;
+
 impl Worker<'_> {
+    /// The lists of `ply`, emptied (made on first use).
+    fn take_lists(&mut self, ply: usize) -> Lists {
+        let mut lists = self.lists[ply]
+            .take()
+            .unwrap_or_else(|| Box::new((MoveList::new(), [0; agon_core::MAX_LEGAL_MOVES])));
+        lists.0.clear();
+        lists
+    }
+
     /// The static evaluation, for the chooser of `position`.
     fn evaluate(&self, position: &Position) -> i32 {
-        let score = evaluate_with(position, &self.weights);
+        self.evaluate_given(position, None)
+    }
+
+    /// [`Worker::evaluate`], given the moves of the side to move (`position.actions()`)
+    /// if the caller has them.
+    fn evaluate_given(&self, position: &Position, actions: Option<&MoveSet>) -> i32 {
+        let score = evaluate_given(position, &self.weights, actions);
         if position.chooser() == position.turn() {
             score
         } else {
@@ -527,7 +557,7 @@ impl Worker<'_> {
             .skip(1)
             .step_by(2)
             .any(|&h| h == hash);
-        on_path || self.game_counts.get(&hash).is_some_and(|&c| c >= 2)
+        on_path || (self.game_repeats && self.game_counts.get(&hash).is_some_and(|&c| c >= 2))
     }
 
     /// A decided position (R10): the score for its chooser.
@@ -611,115 +641,121 @@ impl Worker<'_> {
                 }
             }
         }
-        let mut moves = position.legal_moves();
+        let mut lists = self.take_lists(ply);
+        let (moves, scores) = &mut *lists;
+        position.append_legal_moves(moves);
         if moves.is_empty() {
             // R12: no legal action loses (the side to move, the chooser: a side that must
             // return always can). Under stuck=pass the pass is the move.
+            self.lists[ply] = Some(lists);
             return loss_at(ply);
         }
         let chooser = position.chooser();
-        let mut scores = [0i32; agon_core::MAX_LEGAL_MOVES];
         super::ordering::score_moves(
             position,
-            &moves,
+            moves,
             tt_move,
             self.killers.at(ply),
             &self.history,
-            &mut scores,
+            scores,
         );
         let n = moves.len();
-        let moves = moves.as_mut_slice();
-        let original_alpha = alpha;
-        let mut best_score = -INF;
-        let mut best_move = None;
-        let mut searched = 0;
-        let captured_before = position.captured().len();
-        for i in 0..n {
-            let m = pick_best(moves, &mut scores[..n], i);
-            if ply == 0 && self.excluded.contains(&m) {
-                continue;
-            }
-            let next = position.play_unchecked(m);
-            let quiet = !m.is_return() && next.captured().len() == captured_before;
-            let killer = self.killers.at(ply).contains(&Some(m));
-            self.path.push(next.hash());
-            self.passed[ply + 1] = m.is_pass();
-            let new_depth = depth - 1;
-            let mut score;
-            if searched == 0 {
-                score = self.child(chooser, &next, new_depth, ply + 1, alpha, beta, pv_node);
-            } else {
-                // Late-move reductions for quiet moves ordered late.
-                let mut r = 0;
-                if self.techniques.contains(Technique::LateMoveReductions)
-                    && depth >= 3
-                    && searched >= 3
-                    && (quiet || m.is_return())
-                    && !killer
-                {
-                    r = 1 + i32::from(searched >= 10 && depth >= 5);
+        let score = 'moves: {
+            let original_alpha = alpha;
+            let mut best_score = -INF;
+            let mut best_move = None;
+            let mut searched = 0;
+            let captured_before = position.captured().len();
+            for i in 0..n {
+                let m = pick_best(moves.as_mut_slice(), &mut scores[..n], i);
+                if ply == 0 && self.excluded.contains(&m) {
+                    continue;
                 }
-                // PVS: a null window first; without it, the full window.
-                let pvs = self.techniques.contains(Technique::Pvs);
-                let (upper, child_pv) = if pvs {
-                    (alpha + 1, false)
+                let next = position.play_unchecked(m);
+                let quiet = !m.is_return() && next.captured().len() == captured_before;
+                let killer = self.killers.at(ply).contains(&Some(m));
+                self.path.push(next.hash());
+                self.passed[ply + 1] = m.is_pass();
+                let new_depth = depth - 1;
+                let mut score;
+                if searched == 0 {
+                    score = self.child(chooser, &next, new_depth, ply + 1, alpha, beta, pv_node);
                 } else {
-                    (beta, pv_node)
-                };
-                score = self.child(
-                    chooser,
-                    &next,
-                    new_depth - r,
-                    ply + 1,
-                    alpha,
-                    upper,
-                    child_pv,
-                );
-                if score > alpha && r > 0 {
-                    score = self.child(chooser, &next, new_depth, ply + 1, alpha, upper, child_pv);
-                }
-                if pvs && score > alpha && score < beta {
-                    score = self.child(chooser, &next, new_depth, ply + 1, alpha, beta, true);
-                }
-            }
-            self.path.pop();
-            if self.stopped() {
-                return 0;
-            }
-            searched += 1;
-            if score > best_score {
-                best_score = score;
-                best_move = Some(m);
-                if score > alpha {
-                    alpha = score;
-                    if ply == 0 {
-                        self.root_best = Some((m, score));
+                    // Late-move reductions for quiet moves ordered late.
+                    let mut r = 0;
+                    if self.techniques.contains(Technique::LateMoveReductions)
+                        && depth >= 3
+                        && searched >= 3
+                        && (quiet || m.is_return())
+                        && !killer
+                    {
+                        r = 1 + i32::from(searched >= 10 && depth >= 5);
                     }
-                    self.pv[ply][0] = Some(m);
-                    let child_len = self.pv_len[ply + 1];
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
-                    self.pv_len[ply] = child_len + 1;
-                    if alpha >= beta {
-                        if quiet && self.techniques.contains(Technique::KillersHistory) {
-                            self.killers.add(ply, m);
-                            self.history.reward(m, depth);
+                    // PVS: a null window first; without it, the full window.
+                    let pvs = self.techniques.contains(Technique::Pvs);
+                    let (upper, child_pv) = if pvs {
+                        (alpha + 1, false)
+                    } else {
+                        (beta, pv_node)
+                    };
+                    score = self.child(
+                        chooser,
+                        &next,
+                        new_depth - r,
+                        ply + 1,
+                        alpha,
+                        upper,
+                        child_pv,
+                    );
+                    if score > alpha && r > 0 {
+                        score =
+                            self.child(chooser, &next, new_depth, ply + 1, alpha, upper, child_pv);
+                    }
+                    if pvs && score > alpha && score < beta {
+                        score = self.child(chooser, &next, new_depth, ply + 1, alpha, beta, true);
+                    }
+                }
+                self.path.pop();
+                if self.stopped() {
+                    break 'moves 0;
+                }
+                searched += 1;
+                if score > best_score {
+                    best_score = score;
+                    best_move = Some(m);
+                    if score > alpha {
+                        alpha = score;
+                        if ply == 0 {
+                            self.root_best = Some((m, score));
                         }
-                        break;
+                        self.pv[ply][0] = Some(m);
+                        let child_len = self.pv_len[ply + 1];
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+                        self.pv_len[ply] = child_len + 1;
+                        if alpha >= beta {
+                            if quiet && self.techniques.contains(Technique::KillersHistory) {
+                                self.killers.add(ply, m);
+                                self.history.reward(m, depth);
+                            }
+                            break;
+                        }
                     }
                 }
             }
-        }
-        if searched == 0 {
-            // Every root move is excluded.
-            return -INF;
-        }
-        if table {
-            let bound = Bound::of(best_score, original_alpha, beta);
-            self.table
-                .store(key, best_move, to_table(best_score, ply), depth, bound);
-        }
-        best_score
+            if searched == 0 {
+                // Every root move is excluded.
+                break 'moves -INF;
+            }
+            if table {
+                let bound = Bound::of(best_score, original_alpha, beta);
+                self.table
+                    .store(key, best_move, to_table(best_score, ply), depth, bound);
+            }
+            best_score
+        };
+        self.lists[ply] = Some(lists);
+        score
     }
 
     /// The quiescence search: the static evaluation unless a capture does better; at its
@@ -754,14 +790,13 @@ impl Worker<'_> {
         if qply >= MAX_QPLY || ply >= MAX_PLY - 1 {
             return self.evaluate(position);
         }
-        let moves = position.legal_moves();
-        if moves.is_empty() {
+        // The move set, not the list: most moves are not candidates here.
+        let actions = position.actions();
+        if actions.is_empty() {
             return loss_at(ply);
         }
-        let mut candidates: MoveList = MoveList::new();
-        let mut keys = [0i32; agon_core::MAX_LEGAL_MOVES];
         let chooser = position.chooser();
-        let stand = self.evaluate(position);
+        let stand = self.evaluate_given(position, Some(&actions));
         // A captor placing the queen (queen-placer=captor) cannot decline to: where the
         // returns are searched, she stands on no static score.
         let placing = chooser != position.turn() && qply == 0;
@@ -770,55 +805,69 @@ impl Worker<'_> {
         }
         let mut best = if placing { -INF } else { stand };
         alpha = alpha.max(best);
+        let mut lists = self.take_lists(ply);
+        let (candidates, keys) = &mut *lists;
         if position.must_return() {
             // The returner's static score stands (a return only helps it); the returns
             // themselves are searched once, where the horizon falls on them, so that a
             // capture at the horizon is answered.
             if qply == 0 {
-                for &m in moves.iter() {
+                for m in actions.iter() {
                     keys[candidates.len()] = i32::from(m.to() == Some(Cell::THRONE));
                     candidates.push(m);
                 }
             }
         } else {
+            // Captures and steps that complete the throne ring around the own queen, in
+            // the order of the legal moves (a pass is quiet: never a candidate).
             let us = position.turn();
-            let queen_on_throne = position.queen(us) == Cell::THRONE;
-            let ring_guards = (position.guards(us) & Ring::THRONE_RING.cells()).len();
-            for &m in moves.iter() {
-                let Some((from, to)) = m.cells() else {
-                    continue; // a pass is quiet
+            let ring = Ring::THRONE_RING.cells();
+            let completing =
+                if position.queen(us) == Cell::THRONE && (position.guards(us) & ring).len() == 5 {
+                    ring
+                } else {
+                    CellSet::EMPTY
                 };
-                let captured = position.captures(m).len() as i32;
-                let completes = queen_on_throne
-                    && ring_guards == 5
-                    && Ring::THRONE_RING.cells().contains(to)
-                    && !Ring::THRONE_RING.cells().contains(from);
-                if captured > 0 || completes {
-                    keys[candidates.len()] = captured + 100 * i32::from(completes);
-                    candidates.push(m);
-                }
-            }
-        }
-        let n = candidates.len();
-        let candidates = candidates.as_mut_slice();
-        for i in 0..n {
-            let m = pick_best(candidates, &mut keys[..n], i);
-            let next = position.play_unchecked(m);
-            self.passed[ply + 1] = false; // a pass is quiet: never searched here
-            let score = self.quiet_child(chooser, &next, ply + 1, alpha, beta, qply + 1);
-            if self.stopped() {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
+            let capturing = position.capturing_cells();
+            for (from, targets) in actions.entries() {
+                for to in targets & (capturing | completing) {
+                    let m = Move::Step { from, to };
+                    let captured = if capturing.contains(to) {
+                        position.captures(m).len() as i32
+                    } else {
+                        0
+                    };
+                    let completes = completing.contains(to) && !ring.contains(from);
+                    if captured > 0 || completes {
+                        keys[candidates.len()] = captured + 100 * i32::from(completes);
+                        candidates.push(m);
                     }
                 }
             }
         }
+        let n = candidates.len();
+        let best = 'moves: {
+            for i in 0..n {
+                let m = pick_best(candidates.as_mut_slice(), &mut keys[..n], i);
+                let next = position.play_unchecked(m);
+                self.passed[ply + 1] = false; // a pass is quiet: never searched here
+                let score = self.quiet_child(chooser, &next, ply + 1, alpha, beta, qply + 1);
+                if self.stopped() {
+                    break 'moves 0;
+                }
+                if score > best {
+                    best = score;
+                    if score > alpha {
+                        alpha = score;
+                        if alpha >= beta {
+                            break;
+                        }
+                    }
+                }
+            }
+            best
+        };
+        self.lists[ply] = Some(lists);
         best
     }
 }
