@@ -404,6 +404,16 @@ pub async fn signup(
     Ok(with_cookie(response, &site, Some(&done.token)))
 }
 
+/// The answer of a sign-in (by passkey or recovery code): the account's name, and the new
+/// session's cookie.
+fn signed_in(username: String, site: &SiteOrigin, token: &Token) -> Response {
+    with_cookie(
+        Json(SignedIn { username }).into_response(),
+        site,
+        Some(token),
+    )
+}
+
 /// `POST /api/account/signin/options`: the options to sign in with any passkey of this
 /// site (no name asked).
 #[utoipa::path(
@@ -452,11 +462,7 @@ pub async fn signin(
         now_ms(),
     )
     .await?;
-    let response = Json(SignedIn {
-        username: account.username,
-    })
-    .into_response();
-    Ok(with_cookie(response, &site, Some(&token)))
+    Ok(signed_in(account.username, &site, &token))
 }
 
 /// `POST /api/account/recover`: signs in with a recovery code, which is used up.
@@ -486,11 +492,7 @@ pub async fn recover(
         now_ms(),
     )
     .await?;
-    let response = Json(SignedIn {
-        username: account.username,
-    })
-    .into_response();
-    Ok(with_cookie(response, &site, Some(&token)))
+    Ok(signed_in(account.username, &site, &token))
 }
 
 /// `GET /api/me`: who is signed in; the cookie's lifetime is renewed when the session's
