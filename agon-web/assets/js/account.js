@@ -5,7 +5,7 @@
 
 import { api, ApiError } from './api.js';
 import { t, has } from './i18n.js';
-import { onRedraw } from './state.js';
+import { onRedraw, lastGame, readToken } from './state.js';
 
 // The signed-in name as this browser last saw it, so that other pages can show it in
 // the header without asking the server (the session cookie is HttpOnly).
@@ -194,6 +194,24 @@ function showCodes(/** @type {string[]} */ codes) {
 // ---------------------------------------------------------------- steps
 
 /**
+ * After a sign-in: the game this browser plays as a guest (its last, token held) becomes
+ * the account's. Whether it did.
+ * @returns {Promise<boolean>}
+ */
+async function claimLastGame() {
+  const id = lastGame();
+  const token = id ? readToken(id) : null;
+  if (!id || !token) return false;
+  try {
+    await api('POST', `/api/games/${encodeURIComponent(id)}/claim`, { token });
+    return true;
+  } catch {
+    // Over, or claimed by another account: the game stays as it was.
+    return false;
+  }
+}
+
+/**
  * Runs a step with its buttons off, its error shown.
  * @param {HTMLButtonElement | null} control
  * @param {() => Promise<void>} step
@@ -224,7 +242,9 @@ async function signUp(/** @type {SubmitEvent} */ e) {
     const done = await api('POST', '/api/account/signup', { credential });
     keepSeen(done.username);
     input('signup-username').value = '';
+    const claimed = await claimLastGame();
     showCodes(done.recovery_codes);
+    if (claimed) say(t('account.claimed'));
   });
 }
 
@@ -233,7 +253,9 @@ async function signIn() {
     const credential = await usePasskey();
     const done = await api('POST', '/api/account/signin', { credential });
     keepSeen(done.username);
+    const claimed = await claimLastGame();
     await showMe();
+    if (claimed) say(t('account.claimed'));
   });
 }
 
@@ -245,8 +267,9 @@ async function recover(/** @type {SubmitEvent} */ e) {
     const done = await api('POST', '/api/account/recover', { username, code });
     keepSeen(done.username);
     input('recover-code').value = '';
+    const claimed = await claimLastGame();
     await showMe();
-    say(t('account.recovered'));
+    say(claimed ? `${t('account.recovered')} ${t('account.claimed')}` : t('account.recovered'));
   });
 }
 

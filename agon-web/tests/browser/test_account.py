@@ -20,7 +20,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from conftest import Server
+import json
+
+from conftest import Server, api
 
 TIMEOUT = 10_000
 PHONE = {"width": 390, "height": 844}
@@ -202,6 +204,35 @@ def test_sign_out_everywhere_ends_the_other_browsers_session(new_context, site):
     other.reload()
     expect(other.locator("#signed-out")).to_be_visible()
     assert other.request.get(f"{site}/api/me").status == 401
+
+
+def test_signing_up_claims_the_game_in_progress(new_context, site):
+    """A guest playing the computer signs up during the game: the seat becomes the
+    account's (the server answers a second claim with the account's name; another
+    account's claim is refused)."""
+    status, game = api(site, "POST", "/api/games", {"side": "white", "level": "easy"})
+    assert status == 201, game
+    ctx = new_context()
+    key, token, gid = (json.dumps(x) for x in ("agon-token:" + game["id"], game["token"], game["id"]))
+    ctx.add_init_script(
+        f"if (location.protocol === 'http:') {{ localStorage.setItem({key}, {token});"
+        f" localStorage.setItem('agon-last-game', {gid}); }}")
+    page = ctx.new_page()
+    page.set_default_timeout(TIMEOUT)
+    authenticator(page)
+    page.goto(f"{site}/account")
+    expect(page.locator("#signed-out")).to_be_visible()
+    sign_up(page, "Kemal")
+    expect(page.locator("#account-status")).to_have_text(
+        "Your game in progress is now played under your account.")
+    claim = f"{site}/api/games/{game['id']}/claim"
+    again = page.request.post(claim, data={"token": game["token"]}, headers={"Origin": site})
+    assert again.status == 200 and again.json() == {"side": "white", "username": "Kemal"}, again.text()
+
+    other, _, _ = account_page(new_context, site)
+    sign_up(other, "Mira")
+    taken = other.request.post(claim, data={"token": game["token"]}, headers={"Origin": site})
+    assert taken.status == 409 and taken.json()["error"] == "seat-claimed", taken.text()
 
 
 @pytest.mark.parametrize("lang,viewport", [
