@@ -46,10 +46,14 @@ def authenticator(page):
     page's browser; its CDP session and id, to remove it again (a device lost)."""
     cdp = page.context.new_cdp_session(page)
     cdp.send("WebAuthn.enable")
-    made = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
+    return cdp, another_authenticator(cdp)
+
+
+def another_authenticator(cdp):
+    """One more virtual authenticator on the CDP session's page: its id."""
+    return cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
         "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
-        "hasUserVerification": True, "isUserVerified": True}})
-    return cdp, made["authenticatorId"]
+        "hasUserVerification": True, "isUserVerified": True}})["authenticatorId"]
 
 
 def credentials(cdp, authenticator_id):
@@ -86,6 +90,21 @@ def confirm_codes(page):
     expect(page.locator("#codes-list li")).to_have_count(0)
 
 
+def signed_out(page, status):
+    """The signed-out view with `status` said, the header's link back to "Sign in", and
+    the server knowing no session of this browser."""
+    expect(page.locator("#signed-out")).to_be_visible()
+    expect(page.locator("#account-status")).to_have_text(status)
+    expect(page.locator("#account-link")).to_have_text("Sign in")
+    assert page.request.get(f"{page.url.split('/account')[0]}/api/me").status == 401
+
+
+def recover(page, username, code):
+    page.fill("#recover-username", username)
+    page.fill("#recover-code", code)
+    page.get_by_role("button", name="Sign in with a recovery code").click()
+
+
 def test_account_life_with_passkeys_and_codes(new_context, site):
     page, cdp, first = account_page(new_context, site)
     header = page.locator("#account-link")
@@ -106,17 +125,14 @@ def test_account_life_with_passkeys_and_codes(new_context, site):
     expect(page.locator("#passkey-list li")).to_have_count(1)
     expect(header).to_have_text("Zoe-1")
 
-    # Another page of the site shows the name in its header; playing needs none of it.
+    # Another page of the site shows the name in its header.
     page.goto(f"{site}/rules")
     expect(page.locator("#account-link")).to_have_text("Zoe-1")
     page.goto(f"{site}/account")
     expect(page.locator("#signed-in")).to_be_visible()
 
     page.get_by_role("button", name="Sign out", exact=True).click()
-    expect(page.locator("#signed-out")).to_be_visible()
-    expect(page.locator("#account-status")).to_have_text("You are signed out.")
-    expect(header).to_have_text("Sign in")
-    assert page.request.get(f"{site}/api/me").status == 401
+    signed_out(page, "You are signed out.")
 
     # Back in with the passkey: no name asked.
     page.get_by_role("button", name="Sign in with a passkey").click()
@@ -125,9 +141,7 @@ def test_account_life_with_passkeys_and_codes(new_context, site):
 
     # The first device is lost; a second one gets a passkey of its own.
     cdp.send("WebAuthn.removeVirtualAuthenticator", {"authenticatorId": first})
-    second = cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
-        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
-        "hasUserVerification": True, "isUserVerified": True}})["authenticatorId"]
+    second = another_authenticator(cdp)
     page.fill("#passkey-name", "Phone")
     page.get_by_role("button", name="Add a passkey").click()
     expect(page.locator("#account-status")).to_have_text("The passkey is added.")
@@ -148,15 +162,11 @@ def test_account_life_with_passkeys_and_codes(new_context, site):
     # A recovery code signs in once.
     page.get_by_role("button", name="Sign out", exact=True).click()
     expect(page.locator("#signed-out")).to_be_visible()
-    page.fill("#recover-username", "zoe-1")
-    page.fill("#recover-code", codes[0])
-    page.get_by_role("button", name="Sign in with a recovery code").click()
+    recover(page, "zoe-1", codes[0])
     expect(page.locator("#me-title")).to_have_text("Signed in as Zoe-1")
     expect(page.locator("#codes-left")).to_have_text("Unused codes: 9")
     page.get_by_role("button", name="Sign out", exact=True).click()
-    page.fill("#recover-username", "Zoe-1")
-    page.fill("#recover-code", codes[0])
-    page.get_by_role("button", name="Sign in with a recovery code").click()
+    recover(page, "Zoe-1", codes[0])
     expect(page.locator("#account-error")).to_have_text(
         "This username and code do not match (each code works once).")
 
@@ -174,16 +184,11 @@ def test_account_life_with_passkeys_and_codes(new_context, site):
     expect(delete).to_be_disabled()
     page.locator("#delete-confirm").check()
     delete.click()
-    expect(page.locator("#signed-out")).to_be_visible()
-    expect(page.locator("#account-status")).to_have_text("Your account is deleted.")
-    expect(header).to_have_text("Sign in")
-    assert page.request.get(f"{site}/api/me").status == 401
+    signed_out(page, "Your account is deleted.")
     # Its passkey and codes sign in no more.
     page.get_by_role("button", name="Sign in with a passkey").click()
     expect(page.locator("#account-error")).to_have_text("The passkey was refused. Try again, or use another one.")
-    page.fill("#recover-username", "Zoe-1")
-    page.fill("#recover-code", fresh[0])
-    page.get_by_role("button", name="Sign in with a recovery code").click()
+    recover(page, "Zoe-1", fresh[0])
     expect(page.locator("#account-error")).to_have_text(
         "This username and code do not match (each code works once).")
 
