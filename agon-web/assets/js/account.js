@@ -325,6 +325,7 @@ async function deleteAccount() {
 
 /** The account page. */
 export async function initAccountPage() {
+  document.getElementById('account-link')?.setAttribute('aria-current', 'page');
   if (!passkeysWork()) {
     $('no-passkeys').hidden = false;
     for (const id of ['signin-passkey']) button(id).disabled = true;

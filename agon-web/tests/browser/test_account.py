@@ -109,6 +109,7 @@ def test_account_life_with_passkeys_and_codes(new_context, site):
     page, cdp, first = account_page(new_context, site)
     header = page.locator("#account-link")
     expect(header).to_have_text("Sign in")
+    expect(header).to_have_attribute("aria-current", "page")
 
     # A name the server refuses is explained, before any passkey is made.
     page.fill("#signup-username", "2zoe")
