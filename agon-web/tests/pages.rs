@@ -176,9 +176,46 @@ async fn both_pages_have_the_one_header() {
 }
 
 #[tokio::test]
+async fn every_page_links_to_the_account_page() {
+    let link =
+        r#"<a id="account-link" class="account-link" href="/account" data-i18n="header.account">"#;
+    for language in Language::ALL {
+        let query = format!("?lang={}", language.code());
+        let (_, _, account) = get(&format!("/account{query}"), &[]).await;
+        for path in ["/", "/rules", "/account"] {
+            let (_, _, html) = get(&format!("{path}{query}"), &[]).await;
+            let header = header_of(&html);
+            let text = agon_web::i18n::escape_html(language.text("header.account"));
+            assert!(
+                header.contains(&format!("{link}{text}</a>")),
+                "{path}: {header}"
+            );
+        }
+        // The account page: its skip link reaches its main part; the header's own link
+        // goes back to play; the three views are in the page, the signed-out one first.
+        let header = header_of(&account);
+        assert!(header.contains(r##"href="#account" data-i18n="a11y.skip-account""##));
+        assert!(account.contains(r#"<main id="account""#));
+        assert!(header.contains(r#"class="rules-link" href="/" data-i18n="header.play""#));
+        let views = ["id=\"signed-out\"", "id=\"codes\"", "id=\"signed-in\""];
+        let at: Vec<usize> = views.iter().map(|v| account.find(v).unwrap()).collect();
+        assert!(at.windows(2).all(|w| w[0] < w[1]), "{at:?}");
+        // Every field has its label.
+        for id in [
+            "signup-username",
+            "recover-username",
+            "recover-code",
+            "passkey-name",
+        ] {
+            assert!(account.contains(&format!("<label for=\"{id}\"")), "{id}");
+        }
+    }
+}
+
+#[tokio::test]
 async fn the_page_in_every_language() {
     for language in Language::ALL {
-        for path in ["/", "/g/0123456789abcdef", "/rules"] {
+        for path in ["/", "/g/0123456789abcdef", "/rules", "/account"] {
             let uri = format!("{path}?lang={}", language.code());
             let (status, headers, html) = get(&uri, &[]).await;
             assert_eq!(status, StatusCode::OK, "{uri}");

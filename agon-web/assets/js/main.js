@@ -1,5 +1,5 @@
-// agon-web: the game page and the rules page, as ES modules served as they are (no build
-// step, no framework). The server fills the page in its language; this script loads the
+// agon-web: the game page, the rules page and the account page, as ES modules served as
+// they are (no build step, no framework). The server fills the page in its language; this script loads the
 // catalogue for switching languages and runs the page named by <body data-page>.
 //
 //   state.js   the page's state and the questions asked about it
@@ -15,6 +15,7 @@
 //   events.js  clicks, keys and controls
 //   ruleset.js the "New game" panel's rule set, and rule sets described for people
 //   rules.js   the rules page
+//   account.js the account page (/account) and the header's sign-in link
 
 import { app, onRedraw } from './state.js';
 import { initStrings } from './i18n.js';
@@ -22,6 +23,7 @@ import { render } from './panel.js';
 import { initGameEvents } from './events.js';
 import { route } from './game.js';
 import { initRulesPage } from './rules.js';
+import { initAccountLink, initAccountPage } from './account.js';
 
 async function init() {
   app.page = document.body.dataset.page || 'game';
@@ -30,9 +32,12 @@ async function init() {
     onRedraw(render);
     initGameEvents();
     route();
+  } else if (app.page === 'account') {
+    initAccountPage();
   } else {
     initRulesPage();
   }
+  initAccountLink();
 }
 
 // A module runs once the document is parsed.

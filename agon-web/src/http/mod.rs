@@ -85,6 +85,7 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
         .route("/", get(game_page))
         .route("/g/{id}", get(game_page))
         .route("/rules", get(rules_page))
+        .route("/account", get(account_page))
         .route("/assets/{*file}", get(pages::asset))
         .route("/i18n/{file}", get(pages::catalogue));
     let site = match state.metrics_endpoint {
@@ -194,4 +195,8 @@ async fn game_page(query: PageQuery, headers: HeaderMap) -> Response {
 
 async fn rules_page(query: PageQuery, headers: HeaderMap) -> Response {
     html(Page::Rules.render(page_language(&query, &headers)))
+}
+
+async fn account_page(query: PageQuery, headers: HeaderMap) -> Response {
+    html(Page::Account.render(page_language(&query, &headers)))
 }

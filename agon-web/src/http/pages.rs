@@ -1,4 +1,4 @@
-//! The two pages, built from their templates and the shared header, and the embedded
+//! The pages, built from their templates and the shared header, and the embedded
 //! files they load (`/assets/...`, `/i18n/...`).
 
 use std::sync::OnceLock;
@@ -18,6 +18,9 @@ pub enum Page {
     Game,
     /// `/rules`.
     Rules,
+    /// `/account`: sign up, sign in, the signed-in account (all optional: playing needs
+    /// no account).
+    Account,
 }
 
 /// What a page puts into the shared header (`assets/header.html`).
@@ -33,13 +36,14 @@ struct HeaderSlots {
 }
 
 impl Page {
-    /// Both pages.
-    pub const ALL: [Page; 2] = [Page::Game, Page::Rules];
+    /// Every page.
+    pub const ALL: [Page; 3] = [Page::Game, Page::Rules, Page::Account];
 
     const fn body(self) -> &'static str {
         match self {
             Page::Game => include_str!("../../assets/index.html"),
             Page::Rules => include_str!("../../assets/rules.html"),
+            Page::Account => include_str!("../../assets/account.html"),
         }
     }
 
@@ -54,6 +58,12 @@ impl Page {
             Page::Rules => HeaderSlots {
                 skip_target: "rules-text",
                 skip_key: "a11y.skip-rules",
+                nav_href: "/",
+                nav_key: "header.play",
+            },
+            Page::Account => HeaderSlots {
+                skip_target: "account",
+                skip_key: "a11y.skip-account",
                 nav_href: "/",
                 nav_key: "header.play",
             },
@@ -75,7 +85,7 @@ impl Page {
     /// }
     /// ```
     pub fn template(self) -> &'static str {
-        static TEMPLATES: OnceLock<[String; 2]> = OnceLock::new();
+        static TEMPLATES: OnceLock<[String; 3]> = OnceLock::new();
         let all = TEMPLATES.get_or_init(|| Page::ALL.map(|page| page.assemble()));
         &all[self as usize]
     }
@@ -196,7 +206,7 @@ fn rule_list() -> String {
 
 /// The embedded files under `/assets/`: name, content type, bytes. The script is a set of
 /// ES modules (`js/main.js` imports the others), served as they are.
-const ASSETS: [(&str, &str, &str); 17] = [
+const ASSETS: [(&str, &str, &str); 18] = [
     ("js/main.js", JS, include_str!("../../assets/js/main.js")),
     ("js/state.js", JS, include_str!("../../assets/js/state.js")),
     ("js/api.js", JS, include_str!("../../assets/js/api.js")),
@@ -224,6 +234,11 @@ const ASSETS: [(&str, &str, &str); 17] = [
     ),
     ("js/clock.js", JS, include_str!("../../assets/js/clock.js")),
     ("js/sound.js", JS, include_str!("../../assets/js/sound.js")),
+    (
+        "js/account.js",
+        JS,
+        include_str!("../../assets/js/account.js"),
+    ),
     (
         "style.css",
         "text/css; charset=utf-8",
