@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import REPO, api
-from test_browser import TIMEOUT, wait_moves
+from test_browser import RETURN, TIMEOUT, wait_moves
 
 AXE = REPO / "agon-web" / "node_modules" / "axe-core" / "axe.min.js"
 LANGUAGES = ["en", "pt", "pl", "tr", "ms", "ar"]
@@ -30,7 +30,11 @@ BLOCKING = {"serious", "critical"}
 # Every rule (WCAG 2.x A and AA and axe's best practices) in the first look; in the others
 # only the rules whose answer can change with the theme or the size: colours, and the names
 # and labels that a narrow layout could hide.
+FULL_CONTEXT = {"exclude": []}
 FULL_RUN = {"resultTypes": ["violations"]}
+# The board's drawing has the same colours in every look (agon-svg's, under the page's
+# marks) and its cells' names do not depend on the look: checked in the first look only.
+LOOK_CONTEXT = {"exclude": [["#board"], ["#rules-board"]]}
 LOOK_RUN = {
     "resultTypes": ["violations"],
     "runOnly": {"type": "rule", "values": [
@@ -49,8 +53,9 @@ def post(server, path, body):
 @pytest.fixture(scope="module")
 def games(server):
     """The games the pages show, made through the API once for every language: a game
-    against the computer in play, one over (resigned, with its clocks), and a friend game
-    in play with a draw offered by Black (no clock: it would run out during the test)."""
+    against the computer in play, one where a captured piece must be returned, one over
+    (resigned, with its clocks), a friend game waiting for its second player, and one in
+    play with a draw offered by Black (no clock: it would run out during the test)."""
     computer = post(server, "/api/games", {"side": "white", "level": "easy"})
     cid, ctoken = computer["id"], computer["token"]
     legal = computer["state"]["legal_moves"]
@@ -64,13 +69,16 @@ def games(server):
     fid = friend["id"]
     joined = post(server, f"/api/games/{fid}/join", {})
     tokens = [friend["token"], joined["token"]]
-    state = friend["state"]
+    legal = friend["state"]["legal_moves"]
     for ply in range(3):
-        move = next(m for m in api(server, "GET", f"/api/games/{fid}")[1]["legal_moves"] if "-" in m)
-        state = post(server, f"/api/games/{fid}/moves", {"token": tokens[ply % 2], "move": move})
+        move = next(m for m in legal if "-" in m)
+        legal = post(server, f"/api/games/{fid}/moves", {"token": tokens[ply % 2], "move": move})["legal_moves"]
     post(server, f"/api/games/{fid}/draw", {"token": tokens[1], "answer": "offer"})
-    del state
+    waiting = post(server, "/api/games", {"opponent": "friend", "side": "black"})
+    returning = post(server, "/api/games", {"side": "white", "level": "easy", "position": RETURN})
     return {
+        "waiting": (waiting["id"], waiting["token"]),
+        "return": (returning["id"], returning["token"]),
         "computer": (cid, ctoken),
         "over": (over["id"], over["token"]),
         "friend": (fid, tokens),
@@ -95,7 +103,8 @@ def check_looks(views, found):
         for page in views.values():
             page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
             page.set_viewport_size(viewport)
-            page.evaluate("options => { window.agonAxe = axe.run(document, options); }", LOOK_RUN if i else FULL_RUN)
+            page.evaluate("([context, options]) => { window.agonAxe = axe.run(context, options); }",
+                          [FULL_CONTEXT, FULL_RUN] if i == 0 else [LOOK_CONTEXT, LOOK_RUN])
         for where, page in views.items():
             # Only what the assertion reports crosses back to Python.
             for v in page.evaluate(BRIEF):
@@ -129,43 +138,45 @@ def test_axe_finds_no_serious_violation(server, new_context, games, lang):
     fid, (white_token, black_token) = games["friend"]
     # White's browser: the computer games and the friend game's White seat; Black's: the
     # friend game's Black seat, and a watcher of the game against the computer.
-    white = seat_context(new_context, [(cid, ctoken), (oid, otoken), (fid, white_token)])
+    white = seat_context(new_context, [(cid, ctoken), (oid, otoken), (fid, white_token),
+                                       games["waiting"], games["return"]])
     black = seat_context(new_context, [(fid, black_token)])
+    # Every view opened at once (each page loads while the next is opened), then each
+    # waited for until it shows what it is there for.
+    paths = {
+        "new game": (white, "/"),
+        "rules": (white, "/rules"),
+        "game against the computer": (white, f"/g/{cid}"),
+        "a return to make": (white, f"/g/{games['return'][0]}"),
+        "friend game, waiting for a friend": (white, f"/g/{games['waiting'][0]}"),
+        "game over": (white, f"/g/{oid}"),
+        "friend game, White": (white, f"/g/{fid}"),
+        "friend game, Black": (black, f"/g/{fid}"),
+        "watching": (black, f"/g/{cid}"),
+    }
     views = {}
+    for name, (ctx, path) in paths.items():
+        views[name] = ctx.new_page()
+        views[name].goto(f"{server}{path}?lang={lang}", wait_until="commit")
 
-    def view(ctx, name, path):
-        page = ctx.new_page()
-        page.goto(f"{server}{path}?lang={lang}")
-        views[name] = page
-        return page
-
-    page = view(white, "new game", "/")
+    page = views["new game"]
     expect(page.locator("#new-game")).to_be_visible(timeout=TIMEOUT)
     page.locator("input[name=opponent][value=friend]").check()
     page.locator("#rules-options > summary").click()
     expect(page.locator("#name-row")).to_be_visible()
-
-    page = view(white, "rules", "/rules")
-    expect(page.locator("#rules-board svg")).to_be_visible(timeout=TIMEOUT)
-
-    page = view(white, "game against the computer", f"/g/{cid}")
+    expect(views["rules"].locator("#rules-board svg")).to_be_visible(timeout=TIMEOUT)
+    page = views["game against the computer"]
     wait_moves(page, 2)
     expect(page.locator("#move-input")).to_be_enabled(timeout=TIMEOUT)
-
-    page = view(white, "game over", f"/g/{oid}")
-    expect(page.locator("#outcome")).to_be_visible(timeout=TIMEOUT)
-
-    page = view(white, "friend game, White", f"/g/{fid}")
-    wait_moves(page, 3)
-    expect(page.locator("#offer-accept")).to_be_visible(timeout=TIMEOUT)
-
-    page = view(black, "friend game, Black", f"/g/{fid}")
-    wait_moves(page, 3)
-    expect(page.locator("#offer-box")).to_be_visible(timeout=TIMEOUT)
-
-    page = view(black, "watching", f"/g/{cid}")
-    expect(page.locator("#watch-note")).to_be_visible(timeout=TIMEOUT)
-    wait_moves(page, 2)
+    expect(views["a return to make"].locator("#return-box")).to_be_visible(timeout=TIMEOUT)
+    expect(views["friend game, waiting for a friend"].locator("#invite")).to_be_visible(timeout=TIMEOUT)
+    expect(views["game over"].locator("#outcome")).to_be_visible(timeout=TIMEOUT)
+    wait_moves(views["friend game, White"], 3)
+    expect(views["friend game, White"].locator("#offer-accept")).to_be_visible(timeout=TIMEOUT)
+    wait_moves(views["friend game, Black"], 3)
+    expect(views["friend game, Black"].locator("#offer-box")).to_be_visible(timeout=TIMEOUT)
+    expect(views["watching"].locator("#watch-note")).to_be_visible(timeout=TIMEOUT)
+    wait_moves(views["watching"], 2)
 
     found = []
     check_looks(views, found)
