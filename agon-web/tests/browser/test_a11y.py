@@ -99,16 +99,20 @@ def check_looks(views, found):
     """Runs axe on each page of `views` (name to page) as it is in each look (theme and
     size), collecting the serious and critical violations into `found`. The pages are
     checked side by side: each run is started in every page before any is awaited."""
+    backgrounds = {}
     for i, (scheme, size, viewport) in enumerate(LOOKS):
         for page in views.values():
             page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
             page.set_viewport_size(viewport)
+            backgrounds.setdefault(scheme, set()).add(
+                page.evaluate("() => getComputedStyle(document.body).backgroundImage"))
             page.evaluate("([context, options]) => { window.agonAxe = axe.run(context, options); }",
                           [FULL_CONTEXT, FULL_RUN] if i == 0 else [LOOK_CONTEXT, LOOK_RUN])
         for where, page in views.items():
             # Only what the assertion reports crosses back to Python.
             for v in page.evaluate(BRIEF):
                 found.append((f"{where} [{scheme}, {size}]", v))
+    assert not backgrounds["light"] & backgrounds["dark"], "the dark theme changes the page's colours"
 
 
 # The serious and critical violations of the run started last, with at most three targets.
