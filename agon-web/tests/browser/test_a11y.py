@@ -6,9 +6,10 @@ axe-core is the npm package pinned in agon-web/package.json (`npm ci --prefix ag
 installs it); its script is injected into each page as a Playwright init script, which
 the page's Content-Security-Policy (no inline scripts) does not cover.
 
-Kept quick: one server and one browser for the whole file, one page per language that
-goes through every view, and each view loaded once and checked in its four looks (the
-theme and the size change in place, without reloading).
+Kept quick: one server, one browser and one set of games for the whole file; a test per
+language opens its nine views side by side, each loaded once and checked in its four
+looks (the theme and the size change in place, without reloading), every axe rule in the
+first look and the look-dependent ones (colours, names, labels) in the other three.
 """
 
 from __future__ import annotations
