@@ -248,6 +248,10 @@ fn describe_texts(doc: &mut Value) {
         "required": ["level"],
         "properties": {"level": {"$ref": "#/components/schemas/LevelName"}},
     });
+    // An analysis reads a position or a record, not both; a record carries its rules.
+    let both = |a: &str, b: &str| json!({"properties": {a: {"type": "string"}, b: {"type": "string"}}, "required": [a, b]});
+    schemas["AnalysisRequest"]["not"] =
+        json!({"anyOf": [both("position", "record"), both("record", "rules")]});
     // The board's query reads the same texts.
     let board = &mut doc["paths"]["/api/board.svg"]["get"]["parameters"];
     for parameter in board.as_array_mut().into_iter().flatten() {
