@@ -1,7 +1,7 @@
 //! `POST /api/analysis`: the engine's analysis of any position, for the analysis board.
 //!
 //! The position is given as its text, as a start and moves, or as a game record (any rule
-//! set); the search runs on the search workers ([`crate::service::search`]) under a budget
+//! set); the search runs on the search workers (`service::search`) under a budget
 //! of time and nodes the request chooses within caps ([`MAX_MS`], [`MAX_NODES`]), is
 //! charged to the client's action budget by that budget ([`Budget::cost_ms`]), and always
 //! stops at its deadline. A client that stops waiting (the page moved to another position)
@@ -83,6 +83,15 @@ pub struct AnalysisRequest {
 /// A line's score for the player to act: exactly one of `cp` (centipoints, see
 /// `agon_bots::Evaluation`), `win_in` (a forced win with that player's N-th move from
 /// now) or `loss_in` (a forced loss with the opponent's N-th move).
+///
+/// ```
+/// use agon_web::analysis::LineScore;
+/// let score = LineScore::from(agon_bots::Evaluation::Win(2));
+/// assert_eq!(serde_json::to_value(&score)?, serde_json::json!({"win_in": 2}));
+/// let score = LineScore::from(agon_bots::Evaluation::Points(-35));
+/// assert_eq!(serde_json::to_value(&score)?, serde_json::json!({"cp": -35}));
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Serialize, Debug, PartialEq, Eq, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LineScore {
@@ -162,6 +171,18 @@ pub struct Budget {
 impl Budget {
     /// The budget of `multipv`, `ms` and `nodes` as a request gives them, or
     /// `400 invalid-field` naming the one out of its range.
+    ///
+    /// ```
+    /// use agon_web::analysis::{Budget, DEFAULT_NODES, MAX_MS, MAX_NODES};
+    /// // Neither time nor nodes: the default node budget, under the deadline.
+    /// let budget = Budget::new(None, None, None)?;
+    /// assert_eq!(budget.nodes, Some(DEFAULT_NODES));
+    /// assert_eq!(budget.time.as_millis(), u128::from(MAX_MS));
+    /// assert!(Budget::new(None, None, Some(MAX_NODES as i64)).is_ok());
+    /// let e = Budget::new(None, None, Some(MAX_NODES as i64 + 1)).unwrap_err();
+    /// assert!(e.message.starts_with("nodes must be 1 to"));
+    /// # Ok::<(), agon_web::ApiError>(())
+    /// ```
     pub fn new(
         multipv: Option<i64>,
         ms: Option<i64>,
