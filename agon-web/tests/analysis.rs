@@ -302,3 +302,23 @@ async fn a_long_search_costs_more_of_the_budget() {
         .await
         .error(429, "rate-limited");
 }
+
+#[tokio::test]
+async fn a_request_given_up_by_its_client_frees_its_worker() {
+    let config = Config {
+        workers: 1,
+        limits: LimitConfig::off(),
+        ..Config::default()
+    };
+    let (state, db) = common::state(Backend::Sqlite, config).await;
+    let server = Server::new(state, db);
+    // A search of two seconds on the one worker, given up after 200 ms.
+    let long = server.post("/api/analysis", json!({"nodes": 5_000_000}));
+    let gone = tokio::time::timeout(std::time::Duration::from_millis(200), long).await;
+    assert!(gone.is_err(), "the long search answered within 200 ms");
+    // The next search gets the worker at once, not after the two seconds.
+    let started = std::time::Instant::now();
+    server.analyse(json!({"ms": 100})).await;
+    let waited = started.elapsed().as_millis();
+    assert!(waited < 1_000, "waited {waited} ms for the worker");
+}
