@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::api::{HINT_COST_MS, HINT_NODES};
-use super::request::{parse_position, parse_rules, rules_error, JsonBody};
+use super::request::{is_rules_fault, parse_position, parse_rules, rules_error, JsonBody};
 use super::responses::WorkersBusy;
 use super::state::side_name;
 use crate::error::{ApiError, ErrorBody};
@@ -265,11 +265,7 @@ pub fn game_of(
                 ParseErrorKind::IllegalMove { reason, .. } => {
                     ApiError::conflict(reason.name(), format!("record: {e}"))
                 }
-                ParseErrorKind::UnknownPreset
-                | ParseErrorKind::UnknownRuleOption
-                | ParseErrorKind::UnknownRuleValue
-                | ParseErrorKind::DuplicateRuleOption
-                | ParseErrorKind::LimitOutOfRange => rules_error(e),
+                kind if is_rules_fault(kind) => rules_error(e),
                 _ => ApiError::new(
                     StatusCode::BAD_REQUEST,
                     "malformed-record",
