@@ -44,7 +44,8 @@ pub use http::state::{
     View,
 };
 pub use http::{
-    accounts, api, events, friend, health, openapi, pages, rejections, CONTENT_SECURITY_POLICY,
+    accounts, analysis, api, events, friend, health, openapi, pages, rejections,
+    CONTENT_SECURITY_POLICY,
 };
 pub use hub::{Hub, HubEvent, Published, StreamLimits, StreamPermit, Subscription};
 pub use i18n::Language;

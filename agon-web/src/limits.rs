@@ -4,7 +4,8 @@
 //! Two kinds of request are limited ([`Kind`]): creating a game (`POST /api/games`, and
 //! `POST /api/games/{id}/join` and `/rematch`) and acting in one (every other
 //! `POST /api/games/{id}/...`: moves, the computer, hints, undo, resign, draw and takeback
-//! offers and answers). Reading is not limited. A request passes when both its address's
+//! offers and answers; and `POST /api/analysis`, the engine's analysis of a position).
+//! Reading is not limited. A request passes when both its address's
 //! bucket and the global bucket of its kind hold its cost in tokens; it then takes them
 //! from each. A refused request takes nothing and changes nothing.
 //!
@@ -513,7 +514,7 @@ pub enum Kind {
     /// made, and codes guessed, from one address are bounded alike.
     Create,
     /// Any other `POST /api/games/{id}/...`: a move, the computer, a hint, undo, resign, a
-    /// draw or takeback offer or answer.
+    /// draw or takeback offer or answer; and an analysis (`POST /api/analysis`).
     Action,
 }
 
@@ -529,6 +530,7 @@ impl Kind {
     /// assert_eq!(Kind::of(&Method::GET, "/api/games/0011223344556677"), None);
     /// assert_eq!(Kind::of(&Method::POST, "/api/account/recover"), Some(Kind::Create));
     /// assert_eq!(Kind::of(&Method::POST, "/api/account/signout"), None);
+    /// assert_eq!(Kind::of(&Method::POST, "/api/analysis"), Some(Kind::Action));
     /// ```
     pub fn of(method: &Method, path: &str) -> Option<Kind> {
         if method != Method::POST {
@@ -536,6 +538,9 @@ impl Kind {
         }
         if path == "/api/games" {
             return Some(Kind::Create);
+        }
+        if path == "/api/analysis" {
+            return Some(Kind::Action);
         }
         if matches!(
             path,
@@ -661,7 +666,7 @@ impl RateLimits {
 /// Whether the cost of the action at `path` (a `POST` of [`Kind::Action`]) depends on
 /// what the action asks of the computer, so that its handler charges it ([`Charge`])
 /// once the game is read: a move (the computer's reply, at the game's level), the
-/// computer's move, a hint.
+/// computer's move, a hint; and an analysis, charged by the budget it asks for.
 ///
 /// ```
 /// use agon_web::limits::charged_by_handler;
@@ -669,8 +674,12 @@ impl RateLimits {
 /// assert!(charged_by_handler("/api/games/0011223344556677/hint"));
 /// assert!(!charged_by_handler("/api/games/0011223344556677/resign"));
 /// assert!(!charged_by_handler("/api/games/0011223344556677/moves/extra"));
+/// assert!(charged_by_handler("/api/analysis"));
 /// ```
 pub fn charged_by_handler(path: &str) -> bool {
+    if path == "/api/analysis" {
+        return true;
+    }
     let Some(rest) = path.strip_prefix("/api/games/") else {
         return false;
     };

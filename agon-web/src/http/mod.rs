@@ -1,4 +1,4 @@
-//! The HTTP surface: the router, the handlers (the JSON API: [`api`], [`friend`],
+//! The HTTP surface: the router, the handlers (the JSON API: [`api`], [`analysis`], [`friend`],
 //! [`events`], [`health`]; the pages: [`pages`]), reading requests ([`request`]), the
 //! answers' shapes ([`state`]), the error responses the API document shares
 //! ([`responses`]), every rejection as JSON ([`rejections`]) and the API document
@@ -25,6 +25,7 @@ use crate::{limits, metrics};
 use pages::Page;
 
 pub mod accounts;
+pub mod analysis;
 pub mod api;
 pub mod change;
 pub mod events;
@@ -59,6 +60,7 @@ pub(crate) fn api_routes() -> OpenApiRouter<Arc<AppState>> {
         .routes(routes!(api::record))
         .routes(routes!(api::board_svg))
         .routes(routes!(api::ply_svg))
+        .routes(routes!(analysis::analysis))
         .routes(routes!(health::health))
         .routes(routes!(openapi::openapi_json))
         .routes(routes!(accounts::signup_options))

@@ -43,6 +43,7 @@ pub use super::names::{AnswerName, GameId, LevelName, OpponentName, SideChoice, 
     tags(
         (name = "games", description = "Creating games and playing them"),
         (name = "friends", description = "Games between two people: joining, offers"),
+        (name = "analysis", description = "The engine's analysis of any position"),
         (name = "accounts", description = "Optional accounts: passkeys, recovery codes, the session"),
         (name = "server", description = "The server itself: health, this document"),
     )
@@ -191,7 +192,7 @@ fn describe_texts(doc: &mut Value) {
     let cells = json!({"type": "array", "items": cell});
     let moves = json!({"type": "array", "items": step});
     let schemas = &mut doc["components"]["schemas"];
-    let fields: [(&str, &str, Value); 21] = [
+    let fields: [(&str, &str, Value); 27] = [
         ("NewGameRequest", "position", nullable(&position)),
         ("NewGameRequest", "rules", nullable(&rules)),
         (
@@ -215,6 +216,12 @@ fn describe_texts(doc: &mut Value) {
         ("Hint", "from", nullable(&cell)),
         ("Hint", "to", nullable(&cell)),
         ("Hint", "pv", moves.clone()),
+        ("AnalysisRequest", "position", nullable(&position)),
+        ("AnalysisRequest", "rules", nullable(&rules)),
+        ("AnalysisRequest", "moves", nullable(&moves)),
+        ("AnalysisResponse", "position", position.clone()),
+        ("AnalysisResponse", "rules", rules.clone()),
+        ("AnalysisLine", "pv", moves.clone()),
         (
             "RulesParts",
             "preset",
@@ -241,6 +248,10 @@ fn describe_texts(doc: &mut Value) {
         "required": ["level"],
         "properties": {"level": {"$ref": "#/components/schemas/LevelName"}},
     });
+    // An analysis reads a position or a record, not both; a record carries its rules.
+    let both = |a: &str, b: &str| json!({"properties": {a: {"type": "string"}, b: {"type": "string"}}, "required": [a, b]});
+    schemas["AnalysisRequest"]["not"] =
+        json!({"anyOf": [both("position", "record"), both("record", "rules")]});
     // The board's query reads the same texts.
     let board = &mut doc["paths"]["/api/board.svg"]["get"]["parameters"];
     for parameter in board.as_array_mut().into_iter().flatten() {

@@ -72,14 +72,23 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
 /// ```
 pub fn rules_error(e: ParseError) -> ApiError {
     let name = match e.kind() {
-        kind @ (ParseErrorKind::UnknownPreset
-        | ParseErrorKind::UnknownRuleOption
-        | ParseErrorKind::UnknownRuleValue
-        | ParseErrorKind::DuplicateRuleOption
-        | ParseErrorKind::LimitOutOfRange) => kind.name(),
+        kind if is_rules_fault(kind) => kind.name(),
         _ => "malformed-rules",
     };
     ApiError::new(StatusCode::BAD_REQUEST, name, format!("rules: {e}"))
+}
+
+/// Whether `kind` is a fault of a rule set's text with a name of its own (what
+/// [`rules_error`] answers by that name), also where a record's `Rules` tag has it.
+pub(crate) fn is_rules_fault(kind: ParseErrorKind) -> bool {
+    matches!(
+        kind,
+        ParseErrorKind::UnknownPreset
+            | ParseErrorKind::UnknownRuleOption
+            | ParseErrorKind::UnknownRuleValue
+            | ParseErrorKind::DuplicateRuleOption
+            | ParseErrorKind::LimitOutOfRange
+    )
 }
 
 /// The rule set of a request: its text parsed, or the standard rules.

@@ -445,6 +445,21 @@ pub(crate) async fn hint<T: Send + 'static>(
         .ok_or_else(|| ApiError::internal("the engine found no move".to_string()))
 }
 
+/// A search outside any game (`kind` in the metrics: `analysis`), expected to take about
+/// `cost_ms` of a worker's time (already charged by the caller), run on the search
+/// workers: `503 server-busy` when their queue is full.
+pub(crate) async fn search<T: Send + 'static>(
+    app: &Arc<AppState>,
+    kind: &'static str,
+    cost_ms: usize,
+    job: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let metrics = app.metrics.clone();
+    app.workers
+        .run(cost_ms, move || metrics.search(kind, job))
+        .await
+}
+
 /// Takes back the person's last move and the replies after it (against the computer).
 pub(crate) async fn undo(
     app: &Arc<AppState>,
