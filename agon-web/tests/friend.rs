@@ -268,6 +268,15 @@ async fn bad_new_games_are_refused(b: Backend) {
         .await
         .error(400, "invalid-field");
     }
+    // A level given for a friend is not used, but must still be one of the names.
+    for level in ["", "expert"] {
+        s.post(
+            "/api/games",
+            json!({"opponent": "friend", "side": "white", "level": level}),
+        )
+        .await
+        .error(400, "invalid-field");
+    }
     // A friend needs no level; "none" and null are no clock.
     for clock in [json!("none"), Value::Null] {
         let created = s

@@ -181,8 +181,13 @@ pub async fn create(
             ))
         }
         (Opponent::Computer, Some(text)) => text.parse().map_err(ApiError::invalid_field)?,
-        // Unused: a game between friends has no computer.
-        (Opponent::Friend, _) => Level::Easy,
+        // Unused: a game between friends has no computer; a level given must still be one
+        // (the document lists the names), so a typo is not silently taken.
+        (Opponent::Friend, Some(text)) => {
+            text.parse::<Level>().map_err(ApiError::invalid_field)?;
+            Level::Easy
+        }
+        (Opponent::Friend, None) => Level::Easy,
     };
     let rules = parse_rules(request.rules.as_deref())?;
     let start = parse_position(request.position.as_deref(), rules)?;
@@ -534,6 +539,7 @@ pub async fn board_svg(uri: Uri) -> Result<Response, ApiError> {
 pub struct PlyQuery {
     /// The number of moves played in the position drawn: 0 for the start, up to the
     /// game's number of moves (default: all of them).
+    #[param(minimum = 0, maximum = 4294967295_u64)]
     pub ply: Option<usize>,
     /// The side at the bottom of the board (default: the creator's).
     #[param(value_type = Option<SideName>)]
