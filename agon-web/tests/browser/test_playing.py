@@ -279,9 +279,9 @@ def test_abort_by_button_and_by_the_first_move_timeout(server, new_context, shot
     expect(a.locator("#abort-btn")).to_be_hidden(timeout=TIMEOUT)
     expect(a.locator("#resign-btn")).to_be_visible()
 
-    # By the clock: with "3+0" (a 4 s minute here) White's first move is due within 12 s of
+    # By the clock: with "2+0" (a 4 s minute here) White's first move is due within 8 s of
     # Black's joining; nobody moves, and the server aborts the game for both pages.
-    game, a, b, black = friends(server, new_context, clock="3+0")
+    game, a, b, black = friends(server, new_context, clock="2+0")
     seconds = state(server, game["id"])["clock"]["initial_ms"] // 1000
     expect(a.locator("#status")).to_contain_text(
         en["status.first-move-you"].split("{seconds}")[0], timeout=TIMEOUT)
