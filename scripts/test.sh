@@ -54,7 +54,7 @@ python_tools_log=$(mktemp "${TMPDIR:-/tmp}/agon-test-pip.XXXXXX")
   requirements=$(python3 scripts/python-requirements.py $python_extras)
   .venv/bin/python -m pip install --quiet --upgrade pip
   # shellcheck disable=SC2086 # one requirement a line, none with spaces
-  .venv/bin/python -m pip install --quiet $requirements playwright "schemathesis==4.32.5"
+  .venv/bin/python -m pip install --quiet $requirements playwright pytest-xdist "schemathesis==4.32.5"
 ) >"$python_tools_log" 2>&1 &
 python_tools=$!
 echo "pip is installing them (log: $python_tools_log)"
@@ -141,10 +141,12 @@ if [ ! -x /usr/bin/chromium ]; then
   fi
 fi
 # Playwright (installed at the start) brings its driver only; the browser is Debian's.
+# Two pytest-xdist workers, each with its own server and browser: a page often waits on
+# the other side of a game, a clock or a stream, and the other worker uses that time.
 cargo build -q -p agon-web
-.venv/bin/python -m pytest -q -p no:cacheprovider agon-web/tests/browser
+.venv/bin/python -m pytest -q -p no:cacheprovider -n 2 --dist worksteal agon-web/tests/browser
 echo "the main cases again with the games in PostgreSQL (an abort by the first move's timer too), a friend game across two servers, and their pages failing over when one dies"
-AGON_WEB_BROWSER_PG="$AGON_WEB_TEST_PG" .venv/bin/python -m pytest -q -p no:cacheprovider agon-web/tests/browser \
+AGON_WEB_BROWSER_PG="$AGON_WEB_TEST_PG" .venv/bin/python -m pytest -q -p no:cacheprovider -n 2 --dist worksteal agon-web/tests/browser \
   -k "start_page or reload_resumes or a_friend_game or third_browser or clock_runs_out or abort_by_button or resume_after_a_server_restart or fail_over"
 
 step "web API fuzzed by Schemathesis from its OpenAPI document (agon-web/tests/schemathesis)"
