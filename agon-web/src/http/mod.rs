@@ -34,6 +34,7 @@ pub mod health;
 pub mod names;
 pub mod openapi;
 pub mod pages;
+pub mod players;
 pub mod rejections;
 pub mod request;
 pub mod responses;
@@ -77,6 +78,10 @@ pub(crate) fn api_routes() -> OpenApiRouter<Arc<AppState>> {
         .routes(routes!(accounts::signout_everywhere))
         .routes(routes!(accounts::delete_account))
         .routes(routes!(accounts::claim))
+        .routes(routes!(players::player))
+        .routes(routes!(players::games))
+        .routes(routes!(players::history))
+        .routes(routes!(players::leaderboard))
 }
 
 pub(crate) fn router(state: Arc<AppState>) -> Router {

@@ -126,6 +126,28 @@ CREATE INDEX seat_accounts_account ON seat_accounts (account_id);
     };
 }
 
+/// Rated games and the accounts of their seats (issue 33), one text for both dialects:
+/// SQLite's migration 7 to 8, PostgreSQL's 5 to 6. A game says whether it is rated, its
+/// speed category (NULL for a game stored before: derived from its clock when read) and
+/// its result once it has one (`white`, `black`, `draw`: written with every change, for
+/// the lists of a player's games; a game stored before has none until its next change).
+/// A seat's account row gains the player's rating and deviation at the game's start
+/// (NULL in a casual game). The partial index finds the rated games whose end is still to
+/// be rated (the sweep of `service::ratings`).
+macro_rules! rated_games_schema {
+    () => {
+        "
+ALTER TABLE games ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE games ADD COLUMN speed TEXT CHECK (speed IN ('ultrabullet', 'bullet', 'blitz',
+    'rapid', 'classical', 'correspondence'));
+ALTER TABLE games ADD COLUMN result TEXT CHECK (result IN ('white', 'black', 'draw'));
+ALTER TABLE seat_accounts ADD COLUMN rating DOUBLE PRECISION;
+ALTER TABLE seat_accounts ADD COLUMN deviation DOUBLE PRECISION;
+CREATE INDEX games_rated ON games (touched_ms) WHERE rated;
+"
+    };
+}
+
 /// How often a session's `last_used_ms` is written at most ([`Store::touch_session`]): a
 /// session used by every request costs one write a minute, not one a request.
 ///
@@ -331,7 +353,7 @@ fn passkey_of(row: &[Cell]) -> Result<Passkey, StoreError> {
 
 /// A stored rating from `rating, deviation, volatility, games, last_game_ms`, its bounds
 /// checked ([`Rating::new`]).
-fn rating_of(row: &[Cell]) -> Result<StoredRating, StoreError> {
+pub(super) fn rating_of(row: &[Cell]) -> Result<StoredRating, StoreError> {
     let rating = Rating::new(row[0].real()?, row[1].real()?, row[2].real()?)
         .map_err(|e| StoreError::Database(format!("database: a stored rating: {e}")))?;
     Ok(StoredRating {

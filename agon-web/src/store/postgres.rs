@@ -55,8 +55,8 @@ pub const LISTENER_NAME: &str = "agon-web-listen";
 /// The migrations: `MIGRATIONS[i]` takes the schema from version `i` to `i + 1`. Version 1
 /// is what SQLite's schema version 3 means, version 2 what its version 4 means, version 3
 /// what its version 5 means, version 4 what its version 6 means,
-/// version 5 what its version 7 means.
-const MIGRATIONS: [&str; 5] = [
+/// version 5 what its version 7 means, version 6 what its version 8 means.
+const MIGRATIONS: [&str; 6] = [
     "
 CREATE TABLE games (
     id                 TEXT PRIMARY KEY,
@@ -118,6 +118,9 @@ CREATE INDEX games_deadline ON games (deadline_ms) WHERE deadline_ms IS NOT NULL
     "ALTER TABLE games ADD COLUMN aborted BOOLEAN NOT NULL DEFAULT FALSE;",
     // The accounts that claimed a guest's seat (the same text as SQLite's 6 to 7).
     seat_accounts_schema!(),
+    // Rated games, their speed and result, the seats' ratings at the start (the same
+    // text as SQLite's 7 to 8).
+    rated_games_schema!(),
 ];
 
 /// How long the database keeps a session that sits in a transaction without a word
