@@ -210,7 +210,7 @@ pub(crate) async fn rate_after_change(app: &AppState, game: &WebGame) {
 
 /// Rates the rated games that ended and were not rated (a server stopped between the end
 /// and its rating): at most 100 a call, run with the pruning. Answers how many were rated.
-pub(crate) async fn rate_lost_ends(app: &AppState) -> Result<usize, ApiError> {
+pub async fn rate_lost_ends(app: &AppState) -> Result<usize, ApiError> {
     let mut rated = 0;
     for id in app.store.unrated_ends(100).await? {
         if let Some(game) = app.store.load(&id).await? {

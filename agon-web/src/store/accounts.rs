@@ -130,8 +130,11 @@ CREATE INDEX seat_accounts_account ON seat_accounts (account_id);
 /// SQLite's migration 7 to 8, PostgreSQL's 5 to 6. A game says whether it is rated, its
 /// speed category (NULL for a game stored before: derived from its clock when read) and
 /// its result once it has one (`white`, `black`, `draw`: written with every change, for
-/// the lists of a player's games; a game stored before has none until its next change).
-/// A seat's account row gains the player's rating and deviation at the game's start
+/// the lists of a player's games; a game stored before has none until its next change,
+/// and none of them is an account's but a claimed seat's, rarely finished).
+/// The games stored before get the speed of their clock (`Speed::of_clock` at the
+/// time of this migration, frozen here as a migration is). A seat's account row gains
+/// the player's rating and deviation at the game's start
 /// (NULL in a casual game). The partial index finds the rated games whose end is still to
 /// be rated (the sweep of `service::ratings`).
 macro_rules! rated_games_schema {
@@ -144,6 +147,13 @@ ALTER TABLE games ADD COLUMN result TEXT CHECK (result IN ('white', 'black', 'dr
 ALTER TABLE seat_accounts ADD COLUMN rating DOUBLE PRECISION;
 ALTER TABLE seat_accounts ADD COLUMN deviation DOUBLE PRECISION;
 CREATE INDEX games_rated ON games (touched_ms) WHERE rated;
+UPDATE games SET speed = CASE
+    WHEN clock_initial_ms IS NULL OR clock_increment_ms IS NULL THEN 'correspondence'
+    WHEN clock_initial_ms + 150 * clock_increment_ms < 120000 THEN 'ultrabullet'
+    WHEN clock_initial_ms + 150 * clock_increment_ms < 660000 THEN 'bullet'
+    WHEN clock_initial_ms + 150 * clock_increment_ms < 1800000 THEN 'blitz'
+    WHEN clock_initial_ms + 150 * clock_increment_ms < 5400000 THEN 'rapid'
+    ELSE 'classical' END;
 "
     };
 }
