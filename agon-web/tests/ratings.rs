@@ -477,7 +477,12 @@ async fn a_database_of_schema_7_upgrades_in_place(b: Backend) {
         .claim_seat("0123456789abcdef", Side::White, &zoe.id, 6)
         .await
         .unwrap();
-    let seats = store.seat_players("0123456789abcdef").await.unwrap();
+    let seats = store
+        .load("0123456789abcdef")
+        .await
+        .unwrap()
+        .unwrap()
+        .players;
     assert_eq!(
         seats[0].as_ref().map(|p| (p.username.as_str(), p.rating)),
         Some(("Zoe", None))

@@ -192,6 +192,30 @@ pub struct WebGame {
     /// The game's speed category, by its clock ([`Speed::of_clock`] of the clock as the
     /// players chose it); a game without a clock counts as correspondence.
     pub speed: Speed,
+    /// The accounts of White's and Black's seats (`None`: a guest's seat, or the
+    /// computer's), read with the game.
+    pub players: [Option<SeatPlayer>; 2],
+}
+
+/// The account that holds a seat of a game.
+///
+/// ```
+/// use agon_web::game::SeatPlayer;
+/// let p = SeatPlayer { account_id: "00112233aabbccdd".into(), username: "Zoe".into(), deleted: false, bot: false, rating: Some([1500.0, 500.0]) };
+/// assert!(!p.deleted);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatPlayer {
+    /// The account's id.
+    pub account_id: String,
+    /// Its name (a deleted account's too: shown as "deleted player" instead).
+    pub username: String,
+    /// Whether the account was deleted.
+    pub deleted: bool,
+    /// Whether it is a bot account.
+    pub bot: bool,
+    /// In a rated game, the player's rating and deviation at the start.
+    pub rating: Option<[f64; 2]>,
 }
 
 impl WebGame {
@@ -223,6 +247,7 @@ impl WebGame {
             last_captures: CellSet::EMPTY,
             rated: false,
             speed: Speed::Correspondence,
+            players: [None, None],
         }
     }
 

@@ -22,7 +22,7 @@ pub use crate::game::MAX_PLIES;
 use super::names::{GameId, LevelName, OpponentName, SideChoice, SideName};
 use super::request::{parse_rules, parse_view, query};
 use super::responses::{SeatErrors, UnknownGame, WorkersBusy};
-use super::state::{side_name, state_for, GameState, PlayerState, PlayersState};
+use super::state::{side_name, state_for, GameState};
 use crate::error::{ApiError, ErrorBody};
 use crate::game::{record_of, Level, Opponent};
 use crate::ids;
@@ -262,13 +262,7 @@ pub async fn show(
 ) -> Result<Json<GameState>, ApiError> {
     let view = parse_view(query::<ViewQuery>(&uri)?.view.as_deref())?;
     let game = service::load_game(&app, &id).await?;
-    let [white, black] = service::ratings::seat_players(&app, &game.id).await?;
-    let mut state = state_for(&app, &game, view);
-    state.players = Some(PlayersState {
-        white: PlayerState::of(white.as_ref()),
-        black: PlayerState::of(black.as_ref()),
-    });
-    Ok(Json(state))
+    Ok(Json(state_for(&app, &game, view)))
 }
 
 /// `POST /api/games/{id}/moves`: the move of the token's seat; against the computer,

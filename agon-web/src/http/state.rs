@@ -310,9 +310,8 @@ pub struct GameState {
     /// Its speed category: `ultrabullet`, `bullet`, `blitz`, `rapid`, `classical`,
     /// `correspondence` (a game without a clock).
     pub speed: &'static str,
-    /// Who plays each seat: in `GET /api/games/{id}` (`null` in the other answers, which
-    /// do not read the seats' accounts).
-    pub players: Option<PlayersState>,
+    /// Who plays each seat: an account, a deleted account, or a guest.
+    pub players: PlayersState,
 }
 
 /// Who plays each seat of a game.
@@ -327,7 +326,7 @@ pub struct PlayersState {
 /// The player of a seat: an account, a deleted account, or a guest (or the computer).
 ///
 /// ```
-/// use agon_web::{http::state::PlayerState, store::SeatPlayer};
+/// use agon_web::{game::SeatPlayer, http::state::PlayerState};
 /// let p = SeatPlayer { account_id: "00112233aabbccdd".into(), username: "Zoe".into(), deleted: true, bot: false, rating: Some([1712.4, 80.0]) };
 /// let state = PlayerState::of(Some(&p));
 /// assert_eq!((state.username, state.deleted, state.rating), (None, true, Some(1712)));
@@ -350,7 +349,7 @@ pub struct PlayerState {
 
 impl PlayerState {
     /// The state of a seat's account (`None`: a guest's seat).
-    pub fn of(player: Option<&crate::store::SeatPlayer>) -> PlayerState {
+    pub fn of(player: Option<&crate::game::SeatPlayer>) -> PlayerState {
         let Some(p) = player else {
             return PlayerState {
                 username: None,
@@ -490,7 +489,10 @@ impl GameState {
             svg: board_svg(game, view.side),
             rated: game.rated,
             speed: game.speed.name(),
-            players: None,
+            players: PlayersState {
+                white: PlayerState::of(game.players[0].as_ref()),
+                black: PlayerState::of(game.players[1].as_ref()),
+            },
         }
     }
 }

@@ -322,6 +322,9 @@ pub(crate) async fn create(
         )
     });
     game.speed = ratings::speed_of(new.clock);
+    if let Some(account) = &new.account {
+        game.players[new.human.index()] = Some(ratings::seat_player(account, None));
+    }
     let (new_game, seat) = (game.clone(), new.human);
     let account = new.account.map(|a| a.id);
     app.store
@@ -367,6 +370,7 @@ pub(crate) async fn join(
         if let Some(account) = &account {
             // The joiner's account on the seat, in the same transaction as the join.
             tx.seat(&game.id, side, &account.id, None);
+            game.players[side.index()] = Some(ratings::seat_player(account, None));
         }
         tx.save(&mut game, now);
         Ok(((), Some(game)))

@@ -26,11 +26,10 @@ use crate::error::ApiError;
 use crate::game::account::Username;
 use crate::game::rating::Rating;
 use crate::game::speed::Speed;
-use crate::game::{Clock, Opponent, WebGame};
+use crate::game::{Clock, Opponent, SeatPlayer, WebGame};
 use crate::ids;
 use crate::store::{
-    Account, GameCounts, GameFilter, Leader, PlayerGame, RatedGame, RatingPoint, SeatPlayer,
-    StoredRating,
+    Account, GameCounts, GameFilter, Leader, PlayerGame, RatedGame, RatingPoint, StoredRating,
 };
 
 /// A game between two seats the server pairs (a seek accepted, a challenge): who sits
@@ -131,6 +130,7 @@ pub async fn create_paired_game(app: &Arc<AppState>, pairing: Pairing) -> Result
             } else {
                 None
             };
+            game.players[k] = Some(seat_player(&account, start.as_ref()));
             seats.push((Side::ALL[k], account.id, start));
         }
     }
@@ -154,6 +154,17 @@ pub async fn create_paired_game(app: &Arc<AppState>, pairing: Pairing) -> Result
         game: stored,
         tokens,
     })
+}
+
+/// The player of a seat an account takes now, with its rating at the start if rated.
+pub(crate) fn seat_player(account: &Account, rating: Option<&Rating>) -> SeatPlayer {
+    SeatPlayer {
+        account_id: account.id.clone(),
+        username: account.username.clone(),
+        deleted: account.deleted_ms.is_some(),
+        bot: account.bot,
+        rating: rating.map(|r| [r.rating, r.deviation]),
+    }
 }
 
 /// The rating of `account_id` in `speed` as of now: as stored (a new player's if none),
@@ -180,7 +191,7 @@ pub async fn rate_if_ended(
     let Some(winner) = game.result().filter(|_| game.rated) else {
         return Ok(None);
     };
-    let [Some(white), Some(black)] = app.store.seat_accounts(&game.id).await? else {
+    let [Some(white), Some(black)] = game.players.clone().map(|p| p.map(|p| p.account_id)) else {
         return Err(ApiError::internal(format!(
             "rated game {} without an account on each seat",
             game.id
@@ -218,11 +229,6 @@ pub async fn rate_lost_ends(app: &AppState) -> Result<usize, ApiError> {
         }
     }
     Ok(rated)
-}
-
-/// The accounts of game `id`'s seats, White's and Black's (`None`: a guest's seat).
-pub async fn seat_players(app: &AppState, id: &str) -> Result<[Option<SeatPlayer>; 2], ApiError> {
-    Ok(app.store.seat_players(id).await?)
 }
 
 /// `404 unknown-player`.

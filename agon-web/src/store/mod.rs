@@ -47,8 +47,7 @@ pub use accounts::{
     TOUCH_EVERY_MS,
 };
 pub use players::{
-    GameCounts, GameFilter, Leader, PlayerGame, RatingPoint, ResultFilter, SeatPlayer,
-    GAMES_PER_PAGE,
+    GameCounts, GameFilter, Leader, PlayerGame, RatingPoint, ResultFilter, GAMES_PER_PAGE,
 };
 pub use postgres::{Notice, PgStore, CHANNEL, LISTENER_NAME, PG_VERSION};
 pub use sqlite::{SqliteStore, VERSION};

@@ -1,5 +1,4 @@
-//! What the player pages and the leaderboard read (issue 33): the players of a game's
-//! seats, a player's ratings, games and rating history, the leaderboard of a speed, and
+//! What the player pages and the leaderboard read (issue 33): a player's ratings, games and rating history, the leaderboard of a speed, and
 //! the rated games whose end is still to be rated. Each is one read both stores run alike
 //! ([`Store::transact`]); the writes are the game's change ([`super::Change::seat`]) and
 //! [`Store::apply_rated_game`].
@@ -11,27 +10,6 @@ use super::sql::{Cell, Rows, Statement, Value};
 use super::{Store, StoreError, StoredRating};
 use crate::game::rating::PROVISIONAL_DEVIATION;
 use crate::game::speed::Speed;
-
-/// The account that holds a seat of a game.
-///
-/// ```
-/// use agon_web::store::SeatPlayer;
-/// let p = SeatPlayer { account_id: "00112233aabbccdd".into(), username: "Zoe".into(), deleted: false, bot: false, rating: Some([1500.0, 500.0]) };
-/// assert!(!p.deleted);
-/// ```
-#[derive(Clone, Debug, PartialEq)]
-pub struct SeatPlayer {
-    /// The account's id.
-    pub account_id: String,
-    /// Its name (a deleted account's too: the page shows "deleted player" instead).
-    pub username: String,
-    /// Whether the account was deleted.
-    pub deleted: bool,
-    /// Whether it is a bot account.
-    pub bot: bool,
-    /// In a rated game, the player's rating and deviation at the start.
-    pub rating: Option<[f64; 2]>,
-}
 
 /// Which of a player's games a list holds: by speed, by result (from the player's side).
 ///
@@ -280,43 +258,6 @@ impl Store {
             })
             .await?;
         Ok(found)
-    }
-
-    /// The accounts of game `game_id`'s seats, White's and Black's (`None`: a guest's
-    /// seat, or the computer's), deleted ones too.
-    ///
-    /// ```
-    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
-    /// # let dir = tempfile::tempdir().unwrap();
-    /// # let store = agon_web::Store::open(&dir.path().join("g.sqlite3")).unwrap();
-    /// assert_eq!(store.seat_players("0011223344556677").await.unwrap(), [None, None]);
-    /// # });
-    /// ```
-    pub async fn seat_players(&self, game_id: &str) -> Result<[Option<SeatPlayer>; 2], StoreError> {
-        let read = Statement::new(
-            "SELECT s.side, a.id, a.username, a.deleted_ms, a.bot, s.rating, s.deviation \
-             FROM seat_accounts s JOIN accounts a ON a.id = s.account_id WHERE s.game_id = ?1",
-            vec![text(game_id)],
-        );
-        let rows = self
-            .read_all(read, |row| {
-                Ok((
-                    side(&row[0])?,
-                    SeatPlayer {
-                        account_id: row[1].text()?,
-                        username: row[2].text()?,
-                        deleted: !matches!(row[3], Cell::Null),
-                        bot: row[4].flag()?,
-                        rating: pair(&row[5], &row[6])?,
-                    },
-                ))
-            })
-            .await?;
-        let mut seats = [None, None];
-        for (side, player) in rows {
-            seats[side.index()] = Some(player);
-        }
-        Ok(seats)
     }
 
     /// The ratings of `account_id`, one per speed it played rated games in, fastest first.

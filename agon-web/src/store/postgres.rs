@@ -42,7 +42,7 @@ use tokio::sync::mpsc;
 use tokio_postgres::types::{IsNull, ToSql, Type};
 use tokio_postgres::{AsyncMessage, NoTls, Row};
 
-use super::row::{GameRow, COLUMNS};
+use super::row::{seat_player, GameRow, SeatRow, COLUMNS};
 use super::sql::{self, Cell, Dialect, Rows, Statement, Value};
 use super::{worker, After, Change, Changed, Compute, Failure, StoreError, WebGame};
 
@@ -322,7 +322,27 @@ async fn load(client: &impl GenericClient, id: &str) -> Result<Option<WebGame>, 
     };
     // The moves follow the row's columns.
     let moves: Vec<String> = row.try_get(row.len() - 1).map_err(db_error)?;
-    row_of(&row).map_err(db_error)?.into_game(&moves).map(Some)
+    let mut game = row_of(&row).map_err(db_error)?.into_game(&moves)?;
+    let seats = client
+        .prepare_cached(&Dialect::Postgres.text(sql::SEAT_PLAYERS))
+        .await
+        .map_err(db_error)?;
+    for r in client.query(&seats, &[&id]).await.map_err(db_error)? {
+        let seat: SeatRow = (|| {
+            Ok::<_, tokio_postgres::Error>((
+                r.try_get(0)?,
+                r.try_get(1)?,
+                r.try_get(2)?,
+                r.try_get(3)?,
+                r.try_get(4)?,
+                r.try_get(5)?,
+                r.try_get(6)?,
+            ))
+        })()
+        .map_err(db_error)?;
+        seat_player(&mut game.players, id, seat)?;
+    }
+    Ok(Some(game))
 }
 
 /// Writes a change's rows, in order (their SQL: [`super::write::Op::statements`]).

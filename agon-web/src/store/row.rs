@@ -6,7 +6,7 @@ use agon_core::{Move, Position, Rules, Side};
 use super::sql::Value;
 use super::StoreError;
 use crate::game::speed::Speed;
-use crate::game::{Clock, End, EndKind, Offers, WebGame};
+use crate::game::{Clock, End, EndKind, Offers, SeatPlayer, WebGame};
 
 /// A [`GameRow`] from a row of [`COLUMNS`]: `game_row_from!(row.get)` calls `row.get(0)?`
 /// to `row.get(25)?` (each store's own row reader, typed by the field it fills).
@@ -261,6 +261,38 @@ impl GameRow {
         Ok(game)
     }
 }
+
+/// A seat's player from a row of [`super::sql::SEAT_PLAYERS`] as each store reads it
+/// (side, account id, name, when deleted, bot, rating, deviation), put on its seat.
+pub(crate) fn seat_player(
+    players: &mut [Option<SeatPlayer>; 2],
+    id: &str,
+    (side, account_id, username, deleted_ms, bot, rating, deviation): SeatRow,
+) -> Result<(), StoreError> {
+    let side = Side::from_name(&side).ok_or_else(|| StoreError::Corrupt {
+        id: id.to_string(),
+        what: "seat side".into(),
+    })?;
+    players[side.index()] = Some(SeatPlayer {
+        account_id,
+        username,
+        deleted: deleted_ms.is_some(),
+        bot,
+        rating: rating.zip(deviation).map(|(r, d)| [r, d]),
+    });
+    Ok(())
+}
+
+/// A row of [`super::sql::SEAT_PLAYERS`].
+pub(crate) type SeatRow = (
+    String,
+    String,
+    String,
+    Option<i64>,
+    bool,
+    Option<f64>,
+    Option<f64>,
+);
 
 /// The columns a change may write ([`GameRow::fields`]' names): the rest (who created
 /// the game, how, under which rules) never changes once inserted.

@@ -10,7 +10,7 @@ use rusqlite::{
     TransactionBehavior,
 };
 
-use super::row::{GameRow, COLUMNS};
+use super::row::{seat_player, GameRow, SeatRow, COLUMNS};
 use super::sql::{self, Cell, Dialect, Rows, Statement, Value};
 use super::{worker, Change, Changed, Failure, StoreError, WebGame};
 
@@ -432,5 +432,23 @@ fn load(tx: &Transaction<'_>, id: &str) -> Result<Option<WebGame>, StoreError> {
     let texts = moves
         .query_map(params![id], |row| row.get::<_, String>(0))?
         .collect::<Result<Vec<_>, _>>()?;
-    row.into_game(&texts).map(Some)
+    let mut game = row.into_game(&texts)?;
+    let mut seats = tx.prepare_cached(sql::SEAT_PLAYERS)?;
+    let rows = seats
+        .query_map(params![id], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+            ))
+        })?
+        .collect::<Result<Vec<SeatRow>, _>>()?;
+    for seat in rows {
+        seat_player(&mut game.players, id, seat)?;
+    }
+    Ok(Some(game))
 }
