@@ -15,10 +15,11 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 const select = (id) => /** @type {HTMLSelectElement} */ (document.getElementById(id));
 
 /**
- * A rating as shown: rounded, with a `?` while provisional.
+ * A rating as shown: rounded, with a `?` while provisional, isolated left to right (the
+ * `?` stays after the figure in a right-to-left page).
  * @param {{rating: number, provisional: boolean}} r
  */
-const shown = (r) => `${r.rating}${r.provisional ? '?' : ''}`;
+const shown = (r) => `\u2066${r.rating}${r.provisional ? '?' : ''}\u2069`;
 
 /** A date in the page's language. @param {number} ms */
 const day = (ms) => new Date(ms).toLocaleDateString(document.documentElement.lang || undefined);
