@@ -203,7 +203,22 @@ impl AppState {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn app(state: AppState) -> Router {
-    http::router(Arc::new(state))
+    shared_app(Arc::new(state))
+}
+
+/// The app of a state its caller keeps a handle on too (to call the service beside the
+/// HTTP API, as the lobby's pairing does: [`service::ratings::create_paired_game`]).
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let config = agon_web::Config { db: dir.path().join("g.sqlite3").into(), ..Default::default() };
+/// let state = std::sync::Arc::new(agon_web::AppState::open(&config)?);
+/// let _router = agon_web::shared_app(state.clone());
+/// assert_eq!(state.max_plies, agon_web::game::MAX_PLIES);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn shared_app(state: Arc<AppState>) -> Router {
+    http::router(state)
 }
 
 /// Serves `config` until `shutdown` completes.

@@ -308,8 +308,10 @@ async fn the_sweep_finds_the_clocks_whose_running_side_ran_out(b: Backend) {
              DELETE FROM agon_schema WHERE version >= 2;"
         }
     };
-    // (And the aborted flag of issue 34, later again.)
-    let older = format!("ALTER TABLE games DROP COLUMN aborted; {accounts} {older}");
+    // (And the aborted flag of issue 34, later again; and rated games, later still.)
+    let rated = "DROP INDEX games_rated; ALTER TABLE games DROP COLUMN rated;
+        ALTER TABLE games DROP COLUMN speed; ALTER TABLE games DROP COLUMN result;";
+    let older = format!("{rated} ALTER TABLE games DROP COLUMN aborted; {accounts} {older}");
     common::execute(&Store::connect(&db.db, 2).await.unwrap(), &older).await;
     let migrated = Store::connect(&db.db, 2).await.unwrap();
     assert_eq!(

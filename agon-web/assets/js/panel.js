@@ -470,6 +470,8 @@ function renderBars() {
     const friend = s.opponent === 'friend';
     const computer = !friend && side !== s.human;
     const seat = s.seats ? s.seats[side] : null;
+    // The seat's account, if an account plays it (a deleted one is "deleted player").
+    const player = s.players ? s.players[side] : null;
     bar.dataset.side = side;
     bar.classList.toggle('to-move', !s.outcome && s.chooser === side);
     const waiting = friend && !!seat && !seat.taken;
@@ -484,10 +486,19 @@ function renderBars() {
     } else if (mine) {
       name = (seat && seat.name) || t('player.you');
       if (seat && seat.name) note = t('player.you-note');
+    } else if (player && player.deleted) {
+      name = t('player.deleted');
+    } else if (player && player.username) {
+      name = player.username;
     } else if (seat && seat.name) {
       name = seat.name;
     } else {
       name = app.token && friend ? t('player.friend') : t(`side.${side}`);
+    }
+    if (player && player.rating !== null) {
+      // A rated game: the rating at its start, `?` while provisional, left to right.
+      const rating = `\u2066${player.rating}${player.provisional ? '?' : ''}\u2069`;
+      note = note ? `${note} · ${rating}` : rating;
     }
     setText(bar.querySelector('.player-name'), name);
     setText(bar.querySelector('.player-note'), note);

@@ -19,8 +19,11 @@
  *   to_move: 'white' | 'black', must_return: boolean, legal_moves: string[],
  *   legal: LegalMove[], pieces: Piece[], moves: string[], last_move: string | null,
  *   last_captures: string[], captured: string[], outcome: Outcome | null,
- *   computer_to_move: boolean, can_undo: boolean, can_abort?: boolean, svg: string
+ *   computer_to_move: boolean, can_undo: boolean, can_abort?: boolean, svg: string,
+ *   rated?: boolean, speed?: string, players?: {white: Player, black: Player}
  * }} GameState
+ * @typedef {{username: string | null, deleted: boolean, bot: boolean, rating: number | null,
+ *   provisional: boolean | null}} Player
  * @typedef {{move: string, from: string | null, to: string | null, score: string, win_in: number | null, pv: string[]}} Hint
  * @typedef {{key: string, params?: Record<string, string | number>}} Message
  * @typedef {{name: string, status?: number}} ErrorLike

@@ -22,6 +22,8 @@ pub use level::Level;
 pub use offers::{Answer, Offers, TakenBack};
 pub use record::record_of;
 
+use speed::Speed;
+
 /// The most moves a game may hold. Every request replays its game, so an endless game
 /// would make each request slower; no game between a person and the computer comes near
 /// this (random games average under 500 moves). A move past it is refused with
@@ -184,6 +186,36 @@ pub struct WebGame {
     pub game: Game,
     /// The cells whose pieces the last move captured.
     pub last_captures: CellSet,
+    /// Whether the game is rated: its result moves both players' ratings in its
+    /// [`speed`](WebGame::speed) (both seats are accounts; never against the computer).
+    pub rated: bool,
+    /// The game's speed category, by its clock ([`Speed::of_clock`] of the clock as the
+    /// players chose it); a game without a clock counts as correspondence.
+    pub speed: Speed,
+    /// The accounts of White's and Black's seats (`None`: a guest's seat, or the
+    /// computer's), read with the game.
+    pub players: [Option<SeatPlayer>; 2],
+}
+
+/// The account that holds a seat of a game.
+///
+/// ```
+/// use agon_web::game::SeatPlayer;
+/// let p = SeatPlayer { account_id: "00112233aabbccdd".into(), username: "Zoe".into(), deleted: false, bot: false, rating: Some([1500.0, 500.0]) };
+/// assert!(!p.deleted);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatPlayer {
+    /// The account's id.
+    pub account_id: String,
+    /// Its name (a deleted account's too: shown as "deleted player" instead).
+    pub username: String,
+    /// Whether the account was deleted.
+    pub deleted: bool,
+    /// Whether it is a bot account.
+    pub bot: bool,
+    /// In a rated game, the player's rating and deviation at the start.
+    pub rating: Option<[f64; 2]>,
 }
 
 impl WebGame {
@@ -213,6 +245,33 @@ impl WebGame {
             rematch_game: None,
             game: Game::from_position(start),
             last_captures: CellSet::EMPTY,
+            rated: false,
+            speed: Speed::Correspondence,
+            players: [None, None],
+        }
+    }
+
+    /// The game's result once it has one: `Some(winner)`, `Some(None)` for a draw;
+    /// `None` while it goes on, and for an aborted game (no result, never rated).
+    ///
+    /// ```
+    /// use agon_core::{Position, Side};
+    /// use agon_web::{game::{Opponent, WebGame}, Level};
+    /// let mut game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
+    /// assert_eq!(game.result(), None);
+    /// game.resign(Side::Black, 5)?;
+    /// assert_eq!(game.result(), Some(Some(Side::White)));
+    /// game.end = None;
+    /// game.opponent = Opponent::Friend;
+    /// game.abort(6)?;
+    /// assert_eq!(game.result(), None);
+    /// # Ok::<(), agon_web::game::Refusal>(())
+    /// ```
+    pub fn result(&self) -> Option<Option<Side>> {
+        match self.end {
+            Some(end) if end.kind.has_result() => Some(end.winner),
+            Some(_) => None,
+            None => self.game.outcome().map(|o| o.winner),
         }
     }
 

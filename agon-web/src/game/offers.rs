@@ -194,6 +194,9 @@ impl WebGame {
         game.clock = self
             .clock
             .map(|c| super::Clock::new(c.initial_ms, c.increment_ms));
+        // A rematch is casual, even of a rated game: rating a game needs its seats'
+        // accounts, which a rematch between seat tokens does not carry.
+        game.speed = self.speed;
         game
     }
 

@@ -27,9 +27,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::api::TokenRequest;
 use super::names::{GameId, SideName};
-use super::request::{cookies, JsonBody};
+use super::request::{cookies, JsonBody, TokenRequest};
 use super::responses::SeatErrors;
 use crate::error::{ApiError, ErrorBody};
 use crate::game::account::{Token, SESSION_IDLE_MS};
@@ -221,6 +220,19 @@ async fn caller(app: &AppState, headers: &HeaderMap) -> Result<(Account, Token, 
     let token = session_token(headers, &app.site()).ok_or_else(service::not_signed_in)?;
     let (account, touched) = service::caller(app, Some(&token), now_ms()).await?;
     Ok((account, token, touched))
+}
+
+/// The signed-in caller's account, if the request has a living session (`None` for a
+/// guest: playing needs no account). A database that fails is the request's error.
+pub(crate) async fn account_of(
+    app: &AppState,
+    headers: &HeaderMap,
+) -> Result<Option<Account>, ApiError> {
+    match caller(app, headers).await {
+        Ok((account, _, _)) => Ok(Some(account)),
+        Err(e) if e.status == axum::http::StatusCode::UNAUTHORIZED => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// `POST /api/account/signup/options`.

@@ -34,6 +34,7 @@ pub mod health;
 pub mod names;
 pub mod openapi;
 pub mod pages;
+pub mod players;
 pub mod rejections;
 pub mod request;
 pub mod responses;
@@ -77,6 +78,10 @@ pub(crate) fn api_routes() -> OpenApiRouter<Arc<AppState>> {
         .routes(routes!(accounts::signout_everywhere))
         .routes(routes!(accounts::delete_account))
         .routes(routes!(accounts::claim))
+        .routes(routes!(players::player))
+        .routes(routes!(players::games))
+        .routes(routes!(players::history))
+        .routes(routes!(players::leaderboard))
 }
 
 pub(crate) fn router(state: Arc<AppState>) -> Router {
@@ -88,6 +93,8 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
         .route("/g/{id}", get(game_page))
         .route("/rules", get(rules_page))
         .route("/account", get(account_page))
+        .route("/@/{username}", get(player_page))
+        .route("/leaderboard", get(leaderboard_page))
         .route("/assets/{*file}", get(pages::asset))
         .route("/i18n/{file}", get(pages::catalogue));
     let site = match state.metrics_endpoint {
@@ -201,4 +208,14 @@ async fn rules_page(query: PageQuery, headers: HeaderMap) -> Response {
 
 async fn account_page(query: PageQuery, headers: HeaderMap) -> Response {
     html(Page::Account.render(page_language(&query, &headers)))
+}
+
+/// The player page: the same page for every name (its script asks the API, which says
+/// whether the player exists).
+async fn player_page(query: PageQuery, headers: HeaderMap) -> Response {
+    html(Page::Player.render(page_language(&query, &headers)))
+}
+
+async fn leaderboard_page(query: PageQuery, headers: HeaderMap) -> Response {
+    html(Page::Leaderboard.render(page_language(&query, &headers)))
 }

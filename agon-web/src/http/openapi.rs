@@ -39,12 +39,13 @@ pub use super::names::{AnswerName, GameId, LevelName, OpponentName, SideChoice, 
             with a stable NAME; each response lists the names it can carry.",
         license(name = "MIT OR Apache-2.0", identifier = "MIT OR Apache-2.0"),
     ),
-    components(schemas(crate::error::ErrorBody, SideName, SideChoice, LevelName, OpponentName, AnswerName, super::state::GameChange)),
+    components(schemas(crate::error::ErrorBody, SideName, SideChoice, LevelName, OpponentName, AnswerName, super::state::GameChange, super::players::SpeedName)),
     tags(
         (name = "games", description = "Creating games and playing them"),
         (name = "friends", description = "Games between two people: joining, offers"),
         (name = "analysis", description = "The engine's analysis of any position"),
         (name = "accounts", description = "Optional accounts: passkeys, recovery codes, the session"),
+        (name = "players", description = "Players' ratings, games and rating history; the leaderboards"),
         (name = "server", description = "The server itself: health, this document"),
     )
 )]

@@ -21,6 +21,10 @@ pub enum Page {
     /// `/account`: sign up, sign in, the signed-in account (all optional: playing needs
     /// no account).
     Account,
+    /// `/@/{username}`: a player's ratings, rating history and games.
+    Player,
+    /// `/leaderboard`: the best players of each speed.
+    Leaderboard,
 }
 
 /// What a page puts into the shared header (`assets/header.html`).
@@ -37,13 +41,21 @@ struct HeaderSlots {
 
 impl Page {
     /// Every page.
-    pub const ALL: [Page; 3] = [Page::Game, Page::Rules, Page::Account];
+    pub const ALL: [Page; 5] = [
+        Page::Game,
+        Page::Rules,
+        Page::Account,
+        Page::Player,
+        Page::Leaderboard,
+    ];
 
     const fn body(self) -> &'static str {
         match self {
             Page::Game => include_str!("../../assets/index.html"),
             Page::Rules => include_str!("../../assets/rules.html"),
             Page::Account => include_str!("../../assets/account.html"),
+            Page::Player => include_str!("../../assets/player.html"),
+            Page::Leaderboard => include_str!("../../assets/leaderboard.html"),
         }
     }
 
@@ -67,6 +79,18 @@ impl Page {
                 nav_href: "/",
                 nav_key: "header.play",
             },
+            Page::Player => HeaderSlots {
+                skip_target: "player",
+                skip_key: "a11y.skip-player",
+                nav_href: "/",
+                nav_key: "header.play",
+            },
+            Page::Leaderboard => HeaderSlots {
+                skip_target: "leaderboard",
+                skip_key: "a11y.skip-leaderboard",
+                nav_href: "/",
+                nav_key: "header.play",
+            },
         }
     }
 
@@ -85,7 +109,7 @@ impl Page {
     /// }
     /// ```
     pub fn template(self) -> &'static str {
-        static TEMPLATES: OnceLock<[String; 3]> = OnceLock::new();
+        static TEMPLATES: OnceLock<[String; 5]> = OnceLock::new();
         let all = TEMPLATES.get_or_init(|| Page::ALL.map(|page| page.assemble()));
         &all[self as usize]
     }
@@ -206,7 +230,7 @@ fn rule_list() -> String {
 
 /// The embedded files under `/assets/`: name, content type, bytes. The script is a set of
 /// ES modules (`js/main.js` imports the others), served as they are.
-const ASSETS: [(&str, &str, &str); 18] = [
+const ASSETS: [(&str, &str, &str); 19] = [
     ("js/main.js", JS, include_str!("../../assets/js/main.js")),
     ("js/state.js", JS, include_str!("../../assets/js/state.js")),
     ("js/api.js", JS, include_str!("../../assets/js/api.js")),
@@ -238,6 +262,11 @@ const ASSETS: [(&str, &str, &str); 18] = [
         "js/account.js",
         JS,
         include_str!("../../assets/js/account.js"),
+    ),
+    (
+        "js/players.js",
+        JS,
+        include_str!("../../assets/js/players.js"),
     ),
     (
         "style.css",

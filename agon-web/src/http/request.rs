@@ -228,3 +228,11 @@ pub(crate) fn cookies<'a>(
             (key.trim() == name).then_some(value.trim())
         })
 }
+
+/// A request that only proves who is asking.
+#[derive(serde::Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TokenRequest {
+    /// The game's secret token.
+    pub token: String,
+}

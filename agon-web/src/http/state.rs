@@ -305,6 +305,70 @@ pub struct GameState {
     pub moves: Vec<String>,
     /// The board, drawn by agon-svg with the view's side at the bottom.
     pub svg: String,
+    /// Whether the game is rated (its end moves both players' ratings in `speed`).
+    pub rated: bool,
+    /// Its speed category: `ultrabullet`, `bullet`, `blitz`, `rapid`, `classical`,
+    /// `correspondence` (a game without a clock).
+    pub speed: &'static str,
+    /// Who plays each seat: an account, a deleted account, or a guest.
+    pub players: PlayersState,
+}
+
+/// Who plays each seat of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct PlayersState {
+    /// White's player.
+    pub white: PlayerState,
+    /// Black's player.
+    pub black: PlayerState,
+}
+
+/// The player of a seat: an account, a deleted account, or a guest (or the computer).
+///
+/// ```
+/// use agon_web::{game::SeatPlayer, http::state::PlayerState};
+/// let p = SeatPlayer { account_id: "00112233aabbccdd".into(), username: "Zoe".into(), deleted: true, bot: false, rating: Some([1712.4, 80.0]) };
+/// let state = PlayerState::of(Some(&p));
+/// assert_eq!((state.username, state.deleted, state.rating), (None, true, Some(1712)));
+/// assert_eq!(PlayerState::of(None), PlayerState { username: None, deleted: false, bot: false, rating: None, provisional: None });
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct PlayerState {
+    /// The account's name; `null` for a guest's seat (or the computer's), and for a
+    /// deleted account ("deleted player": `deleted` is true).
+    pub username: Option<String>,
+    /// Whether the seat's account was deleted: shown as "deleted player".
+    pub deleted: bool,
+    /// Whether the account is a bot's.
+    pub bot: bool,
+    /// In a rated game, the player's rating at the game's start, rounded.
+    pub rating: Option<i64>,
+    /// In a rated game, whether that rating was provisional (shown with a `?`).
+    pub provisional: Option<bool>,
+}
+
+impl PlayerState {
+    /// The state of a seat's account (`None`: a guest's seat).
+    pub fn of(player: Option<&crate::game::SeatPlayer>) -> PlayerState {
+        let Some(p) = player else {
+            return PlayerState {
+                username: None,
+                deleted: false,
+                bot: false,
+                rating: None,
+                provisional: None,
+            };
+        };
+        PlayerState {
+            username: (!p.deleted).then(|| p.username.clone()),
+            deleted: p.deleted,
+            bot: p.bot,
+            rating: p.rating.map(|[r, _]| r.round() as i64),
+            provisional: p
+                .rating
+                .map(|[_, deviation]| deviation > crate::game::rating::PROVISIONAL_DEVIATION),
+        }
+    }
 }
 
 /// What a game's state and a change of it both carry: the seats, the clock, the offers,
@@ -423,6 +487,12 @@ impl GameState {
             rules_parts: RulesParts::of(g.rules()),
             moves: g.moves().iter().map(|m| m.to_string()).collect(),
             svg: board_svg(game, view.side),
+            rated: game.rated,
+            speed: game.speed.name(),
+            players: PlayersState {
+                white: PlayerState::of(game.players[0].as_ref()),
+                black: PlayerState::of(game.players[1].as_ref()),
+            },
         }
     }
 }

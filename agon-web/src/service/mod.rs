@@ -32,6 +32,7 @@ use crate::workers::Workers;
 
 pub mod accounts;
 pub(crate) mod notify;
+pub mod ratings;
 pub(crate) mod timers;
 
 pub use timers::{Timers, PRUNE_EVERY};
@@ -155,7 +156,12 @@ async fn commit<T: Send + 'static>(
             timers::schedule(&app, game);
         }
     };
-    app.store.change(id, f, after).await
+    let changed = app.store.change(id, f, after).await?;
+    if let Some(game) = &changed.1 {
+        // A rated game's end moves its players' ratings (once, whoever else sees it).
+        ratings::rate_after_change(app, game).await;
+    }
+    Ok(changed)
 }
 
 /// Runs an action of the holder of `token` on game `id`, in one transaction: loads the
@@ -287,6 +293,8 @@ pub(crate) struct NewGame {
     pub clock: Option<(u32, u32)>,
     /// The creator's display name.
     pub name: Option<String>,
+    /// The creator's account, when signed in: recorded on their seat.
+    pub account: Option<crate::store::Account>,
 }
 
 /// Creates a game (the computer's first move made when it opens): answers the creator's
@@ -313,7 +321,25 @@ pub(crate) async fn create(
             i64::from(seconds) * minute / 60,
         )
     });
-    app.store.insert(&game, app.store.now_ms()).await?;
+    game.speed = ratings::speed_of(new.clock);
+    if let Some(account) = &new.account {
+        game.players[new.human.index()] = Some(ratings::seat_player(account, None));
+    }
+    let (new_game, seat) = (game.clone(), new.human);
+    let account = new.account.map(|a| a.id);
+    app.store
+        .change(
+            &game.id,
+            move |tx, _| {
+                tx.insert(&new_game, tx.now_ms());
+                if let Some(account_id) = &account {
+                    tx.seat(&new_game.id, seat, account_id, None);
+                }
+                Ok::<_, StoreError>(((), None))
+            },
+            |_| (),
+        )
+        .await?;
     app.metrics.game_created(
         new.opponent.name(),
         match new.opponent {
@@ -330,6 +356,7 @@ pub(crate) async fn join(
     app: &Arc<AppState>,
     id: &str,
     name: Option<String>,
+    account: Option<crate::store::Account>,
 ) -> Result<(String, WebGame), ApiError> {
     let token = ids::random_hex::<16>()?;
     let seat_digest = ids::digest(&token);
@@ -339,7 +366,12 @@ pub(crate) async fn join(
     let (_, game) = commit(app, id, move |tx, game| {
         let mut game = found(game)?;
         let now = tx.now_ms();
-        game.join(seat_digest, name, now)?;
+        let side = game.join(seat_digest, name, now)?;
+        if let Some(account) = &account {
+            // The joiner's account on the seat, in the same transaction as the join.
+            tx.seat(&game.id, side, &account.id, None);
+            game.players[side.index()] = Some(ratings::seat_player(account, None));
+        }
         tx.save(&mut game, now);
         Ok(((), Some(game)))
     })

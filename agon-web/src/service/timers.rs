@@ -176,6 +176,12 @@ pub(crate) fn start(app: &Arc<AppState>) -> tokio::task::JoinHandle<()> {
                     if let Err(e) = app.store.prune_ceremonies(crate::game::now_ms()).await {
                         eprintln!("agon-web: pruning ceremonies: {e}");
                     }
+                    // Rated games whose end a stopped server left unrated.
+                    match super::ratings::rate_lost_ends(&app).await {
+                        Ok(0) => {}
+                        Ok(n) => println!("agon-web: rated {n} games left unrated"),
+                        Err(e) => eprintln!("agon-web: rating ended games: {}", e.message),
+                    }
                 }
                 // The clocks whose timer was on a server that stopped (or whose change
                 // this server never heard of): any server ends them. Ending a game by

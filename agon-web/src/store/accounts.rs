@@ -126,6 +126,38 @@ CREATE INDEX seat_accounts_account ON seat_accounts (account_id);
     };
 }
 
+/// Rated games and the accounts of their seats (issue 33), one text for both dialects:
+/// SQLite's migration 7 to 8, PostgreSQL's 5 to 6. A game says whether it is rated, its
+/// speed category (NULL for a game stored before: derived from its clock when read) and
+/// its result once it has one (`white`, `black`, `draw`: written with every change, for
+/// the lists of a player's games; a game stored before has none until its next change,
+/// and none of them is an account's but a claimed seat's, rarely finished).
+/// The games stored before get the speed of their clock (`Speed::of_clock` at the
+/// time of this migration, frozen here as a migration is). A seat's account row gains
+/// the player's rating and deviation at the game's start
+/// (NULL in a casual game). The partial index finds the rated games whose end is still to
+/// be rated (the sweep of `service::ratings`).
+macro_rules! rated_games_schema {
+    () => {
+        "
+ALTER TABLE games ADD COLUMN rated BOOLEAN NOT NULL DEFAULT FALSE;
+ALTER TABLE games ADD COLUMN speed TEXT CHECK (speed IN ('ultrabullet', 'bullet', 'blitz',
+    'rapid', 'classical', 'correspondence'));
+ALTER TABLE games ADD COLUMN result TEXT CHECK (result IN ('white', 'black', 'draw'));
+ALTER TABLE seat_accounts ADD COLUMN rating DOUBLE PRECISION;
+ALTER TABLE seat_accounts ADD COLUMN deviation DOUBLE PRECISION;
+CREATE INDEX games_rated ON games (touched_ms) WHERE rated;
+UPDATE games SET speed = CASE
+    WHEN clock_initial_ms IS NULL OR clock_increment_ms IS NULL THEN 'correspondence'
+    WHEN clock_initial_ms + 150 * clock_increment_ms < 120000 THEN 'ultrabullet'
+    WHEN clock_initial_ms + 150 * clock_increment_ms < 660000 THEN 'bullet'
+    WHEN clock_initial_ms + 150 * clock_increment_ms < 1800000 THEN 'blitz'
+    WHEN clock_initial_ms + 150 * clock_increment_ms < 5400000 THEN 'rapid'
+    ELSE 'classical' END;
+"
+    };
+}
+
 /// How often a session's `last_used_ms` is written at most ([`Store::touch_session`]): a
 /// session used by every request costs one write a minute, not one a request.
 ///
@@ -331,7 +363,7 @@ fn passkey_of(row: &[Cell]) -> Result<Passkey, StoreError> {
 
 /// A stored rating from `rating, deviation, volatility, games, last_game_ms`, its bounds
 /// checked ([`Rating::new`]).
-fn rating_of(row: &[Cell]) -> Result<StoredRating, StoreError> {
+pub(super) fn rating_of(row: &[Cell]) -> Result<StoredRating, StoreError> {
     let rating = Rating::new(row[0].real()?, row[1].real()?, row[2].real()?)
         .map_err(|e| StoreError::Database(format!("database: a stored rating: {e}")))?;
     Ok(StoredRating {

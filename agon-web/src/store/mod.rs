@@ -33,6 +33,7 @@ use crate::game::WebGame;
 mod row;
 #[macro_use]
 mod accounts;
+mod players;
 mod postgres;
 mod sql;
 mod sqlite;
@@ -44,6 +45,9 @@ use write::Op;
 pub use accounts::{
     Account, Ceremony, NewAccount, Passkey, PasskeyRemoval, RatedGame, Session, StoredRating,
     TOUCH_EVERY_MS,
+};
+pub use players::{
+    GameCounts, GameFilter, Leader, PlayerGame, RatingPoint, ResultFilter, GAMES_PER_PAGE,
 };
 pub use postgres::{Notice, PgStore, CHANNEL, LISTENER_NAME, PG_VERSION};
 pub use sqlite::{SqliteStore, VERSION};
@@ -177,6 +181,26 @@ impl Change {
             from,
             moves,
             now_ms,
+        });
+    }
+
+    /// Records `account_id` as the player of seat `side` of game `game_id`, a game this
+    /// change inserts (after its [`Change::insert`]): a game created or paired by a
+    /// signed-in player. In a rated game, `rating` is the player's rating at the start
+    /// (kept for the game's page).
+    pub fn seat(
+        &mut self,
+        game_id: &str,
+        side: agon_core::Side,
+        account_id: &str,
+        rating: Option<&crate::game::rating::Rating>,
+    ) {
+        self.ops.push(Op::Seat {
+            game_id: game_id.to_string(),
+            side: side.name(),
+            account_id: account_id.to_string(),
+            rating: rating.map(|r| [r.rating, r.deviation]),
+            now_ms: self.now_ms,
         });
     }
 

@@ -42,7 +42,7 @@ use tokio::sync::mpsc;
 use tokio_postgres::types::{IsNull, ToSql, Type};
 use tokio_postgres::{AsyncMessage, NoTls, Row};
 
-use super::row::{GameRow, COLUMNS};
+use super::row::{seat_player, GameRow, SeatRow, COLUMNS};
 use super::sql::{self, Cell, Dialect, Rows, Statement, Value};
 use super::{worker, After, Change, Changed, Compute, Failure, StoreError, WebGame};
 
@@ -55,8 +55,8 @@ pub const LISTENER_NAME: &str = "agon-web-listen";
 /// The migrations: `MIGRATIONS[i]` takes the schema from version `i` to `i + 1`. Version 1
 /// is what SQLite's schema version 3 means, version 2 what its version 4 means, version 3
 /// what its version 5 means, version 4 what its version 6 means,
-/// version 5 what its version 7 means.
-const MIGRATIONS: [&str; 5] = [
+/// version 5 what its version 7 means, version 6 what its version 8 means.
+const MIGRATIONS: [&str; 6] = [
     "
 CREATE TABLE games (
     id                 TEXT PRIMARY KEY,
@@ -118,6 +118,9 @@ CREATE INDEX games_deadline ON games (deadline_ms) WHERE deadline_ms IS NOT NULL
     "ALTER TABLE games ADD COLUMN aborted BOOLEAN NOT NULL DEFAULT FALSE;",
     // The accounts that claimed a guest's seat (the same text as SQLite's 6 to 7).
     seat_accounts_schema!(),
+    // Rated games, their speed and result, the seats' ratings at the start (the same
+    // text as SQLite's 7 to 8).
+    rated_games_schema!(),
 ];
 
 /// How long the database keeps a session that sits in a transaction without a word
@@ -319,7 +322,27 @@ async fn load(client: &impl GenericClient, id: &str) -> Result<Option<WebGame>, 
     };
     // The moves follow the row's columns.
     let moves: Vec<String> = row.try_get(row.len() - 1).map_err(db_error)?;
-    row_of(&row).map_err(db_error)?.into_game(&moves).map(Some)
+    let mut game = row_of(&row).map_err(db_error)?.into_game(&moves)?;
+    let seats = client
+        .prepare_cached(&Dialect::Postgres.text(sql::SEAT_PLAYERS))
+        .await
+        .map_err(db_error)?;
+    for r in client.query(&seats, &[&id]).await.map_err(db_error)? {
+        let seat: SeatRow = (|| {
+            Ok::<_, tokio_postgres::Error>((
+                r.try_get(0)?,
+                r.try_get(1)?,
+                r.try_get(2)?,
+                r.try_get(3)?,
+                r.try_get(4)?,
+                r.try_get(5)?,
+                r.try_get(6)?,
+            ))
+        })()
+        .map_err(db_error)?;
+        seat_player(&mut game.players, id, seat)?;
+    }
+    Ok(Some(game))
 }
 
 /// Writes a change's rows, in order (their SQL: [`super::write::Op::statements`]).

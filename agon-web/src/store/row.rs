@@ -5,7 +5,8 @@ use agon_core::{Move, Position, Rules, Side};
 
 use super::sql::Value;
 use super::StoreError;
-use crate::game::{Clock, End, EndKind, Offers, WebGame};
+use crate::game::speed::Speed;
+use crate::game::{Clock, End, EndKind, Offers, SeatPlayer, WebGame};
 
 /// A [`GameRow`] from a row of [`COLUMNS`]: `game_row_from!(row.get)` calls `row.get(0)?`
 /// to `row.get(25)?` (each store's own row reader, typed by the field it fills).
@@ -38,6 +39,9 @@ macro_rules! game_row_from {
             resigned: $row.$get(23)?,
             over: $row.$get(24)?,
             aborted: $row.$get(25)?,
+            rated: $row.$get(26)?,
+            speed: $row.$get(27)?,
+            result: $row.$get(28)?,
         }
     };
 }
@@ -47,7 +51,7 @@ macro_rules! game_row_from {
 pub(crate) const COLUMNS: &str = "id, token_sha256, human, level, start, seed, rules, opponent,
     guest_sha256, creator_name, guest_name, clock_initial_ms, clock_increment_ms, white_ms,
     black_ms, clock_at_ms, version, end_reason, loser, draw_offer, takeback_offer,
-    rematch_offer, rematch_game, resigned, over, aborted";
+    rematch_offer, rematch_game, resigned, over, aborted, rated, speed, result";
 
 /// A game's row as both stores read and write it (the columns of `games`).
 pub(crate) struct GameRow {
@@ -74,6 +78,13 @@ pub(crate) struct GameRow {
     pub over: bool,
     /// Aborted: over with no result (`end_reason` NULL, as its CHECK allows).
     pub aborted: bool,
+    /// Whether the game is rated.
+    pub rated: bool,
+    /// Its speed's name (NULL in a game stored before speeds: derived from its clock).
+    pub speed: Option<String>,
+    /// `white`, `black` or `draw` once it has a result ([`WebGame::result`]), for the
+    /// lists of a player's games; written, never read back (the replay says it).
+    pub result: Option<String>,
 }
 
 fn side_text(side: Option<Side>) -> Option<String> {
@@ -116,6 +127,9 @@ impl GameRow {
             ("resigned", Value::Bool(self.resigned)),
             ("over", Value::Bool(self.over)),
             ("aborted", Value::Bool(self.aborted)),
+            ("rated", Value::Bool(self.rated)),
+            ("speed", Value::OptText(self.speed.clone())),
+            ("result", Value::OptText(self.result.clone())),
         ]
     }
 
@@ -157,6 +171,11 @@ impl GameRow {
             resigned: game.resigned(),
             over: game.is_over(),
             aborted: game.end.is_some_and(|e| !e.kind.has_result()),
+            rated: game.rated,
+            speed: Some(game.speed.name().to_string()),
+            result: game
+                .result()
+                .map(|winner| side_text(winner).unwrap_or_else(|| "draw".to_string())),
         }
     }
 
@@ -228,6 +247,13 @@ impl GameRow {
             rematch: side(&self.offers[2])?,
         };
         game.rematch_game = self.rematch_game;
+        game.rated = self.rated;
+        game.speed = match &self.speed {
+            Some(name) => Speed::from_name(name).ok_or_else(|| corrupt("speed"))?,
+            None => game.clock.map_or(Speed::Correspondence, |c| {
+                Speed::of_clock(c.initial_ms, c.increment_ms)
+            }),
+        };
         for text in moves {
             let m = text.parse::<Move>().map_err(|_| corrupt("move text"))?;
             game.play(m).map_err(|_| corrupt("illegal move"))?;
@@ -236,9 +262,41 @@ impl GameRow {
     }
 }
 
+/// A seat's player from a row of [`super::sql::SEAT_PLAYERS`] as each store reads it
+/// (side, account id, name, when deleted, bot, rating, deviation), put on its seat.
+pub(crate) fn seat_player(
+    players: &mut [Option<SeatPlayer>; 2],
+    id: &str,
+    (side, account_id, username, deleted_ms, bot, rating, deviation): SeatRow,
+) -> Result<(), StoreError> {
+    let side = Side::from_name(&side).ok_or_else(|| StoreError::Corrupt {
+        id: id.to_string(),
+        what: "seat side".into(),
+    })?;
+    players[side.index()] = Some(SeatPlayer {
+        account_id,
+        username,
+        deleted: deleted_ms.is_some(),
+        bot,
+        rating: rating.zip(deviation).map(|(r, d)| [r, d]),
+    });
+    Ok(())
+}
+
+/// A row of [`super::sql::SEAT_PLAYERS`].
+pub(crate) type SeatRow = (
+    String,
+    String,
+    String,
+    Option<i64>,
+    bool,
+    Option<f64>,
+    Option<f64>,
+);
+
 /// The columns a change may write ([`GameRow::fields`]' names): the rest (who created
 /// the game, how, under which rules) never changes once inserted.
-pub(crate) const CHANGEABLE: [&str; 15] = [
+pub(crate) const CHANGEABLE: [&str; 16] = [
     "guest_sha256",
     "guest_name",
     "white_ms",
@@ -254,6 +312,7 @@ pub(crate) const CHANGEABLE: [&str; 15] = [
     "rematch_game",
     "over",
     "aborted",
+    "result",
 ];
 
 #[cfg(test)]

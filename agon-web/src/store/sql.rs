@@ -155,6 +155,12 @@ impl Dialect {
 }
 
 /// The ids of the games whose running side's deadline has passed by `?1`.
+/// The accounts of a game's seats, read with the game: side, account id, name, when
+/// deleted, bot, the rating and deviation at the start ([`super::row::seat_player`]).
+pub(crate) const SEAT_PLAYERS: &str = "SELECT s.side, a.id, a.username, a.deleted_ms, a.bot, \
+     s.rating, s.deviation FROM seat_accounts s JOIN accounts a ON a.id = s.account_id \
+     WHERE s.game_id = ?1";
+
 pub(crate) const RUNNING_CLOCKS: &str = "SELECT id FROM games WHERE deadline_ms <= ?1";
 
 /// The number of games and of moves.

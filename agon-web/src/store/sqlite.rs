@@ -10,7 +10,7 @@ use rusqlite::{
     TransactionBehavior,
 };
 
-use super::row::{GameRow, COLUMNS};
+use super::row::{seat_player, GameRow, SeatRow, COLUMNS};
 use super::sql::{self, Cell, Dialect, Rows, Statement, Value};
 use super::{worker, Change, Changed, Failure, StoreError, WebGame};
 
@@ -37,11 +37,11 @@ PRAGMA user_version = 1;
 ";
 
 /// The schema version this server writes.
-pub const VERSION: i64 = 7;
+pub const VERSION: i64 = 8;
 
 /// The migrations from each version to the next: `MIGRATIONS[i]` takes version `i + 1` to
 /// `i + 2`. Each runs in one transaction with its version bump.
-const MIGRATIONS: [&str; 6] = [
+const MIGRATIONS: [&str; 7] = [
     // 1 to 2: the rule set of each game (the text form of agon_core::Rules). Games stored
     // before it were played under the standard rules.
     "ALTER TABLE games ADD COLUMN rules TEXT NOT NULL DEFAULT 'standard';
@@ -103,6 +103,9 @@ const MIGRATIONS: [&str; 6] = [
     // 6 to 7: the accounts that claimed a guest's seat (the same text as PostgreSQL's 4
     // to 5).
     concat!(seat_accounts_schema!(), "PRAGMA user_version = 7;"),
+    // 7 to 8: rated games, their speed and result, the seats' ratings at the start (the
+    // same text as PostgreSQL's 5 to 6).
+    concat!(rated_games_schema!(), "PRAGMA user_version = 8;"),
 ];
 
 /// The database: one SQLite connection in WAL mode behind a mutex.
@@ -429,5 +432,23 @@ fn load(tx: &Transaction<'_>, id: &str) -> Result<Option<WebGame>, StoreError> {
     let texts = moves
         .query_map(params![id], |row| row.get::<_, String>(0))?
         .collect::<Result<Vec<_>, _>>()?;
-    row.into_game(&texts).map(Some)
+    let mut game = row.into_game(&texts)?;
+    let mut seats = tx.prepare_cached(sql::SEAT_PLAYERS)?;
+    let rows = seats
+        .query_map(params![id], |r| {
+            Ok((
+                r.get(0)?,
+                r.get(1)?,
+                r.get(2)?,
+                r.get(3)?,
+                r.get(4)?,
+                r.get(5)?,
+                r.get(6)?,
+            ))
+        })?
+        .collect::<Result<Vec<SeatRow>, _>>()?;
+    for seat in rows {
+        seat_player(&mut game.players, id, seat)?;
+    }
+    Ok(Some(game))
 }

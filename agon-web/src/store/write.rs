@@ -31,6 +31,15 @@ pub(crate) enum Op {
     },
     /// Deletes the moves from ply `keep` on.
     Truncate { id: String, keep: usize },
+    /// The account of a seat of game `game_id` (written with the game: the row is
+    /// new), and in a rated game the player's rating and deviation at the start.
+    Seat {
+        game_id: String,
+        side: &'static str,
+        account_id: String,
+        rating: Option<[f64; 2]>,
+        now_ms: i64,
+    },
     /// Writes the row's changeable fields, if it still holds version `row.version - 1`.
     Save {
         row: Box<GameRow>,
@@ -74,6 +83,35 @@ impl Op {
                 "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
                 vec![Value::Text(id), ply(keep)],
             )],
+            Op::Seat {
+                game_id,
+                side,
+                account_id,
+                rating,
+                now_ms,
+            } => {
+                let mut params = vec![
+                    Value::Text(game_id),
+                    Value::Text(side.to_string()),
+                    Value::Text(account_id),
+                    Value::Int(Some(now_ms)),
+                ];
+                // A casual seat leaves the rating NULL (no value to bind).
+                let (columns, values) = match rating {
+                    Some([rating, deviation]) => {
+                        params.extend([Value::Real(rating), Value::Real(deviation)]);
+                        (", rating, deviation", ", ?5, ?6")
+                    }
+                    None => ("", ""),
+                };
+                vec![Statement::new(
+                    format!(
+                        "INSERT INTO seat_accounts (game_id, side, account_id, claimed_ms\
+                         {columns}) VALUES (?1, ?2, ?3, ?4{values})"
+                    ),
+                    params,
+                )]
+            }
             Op::Save {
                 row,
                 now_ms,

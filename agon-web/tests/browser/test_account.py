@@ -241,6 +241,34 @@ def test_signing_up_claims_the_game_in_progress(new_context, site):
     assert taken.status == 409 and taken.json()["error"] == "seat-claimed", taken.text()
 
 
+def test_a_players_page_lists_their_games_and_opens_them(new_context, site):
+    """A signed-up player's page: their name, no rating yet, the game they created signed
+    in (listed as playing, filterable), which opens; and the leaderboard's page."""
+    page, _, _ = account_page(new_context, site)
+    sign_up(page, "Lena")
+    confirm_codes(page)
+    made = page.request.post(f"{site}/api/games", headers={"Origin": site},
+                             data={"side": "white", "opponent": "friend", "clock": "5+3"})
+    assert made.status == 201, made.text()
+    game = made.json()["id"]
+    page.goto(f"{site}/@/lena")
+    expect(page.locator("#player-name")).to_have_text("Lena")
+    expect(page.locator("#no-ratings")).to_be_visible()
+    rows = page.locator("#games-list tr")
+    expect(rows).to_have_count(1)
+    expect(rows.first).to_contain_text("Blitz")
+    page.select_option("#filter-result", "win")
+    expect(rows).to_have_count(0)
+    expect(page.locator("#no-games")).to_be_visible()
+    page.select_option("#filter-result", "")
+    expect(rows).to_have_count(1)
+    rows.first.get_by_role("link", name="Playing").click()
+    expect(page).to_have_url(f"{site}/g/{game}")
+    page.goto(f"{site}/leaderboard?speed=rapid")
+    expect(page.locator("#leaderboard-speed")).to_have_value("rapid")
+    expect(page.locator("#leaderboard-empty")).to_be_visible()
+
+
 @pytest.mark.parametrize("lang,viewport", [
     ("en", None), ("ar", None), ("en", PHONE), ("ar", PHONE)])
 def test_account_page_screenshots(new_context, site, shots, catalogues, lang, viewport):
