@@ -443,11 +443,9 @@ export function initAnalysisPage() {
   document.addEventListener('keydown', (ev) => {
     const typing = /** @type {HTMLElement} */ (ev.target).closest('input, textarea, select');
     if (typing || ev.altKey || ev.ctrlKey || ev.metaKey) return;
-    const rtl = document.documentElement.dir === 'rtl';
-    const back = rtl ? 'ArrowRight' : 'ArrowLeft';
-    const forward = rtl ? 'ArrowLeft' : 'ArrowRight';
-    if (ev.key === back && tree.current !== null) goTo(tree.nodes[tree.current].parent);
-    else if (ev.key === forward) goForward();
+    // As on the game page, and as the buttons stand (left to right in every language).
+    if (ev.key === 'ArrowLeft' && tree.current !== null) goTo(tree.nodes[tree.current].parent);
+    else if (ev.key === 'ArrowRight') goForward();
     else if (ev.key === 'Home') goTo(null);
     else if (ev.key === 'End') goLast();
     else if (ev.key === 'f') flip();

@@ -9,7 +9,8 @@ the page's Content-Security-Policy (no inline scripts) does not cover.
 Kept quick: one server, one browser and one set of games for the whole file; a test per
 language opens its nine views side by side, each loaded once and checked in its four
 looks (the theme and the size change in place, without reloading), every axe rule in the
-first look and the look-dependent ones (colours, names, labels) in the other three.
+first look and the look-dependent ones (colours, names, labels) in the other three. The
+analysis board (with a game's moves) is checked in the light desktop look only.
 """
 
 from __future__ import annotations
@@ -164,6 +165,10 @@ def test_axe_finds_no_serious_violation(server, new_context, games, lang):
     for name, (ctx, path) in paths.items():
         views[name] = ctx.new_page()
         views[name].goto(f"{server}{path}?lang={lang}", wait_until="commit")
+    # The analysis board, with the moves of the game against the computer: checked in one
+    # look only (light, desktop), to keep the test quick.
+    analysis = black.new_page()
+    analysis.goto(f"{server}/analysis?game={cid}&lang={lang}", wait_until="commit")
 
     page = views["new game"]
     expect(page.locator("#new-game")).to_be_visible(timeout=TIMEOUT)
@@ -187,4 +192,10 @@ def test_axe_finds_no_serious_violation(server, new_context, games, lang):
 
     found = []
     check_looks(views, found)
+    expect(analysis.locator("#tree .tree-move")).to_have_count(2, timeout=TIMEOUT)
+    expect(analysis.locator("#board svg")).to_be_visible(timeout=TIMEOUT)
+    analysis.emulate_media(color_scheme="light", reduced_motion="reduce")
+    analysis.evaluate("([context, options]) => { window.agonAxe = axe.run(context, options); }",
+                      [FULL_CONTEXT, FULL_RUN])
+    found.extend(("analysis board [light, desktop]", v) for v in analysis.evaluate(BRIEF))
     assert not found, f"axe-core, {lang}: serious or critical violations:\n{violations_text(found)}"
