@@ -6,7 +6,7 @@
 
 import { post, ApiError } from './api.js';
 import { t } from './i18n.js';
-import { addArrow, addOutline, board, cellPolygon, makeFocusable, marksGroup, showSvg } from './board.js';
+import { addArrow, addMark, addOutline, board, cellCentre, cellPolygon, makeFocusable, marksGroup, showSvg } from './board.js';
 import { onRedraw } from './state.js';
 
 /**
@@ -269,7 +269,12 @@ function renderBoard() {
     const cells = line.pv.length ? cellsOf(line.pv[0]) : null;
     const from = cells && cellPolygon(cells[0]);
     const to = cells && cellPolygon(cells[1]);
-    if (from && to) addArrow(marks, from, to, i === 0 ? 'mark-hint-arrow mark-best' : 'mark-hint-arrow mark-other');
+    if (!from || !to) return;
+    const cls = i === 0 ? 'mark-best' : 'mark-other';
+    addArrow(marks, from, to, `mark-hint-arrow ${cls}`);
+    // The arrow's head: a dot on the cell it goes to.
+    const c = cellCentre(to);
+    addMark(marks, 'circle', { cx: c.x.toFixed(2), cy: c.y.toFixed(2), r: i === 0 ? '7' : '5', class: `mark-head ${cls}` });
   });
   for (const mv of view.legal) {
     const poly = mv.from && cellPolygon(mv.from);

@@ -62,7 +62,7 @@ export function cellPolygon(/** @type {string} */ cell) {
 }
 
 /** @param {Element} poly */
-function cellCentre(poly) {
+export function cellCentre(poly) {
   const nums = (poly.getAttribute('points') || '').trim().split(/[\s,]+/).map(Number);
   let x = 0;
   let y = 0;
@@ -100,7 +100,7 @@ export function addOutline(g, poly, cls) {
  * @param {string} tag 'circle' or 'line'
  * @param {Record<string, string>} attrs
  */
-function addMark(g, tag, attrs) {
+export function addMark(g, tag, attrs) {
   const mark = document.createElementNS(SVG_NS, tag);
   for (const [name, value] of Object.entries(attrs)) mark.setAttribute(name, value);
   g.appendChild(mark);
