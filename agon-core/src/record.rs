@@ -742,16 +742,7 @@ fn read_line(
                 let number = move_number(first, from);
                 let side = game.position().turn();
                 // It was legal here before the variation, and the game is as it was.
-                game.play(replaced).map_err(|reason| {
-                    ParseError::new(
-                        at,
-                        ParseErrorKind::IllegalMove {
-                            number,
-                            side,
-                            reason,
-                        },
-                    )
-                })?;
+                play_at(game, replaced, at, number, side)?;
                 slot.push(Variation {
                     moves,
                     variations: inner,
@@ -804,20 +795,25 @@ fn read_line(
             .position()
             .parse_move(token)
             .map_err(|e| e.shifted(at))?;
-        game.play(m).map_err(|reason| {
-            ParseError::new(
-                at,
-                ParseErrorKind::IllegalMove {
-                    number,
-                    side,
-                    reason,
-                },
-            )
-        })?;
+        play_at(game, m, at, number, side)?;
         variations.push(Vec::new());
         after_number = false;
         numbered = false;
     }
+}
+
+/// Plays `m`, written at byte `at` as move `number` of `side`; an illegal move is named so.
+fn play_at(game: &mut Game, m: Move, at: usize, number: u32, side: Side) -> Result<(), ParseError> {
+    game.play(m).map(|_| ()).map_err(|reason| {
+        ParseError::new(
+            at,
+            ParseErrorKind::IllegalMove {
+                number,
+                side,
+                reason,
+            },
+        )
+    })
 }
 
 impl FromStr for Record {
