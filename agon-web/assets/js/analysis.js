@@ -194,6 +194,8 @@ async function show() {
     view.outcome = answer.outcome;
     view.lines = [];
     showSvg(board(), answer.svg);
+    // How many moves the drawn position is from the start (the tests wait on it).
+    board().dataset.plies = String(request.moves.length);
     render();
     analyse(generation);
   } catch (e) {

@@ -1,7 +1,8 @@
 """The analysis board (/analysis) in a real browser: a tree of moves built on the board
 (a main line and a side line), exported as a record with variations (written by the
 server, agon-core's Record), read back into the page from the pasted text, the tree
-checked again, a side line promoted and a move deleted.
+checked again, a side line promoted and a move deleted; then a finished game opened on
+the board from its page's "Analyse this game" link.
 
 Run from the repository root (see test_browser.py).
 """
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from conftest import api
 from test_browser import TIMEOUT, click_cell
 
 # The record of the tree built below: White's f1-e1 answered by f11-g10, and f1-g1 as
@@ -32,12 +34,18 @@ def current(page):
     return page.locator("#tree .tree-move[aria-current]")
 
 
-def play(page, source, target, moves):
-    """Plays a move on the board and waits until the move list has `moves` moves."""
+def drawn(page, plies):
+    """Waits until the board shows a position `plies` moves from the start."""
+    expect(page.locator(f'#board[data-plies="{plies}"] svg')).to_be_visible(timeout=TIMEOUT)
+
+
+def play(page, source, target, moves, plies):
+    """Plays a move on the board, waits until the move list has `moves` moves and the
+    board is drawn `plies` moves from the start."""
     click_cell(page, source)
     click_cell(page, target)
     expect(page.locator("#tree .tree-move")).to_have_count(moves, timeout=TIMEOUT)
-    expect(page.locator("#board svg")).to_be_visible()
+    drawn(page, plies)
 
 
 def export(page):
@@ -52,16 +60,17 @@ def export(page):
 def test_a_tree_is_built_exported_and_read_back(server, new_context, shots):
     page = new_context().new_page()
     page.goto(server + "/analysis")
-    expect(page.locator("#board svg")).to_be_visible(timeout=TIMEOUT)
+    drawn(page, 0)
     # The engine is left out: this test is about the tree (tests/analysis.rs has the engine).
     page.locator("#engine-on").uncheck()
     expect(page.locator("#tree .tree-move")).to_have_count(0)
 
-    play(page, "f1", "e1", 1)
-    play(page, "f11", "g10", 2)
+    play(page, "f1", "e1", 1, 1)
+    play(page, "f11", "g10", 2, 2)
     page.locator("#go-first").click()
     expect(current(page)).to_have_count(0)
-    play(page, "f1", "g1", 3)
+    drawn(page, 0)
+    play(page, "f1", "g1", 3, 1)
     assert tree(page) == [["1. f1-e1", False], ["1. f1-g1", True], ["1… f11-g10", False]]
     expect(current(page)).to_have_text("1. f1-g1")
     page.locator("#board").screenshot(path=str(shots / "analysis-board.png"))
@@ -93,3 +102,20 @@ def test_a_tree_is_built_exported_and_read_back(server, new_context, shots):
     page.locator("#record-input").fill("1. f1-e1 (1. f1-g1 *")
     page.locator("#load-record").click()
     expect(page.locator("#analysis-error")).to_contain_text("at byte 19: expected a move or ')'", timeout=TIMEOUT)
+
+    # A finished game's page links to the board, which reads the game's record.
+    status, game = api(server, "POST", "/api/games", {"side": "white", "level": "easy"})
+    assert status == 201, game
+    gid, token = game["id"], game["token"]
+    status, state = api(server, "POST", f"/api/games/{gid}/moves", {"token": token, "move": "f1-e1"})
+    assert status == 200, state
+    status, state = api(server, "POST", f"/api/games/{gid}/resign", {"token": token})
+    assert status == 200, state
+    plies = len(state["moves"])
+    page.goto(f"{server}/g/{gid}")
+    link = page.locator("#analyse-link")
+    expect(link).to_be_visible(timeout=TIMEOUT)
+    link.click()
+    expect(page).to_have_url(f"{server}/analysis?game={gid}")
+    expect(page.locator("#tree .tree-move")).to_have_count(plies, timeout=TIMEOUT)
+    expect(page.locator("#tree .tree-move").first).to_have_text("1. f1-e1")
