@@ -39,7 +39,7 @@
 //! | how a game ended | [`Outcome`], [`EndReason`], [`Score`] | `outcome.rs` |
 //! | history, undo, repetition, playing a game out between players (feature `alloc`) | [`Game`], [`ChoiceError`] | `game.rs` |
 //! | the text of moves and positions | [`notation`], [`ParseError`], [`PositionText`] | `notation.rs` |
-//! | game records, like PGN (feature `alloc`) | [`Record`], [`RecordError`] | `record.rs` |
+//! | game records, like PGN, with variations (feature `alloc`) | [`Record`], [`Variation`], [`RecordError`] | `record.rs` |
 //! | the twelve symmetries of the board | [`Symmetry`] | `symmetry.rs` |
 //! | move-generation counts | [`perft()`], [`perft_divide`] | `perft.rs` |
 //! | a small seeded generator and random playouts | [`random`] | `random.rs` |
@@ -163,7 +163,7 @@ pub use perft::{perft, MAX_PERFT_DEPTH};
 pub use piece::{Kind, Piece, Side};
 pub use position::{Position, PositionError};
 #[cfg(feature = "alloc")]
-pub use record::{Record, RecordError};
+pub use record::{Record, RecordError, Variation};
 pub use rules::IllegalMove;
 pub use ruleset::{
     Between, Capture, EmptyThroneRing, GuardReturn, QueenPlacer, QueenReturn, Repetition, Rules,

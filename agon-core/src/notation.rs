@@ -125,13 +125,17 @@ pub enum ParseErrorKind {
     /// A move limit of 0 or above [`crate::Rules::MAX_LIMIT`].
     #[error("the move limit must be from 1 to 100000 plies")]
     LimitOutOfRange,
+    /// A game record's variations nest deeper than `Record::MAX_DEPTH` (64) levels.
+    #[error("variations nest too deep")]
+    VariationTooDeep,
 }
 
 impl ParseErrorKind {
     /// A short lowercase name of the kind, stable for programs to match on: `expected`,
     /// `no-such-cell`, `trailing-input`, `invalid-position`, `illegal-move`, `move-number`,
     /// `duplicate-tag`, `result-mismatch`, `unknown-preset`, `unknown-rule-option`,
-    /// `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`.
+    /// `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`,
+    /// `variation-too-deep`.
     ///
     /// ```
     /// use agon_core::ParseErrorKind;
@@ -152,6 +156,7 @@ impl ParseErrorKind {
             ParseErrorKind::UnknownRuleValue => "unknown-rule-value",
             ParseErrorKind::DuplicateRuleOption => "duplicate-rule-option",
             ParseErrorKind::LimitOutOfRange => "limit-out-of-range",
+            ParseErrorKind::VariationTooDeep => "variation-too-deep",
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use agon_core::{
     Cell, Game, IllegalMove, Move, ParseError, ParseErrorKind, Position, PositionError, Record,
-    Score, Side,
+    RecordError, Score, Side, Variation,
 };
 
 /// The diagram of RULES.md section 1 (the start position), which `Display` must
@@ -426,6 +426,145 @@ fn malformed_records_name_the_fault() {
     for (text, want) in cases {
         assert_eq!(text.parse::<Record>(), Err(want), "{text:?}");
     }
+}
+
+// ---------------------------------------------------------------------------------------
+// Variations.
+
+#[test]
+fn a_record_with_variations_is_written_canonically() {
+    let text = "[Result \"*\"]\n\n1. f1-e1 (1. f1-g1 f11-e10 (1... l2-l1 2. g1-f1)) (1. a5-b5) 1... f11-g10 2.\ne1-f1 (2. e1-e2) 2... g10-f11 *\n";
+    let record: Record = text.parse().unwrap();
+    assert_eq!(record.to_string(), text);
+    assert_eq!(record.game().moves().len(), 4);
+    let firsts = record.variations(0);
+    assert_eq!(firsts.len(), 2);
+    assert_eq!(firsts[0].moves().len(), 2);
+    assert_eq!(firsts[0].variations(1)[0].moves()[1].to_string(), "g1-f1");
+    assert_eq!(firsts[1].moves()[0].to_string(), "a5-b5");
+    assert_eq!(record.variations(2)[0].moves()[0].to_string(), "e1-e2");
+    assert!(record.variations(1).is_empty() && record.variations(3).is_empty());
+    // The same built through the API.
+    let mut game = Game::new();
+    for m in ["f1-e1", "f11-g10", "e1-f1", "g10-f11"] {
+        game.play(m.parse().unwrap()).unwrap();
+    }
+    let mut built = Record::new(game);
+    let mv = |t: &str| t.parse::<Move>().unwrap();
+    let mut first = Variation::new(vec![mv("f1-g1"), mv("f11-e10")]);
+    first
+        .add_variation(1, Variation::new(vec![mv("l2-l1"), mv("g1-f1")]))
+        .unwrap();
+    built.add_variation(0, first).unwrap();
+    built
+        .add_variation(0, Variation::new(vec![mv("a5-b5")]))
+        .unwrap();
+    built
+        .add_variation(2, Variation::new(vec![mv("e1-e2")]))
+        .unwrap();
+    assert_eq!(built, record);
+    // Loose spacing and a number before a move of Black that needs none read the same.
+    let loose = "1. f1-e1( 1. f1-g1 1... f11-e10(1... l2-l1 2. g1-f1 ) )(1. a5-b5)1... f11-g10 2. e1-f1 (2. e1-e2)2... g10-f11 *";
+    assert_eq!(loose.parse::<Record>().unwrap(), record);
+    // A record without variations is written as before.
+    assert_eq!(
+        "1. f1-e1 f11-g10 *".parse::<Record>().unwrap().to_string(),
+        "[Result \"*\"]\n\n1. f1-e1 f11-g10 *\n"
+    );
+}
+
+#[test]
+fn a_variation_sees_the_main_line_before_it() {
+    // Black's g10-f11 instead of l2-l1 brings the start position a third time: a draw
+    // by repetition, after which White has no move 5.
+    let main = format!("{SHUFFLE} 3. f1-e1 f11-g10 4. e1-f1 l2-l1");
+    let ok = format!("{main} (4... g10-f11) *");
+    let record: Record = ok.parse().unwrap();
+    assert_eq!(record.result(), Score::Unfinished);
+    assert_eq!(record.game().outcome(), None);
+    let over = format!("{main} (4... g10-f11 5. f1-e1) *");
+    assert_eq!(
+        over.parse::<Record>(),
+        Err(err(
+            over.find("5. f1-e1").unwrap() + 3,
+            ParseErrorKind::IllegalMove {
+                number: 5,
+                side: Side::White,
+                reason: IllegalMove::GameOver
+            }
+        ))
+    );
+    // The API checks the same.
+    let mut record: Record = format!("{main} *").parse().unwrap();
+    let mv = |t: &str| t.parse::<Move>().unwrap();
+    assert_eq!(
+        record.add_variation(7, Variation::new(vec![mv("g10-f11"), mv("f1-e1")])),
+        Err(RecordError::IllegalVariationMove(IllegalMove::GameOver))
+    );
+    assert!(!record.has_variations());
+    assert_eq!(
+        record.add_variation(8, Variation::new(vec![mv("f1-e1")])),
+        Err(RecordError::NoSuchMove)
+    );
+    assert_eq!(
+        record.add_variation(0, Variation::new(vec![])),
+        Err(RecordError::EmptyVariation)
+    );
+}
+
+#[test]
+fn malformed_variations_name_the_fault() {
+    use ParseErrorKind::{Expected, MoveNumber, VariationTooDeep};
+    let illegal = |number, side, reason| ParseErrorKind::IllegalMove {
+        number,
+        side,
+        reason,
+    };
+    let cases: Vec<(&str, ParseError)> = vec![
+        ("(1. f1-e1) *", err(0, Expected("a move before '('"))),
+        (
+            "1. (1. f1-g1) f1-e1 *",
+            err(3, Expected("a move before '('")),
+        ),
+        ("1. f1-e1 () *", err(10, Expected("a move"))),
+        ("1. f1-e1 (1.) *", err(12, Expected("a move"))),
+        ("1. f1-e1 (1. f1-g1 *", err(19, Expected("a move or ')'"))),
+        ("1. f1-e1 (1. f1-g1", err(18, Expected("a move or ')'"))),
+        (
+            "1. f1-e1 (1. f1-g1 1-0) *",
+            err(19, Expected("a move or ')'")),
+        ),
+        ("1. f1-e1 ) *", err(9, Expected("a move or a result"))),
+        (
+            "1. f1-e1 (1. f1-g1)) *",
+            err(19, Expected("a move or a result")),
+        ),
+        ("1. f1-e1 (1. f1-g1) f11-g10 *", err(20, MoveNumber(1))),
+        ("1. f1-e1 (f1-g1) *", err(10, MoveNumber(1))),
+        ("1. f1-e1 (2. f1-g1) *", err(10, MoveNumber(1))),
+        (
+            "1. f1-e1 (1. f1-f3) *",
+            err(13, illegal(1, Side::White, IllegalMove::NotAdjacent)),
+        ),
+        (
+            "1. f1-e1 f11-g10 (1... f11-f9) *",
+            err(23, illegal(1, Side::Black, IllegalMove::NotAdjacent)),
+        ),
+    ];
+    for (text, want) in cases {
+        assert_eq!(text.parse::<Record>(), Err(want), "{text:?}");
+    }
+    // Record::MAX_DEPTH levels of variations read; one more is refused at its '('.
+    let level = "(1. f1-g1 (1. f1-e1 ";
+    let deep = |n: usize| format!("1. f1-e1 {}{}*", level.repeat(n / 2), ")".repeat(n));
+    let ok: Record = deep(Record::MAX_DEPTH).parse().unwrap();
+    assert_eq!(ok.to_string().parse::<Record>().unwrap(), ok);
+    let text = deep(Record::MAX_DEPTH + 2);
+    let at = 9 + level.len() * Record::MAX_DEPTH / 2;
+    assert_eq!(text.parse::<Record>(), Err(err(at, VariationTooDeep)));
+    // A megabyte of nesting is refused as quickly, without deep recursion.
+    let huge = deep(100_000);
+    assert_eq!(huge.parse::<Record>(), Err(err(at, VariationTooDeep)));
 }
 
 #[test]

@@ -6,7 +6,8 @@ mod common;
 
 use agon_core::random::Rng;
 use agon_core::{
-    Between, Cell, CellSet, Game, Move, Position, Record, RecordError, Rules, Score, CELL_COUNT,
+    Between, Cell, CellSet, Game, Move, Position, Record, RecordError, Rules, Score, Variation,
+    CELL_COUNT,
 };
 use common::{leaning_move, rules_strategy};
 use proptest::prelude::*;
@@ -22,6 +23,32 @@ fn random_game(start: Position, seed: u64, len: usize, inward: usize) -> Game {
         game.play(m).expect("a listed move is legal");
     }
     game
+}
+
+/// A random variation of 1 to 6 moves from `game`'s position (`None` when the game is
+/// over), with variations of its own down to `depth` more levels; `game` is left as it was.
+fn random_variation(game: &mut Game, rng: &mut Rng, depth: usize) -> Option<Variation> {
+    let base = game.moves().len();
+    let len = 1 + rng.below(6);
+    while !game.is_over() && game.moves().len() - base < len {
+        let inward = rng.below(4);
+        let m = leaning_move(game, rng, inward);
+        game.play(m).expect("a listed move is legal");
+    }
+    let moves = game.moves()[base..].to_vec();
+    let mut variation = Variation::new(moves.clone());
+    // Some of its moves get variations, read from the position before them.
+    for i in (0..moves.len()).rev() {
+        game.undo();
+        if depth > 0 && rng.below(3) == 0 {
+            for _ in 0..1 + rng.below(2) {
+                if let Some(other) = random_variation(game, rng, depth - 1) {
+                    variation.add_variation(i, other).unwrap();
+                }
+            }
+        }
+    }
+    (!moves.is_empty()).then_some(variation)
 }
 
 /// Random games, under the standard rules half the time and any rule set otherwise.
@@ -234,6 +261,41 @@ proptest! {
             }
         }
         prop_assert_eq!(record.to_string().parse::<Record>(), Ok(record));
+    }
+
+    /// A record with variations (nested up to three deep, added through the API) writes
+    /// canonical text: it reads back to the same record and is written again unchanged;
+    /// the main line and its result are the game's, whatever the variations.
+    #[test]
+    fn records_with_variations_round_trip(
+        game in game_strategy(),
+        seed in any::<u64>(),
+        branches in 0usize..8,
+    ) {
+        let mut rng = Rng::new(seed);
+        let mut record = Record::new(game.clone());
+        let plies = game.moves().len();
+        for _ in 0..if plies == 0 { 0 } else { branches } {
+            let ply = rng.below(plies);
+            let mut at = game.clone();
+            while at.moves().len() > ply {
+                at.undo();
+            }
+            let variation = random_variation(&mut at, &mut rng, 2).expect("the game went on");
+            prop_assert_eq!(record.add_variation(ply, variation), Ok(()));
+        }
+        prop_assert_eq!(record.has_variations(), plies > 0 && branches > 0);
+        let text = record.to_string();
+        let parsed: Record = text.parse().unwrap();
+        prop_assert_eq!(&parsed, &record);
+        prop_assert_eq!(parsed.game(), &game);
+        prop_assert_eq!(parsed.to_string(), text);
+        // Without its variations, the record is the game's own.
+        let mut bare = parsed;
+        for ply in 0..plies {
+            while bare.remove_variation(ply, 0).is_some() {}
+        }
+        prop_assert_eq!(bare, Record::new(game));
     }
 
     #[test]

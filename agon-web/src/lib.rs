@@ -44,7 +44,7 @@ pub use http::state::{
     View,
 };
 pub use http::{
-    accounts, analysis, api, events, friend, health, openapi, pages, rejections,
+    accounts, analysis, api, events, friend, health, openapi, pages, records, rejections,
     CONTENT_SECURITY_POLICY,
 };
 pub use hub::{Hub, HubEvent, Published, StreamLimits, StreamPermit, Subscription};
@@ -311,7 +311,7 @@ pub async fn serve_with(
     let app = net::App {
         metrics: state.metrics.clone(),
         router: http::router(state),
-        max_body: http::request::MAX_BODY,
+        max_body: http::request::max_body_for,
         security_headers: http::set_security_headers,
     };
     let served = net::serve(listener, app, connections, max_total, per_client, shutdown).await;

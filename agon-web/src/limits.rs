@@ -531,6 +531,7 @@ impl Kind {
     /// assert_eq!(Kind::of(&Method::POST, "/api/account/recover"), Some(Kind::Create));
     /// assert_eq!(Kind::of(&Method::POST, "/api/account/signout"), None);
     /// assert_eq!(Kind::of(&Method::POST, "/api/analysis"), Some(Kind::Action));
+    /// assert_eq!(Kind::of(&Method::POST, "/api/records/read"), Some(Kind::Action));
     /// ```
     pub fn of(method: &Method, path: &str) -> Option<Kind> {
         if method != Method::POST {
@@ -539,7 +540,12 @@ impl Kind {
         if path == "/api/games" {
             return Some(Kind::Create);
         }
-        if path == "/api/analysis" {
+        // The analysis board's requests: the engine's (charged by its cost), and the
+        // board's and the records' (a record may be 128 KiB to read).
+        if path == "/api/analysis"
+            || path == "/api/analysis/board"
+            || path.starts_with("/api/records/")
+        {
             return Some(Kind::Action);
         }
         if matches!(

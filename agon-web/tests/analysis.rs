@@ -1,9 +1,12 @@
 //! `POST /api/analysis` through the real router: a forced win found with its score, the
 //! same lines for the same request under a node budget, records with moves, the ludii
 //! rules, three lines best first, every bad input's status and error name, the deadline
-//! of a search and its cost in the action budget.
+//! of a search and its cost in the action budget; the analysis board's records with
+//! variations read into a tree and written back (`/api/records/read`, `/write`) and its
+//! positions drawn (`/api/analysis/board`).
 
 use agon_core::{Game, Move, Position, Record, Rules};
+use agon_web::http::request::MAX_RECORD_BODY;
 use agon_web::limits::{LimitConfig, Quota};
 use agon_web::Config;
 #[macro_use]
@@ -241,7 +244,13 @@ async fn each_bad_input_is_refused_with_its_name() {
         answer.error(status, name);
         assert!(!answer.text.contains("lines"), "{body}");
     }
+    // A record's body may be 128 KiB: 5000 bytes are read (and refused as a record).
     let big = json!({"record": "x".repeat(5000)}).to_string();
+    server
+        .post_raw("/api/analysis", "application/json", big)
+        .await
+        .error(400, "malformed-record");
+    let big = json!({"record": "x".repeat(MAX_RECORD_BODY)}).to_string();
     server
         .post_raw("/api/analysis", "application/json", big)
         .await
@@ -321,4 +330,247 @@ async fn a_request_given_up_by_its_client_frees_its_worker() {
     server.analyse(json!({"ms": 100})).await;
     let waited = started.elapsed().as_millis();
     assert!(waited < 1_000, "waited {waited} ms for the worker");
+}
+
+/// The tree of a record with variations, as the API lists it: move and parent.
+fn tree_of(answer: &Value) -> Vec<(String, Option<u64>)> {
+    answer["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| {
+            (
+                n["move"].as_str().unwrap().to_string(),
+                n["parent"].as_u64(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_record_with_variations_is_read_into_a_tree_and_written_back() {
+    let server = server().await;
+    let text = "[Event \"Study\"]\n[Result \"*\"]\n\n1. f1-e1 (1. f1-g1 f11-e10 (1... l2-l1)) 1... f11-g10 2. e1-f1 *\n";
+    // Read loosely written, answered canonically.
+    let loose = text.replace("(1. f1-g1", "( 1. f1-g1");
+    let read = server
+        .post("/api/records/read", json!({ "record": loose }))
+        .await
+        .ok();
+    assert_eq!(read["record"], text);
+    assert_eq!(read["position"], START);
+    assert_eq!(
+        (read["rules"].as_str(), read["result"].as_str()),
+        (Some("standard"), Some("*"))
+    );
+    assert_eq!(read["tags"], json!([["Event", "Study"]]));
+    let s = |m: &str, p: Option<u64>| (m.to_string(), p);
+    assert_eq!(
+        tree_of(&read),
+        [
+            s("f1-e1", None),
+            s("f11-g10", Some(0)),
+            s("e1-f1", Some(1)),
+            s("f1-g1", None),
+            s("f11-e10", Some(3)),
+            s("l2-l1", Some(3)),
+        ]
+    );
+    // The tree written back, in another order (the page's), is the same record.
+    let nodes = json!([
+        {"move": "f1-e1", "parent": null},
+        {"move": "f1-g1", "parent": null},
+        {"move": "f11-g10", "parent": 0},
+        {"move": "f11-e10", "parent": 1},
+        {"move": "l2-l1", "parent": 1},
+        {"move": "e1-f1", "parent": 2},
+    ]);
+    let written = server
+        .post(
+            "/api/records/write",
+            json!({"nodes": nodes, "tags": [["Event", "Study"]]}),
+        )
+        .await
+        .ok();
+    assert_eq!(written["record"], text);
+    assert_eq!(tree_of(&written), tree_of(&read));
+    // A tree from a set position under other rules keeps both.
+    let ludii = Position::start_with_rules(Rules::LUDII)
+        .to_text()
+        .to_string();
+    let written = server
+        .post(
+            "/api/records/write",
+            json!({"rules": "ludii", "position": ludii, "nodes": [{"move": "f1-e1", "parent": null}], "result": "0-1"}),
+        )
+        .await
+        .ok();
+    let record: Record = written["record"].as_str().unwrap().parse().unwrap();
+    assert_eq!(record.game().rules(), Rules::LUDII);
+    assert_eq!(record.result().to_string(), "0-1");
+    assert_eq!(
+        server
+            .post("/api/records/read", json!({"record": written["record"]}))
+            .await
+            .ok()["record"],
+        written["record"]
+    );
+}
+
+#[tokio::test]
+async fn bad_records_and_trees_are_refused_with_the_cores_reason() {
+    let server = server().await;
+    let answer = server
+        .post(
+            "/api/records/read",
+            json!({"record": "1. f1-e1 (1. f1-g1 *"}),
+        )
+        .await;
+    answer.error(400, "malformed-record");
+    assert!(
+        answer
+            .text
+            .contains("record: at byte 19: expected a move or ')'"),
+        "{}",
+        answer.text
+    );
+    server
+        .post(
+            "/api/records/read",
+            json!({"record": "1. f1-e1 (1. f1-f3) *"}),
+        )
+        .await
+        .error(409, "not-adjacent");
+    let deep = format!("1. f1-e1 {}*", "(1. f1-g1 (1. f1-e1 ".repeat(33));
+    server
+        .post("/api/records/read", json!({ "record": deep }))
+        .await
+        .error(400, "malformed-record");
+    let node = |m: &str, p: Value| json!({"move": m, "parent": p});
+    let cases: Vec<(Value, u16, &str)> = vec![
+        (json!([node("f1-e1", json!(0))]), 400, "invalid-field"),
+        (
+            json!([node("f1-e1", json!(null)), node("f11-g10", json!(1))]),
+            400,
+            "invalid-field",
+        ),
+        (json!([node("zz", json!(null))]), 400, "malformed-move"),
+        (json!([node("f1-f3", json!(null))]), 409, "not-adjacent"),
+        // A variation's illegal move (Black's queen jumps).
+        (
+            json!([
+                node("f1-e1", json!(null)),
+                node("f11-g10", json!(0)),
+                node("f11-f9", json!(0))
+            ]),
+            409,
+            "not-adjacent",
+        ),
+    ];
+    for (nodes, status, name) in cases {
+        server
+            .post("/api/records/write", json!({ "nodes": nodes }))
+            .await
+            .error(status, name);
+    }
+    // Other first moves are variations of the first, each at depth 1.
+    let nodes = vec![
+        node("f1-e1", json!(null)),
+        node("f1-g1", json!(null)),
+        node("a5-b5", json!(null)),
+    ];
+    let answer = server
+        .post("/api/records/write", json!({ "nodes": nodes }))
+        .await
+        .ok();
+    assert_eq!(
+        answer["record"],
+        "[Result \"*\"]\n\n1. f1-e1 (1. f1-g1) (1. a5-b5) *\n"
+    );
+    server
+        .post(
+            "/api/records/write",
+            json!({"nodes": [node("f1-e1", json!(null))], "result": "2-0"}),
+        )
+        .await
+        .error(400, "invalid-field");
+    server
+        .post(
+            "/api/records/write",
+            json!({"nodes": [], "tags": [["Result", "1-0"]]}),
+        )
+        .await
+        .error(400, "invalid-field");
+}
+
+#[tokio::test]
+async fn a_long_record_fits_and_a_larger_body_is_413() {
+    let server = server().await;
+    // A record of 100 KB (its tag): over the 4 KiB of other requests, under 128 KiB.
+    let long = format!("[Note \"{}\"]\n\n1. f1-e1 *", "n".repeat(100_000));
+    let read = server
+        .post("/api/records/read", json!({ "record": long }))
+        .await
+        .ok();
+    assert_eq!(tree_of(&read), [("f1-e1".to_string(), None)]);
+    let answer = server.analyse(json!({"record": long, "nodes": 1000})).await;
+    assert_eq!(answer["lines"].as_array().unwrap().len(), 1);
+    let over = json!({"record": "n".repeat(MAX_RECORD_BODY)}).to_string();
+    for path in [
+        "/api/records/read",
+        "/api/records/write",
+        "/api/analysis/board",
+    ] {
+        server
+            .post_raw(path, "application/json", over.clone())
+            .await
+            .error(413, "body-too-large");
+    }
+    // Other requests keep their 4 KiB.
+    let games = json!({"level": "easy", "name": "x".repeat(5000)}).to_string();
+    server
+        .post_raw("/api/games", "application/json", games)
+        .await
+        .error(413, "body-too-large");
+}
+
+#[tokio::test]
+async fn the_board_of_any_node_is_drawn_with_its_legal_moves() {
+    let server = server().await;
+    let start = server.post("/api/analysis/board", json!({})).await.ok();
+    assert_eq!(start["position"], START);
+    assert_eq!(start["legal"].as_array().unwrap().len(), 27);
+    assert_eq!(start["chooser"], "white");
+    assert!(start["outcome"].is_null());
+    assert!(start["svg"].as_str().unwrap().starts_with("<svg"));
+    let after = server
+        .post(
+            "/api/analysis/board",
+            json!({"moves": ["f1-e1"], "flipped": true}),
+        )
+        .await
+        .ok();
+    assert_eq!(after["chooser"], "black");
+    assert_eq!(after["legal"].as_array().unwrap().len(), 26);
+    let won = server
+        .post(
+            "/api/analysis/board",
+            json!({"position": WON_IN_ONE, "moves": ["h5-g6"]}),
+        )
+        .await
+        .ok();
+    assert_eq!(won["legal"], json!([]));
+    assert_eq!(won["outcome"]["winner"], "white");
+    assert_eq!(won["outcome"]["score"], "1-0");
+    server
+        .post(
+            "/api/analysis/board",
+            json!({"position": WON_IN_ONE, "moves": ["h5-g6", "f11-e10"]}),
+        )
+        .await
+        .error(409, "game-over");
+    server
+        .post("/api/analysis/board", json!({"moves": ["f1-f3"]}))
+        .await
+        .error(409, "not-adjacent");
 }

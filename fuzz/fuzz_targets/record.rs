@@ -1,5 +1,6 @@
-//! Game records (`Record`'s `FromStr` and `Display`): any text is an error or a record
-//! whose printed text parses back to the same record and is a fixed point.
+//! Game records (`Record`'s `FromStr` and `Display`), variations included: any text is an
+//! error or a record whose printed text parses back to the same record and is a fixed
+//! point, and whose variations, checked again through `Record::add_variation`, are legal.
 #![no_main]
 
 use agon_core::{Record, Score};
@@ -33,6 +34,23 @@ fuzz_target!(|data: &[u8]| {
             for pos in record.game().positions() {
                 agon_fuzz::check_position(pos);
             }
+            // The variations the reader checked, the API takes again: moved onto a bare
+            // record of the same game, they print the same text.
+            let mut bare = record.clone();
+            let mut rebuilt = record.clone();
+            for ply in 0..record.game().moves().len() {
+                while bare.remove_variation(ply, 0).is_some() {}
+                while rebuilt.remove_variation(ply, 0).is_some() {}
+            }
+            assert!(!bare.has_variations());
+            for ply in 0..record.game().moves().len() {
+                for v in record.variations(ply) {
+                    rebuilt
+                        .add_variation(ply, v.clone())
+                        .unwrap_or_else(|e| panic!("a read variation is refused: {e}"));
+                }
+            }
+            assert_eq!(rebuilt, record);
         }
         Err(e) => assert!(e.offset() <= text.len(), "error offset past the end"),
     }

@@ -31,29 +31,38 @@ export function setBoard(svgText, key) {
   if (key && key === app.boardKey) return;
   const hadFocus = el.contains(document.activeElement);
   if (hadFocus && !app.refocus) app.refocus = 'board';
-  el.innerHTML = svgText;
+  showSvg(el, svgText);
   app.boardKey = key || null;
+  decorate();
+}
+
+/**
+ * Puts a drawing into a container, fitted, its own title and label taken off: the
+ * container carries a translated label instead, and the focusable pieces and cells
+ * their names (the game page and the analysis board).
+ * @param {HTMLElement} el
+ * @param {string} svgText
+ */
+export function showSvg(el, svgText) {
+  el.innerHTML = svgText;
   const svg = el.querySelector('svg');
   if (svg) {
     fitSvg(svg);
-    // The drawing's own title and label are the position text: the board container
-    // carries a translated label instead, and the focusable pieces and cells their names.
     const title = svg.querySelector(':scope > title');
     if (title) title.remove();
     svg.removeAttribute('role');
     svg.removeAttribute('aria-label');
     for (const text of svg.querySelectorAll('text')) text.setAttribute('aria-hidden', 'true');
   }
-  decorate();
 }
 
 /** @returns {SVGPolygonElement | null} */
-function cellPolygon(/** @type {string} */ cell) {
+export function cellPolygon(/** @type {string} */ cell) {
   return board().querySelector(`polygon.cell[data-cell="${cell}"]`);
 }
 
 /** @param {Element} poly */
-function cellCentre(poly) {
+export function cellCentre(poly) {
   const nums = (poly.getAttribute('points') || '').trim().split(/[\s,]+/).map(Number);
   let x = 0;
   let y = 0;
@@ -66,7 +75,7 @@ function cellCentre(poly) {
 }
 
 /** The group of the page's own marks, drawn over the pieces. */
-function marksGroup(/** @type {SVGSVGElement} */ svg) {
+export function marksGroup(/** @type {SVGSVGElement} */ svg) {
   let g = svg.querySelector('g.ui-marks');
   if (!g) {
     g = document.createElementNS(SVG_NS, 'g');
@@ -77,7 +86,7 @@ function marksGroup(/** @type {SVGSVGElement} */ svg) {
 }
 
 /** @param {Element} g @param {Element} poly @param {string} cls */
-function addOutline(g, poly, cls) {
+export function addOutline(g, poly, cls) {
   const p = document.createElementNS(SVG_NS, 'polygon');
   p.setAttribute('points', poly.getAttribute('points') || '');
   p.setAttribute('class', cls);
@@ -91,14 +100,14 @@ function addOutline(g, poly, cls) {
  * @param {string} tag 'circle' or 'line'
  * @param {Record<string, string>} attrs
  */
-function addMark(g, tag, attrs) {
+export function addMark(g, tag, attrs) {
   const mark = document.createElementNS(SVG_NS, tag);
   for (const [name, value] of Object.entries(attrs)) mark.setAttribute(name, value);
   g.appendChild(mark);
 }
 
 /** @param {Element} el @param {string} cell */
-function makeFocusable(el, cell) {
+export function makeFocusable(el, cell) {
   focusable.add(el);
   el.setAttribute('tabindex', '0');
   el.setAttribute('role', 'button');
@@ -220,7 +229,7 @@ function decoratePremove(svg, marks) {
  * Adds an arrow (a line) from the centre of one cell to another's: the hint's, a premove's.
  * @param {Element} g @param {Element} from @param {Element} to @param {string} cls
  */
-function addArrow(g, from, to, cls) {
+export function addArrow(g, from, to, cls) {
   const a = cellCentre(from);
   const b = cellCentre(to);
   addMark(g, 'line', {

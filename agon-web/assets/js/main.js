@@ -1,6 +1,7 @@
-// agon-web: the game page, the rules page, the account page and the players' pages, as ES modules served as
-// they are (no build step, no framework). The server fills the page in its language; this script loads the
-// catalogue for switching languages and runs the page named by <body data-page>.
+// agon-web: the game page, the rules page, the account page, the players' pages and the analysis board,
+// as ES modules served as they are (no build step, no framework). The server fills the page in its
+// language; this script loads the catalogue for switching languages and runs the page named by
+// <body data-page>.
 //
 //   state.js   the page's state and the questions asked about it
 //   api.js     the JSON API client and the start board
@@ -17,6 +18,7 @@
 //   rules.js   the rules page
 //   account.js the account page (/account) and the header's sign-in link
 //   players.js the player page (/@/{username}) and the leaderboard (/leaderboard)
+//   analysis.js the analysis board (/analysis): the tree of moves, the engine's lines
 
 import { app, onRedraw } from './state.js';
 import { initStrings } from './i18n.js';
@@ -26,6 +28,7 @@ import { route } from './game.js';
 import { initRulesPage } from './rules.js';
 import { initAccountLink, initAccountPage } from './account.js';
 import { initPlayerPage, initLeaderboardPage } from './players.js';
+import { initAnalysisPage } from './analysis.js';
 
 async function init() {
   app.page = document.body.dataset.page || 'game';
@@ -40,6 +43,8 @@ async function init() {
     initPlayerPage();
   } else if (app.page === 'leaderboard') {
     initLeaderboardPage();
+  } else if (app.page === 'analysis') {
+    initAnalysisPage();
   } else {
     initRulesPage();
   }

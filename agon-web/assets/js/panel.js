@@ -319,6 +319,10 @@ export function render() {
 
   // Tools
   $('record-link').setAttribute('href', `/api/games/${app.id}/record`);
+  // The analysis board: for a finished game, and for a watcher of one going on (a player
+  // does not get the engine's help during the game).
+  $('analyse-link').setAttribute('href', `/analysis?game=${app.id}`);
+  show($('analyse-link'), !!outcome || !app.token);
   /** @type {HTMLInputElement} */ ($('position-text')).value = s.position;
   const note = $('copy-note');
   if (note && note.dataset.key) setText(note, t(note.dataset.key));

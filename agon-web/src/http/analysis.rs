@@ -20,7 +20,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
 use super::api::{HINT_COST_MS, HINT_NODES};
-use super::request::{is_rules_fault, parse_position, parse_rules, rules_error, JsonBody};
+use super::request::{
+    is_rules_fault, parse_position, parse_rules, rules_error, JsonBody, MAX_RECORD_BODY,
+};
 use super::responses::WorkersBusy;
 use super::state::side_name;
 use crate::error::{ApiError, ErrorBody};
@@ -248,6 +250,53 @@ pub fn game_of(
     moves: &[String],
     rules: Option<&str>,
 ) -> Result<Game, ApiError> {
+    let game = replay(position, record, moves, rules)?;
+    if game.is_over() {
+        return Err(game_over(&game));
+    }
+    Ok(game)
+}
+
+/// A record's text read by agon-core, refused with the API's names: agon-core's
+/// `IllegalMove` name as `409` for an illegal move, the rule set's names for its
+/// `Rules` tag, else `400 malformed-record` with agon-core's reason and byte offset.
+///
+/// ```
+/// let e = agon_web::analysis::read_record("1. f1-e1 (1. f1-g1 *").unwrap_err();
+/// assert_eq!((e.name, e.message.as_str()), ("malformed-record", "record: at byte 19: expected a move or ')'"));
+/// ```
+pub fn read_record(text: &str) -> Result<Record, ApiError> {
+    text.parse::<Record>().map_err(|e| match e.kind() {
+        ParseErrorKind::IllegalMove { reason, .. } => {
+            ApiError::conflict(reason.name(), format!("record: {e}"))
+        }
+        kind if is_rules_fault(kind) => rules_error(e),
+        _ => ApiError::new(
+            StatusCode::BAD_REQUEST,
+            "malformed-record",
+            format!("record: {e}"),
+        ),
+    })
+}
+
+/// [`game_of`], but a game that the position, the record or the moves end is taken
+/// (a move after the end is still `409 game-over`).
+///
+/// ```
+/// use agon_web::analysis::replay;
+/// let won = "Qf6,Ge5,Ge6,Gf5,Gf7,Gg5,Gh5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 w";
+/// let game = replay(Some(won), None, &["h5-g6".to_string()], None)?;
+/// assert!(game.is_over());
+/// let more = ["h5-g6".to_string(), "f11-e10".to_string()];
+/// assert_eq!(replay(Some(won), None, &more, None).unwrap_err().name, "game-over");
+/// # Ok::<(), agon_web::ApiError>(())
+/// ```
+pub fn replay(
+    position: Option<&str>,
+    record: Option<&str>,
+    moves: &[String],
+    rules: Option<&str>,
+) -> Result<Game, ApiError> {
     let mut game = match (record, position, rules) {
         (Some(_), Some(_), _) => {
             return Err(ApiError::invalid_field(
@@ -259,20 +308,7 @@ pub fn game_of(
                 "a record carries its rule set (its Rules tag): rules goes with a position",
             ))
         }
-        (Some(text), None, None) => text
-            .parse::<Record>()
-            .map_err(|e| match e.kind() {
-                ParseErrorKind::IllegalMove { reason, .. } => {
-                    ApiError::conflict(reason.name(), format!("record: {e}"))
-                }
-                kind if is_rules_fault(kind) => rules_error(e),
-                _ => ApiError::new(
-                    StatusCode::BAD_REQUEST,
-                    "malformed-record",
-                    format!("record: {e}"),
-                ),
-            })?
-            .into_game(),
+        (Some(text), None, None) => read_record(text)?.into_game(),
         (None, position, rules) => {
             let rules = parse_rules(rules)?;
             Game::from_position(parse_position(position, rules)?)
@@ -291,9 +327,6 @@ pub fn game_of(
         })?;
         game.play(m)
             .map_err(|e| ApiError::conflict(e.name(), format!("moves[{i}] {text}: {e}")))?;
-    }
-    if game.is_over() {
-        return Err(game_over(&game));
     }
     Ok(game)
 }
@@ -395,7 +428,7 @@ fn respond(game: &Game, analysis: Option<Analysis>) -> AnalysisResponse {
 pub async fn analysis(
     State(app): State<Arc<AppState>>,
     Extension(charge): Extension<Charge>,
-    JsonBody(request): JsonBody<AnalysisRequest>,
+    JsonBody(request): JsonBody<AnalysisRequest, MAX_RECORD_BODY>,
 ) -> Result<Json<AnalysisResponse>, ApiError> {
     let budget = Budget::new(request.multipv, request.ms, request.nodes)?;
     // Charged before the texts are read, so that bad requests are limited too.

@@ -35,6 +35,7 @@ pub mod names;
 pub mod openapi;
 pub mod pages;
 pub mod players;
+pub mod records;
 pub mod rejections;
 pub mod request;
 pub mod responses;
@@ -62,6 +63,9 @@ pub(crate) fn api_routes() -> OpenApiRouter<Arc<AppState>> {
         .routes(routes!(api::board_svg))
         .routes(routes!(api::ply_svg))
         .routes(routes!(analysis::analysis))
+        .routes(routes!(records::board))
+        .routes(routes!(records::read))
+        .routes(routes!(records::write))
         .routes(routes!(health::health))
         .routes(routes!(openapi::openapi_json))
         .routes(routes!(accounts::signup_options))
@@ -95,6 +99,7 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
         .route("/account", get(account_page))
         .route("/@/{username}", get(player_page))
         .route("/leaderboard", get(leaderboard_page))
+        .route("/analysis", get(analysis_page))
         .route("/assets/{*file}", get(pages::asset))
         .route("/i18n/{file}", get(pages::catalogue));
     let site = match state.metrics_endpoint {
@@ -113,7 +118,7 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
         ))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
-        .layer(DefaultBodyLimit::max(request::MAX_BODY))
+        .layer(DefaultBodyLimit::max(request::MAX_RECORD_BODY))
         .layer(middleware::from_fn_with_state(limits, limits::enforce))
         .layer(middleware::from_fn(rejections::json_errors))
         .layer(middleware::from_fn_with_state(metrics, metrics::track))
@@ -218,4 +223,8 @@ async fn player_page(query: PageQuery, headers: HeaderMap) -> Response {
 
 async fn leaderboard_page(query: PageQuery, headers: HeaderMap) -> Response {
     html(Page::Leaderboard.render(page_language(&query, &headers)))
+}
+
+async fn analysis_page(query: PageQuery, headers: HeaderMap) -> Response {
+    html(Page::Analysis.render(page_language(&query, &headers)))
 }

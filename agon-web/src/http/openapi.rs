@@ -423,7 +423,6 @@ fn add_common_errors(path: &str, method: &str, operation: &mut Value) {
             "the request's head or body did not arrive in time: `request-timeout`",
         ),
         ("411", "a body without Content-Length: `length-required`"),
-        ("413", "the body is over 4 KiB: `body-too-large`"),
         ("414", "the path and query are over 8 KiB: `uri-too-long`"),
         (
             "431",
@@ -441,6 +440,12 @@ fn add_common_errors(path: &str, method: &str, operation: &mut Value) {
     for (status, description) in connection {
         add_error(operation, status, description);
     }
+    let max_body = super::request::max_body_for(path) / 1024;
+    add_error(
+        operation,
+        "413",
+        &format!("the body is over {max_body} KiB: `body-too-large`"),
+    );
     for status in ["429", "503"] {
         operation["responses"][status]["headers"] = json!({"Retry-After": {
             "description": "Seconds to wait before retrying",

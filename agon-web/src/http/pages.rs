@@ -25,6 +25,8 @@ pub enum Page {
     Player,
     /// `/leaderboard`: the best players of each speed.
     Leaderboard,
+    /// `/analysis`: the analysis board.
+    Analysis,
 }
 
 /// What a page puts into the shared header (`assets/header.html`).
@@ -41,12 +43,13 @@ struct HeaderSlots {
 
 impl Page {
     /// Every page.
-    pub const ALL: [Page; 5] = [
+    pub const ALL: [Page; 6] = [
         Page::Game,
         Page::Rules,
         Page::Account,
         Page::Player,
         Page::Leaderboard,
+        Page::Analysis,
     ];
 
     const fn body(self) -> &'static str {
@@ -56,6 +59,7 @@ impl Page {
             Page::Account => include_str!("../../assets/account.html"),
             Page::Player => include_str!("../../assets/player.html"),
             Page::Leaderboard => include_str!("../../assets/leaderboard.html"),
+            Page::Analysis => include_str!("../../assets/analysis.html"),
         }
     }
 
@@ -91,6 +95,12 @@ impl Page {
                 nav_href: "/",
                 nav_key: "header.play",
             },
+            Page::Analysis => HeaderSlots {
+                skip_target: "analysis",
+                skip_key: "a11y.skip-analysis",
+                nav_href: "/",
+                nav_key: "header.play",
+            },
         }
     }
 
@@ -109,7 +119,7 @@ impl Page {
     /// }
     /// ```
     pub fn template(self) -> &'static str {
-        static TEMPLATES: OnceLock<[String; 5]> = OnceLock::new();
+        static TEMPLATES: OnceLock<[String; 6]> = OnceLock::new();
         let all = TEMPLATES.get_or_init(|| Page::ALL.map(|page| page.assemble()));
         &all[self as usize]
     }
@@ -230,7 +240,7 @@ fn rule_list() -> String {
 
 /// The embedded files under `/assets/`: name, content type, bytes. The script is a set of
 /// ES modules (`js/main.js` imports the others), served as they are.
-const ASSETS: [(&str, &str, &str); 19] = [
+const ASSETS: [(&str, &str, &str); 20] = [
     ("js/main.js", JS, include_str!("../../assets/js/main.js")),
     ("js/state.js", JS, include_str!("../../assets/js/state.js")),
     ("js/api.js", JS, include_str!("../../assets/js/api.js")),
@@ -267,6 +277,11 @@ const ASSETS: [(&str, &str, &str); 19] = [
         "js/players.js",
         JS,
         include_str!("../../assets/js/players.js"),
+    ),
+    (
+        "js/analysis.js",
+        JS,
+        include_str!("../../assets/js/analysis.js"),
     ),
     (
         "style.css",

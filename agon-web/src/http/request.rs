@@ -8,14 +8,43 @@ use serde::de::DeserializeOwned;
 
 use crate::error::ApiError;
 
-/// The largest request body accepted, in bytes.
+/// The largest request body accepted, in bytes, but on the paths of
+/// [`MAX_RECORD_BODY`].
 pub const MAX_BODY: usize = 4096;
 
-/// A JSON request body: `application/json`, at most [`MAX_BODY`] bytes, of exactly the
-/// expected shape (unknown fields are refused, so a misspelt field is not ignored).
-pub struct JsonBody<T>(pub T);
+/// The largest body of the requests that carry a game record or a tree of moves
+/// (`/api/analysis`, `/api/analysis/board`, `/api/records/...`), in bytes: 128 KiB, a
+/// record of some 15,000 plies.
+pub const MAX_RECORD_BODY: usize = 128 * 1024;
 
-impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+/// The largest body taken on `path`: [`MAX_RECORD_BODY`] on the paths of records and
+/// analyses, [`MAX_BODY`] elsewhere. The accept loop checks it from the head's
+/// `Content-Length`, and [`JsonBody`] again.
+///
+/// ```
+/// use agon_web::http::request::{max_body_for, MAX_BODY, MAX_RECORD_BODY};
+/// assert_eq!(max_body_for("/api/records/read"), MAX_RECORD_BODY);
+/// assert_eq!(max_body_for("/api/analysis?x=1"), MAX_RECORD_BODY);
+/// assert_eq!(max_body_for("/api/games"), MAX_BODY);
+/// ```
+pub fn max_body_for(path: &str) -> usize {
+    let path = path.split(['?', '#']).next().unwrap_or_default();
+    let large = path == "/api/analysis"
+        || path == "/api/analysis/board"
+        || path.starts_with("/api/records/");
+    if large {
+        MAX_RECORD_BODY
+    } else {
+        MAX_BODY
+    }
+}
+
+/// A JSON request body: `application/json`, at most `MAX` bytes ([`MAX_BODY`] unless
+/// said), of exactly the expected shape (unknown fields are refused, so a misspelt field
+/// is not ignored).
+pub struct JsonBody<T, const MAX: usize = MAX_BODY>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned, const MAX: usize> FromRequest<S> for JsonBody<T, MAX> {
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
@@ -32,19 +61,26 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
                 "the body must be application/json",
             ));
         }
+        let too_large = || {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "body-too-large",
+                format!("the body is over {MAX} bytes"),
+            )
+        };
         let bytes = axum::body::Bytes::from_request(req, state)
             .await
             .map_err(|e| {
                 if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                    ApiError::new(
-                        StatusCode::PAYLOAD_TOO_LARGE,
-                        "body-too-large",
-                        format!("the body is over {MAX_BODY} bytes"),
-                    )
+                    too_large()
                 } else {
                     ApiError::new(StatusCode::BAD_REQUEST, "malformed-json", e.body_text())
                 }
             })?;
+        // The router takes up to MAX_RECORD_BODY on every path: each body its own cap.
+        if bytes.len() > MAX {
+            return Err(too_large());
+        }
         // serde would also read a struct from an array of its fields: only objects are asked.
         if bytes.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
             return Err(ApiError::new(

@@ -63,7 +63,8 @@ pub(crate) struct Deadlines {
     pub head: Duration,
     pub body: Duration,
     pub idle: Duration,
-    pub max_body: usize,
+    /// The largest body of a request, by its target.
+    pub max_body: fn(&str) -> usize,
 }
 
 /// What the reader waits for.
@@ -130,7 +131,7 @@ impl Guarded {
     /// while a response is under way (it would cut into it), nor when the body is here.
     fn framed(&mut self) -> Result<Option<usize>, ApiError> {
         if self.message_len.is_none() && !self.buf.is_empty() {
-            if let Some(frame) = head::frame(&self.buf, self.deadlines.max_body)? {
+            if let Some(frame) = head::frame_with(&self.buf, self.deadlines.max_body)? {
                 let mut len = frame.len;
                 if let Some(line) = frame.expect_continue {
                     len -= line.len();

@@ -56,6 +56,14 @@ pub(crate) struct Frame {
 
 /// [`message_length`], with where the head's `Expect: 100-continue` line is.
 pub(crate) fn frame(buf: &[u8], max_body: usize) -> Result<Option<Frame>, ApiError> {
+    frame_with(buf, |_| max_body)
+}
+
+/// [`frame`], with the largest body chosen by the request's target (its path and query).
+pub(crate) fn frame_with(
+    buf: &[u8],
+    max_body: impl Fn(&str) -> usize,
+) -> Result<Option<Frame>, ApiError> {
     // A server ignores empty lines before a request line (RFC 9112, 2.2).
     let start = buf
         .iter()
@@ -137,6 +145,7 @@ pub(crate) fn frame(buf: &[u8], max_body: usize) -> Result<Option<Frame>, ApiErr
         }
     }
     let body = length.unwrap_or(0);
+    let max_body = max_body(request.path.unwrap_or_default());
     if body > max_body as u64 {
         return Err(ApiError::new(
             StatusCode::PAYLOAD_TOO_LARGE,

@@ -151,8 +151,8 @@ pub(crate) struct App {
     pub router: Router,
     /// Where each refusal is counted, as the router's rejections are.
     pub metrics: Arc<Metrics>,
-    /// The largest request body the router takes.
-    pub max_body: usize,
+    /// The largest request body the router takes, by the request's target.
+    pub max_body: fn(&str) -> usize,
     /// Sets the security headers of every answer.
     pub security_headers: fn(&mut HeaderMap),
 }

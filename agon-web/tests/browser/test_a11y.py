@@ -6,19 +6,20 @@ axe-core is the npm package pinned in agon-web/package.json (`npm ci --prefix ag
 installs it); its script is injected into each page as a Playwright init script, which
 the page's Content-Security-Policy (no inline scripts) does not cover.
 
-Kept quick (axe and ten pages in Chromium are most of the browser step's time): one
+Kept quick (axe and a dozen pages in Chromium are most of the browser step's time): one
 server, one browser and one set of games for the whole file; a test per language opens its
 views side by side, each loaded once and checked in its looks (the theme and the size
 change in place, without reloading), every axe rule in the first look and the
 look-dependent ones (colours, names, labels) in the others.
 
-- English and Arabic (left to right, right to left): all ten views, in all four looks
+- English and Arabic (left to right, right to left): all twelve views, in all four looks
   (light and dark, each at a desktop's and a phone's size).
-- Portuguese, Polish, Turkish and Malay: the five views that between them show every
+- Portuguese, Polish, Turkish and Malay: the seven views that between them show every
   control and box of the others (the new-game form with its rule options, the rules, the
-  account page, a game over, a friend game with a draw offered), light at a desktop's size
-  and dark at a phone's: each language in both themes and both sizes. Their colours and
-  layout are English's; what differs is text, whose length can move and wrap it.
+  account page, a game over, a friend game with a draw offered, the analysis board, the
+  leaderboard), light at a desktop's size and dark at a phone's: each language in both
+  themes and both sizes. Their colours and layout are English's; what differs is text,
+  whose length can move and wrap it.
 """
 
 from __future__ import annotations
@@ -31,14 +32,15 @@ from test_browser import RETURN, TIMEOUT, wait_moves
 
 AXE = REPO / "agon-web" / "node_modules" / "axe-core" / "axe.min.js"
 LANGUAGES = ["en", "pt", "pl", "tr", "ms", "ar"]
-# Every view in every look in these; the others in two looks and five views (see above).
+# Every view in every look in these; the others in two looks and seven views (see above).
 EVERY_LOOK = {"en", "ar"}
 DESKTOP = ("desktop", {"width": 1280, "height": 800})
 PHONE = ("phone", {"width": 390, "height": 844})
 LOOKS = [(scheme, *size) for scheme in ("light", "dark") for size in (DESKTOP, PHONE)]
 TWO_LOOKS = [("light", *DESKTOP), ("dark", *PHONE)]
 # The views whose controls and boxes the other five repeat.
-FEWER_VIEWS = {"new game", "rules", "account, signed out", "game over", "friend game, Black"}
+FEWER_VIEWS = {"new game", "rules", "account, signed out", "game over", "friend game, Black",
+               "analysis board, a game's moves", "leaderboard"}
 BLOCKING = {"serious", "critical"}
 # Every rule (WCAG 2.x A and AA and axe's best practices) in the first look; in the others
 # only the rules whose answer can change with the theme or the size: colours, and the names
@@ -183,6 +185,10 @@ READY = {
     "friend game, White": moves_then(3, "#offer-accept"),
     "friend game, Black": moves_then(3, "#offer-box"),
     "watching": moves_then(2, "#watch-note"),
+    "analysis board, a game's moves": lambda page: (
+        expect(page.locator("#tree .tree-move")).to_have_count(2, timeout=TIMEOUT),
+        expect(page.locator("#board svg")).to_be_visible(timeout=TIMEOUT)),
+    "leaderboard": visible("#leaderboard-speed"),
 }
 
 
@@ -210,6 +216,8 @@ def test_axe_finds_no_serious_violation(server, new_context, games, lang):
         "friend game, White": (white, f"/g/{fid}"),
         "friend game, Black": (black, f"/g/{fid}"),
         "watching": (black, f"/g/{cid}"),
+        "analysis board, a game's moves": (black, f"/analysis?game={cid}"),
+        "leaderboard": (black, "/leaderboard"),
     }
     every_look = lang in EVERY_LOOK
     if not every_look:
