@@ -182,7 +182,7 @@ async fn every_page_links_to_the_account_page() {
     for language in Language::ALL {
         let query = format!("?lang={}", language.code());
         let (_, _, account) = get(&format!("/account{query}"), &[]).await;
-        for path in ["/", "/rules", "/account"] {
+        for path in ["/", "/rules", "/account", "/analysis"] {
             let (_, _, html) = get(&format!("{path}{query}"), &[]).await;
             let header = header_of(&html);
             let text = agon_web::i18n::escape_html(language.text("header.account"));
@@ -190,6 +190,19 @@ async fn every_page_links_to_the_account_page() {
                 header.contains(&format!("{link}{text}</a>")),
                 "{path}: {header}"
             );
+        }
+        // The analysis board: its skip link reaches its panel, its fields have labels.
+        let (_, _, analysis) = get(&format!("/analysis{query}"), &[]).await;
+        let header = header_of(&analysis);
+        assert!(header.contains(r##"href="#analysis" data-i18n="a11y.skip-analysis""##));
+        assert!(analysis.contains(r#"<section id="analysis""#));
+        for id in [
+            "position-input",
+            "record-input",
+            "record-file",
+            "record-output",
+        ] {
+            assert!(analysis.contains(&format!("<label for=\"{id}\"")), "{id}");
         }
         // The account page: its skip link reaches its main part; the header's own link
         // goes back to play; the three views are in the page, the signed-out one first.
@@ -215,8 +228,16 @@ async fn every_page_links_to_the_account_page() {
 #[tokio::test]
 async fn the_page_in_every_language() {
     for language in Language::ALL {
-        for path in ["/", "/g/0123456789abcdef", "/rules", "/account"] {
-            let uri = format!("{path}?lang={}", language.code());
+        for path in [
+            "/",
+            "/g/0123456789abcdef",
+            "/rules",
+            "/account",
+            "/analysis",
+            "/analysis?game=0123456789abcdef&position=x",
+        ] {
+            let sep = if path.contains('?') { '&' } else { '?' };
+            let uri = format!("{path}{sep}lang={}", language.code());
             let (status, headers, html) = get(&uri, &[]).await;
             assert_eq!(status, StatusCode::OK, "{uri}");
             assert_eq!(headers[header::CONTENT_TYPE], "text/html; charset=utf-8");

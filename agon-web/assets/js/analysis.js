@@ -385,6 +385,8 @@ function render() {
   /** @type {HTMLButtonElement} */ ($('promote')).disabled = tree.current === null;
   /** @type {HTMLButtonElement} */ ($('delete')).disabled = tree.current === null;
   $('flip').setAttribute('aria-pressed', String(view.flipped));
+  // A pass (rule sets where a stuck side passes) has no cells: it is a button.
+  $('pass').hidden = !view.legal.some((m) => m.kind === 'pass');
 }
 
 // ---------------------------------------------------------------- input
@@ -464,6 +466,7 @@ export function initAnalysisPage() {
   $('go-forward').addEventListener('click', goForward);
   $('go-last').addEventListener('click', goLast);
   $('flip').addEventListener('click', flip);
+  $('pass').addEventListener('click', () => playMove('pass'));
   $('promote').addEventListener('click', promote);
   $('delete').addEventListener('click', deleteCurrent);
   $('engine-on').addEventListener('change', () => show());

@@ -295,7 +295,7 @@ pub async fn read(
     request_body = WriteRequest,
     responses(
         (status = 200, description = "The record, its canonical text and its tree (as read back)", body = RecordTree),
-        (status = 400, description = "`invalid-field` (a parent that is not an earlier node, a position, a tag, a result), `malformed-move`, `variation-too-deep`, or the rule set's names", body = ErrorBody),
+        (status = 400, description = "`invalid-field` (a parent that is not an earlier node, a position, a tag, a result), `malformed-move`, `variation-too-deep`, or the rule set's: `unknown-preset`, `unknown-rule-option`, `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`, `malformed-rules`", body = ErrorBody),
         (status = 409, description = "a move is illegal where it is played: agon-core's IllegalMove name", body = ErrorBody),
     )
 )]
@@ -355,7 +355,7 @@ pub struct BoardResponse {
     request_body = BoardRequest,
     responses(
         (status = 200, description = "The position, its legal moves, its outcome and its drawing", body = BoardResponse),
-        (status = 400, description = "`invalid-field` (the position), `malformed-move`, or the rule set's names", body = ErrorBody),
+        (status = 400, description = "`invalid-field` (the position), `malformed-move`, or the rule set's: `unknown-preset`, `unknown-rule-option`, `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`, `malformed-rules`", body = ErrorBody),
         (status = 409, description = "a move is illegal (agon-core's IllegalMove name), or `game-over` for a move after the end", body = ErrorBody),
     )
 )]
