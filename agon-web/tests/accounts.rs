@@ -708,37 +708,7 @@ async fn a_deleted_account_keeps_its_name_and_record_and_loses_its_secrets(b: Ba
 /// A database of the version before accounts, with a game in it (written as that
 /// version's servers wrote it), opens, migrates, keeps its game and takes accounts.
 async fn an_older_database_upgrades_in_place(b: Backend) {
-    let db = common::database(b).await;
-    // A token's digest: 32 bytes, in each dialect's literal.
-    let zeros = "00".repeat(32);
-    let (old, blob) = match b {
-        Backend::Sqlite => (
-            agon_web::store::SqliteStore::schema_sql(4).unwrap(),
-            format!("X'{zeros}'"),
-        ),
-        Backend::Postgres => (
-            agon_web::store::PgStore::schema_sql(2).unwrap(),
-            format!("'\\x{zeros}'"),
-        ),
-    };
-    let start = Position::start().to_text().to_string();
-    let game = format!(
-        "INSERT INTO games (id, token_sha256, human, level, start, seed, created_unix, version)
-         VALUES ('0123456789abcdef', {blob}, 'white', 'easy', '{start}', 7, 1700000000, 1);
-         INSERT INTO moves (game_id, ply, move, at_ms) VALUES ('0123456789abcdef', 0, 'f1-e1', 5);"
-    );
-    match &db.db {
-        agon_web::Database::Sqlite(path) => {
-            let conn = rusqlite::Connection::open(path).unwrap();
-            conn.execute_batch(&old).unwrap();
-            conn.execute_batch(&game).unwrap();
-        }
-        agon_web::Database::Postgres(url) => {
-            let client = common::pg_client(url).await;
-            client.batch_execute(&old).await.unwrap();
-            client.batch_execute(&game).await.unwrap();
-        }
-    }
+    let db = common::older_database(b, (4, 2), "", "").await;
     let store = Store::connect(&db.db, 2).await.unwrap();
     let (version, newest) = match b {
         Backend::Sqlite => (

@@ -428,38 +428,13 @@ async fn a_signed_in_creator_is_recorded_on_their_seat(b: Backend) {
 /// A database of schema 7 (PostgreSQL 5), with a game of a 5+3 clock, opens, migrates,
 /// keeps the game (casual, blitz by its clock) and takes seats with ratings.
 async fn a_database_of_schema_7_upgrades_in_place(b: Backend) {
-    let db = common::database(b).await;
-    let zeros = "00".repeat(32);
-    let (old, blob) = match b {
-        Backend::Sqlite => (
-            agon_web::store::SqliteStore::schema_sql(7).unwrap(),
-            format!("X'{zeros}'"),
-        ),
-        Backend::Postgres => (
-            agon_web::store::PgStore::schema_sql(5).unwrap(),
-            format!("'\\x{zeros}'"),
-        ),
-    };
-    let start = Position::start().to_text().to_string();
-    let game = format!(
-        "INSERT INTO games (id, token_sha256, human, level, start, seed, created_unix, version,
-             opponent, guest_sha256, clock_initial_ms, clock_increment_ms, white_ms, black_ms)
-         VALUES ('0123456789abcdef', {blob}, 'white', 'easy', '{start}', 7, 1700000000, 1,
-             'friend', {blob}, 300000, 3000, 300000, 300000);
-         INSERT INTO moves (game_id, ply, move, at_ms) VALUES ('0123456789abcdef', 0, 'f1-e1', 5);"
-    );
-    match &db.db {
-        agon_web::Database::Sqlite(path) => {
-            let conn = rusqlite::Connection::open(path).unwrap();
-            conn.execute_batch(&old).unwrap();
-            conn.execute_batch(&game).unwrap();
-        }
-        agon_web::Database::Postgres(url) => {
-            let client = common::pg_client(url).await;
-            client.batch_execute(&old).await.unwrap();
-            client.batch_execute(&game).await.unwrap();
-        }
-    }
+    let db = common::older_database(
+        b,
+        (7, 5),
+        ", opponent, guest_sha256, clock_initial_ms, clock_increment_ms, white_ms, black_ms",
+        ", 'friend', {blob}, 300000, 3000, 300000, 300000",
+    )
+    .await;
     let store = Store::connect(&db.db, 2).await.unwrap();
     let kept = store.load("0123456789abcdef").await.unwrap().unwrap();
     assert_eq!(

@@ -83,6 +83,24 @@ pub(crate) fn speed_of(clock: Option<(u32, u32)>) -> Speed {
 ///
 /// Refused with `400 not-ratable` when `rated` and the two seats are not two living
 /// accounts, the start is not the standard one, or there is no clock.
+///
+/// ```
+/// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+/// use agon_web::{game::account::Username, service::ratings::{create_paired_game, Pairing}, store::NewAccount};
+/// let dir = tempfile::tempdir().unwrap();
+/// let config = agon_web::Config { db: dir.path().join("g.sqlite3").into(), ..Default::default() };
+/// let app = std::sync::Arc::new(agon_web::AppState::open(&config).unwrap());
+/// let new = |id: &str, name: &str, k| NewAccount { id: id.into(), username: Username::parse(name).unwrap(), user_handle: [k; 32], bot: false };
+/// let zoe = app.store.create_account(&new("00000000000000a1", "Zoe", 1), 5).await.unwrap();
+/// let max = app.store.create_account(&new("00000000000000b2", "Max", 2), 5).await.unwrap();
+/// let pairing = Pairing { players: [Some(zoe), Some(max)], names: [None, None], clock: Some((5, 3)), start: agon_core::Position::start(), rated: true };
+/// let paired = create_paired_game(&app, pairing).await.unwrap();
+/// assert!(paired.game.rated);
+/// assert_eq!(paired.game.speed.name(), "blitz");
+/// assert_eq!(paired.game.players[1].as_ref().unwrap().username, "Max");
+/// assert_eq!(paired.tokens.len(), 2);
+/// # });
+/// ```
 pub async fn create_paired_game(app: &Arc<AppState>, pairing: Pairing) -> Result<Paired, ApiError> {
     let speed = speed_of(pairing.clock);
     if pairing.rated {

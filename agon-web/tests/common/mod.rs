@@ -165,6 +165,51 @@ pub async fn state(backend: Backend, config: Config) -> (AppState, TestDb) {
     (AppState::connect(&config).await.unwrap(), db)
 }
 
+/// A database of `backend` made as the servers of an older schema made it (SQLite's
+/// version `sqlite`, PostgreSQL's `pg`), with the game `0123456789abcdef` (a move made)
+/// written as they wrote it: `columns` and `values` are its row's columns beyond the
+/// first ones (empty, or beginning with a comma). What a test of a migration opens.
+pub async fn older_database(
+    backend: Backend,
+    (sqlite, pg): (i64, i64),
+    columns: &str,
+    values: &str,
+) -> TestDb {
+    let db = database(backend).await;
+    // A token's digest: 32 bytes, in each dialect's literal.
+    let zeros = "00".repeat(32);
+    let (old, blob) = match backend {
+        Backend::Sqlite => (
+            agon_web::store::SqliteStore::schema_sql(sqlite).unwrap(),
+            format!("X'{zeros}'"),
+        ),
+        Backend::Postgres => (
+            agon_web::store::PgStore::schema_sql(pg).unwrap(),
+            format!("'\\x{zeros}'"),
+        ),
+    };
+    let start = agon_core::Position::start().to_text().to_string();
+    let values = values.replace("{blob}", &blob);
+    let game = format!(
+        "INSERT INTO games (id, token_sha256, human, level, start, seed, created_unix, version{columns})
+         VALUES ('0123456789abcdef', {blob}, 'white', 'easy', '{start}', 7, 1700000000, 1{values});
+         INSERT INTO moves (game_id, ply, move, at_ms) VALUES ('0123456789abcdef', 0, 'f1-e1', 5);"
+    );
+    match &db.db {
+        Database::Sqlite(path) => {
+            let conn = rusqlite::Connection::open(path).unwrap();
+            conn.execute_batch(&old).unwrap();
+            conn.execute_batch(&game).unwrap();
+        }
+        Database::Postgres(url) => {
+            let client = pg_client(url).await;
+            client.batch_execute(&old).await.unwrap();
+            client.batch_execute(&game).await.unwrap();
+        }
+    }
+    db
+}
+
 /// Runs one SQL statement with no parameters on either store (a test setting up what no
 /// request can, like a game untouched for a month).
 pub async fn execute(store: &Store, sql: &str) {
