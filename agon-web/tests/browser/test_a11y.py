@@ -225,7 +225,7 @@ def test_axe_finds_no_serious_violation(server, new_context, games, lang):
     views = {}
     for name, (ctx, path) in paths.items():
         views[name] = ctx.new_page()
-        views[name].goto(f"{server}{path}?lang={lang}", wait_until="commit")
+        views[name].goto(f"{server}{path}{'&' if '?' in path else '?'}lang={lang}", wait_until="commit")
 
     # Each view waited for until it shows what it is there for.
     for name, page in views.items():
