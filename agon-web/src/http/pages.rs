@@ -29,8 +29,13 @@ pub enum Page {
     Analysis,
 }
 
-/// What a page puts into the shared header (`assets/header.html`).
-struct HeaderSlots {
+/// What a page puts into the frame every page shares (`assets/page.html`: the head, the
+/// header of `assets/header.html`, the footer).
+struct Slots {
+    /// The page's name in `<body data-page>`, which tells the script what to run.
+    name: &'static str,
+    /// The catalogue key of the page's title.
+    title_key: &'static str,
     /// The id the skip link jumps to.
     skip_target: &'static str,
     /// The catalogue key of the skip link's text.
@@ -63,39 +68,51 @@ impl Page {
         }
     }
 
-    const fn slots(self) -> HeaderSlots {
+    const fn slots(self) -> Slots {
         match self {
-            Page::Game => HeaderSlots {
+            Page::Game => Slots {
+                name: "game",
+                title_key: "page.title",
                 skip_target: "panel",
                 skip_key: "a11y.skip",
                 nav_href: "/rules",
                 nav_key: "header.rules",
             },
-            Page::Rules => HeaderSlots {
+            Page::Rules => Slots {
+                name: "rules",
+                title_key: "rules.page-title",
                 skip_target: "rules-text",
                 skip_key: "a11y.skip-rules",
                 nav_href: "/",
                 nav_key: "header.play",
             },
-            Page::Account => HeaderSlots {
+            Page::Account => Slots {
+                name: "account",
+                title_key: "account.page-title",
                 skip_target: "account",
                 skip_key: "a11y.skip-account",
                 nav_href: "/",
                 nav_key: "header.play",
             },
-            Page::Player => HeaderSlots {
+            Page::Player => Slots {
+                name: "player",
+                title_key: "player.page-title",
                 skip_target: "player",
                 skip_key: "a11y.skip-player",
                 nav_href: "/",
                 nav_key: "header.play",
             },
-            Page::Leaderboard => HeaderSlots {
+            Page::Leaderboard => Slots {
+                name: "leaderboard",
+                title_key: "leaderboard.page-title",
                 skip_target: "leaderboard",
                 skip_key: "a11y.skip-leaderboard",
                 nav_href: "/",
                 nav_key: "header.play",
             },
-            Page::Analysis => HeaderSlots {
+            Page::Analysis => Slots {
+                name: "analysis",
+                title_key: "analysis.page-title",
                 skip_target: "analysis",
                 skip_key: "a11y.skip-analysis",
                 nav_href: "/",
@@ -134,8 +151,12 @@ impl Page {
             .replace("{{nav-key}}", slots.nav_key)
             .replace("{{nav-text}}", &format!("{{{{t:{}}}}}", slots.nav_key))
             .replace("{{languages}}", &language_options());
-        self.body()
+        include_str!("../../assets/page.html")
+            .replace("{{page}}", slots.name)
+            .replace("{{title-key}}", slots.title_key)
+            .replace("{{title-text}}", &format!("{{{{t:{}}}}}", slots.title_key))
             .replacen("{{header}}\n", &header, 1)
+            .replacen("{{main}}\n", self.body(), 1)
             .replace("{{rule-options}}\n", &rule_option_controls())
             .replace("{{rule-list}}\n", &rule_list())
     }
