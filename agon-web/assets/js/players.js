@@ -210,6 +210,10 @@ export async function initPlayerPage() {
     view.player = await api('GET', `/api/players/${encodeURIComponent(view.username)}`);
   } catch (e) {
     showError('player-error', e);
+    // No player (or no answer): no empty cards under the message.
+    for (const section of document.querySelectorAll('#player > section')) {
+      /** @type {HTMLElement} */ (section).hidden = true;
+    }
     return;
   }
   view.username = view.player.username;
