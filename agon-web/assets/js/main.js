@@ -1,4 +1,4 @@
-// agon-web: the game page, the rules page and the account page, as ES modules served as
+// agon-web: the game page, the rules page, the account page and the lobby, as ES modules served as
 // they are (no build step, no framework). The server fills the page in its language; this script loads the
 // catalogue for switching languages and runs the page named by <body data-page>.
 //
@@ -16,6 +16,7 @@
 //   ruleset.js the "New game" panel's rule set, and rule sets described for people
 //   rules.js   the rules page
 //   account.js the account page (/account) and the header's sign-in link
+//   lobby.js   the lobby (/lobby): quick pairing, seeks, challenges, games being played
 
 import { app, onRedraw } from './state.js';
 import { initStrings } from './i18n.js';
@@ -24,6 +25,7 @@ import { initGameEvents } from './events.js';
 import { route } from './game.js';
 import { initRulesPage } from './rules.js';
 import { initAccountLink, initAccountPage } from './account.js';
+import { initLobbyPage } from './lobby.js';
 
 async function init() {
   app.page = document.body.dataset.page || 'game';
@@ -34,6 +36,8 @@ async function init() {
     route();
   } else if (app.page === 'account') {
     initAccountPage();
+  } else if (app.page === 'lobby') {
+    initLobbyPage();
   } else {
     initRulesPage();
   }

@@ -93,7 +93,7 @@ pub fn session_set_cookie(site: &SiteOrigin, token: Option<&Token>) -> String {
 }
 
 /// The session token the request's cookie holds, if one has a token's form.
-fn session_token(headers: &HeaderMap, site: &SiteOrigin) -> Option<Token> {
+pub(crate) fn session_token(headers: &HeaderMap, site: &SiteOrigin) -> Option<Token> {
     cookies(headers, session_cookie(site)).find_map(|v| Token::parse_session(v).ok())
 }
 
@@ -183,7 +183,8 @@ pub fn from_site(headers: &HeaderMap, site: &SiteOrigin) -> bool {
 }
 
 /// The middleware refusing cross-site forgery: a state-changing request (not `GET`,
-/// `HEAD` or `OPTIONS`) that carries a session cookie, or goes to `/api/account`, and
+/// `HEAD` or `OPTIONS`) that carries a session cookie, or goes to `/api/account` or
+/// `/api/lobby`, and
 /// does not come from the site itself ([`from_site`]) is answered `403 cross-site`.
 pub async fn same_origin(
     State(app): State<Arc<AppState>>,
@@ -200,7 +201,9 @@ pub async fn same_origin(
             .chain(cookies(headers, SECURE_SESSION_COOKIE))
             .next()
             .is_some();
-        let account = request.uri().path().starts_with("/api/account");
+        // The lobby's changes too: a guest's seeks are its cookie's.
+        let path = request.uri().path();
+        let account = path.starts_with("/api/account") || path.starts_with("/api/lobby");
         if (session || account) && !from_site(headers, &app.site()) {
             return ApiError::new(
                 StatusCode::FORBIDDEN,

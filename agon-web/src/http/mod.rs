@@ -31,6 +31,7 @@ pub mod change;
 pub mod events;
 pub mod friend;
 pub mod health;
+pub mod lobby;
 pub mod names;
 pub mod openapi;
 pub mod pages;
@@ -77,6 +78,14 @@ pub(crate) fn api_routes() -> OpenApiRouter<Arc<AppState>> {
         .routes(routes!(accounts::signout_everywhere))
         .routes(routes!(accounts::delete_account))
         .routes(routes!(accounts::claim))
+        .routes(routes!(lobby::seeks, lobby::post_seek))
+        .routes(routes!(lobby::challenge))
+        .routes(routes!(lobby::accept))
+        .routes(routes!(lobby::cancel))
+        .routes(routes!(lobby::decline))
+        .routes(routes!(lobby::quick))
+        .routes(routes!(lobby::events))
+        .routes(routes!(lobby::tv))
 }
 
 pub(crate) fn router(state: Arc<AppState>) -> Router {
@@ -88,6 +97,7 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
         .route("/g/{id}", get(game_page))
         .route("/rules", get(rules_page))
         .route("/account", get(account_page))
+        .route("/lobby", get(lobby_page))
         .route("/assets/{*file}", get(pages::asset))
         .route("/i18n/{file}", get(pages::catalogue));
     let site = match state.metrics_endpoint {
@@ -201,4 +211,8 @@ async fn rules_page(query: PageQuery, headers: HeaderMap) -> Response {
 
 async fn account_page(query: PageQuery, headers: HeaderMap) -> Response {
     html(Page::Account.render(page_language(&query, &headers)))
+}
+
+async fn lobby_page(query: PageQuery, headers: HeaderMap) -> Response {
+    html(Page::Lobby.render(page_language(&query, &headers)))
 }

@@ -21,6 +21,8 @@ pub enum Page {
     /// `/account`: sign up, sign in, the signed-in account (all optional: playing needs
     /// no account).
     Account,
+    /// `/lobby`: quick pairing, seeks, challenges, the games being played now.
+    Lobby,
 }
 
 /// What a page puts into the shared header (`assets/header.html`).
@@ -37,13 +39,14 @@ struct HeaderSlots {
 
 impl Page {
     /// Every page.
-    pub const ALL: [Page; 3] = [Page::Game, Page::Rules, Page::Account];
+    pub const ALL: [Page; 4] = [Page::Game, Page::Rules, Page::Account, Page::Lobby];
 
     const fn body(self) -> &'static str {
         match self {
             Page::Game => include_str!("../../assets/index.html"),
             Page::Rules => include_str!("../../assets/rules.html"),
             Page::Account => include_str!("../../assets/account.html"),
+            Page::Lobby => include_str!("../../assets/lobby.html"),
         }
     }
 
@@ -67,6 +70,12 @@ impl Page {
                 nav_href: "/",
                 nav_key: "header.play",
             },
+            Page::Lobby => HeaderSlots {
+                skip_target: "lobby",
+                skip_key: "a11y.skip-lobby",
+                nav_href: "/",
+                nav_key: "header.play",
+            },
         }
     }
 
@@ -85,7 +94,7 @@ impl Page {
     /// }
     /// ```
     pub fn template(self) -> &'static str {
-        static TEMPLATES: OnceLock<[String; 3]> = OnceLock::new();
+        static TEMPLATES: OnceLock<[String; 4]> = OnceLock::new();
         let all = TEMPLATES.get_or_init(|| Page::ALL.map(|page| page.assemble()));
         &all[self as usize]
     }

@@ -31,6 +31,7 @@ use crate::store::{Change, Changed, Compute, Store, StoreError};
 use crate::workers::Workers;
 
 pub mod accounts;
+pub mod lobby;
 pub(crate) mod notify;
 pub(crate) mod timers;
 
@@ -67,6 +68,9 @@ pub struct AppState {
     /// The site's public origin as configured, or else the address served at (`None`
     /// until then: [`AppState::site`] answers `http://localhost:8080`).
     pub origin: Option<SiteOrigin>,
+    /// The number of the lobby's last event known here (written here, or heard of from
+    /// another server): the lobby's streams wait on it ([`lobby`]).
+    pub lobby: tokio::sync::watch::Sender<i64>,
 }
 
 impl AppState {
@@ -296,9 +300,25 @@ pub(crate) async fn create(
     new: NewGame,
 ) -> Result<(String, WebGame), ApiError> {
     let token = ids::random_hex::<16>()?;
+    let (opponent, level) = (new.opponent, new.level);
+    let game = new_game(app, new, ids::digest(&token))?;
+    app.store.insert(&game, app.store.now_ms()).await?;
+    app.metrics.game_created(
+        opponent.name(),
+        match opponent {
+            Opponent::Computer => level.name(),
+            Opponent::Friend => "none",
+        },
+    );
+    Ok((token, reply_to(app, game).await))
+}
+
+/// The game `new` asks for, its creator's seat held by the token of digest `seat`: a new
+/// id and seed, the clock's minutes in [`AppState::clock_minute_ms`]. Not stored yet.
+fn new_game(app: &AppState, new: NewGame, seat: [u8; 32]) -> Result<WebGame, ApiError> {
     let mut game = WebGame::new(
         ids::random_hex::<8>()?,
-        ids::digest(&token),
+        seat,
         new.human,
         new.level,
         ids::random_u64()?,
@@ -313,15 +333,7 @@ pub(crate) async fn create(
             i64::from(seconds) * minute / 60,
         )
     });
-    app.store.insert(&game, app.store.now_ms()).await?;
-    app.metrics.game_created(
-        new.opponent.name(),
-        match new.opponent {
-            Opponent::Computer => new.level.name(),
-            Opponent::Friend => "none",
-        },
-    );
-    Ok((token, reply_to(app, game).await))
+    Ok(game)
 }
 
 /// A friend takes the free seat of game `id` under `name`: answers the seat's token and

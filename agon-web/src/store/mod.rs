@@ -33,6 +33,8 @@ use crate::game::WebGame;
 mod row;
 #[macro_use]
 mod accounts;
+#[macro_use]
+mod lobby;
 mod postgres;
 mod sql;
 mod sqlite;
@@ -45,6 +47,7 @@ pub use accounts::{
     Account, Ceremony, NewAccount, Passkey, PasskeyRemoval, RatedGame, Session, StoredRating,
     TOUCH_EVERY_MS,
 };
+pub use lobby::{LobbyEvent, LobbyLog, NewEvent, Seek};
 pub use postgres::{Notice, PgStore, CHANNEL, LISTENER_NAME, PG_VERSION};
 pub use sqlite::{SqliteStore, VERSION};
 
@@ -265,6 +268,11 @@ pub enum StoreError {
     PasskeyTaken,
     /// No such account, or a deleted one. Nothing was written.
     NoAccount,
+    /// No such seek: never posted, or accepted, cancelled or expired already. Nothing
+    /// was written.
+    NoSeek,
+    /// The poster or the address has as many open seeks as it may. Nothing was written.
+    TooManySeeks,
     /// Any other failure of the database, in its own words.
     Database(String),
 }
@@ -286,6 +294,10 @@ impl std::fmt::Display for StoreError {
             }
             StoreError::PasskeyTaken => f.write_str("this passkey is registered already"),
             StoreError::NoAccount => f.write_str("no such account"),
+            StoreError::NoSeek => f.write_str("no such seek (accepted, cancelled or expired)"),
+            StoreError::TooManySeeks => {
+                f.write_str("too many open seeks and challenges: cancel one first")
+            }
             StoreError::Schema(message) | StoreError::Database(message) => f.write_str(message),
         }
     }
