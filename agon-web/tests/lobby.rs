@@ -24,8 +24,12 @@ struct Server {
 }
 
 async fn server(b: Backend) -> Server {
+    server_with(b, agon_web::limits::LimitConfig::off()).await
+}
+
+async fn server_with(b: Backend, limits: agon_web::limits::LimitConfig) -> Server {
     let config = Config {
-        limits: agon_web::limits::LimitConfig::off(),
+        limits,
         ..Config::default()
     };
     let (state, db) = common::state(b, config).await;
@@ -538,6 +542,28 @@ async fn a_direct_challenge_is_seen_by_its_player_and_answered(b: Backend) {
     assert_eq!(tv["games"][0]["clock"], "5+3");
 }
 
+/// The lobby's changes are rate-limited per address, as creating games is.
+async fn the_lobby_is_rate_limited_per_address(b: Backend) {
+    let limits = agon_web::limits::LimitConfig {
+        create: Some(agon_web::limits::Quota::per_minute(1, 2)),
+        ..agon_web::limits::LimitConfig::off()
+    };
+    let server = server_with(b, limits).await;
+    let mut ann = Browser::new(&server);
+    let (id, _) = ann.seek(json!({"control": "5+3"})).await;
+    let (status, _) = ann
+        .post(&format!("/api/lobby/seeks/{id}/cancel"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let (status, refused) = ann
+        .post("/api/lobby/quick", json!({"control": "5+3"}))
+        .await;
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (429, Some("rate-limited"))
+    );
+}
+
 /// A database of schema 7 (SQLite) or 5 (PostgreSQL) takes the lobby's tables.
 async fn a_database_of_version_7_migrates(b: Backend) {
     let db = common::database(b).await;
@@ -576,4 +602,5 @@ both_stores!((flavor = "multi_thread", worker_threads = 2);
     refusals_and_limits,
     a_direct_challenge_is_seen_by_its_player_and_answered,
     a_database_of_version_7_migrates,
+    the_lobby_is_rate_limited_per_address,
 );
