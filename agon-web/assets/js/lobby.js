@@ -74,9 +74,10 @@ function play(/** @type {string} */ id, /** @type {string} */ token, /** @type {
 function describe(/** @type {Seek} */ s) {
   const who = s.player || t('lobby.anonymous');
   const rated = s.rated ? t('lobby.rated-mark') : t('lobby.casual');
-  const control = s.control === 'correspondence' ? t('lobby.correspondence') : s.control;
+  // Isolated: in a right-to-left line "10+5" would read "5+10".
+  const control = s.control === 'correspondence' ? t('lobby.correspondence') : `\u2066${s.control}\u2069`;
   const colour = t(`lobby.colour.${s.colour}`);
-  return `${who} · ${control} · ${s.rules} · ${rated} · ${colour}`;
+  return `${who} · ${control} · \u2066${s.rules}\u2069 · ${rated} · ${colour}`;
 }
 
 /** @param {string} text @param {() => void} action */
@@ -128,7 +129,8 @@ function render() {
       white: g.white || t('lobby.anonymous'),
       black: g.black || t('lobby.anonymous'),
     });
-    what.textContent = `${names} · ${g.clock || t('lobby.correspondence')} · ${g.rules}`;
+    const clock = g.clock ? `\u2066${g.clock}\u2069` : t('lobby.correspondence');
+    what.textContent = `${names} · ${clock} · \u2066${g.rules}\u2069`;
     const a = document.createElement('a');
     a.className = 'btn btn-small';
     a.href = `/g/${g.id}`;

@@ -215,7 +215,7 @@ fn rule_list() -> String {
 
 /// The embedded files under `/assets/`: name, content type, bytes. The script is a set of
 /// ES modules (`js/main.js` imports the others), served as they are.
-const ASSETS: [(&str, &str, &str); 18] = [
+const ASSETS: [(&str, &str, &str); 19] = [
     ("js/main.js", JS, include_str!("../../assets/js/main.js")),
     ("js/state.js", JS, include_str!("../../assets/js/state.js")),
     ("js/api.js", JS, include_str!("../../assets/js/api.js")),
@@ -248,6 +248,7 @@ const ASSETS: [(&str, &str, &str); 18] = [
         JS,
         include_str!("../../assets/js/account.js"),
     ),
+    ("js/lobby.js", JS, include_str!("../../assets/js/lobby.js")),
     (
         "style.css",
         "text/css; charset=utf-8",
