@@ -33,6 +33,11 @@ async fn server_with(b: Backend, limits: agon_web::limits::LimitConfig) -> Serve
         ..Config::default()
     };
     let (state, db) = common::state(b, config).await;
+    serve(state, db).await
+}
+
+/// Serves `state` (on `db`, kept until the server is dropped) on a free port.
+async fn serve(state: agon_web::AppState, db: common::TestDb) -> Server {
     let store = state.store.clone();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
@@ -562,6 +567,58 @@ async fn the_lobby_is_rate_limited_per_address(b: Backend) {
         (status, refused["error"].as_str()),
         (429, Some("rate-limited"))
     );
+}
+
+/// Two servers on one PostgreSQL database: a stream on one sees the seeks posted and
+/// accepted on the other (LISTEN/NOTIFY), and two accepts at once, one on each server,
+/// give one game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_servers_share_the_lobby() {
+    if !common::postgres_here() {
+        return;
+    }
+    let a = server(Backend::Postgres).await;
+    let url = match &*a.store {
+        Store::Postgres(p) => p.url().to_string(),
+        Store::Sqlite(_) => unreachable!(),
+    };
+    let config = Config {
+        db: agon_web::Database::Postgres(url),
+        limits: agon_web::limits::LimitConfig::off(),
+        ..Config::default()
+    };
+    let state = agon_web::AppState::connect(&config).await.unwrap();
+    let b = serve(state, common::database(Backend::Sqlite).await).await;
+    let mut watcher = Browser::new(&a);
+    let mut events = watcher.stream(None).await;
+    events.next("seeks").await;
+    // The listener of server A is up once a change of A's own went through it.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let mut ann = Browser::new(&b);
+    for round in 0..3 {
+        let (id, _) = ann.seek(json!({"control": "3+2"})).await;
+        assert_eq!(
+            events.next("seek").await.data["seek"]["id"].as_str(),
+            Some(id.as_str()),
+            "round {round}"
+        );
+        let (mut bob, mut cid) = (Browser::new(&a), Browser::new(&b));
+        let path = format!("/api/lobby/seeks/{id}/accept");
+        let (x, y) = tokio::join!(bob.post(&path, json!({})), cid.post(&path, json!({})));
+        let mut statuses = [x.0, y.0];
+        statuses.sort();
+        assert_eq!(statuses, [200, 404], "round {round}: {} {}", x.1, y.1);
+        let game = if x.0 == 200 {
+            &x.1["game"]
+        } else {
+            &y.1["game"]
+        };
+        let gone = events.next("gone").await;
+        assert_eq!(
+            (&gone.data["reason"], &gone.data["game"]),
+            (&json!("accepted"), game)
+        );
+    }
 }
 
 /// A database of schema 7 (SQLite) or 5 (PostgreSQL) takes the lobby's tables.
