@@ -40,6 +40,10 @@ use crate::service::{accounts as account_service, AppState};
 use crate::store::LobbyLog;
 
 /// The guest's lobby cookie.
+///
+/// ```
+/// assert_eq!(agon_web::http::lobby::LOBBY_COOKIE, "agon_lobby");
+/// ```
 pub const LOBBY_COOKIE: &str = "agon_lobby";
 
 /// The caller of a lobby request: its account, its guest cookie (and whether it was just

@@ -41,6 +41,13 @@ pub struct Caller {
 
 impl Caller {
     /// Who posts as this caller: the account, else the guest's browser.
+    ///
+    /// ```
+    /// use agon_web::service::lobby::Caller;
+    /// use agon_web::game::lobby::Poster;
+    /// let guest = Caller { account: None, guest: Some("ab".into()), address: "V4(127.0.0.1)".into() };
+    /// assert_eq!(guest.poster(), Some(Poster::Guest("ab".into())));
+    /// ```
     pub fn poster(&self) -> Option<Poster> {
         match (&self.account, &self.guest) {
             (Some(account), _) => Some(Poster::Account(account.id.clone())),
@@ -77,6 +84,18 @@ pub struct SeekView {
 }
 
 /// The view of a stored seek.
+///
+/// ```
+/// use agon_web::store::Seek;
+/// let seek = Seek {
+///     id: "00112233aabbccdd".into(), poster: "guest:ab".into(), account_id: None,
+///     name: Some("Ann".into()), seat_sha256: vec![0; 32], control: "3+2".into(),
+///     rules: "standard".into(), rated: false, colour: "random".into(), target_id: None,
+///     target_name: None, address: "V4(127.0.0.1)".into(), created_ms: 5, seen_ms: 5,
+/// };
+/// let view = agon_web::service::lobby::view(&seek);
+/// assert_eq!((view.speed, view.player.as_deref(), view.account), ("bullet", Some("Ann"), false));
+/// ```
 pub fn view(seek: &Seek) -> SeekView {
     let speed = seek
         .control
