@@ -152,6 +152,7 @@ def test_axe_finds_no_serious_violation(server, new_context, games, lang):
         "new game": (white, "/"),
         "rules": (white, "/rules"),
         "account, signed out": (black, "/account"),
+        "lobby": (black, "/lobby"),
         "game against the computer": (white, f"/g/{cid}"),
         "a return to make": (white, f"/g/{games['return'][0]}"),
         "friend game, waiting for a friend": (white, f"/g/{games['waiting'][0]}"),
@@ -172,6 +173,7 @@ def test_axe_finds_no_serious_violation(server, new_context, games, lang):
     expect(page.locator("#name-row")).to_be_visible()
     expect(views["rules"].locator("#rules-board svg")).to_be_visible(timeout=TIMEOUT)
     expect(views["account, signed out"].locator("#signed-out")).to_be_visible(timeout=TIMEOUT)
+    expect(views["lobby"].locator("#quick-buttons")).to_be_visible(timeout=TIMEOUT)
     page = views["game against the computer"]
     wait_moves(page, 2)
     expect(page.locator("#move-input")).to_be_enabled(timeout=TIMEOUT)
