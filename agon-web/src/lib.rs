@@ -188,6 +188,7 @@ impl AppState {
             metrics_endpoint: config.metrics,
             limits: Arc::new(limits::RateLimits::new(&config.limits)),
             origin: config.origin.clone(),
+            lobby: tokio::sync::watch::Sender::new(0),
         }
     }
 }
@@ -298,6 +299,7 @@ pub async fn serve_with(
     let state = Arc::new(state);
     let background = service::timers::start(&state);
     let listener_task = service::notify::start(&state);
+    let lobby_task = service::lobby::start(&state);
     let hub = state.hub.clone();
     let own = state.clone();
     let shutdown = async move {
@@ -316,6 +318,7 @@ pub async fn serve_with(
     };
     let served = net::serve(listener, app, connections, max_total, per_client, shutdown).await;
     background.abort();
+    lobby_task.abort();
     if let Some(task) = listener_task {
         task.abort();
     }

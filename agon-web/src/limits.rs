@@ -511,7 +511,9 @@ pub enum Kind {
     /// Creating a game: `POST /api/games`, `POST /api/games/{id}/join` or `/rematch`;
     /// and beginning a sign-up or a sign-in, or signing in with a recovery code
     /// (`POST /api/account/signup/options`, `/signin/options`, `/recover`): accounts
-    /// made, and codes guessed, from one address are bounded alike.
+    /// made, and codes guessed, from one address are bounded alike; and every change of
+    /// the lobby (`POST /api/lobby/...`: seeks, challenges, quick pairing, accepting,
+    /// cancelling, declining).
     Create,
     /// Any other `POST /api/games/{id}/...`: a move, the computer, a hint, undo, resign, a
     /// draw or takeback offer or answer; and an analysis (`POST /api/analysis`).
@@ -532,6 +534,8 @@ impl Kind {
     /// assert_eq!(Kind::of(&Method::POST, "/api/account/signout"), None);
     /// assert_eq!(Kind::of(&Method::POST, "/api/analysis"), Some(Kind::Action));
     /// assert_eq!(Kind::of(&Method::POST, "/api/records/read"), Some(Kind::Action));
+    /// assert_eq!(Kind::of(&Method::POST, "/api/lobby/seeks"), Some(Kind::Create));
+    /// assert_eq!(Kind::of(&Method::GET, "/api/lobby/events"), None);
     /// ```
     pub fn of(method: &Method, path: &str) -> Option<Kind> {
         if method != Method::POST {
@@ -547,6 +551,9 @@ impl Kind {
             || path.starts_with("/api/records/")
         {
             return Some(Kind::Action);
+        }
+        if path.starts_with("/api/lobby/") {
+            return Some(Kind::Create);
         }
         if matches!(
             path,
@@ -652,7 +659,7 @@ impl RateLimits {
         self.limiter(kind).take(client, tokens, now).map_err(|wait| {
             let seconds = wait.as_secs_f64().ceil().clamp(1.0, f64::from(u32::MAX)) as u32;
             let what = match kind {
-                Kind::Create => "new games or sign-ins",
+                Kind::Create => "new games, seeks or sign-ins",
                 Kind::Action => "actions",
             };
             let message = match tokens {

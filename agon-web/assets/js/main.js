@@ -1,7 +1,7 @@
-// agon-web: the game page, the rules page, the account page, the players' pages and the analysis board,
-// as ES modules served as they are (no build step, no framework). The server fills the page in its
-// language; this script loads the catalogue for switching languages and runs the page named by
-// <body data-page>.
+// agon-web: the game page, the rules page, the account page, the lobby, the players' pages and the
+// analysis board, as ES modules served as they are (no build step, no framework). The server fills the
+// page in its language; this script loads the catalogue for switching languages and runs the page named
+// by <body data-page>.
 //
 //   state.js   the page's state and the questions asked about it
 //   api.js     the JSON API client and the start board
@@ -17,6 +17,7 @@
 //   ruleset.js the "New game" panel's rule set, and rule sets described for people
 //   rules.js   the rules page
 //   account.js the account page (/account) and the header's sign-in link
+//   lobby.js   the lobby (/lobby): quick pairing, seeks, challenges, games being played
 //   players.js the player page (/@/{username}) and the leaderboard (/leaderboard)
 //   analysis.js the analysis board (/analysis): the tree of moves, the engine's lines
 
@@ -27,6 +28,7 @@ import { initGameEvents } from './events.js';
 import { route } from './game.js';
 import { initRulesPage } from './rules.js';
 import { initAccountLink, initAccountPage } from './account.js';
+import { initLobbyPage } from './lobby.js';
 import { initPlayerPage, initLeaderboardPage } from './players.js';
 import { initAnalysisPage } from './analysis.js';
 
@@ -39,6 +41,8 @@ async function init() {
     route();
   } else if (app.page === 'account') {
     initAccountPage();
+  } else if (app.page === 'lobby') {
+    initLobbyPage();
   } else if (app.page === 'player') {
     initPlayerPage();
   } else if (app.page === 'leaderboard') {

@@ -11,6 +11,7 @@ use agon_core::{CellSet, Game, IllegalMove, Move, Position, Side};
 pub mod account;
 mod clock;
 mod level;
+pub mod lobby;
 mod offers;
 pub mod rating;
 mod record;

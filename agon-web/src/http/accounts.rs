@@ -92,7 +92,7 @@ pub fn session_set_cookie(site: &SiteOrigin, token: Option<&Token>) -> String {
 }
 
 /// The session token the request's cookie holds, if one has a token's form.
-fn session_token(headers: &HeaderMap, site: &SiteOrigin) -> Option<Token> {
+pub(crate) fn session_token(headers: &HeaderMap, site: &SiteOrigin) -> Option<Token> {
     cookies(headers, session_cookie(site)).find_map(|v| Token::parse_session(v).ok())
 }
 
@@ -181,8 +181,33 @@ pub fn from_site(headers: &HeaderMap, site: &SiteOrigin) -> bool {
     }
 }
 
+/// Whether the request's `Origin` is the address it was sent to (`Host`), over HTTP or
+/// HTTPS.
+///
+/// ```
+/// use axum::http::HeaderMap;
+/// let mut headers = HeaderMap::new();
+/// headers.insert("host", "127.0.0.1:8080".parse().unwrap());
+/// assert!(!agon_web::accounts::origin_is_host(&headers));
+/// headers.insert("origin", "http://127.0.0.1:8080".parse().unwrap());
+/// assert!(agon_web::accounts::origin_is_host(&headers));
+/// headers.insert("origin", "https://evil.example".parse().unwrap());
+/// assert!(!agon_web::accounts::origin_is_host(&headers));
+/// ```
+pub fn origin_is_host(headers: &HeaderMap) -> bool {
+    let text = |name: header::HeaderName| headers.get(name).and_then(|v| v.to_str().ok());
+    match (text(header::ORIGIN), text(header::HOST)) {
+        (Some(origin), Some(host)) => origin
+            .strip_prefix("http://")
+            .or_else(|| origin.strip_prefix("https://"))
+            .is_some_and(|rest| rest.eq_ignore_ascii_case(host)),
+        _ => false,
+    }
+}
+
 /// The middleware refusing cross-site forgery: a state-changing request (not `GET`,
-/// `HEAD` or `OPTIONS`) that carries a session cookie, or goes to `/api/account`, and
+/// `HEAD` or `OPTIONS`) that carries a session cookie, or goes to `/api/account` or
+/// `/api/lobby`, and
 /// does not come from the site itself ([`from_site`]) is answered `403 cross-site`.
 pub async fn same_origin(
     State(app): State<Arc<AppState>>,
@@ -199,8 +224,13 @@ pub async fn same_origin(
             .chain(cookies(headers, SECURE_SESSION_COOKIE))
             .next()
             .is_some();
-        let account = request.uri().path().starts_with("/api/account");
-        if (session || account) && !from_site(headers, &app.site()) {
+        // The lobby's changes too: a guest's seeks are its cookie's. A guest's lobby may be
+        // reached at another address of the server than the site's (127.0.0.1 for
+        // localhost): a request whose Origin is the address it was sent to is no forgery.
+        let path = request.uri().path();
+        let account = path.starts_with("/api/account");
+        let lobby = path.starts_with("/api/lobby") && !session && !origin_is_host(headers);
+        if (session || account || lobby) && !from_site(headers, &app.site()) {
             return ApiError::new(
                 StatusCode::FORBIDDEN,
                 "cross-site",

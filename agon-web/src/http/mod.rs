@@ -31,6 +31,7 @@ pub mod change;
 pub mod events;
 pub mod friend;
 pub mod health;
+pub mod lobby;
 pub mod names;
 pub mod openapi;
 pub mod pages;
@@ -86,6 +87,14 @@ pub(crate) fn api_routes() -> OpenApiRouter<Arc<AppState>> {
         .routes(routes!(players::games))
         .routes(routes!(players::history))
         .routes(routes!(players::leaderboard))
+        .routes(routes!(lobby::seeks, lobby::post_seek))
+        .routes(routes!(lobby::challenge))
+        .routes(routes!(lobby::accept))
+        .routes(routes!(lobby::cancel))
+        .routes(routes!(lobby::decline))
+        .routes(routes!(lobby::quick))
+        .routes(routes!(lobby::events))
+        .routes(routes!(lobby::tv))
 }
 
 pub(crate) fn router(state: Arc<AppState>) -> Router {
@@ -100,6 +109,7 @@ pub(crate) fn router(state: Arc<AppState>) -> Router {
         .route("/@/{username}", get(player_page))
         .route("/leaderboard", get(leaderboard_page))
         .route("/analysis", get(analysis_page))
+        .route("/lobby", get(lobby_page))
         .route("/assets/{*file}", get(pages::asset))
         .route("/i18n/{file}", get(pages::catalogue));
     let site = match state.metrics_endpoint {
@@ -227,4 +237,8 @@ async fn leaderboard_page(query: PageQuery, headers: HeaderMap) -> Response {
 
 async fn analysis_page(query: PageQuery, headers: HeaderMap) -> Response {
     html(Page::Analysis.render(page_language(&query, &headers)))
+}
+
+async fn lobby_page(query: PageQuery, headers: HeaderMap) -> Response {
+    html(Page::Lobby.render(page_language(&query, &headers)))
 }

@@ -21,6 +21,8 @@ pub enum Page {
     /// `/account`: sign up, sign in, the signed-in account (all optional: playing needs
     /// no account).
     Account,
+    /// `/lobby`: quick pairing, seeks, challenges, the games being played now.
+    Lobby,
     /// `/@/{username}`: a player's ratings, rating history and games.
     Player,
     /// `/leaderboard`: the best players of each speed.
@@ -48,10 +50,11 @@ struct Slots {
 
 impl Page {
     /// Every page.
-    pub const ALL: [Page; 6] = [
+    pub const ALL: [Page; 7] = [
         Page::Game,
         Page::Rules,
         Page::Account,
+        Page::Lobby,
         Page::Player,
         Page::Leaderboard,
         Page::Analysis,
@@ -62,6 +65,7 @@ impl Page {
             Page::Game => include_str!("../../assets/index.html"),
             Page::Rules => include_str!("../../assets/rules.html"),
             Page::Account => include_str!("../../assets/account.html"),
+            Page::Lobby => include_str!("../../assets/lobby.html"),
             Page::Player => include_str!("../../assets/player.html"),
             Page::Leaderboard => include_str!("../../assets/leaderboard.html"),
             Page::Analysis => include_str!("../../assets/analysis.html"),
@@ -91,6 +95,14 @@ impl Page {
                 title_key: "account.page-title",
                 skip_target: "account",
                 skip_key: "a11y.skip-account",
+                nav_href: "/",
+                nav_key: "header.play",
+            },
+            Page::Lobby => Slots {
+                name: "lobby",
+                title_key: "lobby.page-title",
+                skip_target: "lobby",
+                skip_key: "a11y.skip-lobby",
                 nav_href: "/",
                 nav_key: "header.play",
             },
@@ -136,7 +148,7 @@ impl Page {
     /// }
     /// ```
     pub fn template(self) -> &'static str {
-        static TEMPLATES: OnceLock<[String; 6]> = OnceLock::new();
+        static TEMPLATES: OnceLock<[String; 7]> = OnceLock::new();
         let all = TEMPLATES.get_or_init(|| Page::ALL.map(|page| page.assemble()));
         &all[self as usize]
     }
@@ -261,7 +273,7 @@ fn rule_list() -> String {
 
 /// The embedded files under `/assets/`: name, content type, bytes. The script is a set of
 /// ES modules (`js/main.js` imports the others), served as they are.
-const ASSETS: [(&str, &str, &str); 20] = [
+const ASSETS: [(&str, &str, &str); 21] = [
     ("js/main.js", JS, include_str!("../../assets/js/main.js")),
     ("js/state.js", JS, include_str!("../../assets/js/state.js")),
     ("js/api.js", JS, include_str!("../../assets/js/api.js")),
@@ -294,6 +306,7 @@ const ASSETS: [(&str, &str, &str); 20] = [
         JS,
         include_str!("../../assets/js/account.js"),
     ),
+    ("js/lobby.js", JS, include_str!("../../assets/js/lobby.js")),
     (
         "js/players.js",
         JS,

@@ -551,14 +551,8 @@ impl GameNow {
         };
         let clock = game.clock.map(|c| {
             let remaining = game.remaining_at(view.now_ms).unwrap_or(c.remaining_ms);
-            // Rounded: a shortened minute scales the increment to whole milliseconds.
-            let minute = view.minute_ms.max(1);
-            let (minutes, seconds) = (
-                (c.initial_ms + minute / 2) / minute,
-                (c.increment_ms * 60 + minute / 2) / minute,
-            );
             ClockState {
-                control: format!("{minutes}+{seconds}"),
+                control: clock_control(&c, view.minute_ms),
                 initial_ms: c.initial_ms,
                 increment_ms: c.increment_ms,
                 white_ms: remaining[0],
@@ -694,4 +688,20 @@ pub(crate) fn view_now(app: &AppState, game: &WebGame, side: Side) -> View {
         present: app.hub.present(&game.id),
         minute_ms: app.clock_minute_ms,
     }
+}
+
+/// A clock's time control as chosen, `M+S`, in minutes of `minute_ms` (rounded: a
+/// shortened minute scales the increment to whole milliseconds).
+///
+/// ```
+/// let clock = agon_web::game::Clock::new(300_000, 3_000);
+/// assert_eq!(agon_web::http::state::clock_control(&clock, 60_000), "5+3");
+/// ```
+pub fn clock_control(clock: &crate::game::Clock, minute_ms: i64) -> String {
+    let minute = minute_ms.max(1);
+    let (minutes, seconds) = (
+        (clock.initial_ms + minute / 2) / minute,
+        (clock.increment_ms * 60 + minute / 2) / minute,
+    );
+    format!("{minutes}+{seconds}")
 }

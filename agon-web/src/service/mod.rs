@@ -31,6 +31,7 @@ use crate::store::{Change, Changed, Compute, Store, StoreError};
 use crate::workers::Workers;
 
 pub mod accounts;
+pub mod lobby;
 pub(crate) mod notify;
 pub mod ratings;
 pub(crate) mod timers;
@@ -68,6 +69,9 @@ pub struct AppState {
     /// The site's public origin as configured, or else the address served at (`None`
     /// until then: [`AppState::site`] answers `http://localhost:8080`).
     pub origin: Option<SiteOrigin>,
+    /// The number of the lobby's last event known here (written here, or heard of from
+    /// another server): the lobby's streams wait on it ([`lobby`]).
+    pub lobby: tokio::sync::watch::Sender<i64>,
 }
 
 impl AppState {
@@ -304,9 +308,40 @@ pub(crate) async fn create(
     new: NewGame,
 ) -> Result<(String, WebGame), ApiError> {
     let token = ids::random_hex::<16>()?;
+    let (opponent, level, seat) = (new.opponent, new.level, new.human);
+    let account = new.account.as_ref().map(|a| a.id.clone());
+    let game = new_game(app, new, ids::digest(&token))?;
+    let stored = game.clone();
+    app.store
+        .change(
+            &game.id,
+            move |tx, _| {
+                tx.insert(&stored, tx.now_ms());
+                // The creator's account on their seat, in the same transaction.
+                if let Some(account_id) = &account {
+                    tx.seat(&stored.id, seat, account_id, None);
+                }
+                Ok::<_, StoreError>(((), None))
+            },
+            |_| (),
+        )
+        .await?;
+    app.metrics.game_created(
+        opponent.name(),
+        match opponent {
+            Opponent::Computer => level.name(),
+            Opponent::Friend => "none",
+        },
+    );
+    Ok((token, reply_to(app, game).await))
+}
+
+/// The game `new` asks for, its creator's seat held by the token of digest `seat`: a new
+/// id and seed, the clock's minutes in [`AppState::clock_minute_ms`]. Not stored yet.
+fn new_game(app: &AppState, new: NewGame, seat: [u8; 32]) -> Result<WebGame, ApiError> {
     let mut game = WebGame::new(
         ids::random_hex::<8>()?,
-        ids::digest(&token),
+        seat,
         new.human,
         new.level,
         ids::random_u64()?,
@@ -325,29 +360,7 @@ pub(crate) async fn create(
     if let Some(account) = &new.account {
         game.players[new.human.index()] = Some(ratings::seat_player(account, None));
     }
-    let (new_game, seat) = (game.clone(), new.human);
-    let account = new.account.map(|a| a.id);
-    app.store
-        .change(
-            &game.id,
-            move |tx, _| {
-                tx.insert(&new_game, tx.now_ms());
-                if let Some(account_id) = &account {
-                    tx.seat(&new_game.id, seat, account_id, None);
-                }
-                Ok::<_, StoreError>(((), None))
-            },
-            |_| (),
-        )
-        .await?;
-    app.metrics.game_created(
-        new.opponent.name(),
-        match new.opponent {
-            Opponent::Computer => new.level.name(),
-            Opponent::Friend => "none",
-        },
-    );
-    Ok((token, reply_to(app, game).await))
+    Ok(game)
 }
 
 /// A friend takes the free seat of game `id` under `name`: answers the seat's token and

@@ -36,10 +36,13 @@ pub(crate) fn start(app: &Arc<AppState>) -> Option<tokio::task::JoinHandle<()>> 
         while let Some(notice) = notices.recv().await {
             match notice {
                 Notice::Listening => {
+                    // What the lobby missed meanwhile is in its log: its streams read it.
+                    app.lobby.send_modify(|_| ());
                     for id in app.hub.watched() {
                         refresh(&app, &id).await;
                     }
                 }
+                Notice::Lobby { seq, .. } => super::lobby::heard(&app, seq),
                 Notice::Changed {
                     id,
                     version,

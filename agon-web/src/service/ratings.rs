@@ -104,17 +104,8 @@ pub(crate) fn speed_of(clock: Option<(u32, u32)>) -> Speed {
 pub async fn create_paired_game(app: &Arc<AppState>, pairing: Pairing) -> Result<Paired, ApiError> {
     let speed = speed_of(pairing.clock);
     if pairing.rated {
-        match &pairing.players {
-            [Some(w), Some(b)]
-                if w.id != b.id && w.deleted_ms.is_none() && b.deleted_ms.is_none() => {}
-            _ => return Err(not_ratable("two different accounts, one on each seat")),
-        }
-        if pairing.start != Position::start() {
-            return Err(not_ratable("the standard rules from the standard start"));
-        }
-        if pairing.clock.is_none() {
-            return Err(not_ratable("a clock"));
-        }
+        check_rated_players([pairing.players[0].as_ref(), pairing.players[1].as_ref()])?;
+        check_rated_terms(&pairing.start, pairing.clock)?;
     }
     let tokens = [ids::random_hex::<16>()?, ids::random_hex::<16>()?];
     let mut game = WebGame::new(
@@ -174,6 +165,32 @@ pub async fn create_paired_game(app: &Arc<AppState>, pairing: Pairing) -> Result
     })
 }
 
+/// Whether the players of a game may be rated: two different accounts, neither deleted,
+/// one on each seat; else `400 not-ratable`.
+pub(crate) fn check_rated_players(players: [Option<&Account>; 2]) -> Result<(), ApiError> {
+    match players {
+        [Some(w), Some(b)] if w.id != b.id && w.deleted_ms.is_none() && b.deleted_ms.is_none() => {
+            Ok(())
+        }
+        _ => Err(not_ratable("two different accounts, one on each seat")),
+    }
+}
+
+/// Whether a game from `start` under `clock` (minutes, increment seconds) may be rated:
+/// the standard start, and a clock; else `400 not-ratable`.
+pub(crate) fn check_rated_terms(
+    start: &Position,
+    clock: Option<(u32, u32)>,
+) -> Result<(), ApiError> {
+    if *start != Position::start() {
+        return Err(not_ratable("the standard rules from the standard start"));
+    }
+    if clock.is_none() {
+        return Err(not_ratable("a clock"));
+    }
+    Ok(())
+}
+
 /// The player of a seat an account takes now, with its rating at the start if rated.
 pub(crate) fn seat_player(account: &Account, rating: Option<&Rating>) -> SeatPlayer {
     SeatPlayer {
@@ -187,7 +204,11 @@ pub(crate) fn seat_player(account: &Account, rating: Option<&Rating>) -> SeatPla
 
 /// The rating of `account_id` in `speed` as of now: as stored (a new player's if none),
 /// its deviation widened for the time since the last rated game ([`Rating::aged`]).
-async fn rating_now(app: &AppState, account_id: &str, speed: Speed) -> Result<Rating, ApiError> {
+pub(crate) async fn rating_now(
+    app: &AppState,
+    account_id: &str,
+    speed: Speed,
+) -> Result<Rating, ApiError> {
     let stored = app
         .store
         .rating(account_id, speed)

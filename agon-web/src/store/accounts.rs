@@ -373,11 +373,11 @@ pub(super) fn rating_of(row: &[Cell]) -> Result<StoredRating, StoreError> {
     })
 }
 
-fn text(s: &str) -> Value {
+pub(super) fn text(s: &str) -> Value {
     Value::Text(s.to_string())
 }
 
-fn bytes(b: &[u8]) -> Value {
+pub(super) fn bytes(b: &[u8]) -> Value {
     Value::Bytes(Some(b.to_vec()))
 }
 

@@ -34,6 +34,8 @@ mod row;
 #[macro_use]
 mod accounts;
 mod players;
+#[macro_use]
+mod lobby;
 mod postgres;
 mod sql;
 mod sqlite;
@@ -46,6 +48,7 @@ pub use accounts::{
     Account, Ceremony, NewAccount, Passkey, PasskeyRemoval, RatedGame, Session, StoredRating,
     TOUCH_EVERY_MS,
 };
+pub use lobby::{LobbyEvent, LobbyLog, NewEvent, Seek};
 pub use players::{
     GameCounts, GameFilter, Leader, PlayerGame, RatingPoint, ResultFilter, GAMES_PER_PAGE,
 };
@@ -289,6 +292,11 @@ pub enum StoreError {
     PasskeyTaken,
     /// No such account, or a deleted one. Nothing was written.
     NoAccount,
+    /// No such seek: never posted, or accepted, cancelled or expired already. Nothing
+    /// was written.
+    NoSeek,
+    /// The poster or the address has as many open seeks as it may. Nothing was written.
+    TooManySeeks,
     /// Any other failure of the database, in its own words.
     Database(String),
 }
@@ -310,6 +318,10 @@ impl std::fmt::Display for StoreError {
             }
             StoreError::PasskeyTaken => f.write_str("this passkey is registered already"),
             StoreError::NoAccount => f.write_str("no such account"),
+            StoreError::NoSeek => f.write_str("no such seek (accepted, cancelled or expired)"),
+            StoreError::TooManySeeks => {
+                f.write_str("too many open seeks and challenges: cancel one first")
+            }
             StoreError::Schema(message) | StoreError::Database(message) => f.write_str(message),
         }
     }

@@ -55,8 +55,9 @@ pub const LISTENER_NAME: &str = "agon-web-listen";
 /// The migrations: `MIGRATIONS[i]` takes the schema from version `i` to `i + 1`. Version 1
 /// is what SQLite's schema version 3 means, version 2 what its version 4 means, version 3
 /// what its version 5 means, version 4 what its version 6 means,
-/// version 5 what its version 7 means, version 6 what its version 8 means.
-const MIGRATIONS: [&str; 6] = [
+/// version 5 what its version 7 means, version 6 what its version 8 means, version 7 what
+/// its version 9 means.
+const MIGRATIONS: [&str; 7] = [
     "
 CREATE TABLE games (
     id                 TEXT PRIMARY KEY,
@@ -121,6 +122,9 @@ CREATE INDEX games_deadline ON games (deadline_ms) WHERE deadline_ms IS NOT NULL
     // Rated games, their speed and result, the seats' ratings at the start (the same
     // text as SQLite's 7 to 8).
     rated_games_schema!(),
+    // The lobby's seeks and challenges, and its log of events (the same text as
+    // SQLite's 8 to 9).
+    lobby_schema!(),
 ];
 
 /// How long the database keeps a session that sits in a transaction without a word
@@ -173,10 +177,17 @@ pub enum Notice {
         /// The [`PgStore::origin`] of the server that committed it.
         origin: String,
     },
+    /// The lobby's log was written up to event `seq` by the server `origin`.
+    Lobby {
+        /// The number of the last event written.
+        seq: i64,
+        /// The [`PgStore::origin`] of the server that wrote it.
+        origin: String,
+    },
 }
 
 impl Notice {
-    /// Reads a notification's payload, `ID:VERSION:ORIGIN`.
+    /// Reads a notification's payload, `ID:VERSION:ORIGIN` (a game's) or `lobby:SEQ:ORIGIN`.
     ///
     /// ```
     /// use agon_web::store::Notice;
@@ -185,12 +196,19 @@ impl Notice {
     ///     Some(Notice::Changed { id: "0011223344556677".into(), version: 12, origin: "ab12".into() })
     /// );
     /// assert_eq!(Notice::parse("junk"), None);
+    /// assert_eq!(Notice::parse("lobby:7:ab12"), Some(Notice::Lobby { seq: 7, origin: "ab12".into() }));
     /// ```
     pub fn parse(payload: &str) -> Option<Notice> {
         let mut parts = payload.splitn(3, ':');
         let id = parts.next()?.to_string();
         let version = parts.next()?.parse().ok()?;
         let origin = parts.next()?.to_string();
+        if id == "lobby" {
+            return Some(Notice::Lobby {
+                seq: version,
+                origin,
+            });
+        }
         Some(Notice::Changed {
             id,
             version,

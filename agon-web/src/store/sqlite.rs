@@ -37,11 +37,11 @@ PRAGMA user_version = 1;
 ";
 
 /// The schema version this server writes.
-pub const VERSION: i64 = 8;
+pub const VERSION: i64 = 9;
 
 /// The migrations from each version to the next: `MIGRATIONS[i]` takes version `i + 1` to
 /// `i + 2`. Each runs in one transaction with its version bump.
-const MIGRATIONS: [&str; 7] = [
+const MIGRATIONS: [&str; 8] = [
     // 1 to 2: the rule set of each game (the text form of agon_core::Rules). Games stored
     // before it were played under the standard rules.
     "ALTER TABLE games ADD COLUMN rules TEXT NOT NULL DEFAULT 'standard';
@@ -106,6 +106,9 @@ const MIGRATIONS: [&str; 7] = [
     // 7 to 8: rated games, their speed and result, the seats' ratings at the start (the
     // same text as PostgreSQL's 5 to 6).
     concat!(rated_games_schema!(), "PRAGMA user_version = 8;"),
+    // 8 to 9: the lobby's seeks and challenges, and its log of events (issue 33; the
+    // same text as PostgreSQL's 6 to 7).
+    concat!(lobby_schema!(), "PRAGMA user_version = 9;"),
 ];
 
 /// The database: one SQLite connection in WAL mode behind a mutex.

@@ -12,12 +12,12 @@ views side by side, each loaded once and checked in its looks (the theme and the
 change in place, without reloading), every axe rule in the first look and the
 look-dependent ones (colours, names, labels) in the others.
 
-- English and Arabic (left to right, right to left): all twelve views, in all four looks
+- English and Arabic (left to right, right to left): all thirteen views, in all four looks
   (light and dark, each at a desktop's and a phone's size).
-- Portuguese, Polish, Turkish and Malay: the seven views that between them show every
+- Portuguese, Polish, Turkish and Malay: the eight views that between them show every
   control and box of the others (the new-game form with its rule options, the rules, the
   account page, a game over, a friend game with a draw offered, the analysis board, the
-  leaderboard), light at a desktop's size and dark at a phone's: each language in both
+  leaderboard, the lobby), light at a desktop's size and dark at a phone's: each language in both
   themes and both sizes. Their colours and layout are English's; what differs is text,
   whose length can move and wrap it.
 """
@@ -32,7 +32,7 @@ from test_browser import RETURN, TIMEOUT, wait_moves
 
 AXE = REPO / "agon-web" / "node_modules" / "axe-core" / "axe.min.js"
 LANGUAGES = ["en", "pt", "pl", "tr", "ms", "ar"]
-# Every view in every look in these; the others in two looks and seven views (see above).
+# Every view in every look in these; the others in two looks and eight views (see above).
 EVERY_LOOK = {"en", "ar"}
 DESKTOP = ("desktop", {"width": 1280, "height": 800})
 PHONE = ("phone", {"width": 390, "height": 844})
@@ -40,7 +40,7 @@ LOOKS = [(scheme, *size) for scheme in ("light", "dark") for size in (DESKTOP, P
 TWO_LOOKS = [("light", *DESKTOP), ("dark", *PHONE)]
 # The views whose controls and boxes the other five repeat.
 FEWER_VIEWS = {"new game", "rules", "account, signed out", "game over", "friend game, Black",
-               "analysis board, a game's moves", "leaderboard"}
+               "analysis board, a game's moves", "leaderboard", "lobby"}
 BLOCKING = {"serious", "critical"}
 # Every rule (WCAG 2.x A and AA and axe's best practices) in the first look; in the others
 # only the rules whose answer can change with the theme or the size: colours, and the names
@@ -189,6 +189,7 @@ READY = {
         expect(page.locator("#tree .tree-move")).to_have_count(2, timeout=TIMEOUT),
         expect(page.locator("#board svg")).to_be_visible(timeout=TIMEOUT)),
     "leaderboard": visible("#leaderboard-speed"),
+    "lobby": visible("#quick-buttons"),
 }
 
 
@@ -209,6 +210,7 @@ def test_axe_finds_no_serious_violation(server, new_context, games, lang):
         "new game": (white, "/"),
         "rules": (white, "/rules"),
         "account, signed out": (black, "/account"),
+        "lobby": (black, "/lobby"),
         "game against the computer": (white, f"/g/{cid}"),
         "a return to make": (white, f"/g/{games['return'][0]}"),
         "friend game, waiting for a friend": (white, f"/g/{games['waiting'][0]}"),

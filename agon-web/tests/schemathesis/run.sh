@@ -13,9 +13,9 @@
 # requests from one address, and a 429 would only hide what it tests (the 429s are in the
 # document; tests/limits.rs tests them). LIMITS=default runs it once more as a public
 # server runs, with the default limits: then the 429s are the answers it checks.
-# GET /api/games/{id}/events is left out: it is an
+# GET /api/games/{id}/events and GET /api/lobby/events are left out: each is an
 # endless Server-Sent Events stream, which Schemathesis cannot read to its end
-# (tests/live.rs tests it).
+# (tests/live.rs and tests/lobby.rs test them).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -54,6 +54,7 @@ status=0
 (cd "$work" && "$st" --config-file "$here/schemathesis.toml" --no-color run \
   "$base/api/openapi.json" \
   --exclude-operation-id events \
+  --exclude-operation-id lobby_events \
   --max-examples "$max_examples" --max-time "$max_time" \
   --report ndjson --report-ndjson-path "$work/events.ndjson") || status=$?
 

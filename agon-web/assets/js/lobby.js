@@ -1,0 +1,271 @@
+// The lobby page (/lobby): quick pairing, posting a seek, the live list of seeks and
+// challenges (the lobby's event stream), and the games being played now. A seek's poster
+// keeps the seat token it got with the seek (in sessionStorage, never in an address):
+// when the stream says the seek was accepted, the page opens the game with it.
+
+import { api, ApiError } from './api.js';
+import { t, has } from './i18n.js';
+import { onRedraw, rememberGame } from './state.js';
+
+/** @typedef {{id: string, player: string | null, account: boolean, control: string,
+ *   speed: string, rules: string, rated: boolean, colour: string, to: string | null,
+ *   created_ms: number}} Seek */
+
+const MINE = 'agon-lobby-seeks';
+
+/** @type {Map<string, Seek>} */
+const seeks = new Map();
+/** @type {{tv: string | null, games: {id: string, white: string | null, black: string | null,
+ *   clock: string | null, rules: string, plies: number}[]}} */
+let live = { tv: null, games: [] };
+
+/** @param {string} id */
+const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
+/** @param {string} id */
+const input = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
+
+/** The seat tokens of this tab's own seeks, by seek id. @returns {Record<string, string>} */
+function mine() {
+  try {
+    return JSON.parse(sessionStorage.getItem(MINE) || '{}');
+  } catch {
+    return {};
+  }
+}
+
+/** @param {Record<string, string>} all */
+function keepMine(all) {
+  try {
+    sessionStorage.setItem(MINE, JSON.stringify(all));
+  } catch {
+    // No storage: the seek still works until the page is left.
+  }
+}
+
+/** @param {string} id @param {string} token */
+function addMine(id, token) {
+  const all = mine();
+  all[id] = token;
+  keepMine(all);
+}
+
+/** Shows an error of the API, in the page's language when it has words for it. */
+function showError(/** @type {unknown} */ e) {
+  const box = $('lobby-error');
+  const name = e instanceof ApiError ? e.name : 'unknown';
+  const key = `lobby.error.${name}`;
+  box.textContent = has(key) ? t(key) : t('account.error.unknown');
+  box.hidden = false;
+}
+
+function clearMessages() {
+  $('lobby-error').hidden = true;
+  $('lobby-status').textContent = '';
+}
+
+/** Opens game `id` with the seat `token` (the acceptor knows its `side`). */
+function play(/** @type {string} */ id, /** @type {string} */ token, /** @type {any} */ side = null) {
+  $('lobby-status').textContent = t('lobby.starting');
+  rememberGame(id, token, side);
+  window.location.assign(`/g/${id}`);
+}
+
+/** A seek's line: who, the control, the rules, rated or casual, the colour. */
+function describe(/** @type {Seek} */ s) {
+  const who = s.player || t('lobby.anonymous');
+  const rated = s.rated ? t('lobby.rated-mark') : t('lobby.casual');
+  // Isolated: in a right-to-left line "10+5" would read "5+10".
+  const control = s.control === 'correspondence' ? t('lobby.correspondence') : `\u2066${s.control}\u2069`;
+  const colour = t(`lobby.colour.${s.colour}`);
+  return `${who} · ${control} · \u2066${s.rules}\u2069 · ${rated} · ${colour}`;
+}
+
+/** @param {string} text @param {() => void} action */
+function button(text, action) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'btn btn-small';
+  b.textContent = text;
+  b.addEventListener('click', action);
+  return b;
+}
+
+function render() {
+  const own = mine();
+  const open = $('seek-list');
+  const challenges = $('challenge-list');
+  open.replaceChildren();
+  challenges.replaceChildren();
+  for (const s of [...seeks.values()].sort((a, b) => a.created_ms - b.created_ms)) {
+    const li = document.createElement('li');
+    li.dataset.seek = s.id;
+    const what = document.createElement('span');
+    what.className = 'seek-what';
+    const mineToo = Object.prototype.hasOwnProperty.call(own, s.id);
+    if (s.to) {
+      what.textContent = mineToo
+        ? `${t('lobby.challenge.to', { player: s.to })} · ${describe(s)}`
+        : `${t('lobby.challenge.from', { player: s.player || '' })} · ${describe(s)}`;
+    } else {
+      what.textContent = mineToo ? `${describe(s)} · ${t('lobby.mine')}` : describe(s);
+    }
+    li.append(what);
+    if (mineToo) {
+      li.append(button(t('lobby.cancel'), () => removeSeek(s.id, 'cancel')));
+    } else {
+      li.append(button(t('lobby.accept'), () => accept(s.id)));
+      if (s.to) li.append(button(t('lobby.decline'), () => removeSeek(s.id, 'decline')));
+    }
+    (s.to ? challenges : open).append(li);
+  }
+  $('seeks-empty').hidden = open.childElementCount > 0;
+  const list = $('live-list');
+  list.replaceChildren();
+  for (const g of live.games) {
+    const li = document.createElement('li');
+    const what = document.createElement('span');
+    what.className = 'seek-what';
+    const names = t('lobby.vs', {
+      white: g.white || t('lobby.anonymous'),
+      black: g.black || t('lobby.anonymous'),
+    });
+    const clock = g.clock ? `\u2066${g.clock}\u2069` : t('lobby.correspondence');
+    what.textContent = `${names} · ${clock} · \u2066${g.rules}\u2069`;
+    const a = document.createElement('a');
+    a.className = 'btn btn-small';
+    a.href = `/g/${g.id}`;
+    a.textContent = t('lobby.watch');
+    li.append(what, a);
+    list.append(li);
+  }
+  $('live-empty').hidden = live.games.length > 0;
+  const tv = /** @type {HTMLAnchorElement} */ ($('tv-link'));
+  tv.hidden = !live.tv;
+  if (live.tv) tv.href = `/g/${live.tv}`;
+}
+
+async function accept(/** @type {string} */ id) {
+  clearMessages();
+  try {
+    const started = await api('POST', `/api/lobby/seeks/${id}/accept`, {});
+    play(started.game, started.token, started.side);
+  } catch (e) {
+    showError(e);
+  }
+}
+
+async function removeSeek(/** @type {string} */ id, /** @type {string} */ how) {
+  clearMessages();
+  try {
+    await api('POST', `/api/lobby/seeks/${id}/${how}`);
+  } catch (e) {
+    showError(e);
+  }
+}
+
+/** @param {{seek: Seek, token: string}} answer */
+function posted(answer) {
+  addMine(answer.seek.id, answer.token);
+  seeks.set(answer.seek.id, answer.seek);
+  $('lobby-status').textContent = t('lobby.waiting', { control: answer.seek.control });
+  render();
+}
+
+async function quick(/** @type {HTMLButtonElement} */ b) {
+  clearMessages();
+  try {
+    const answer = await api('POST', '/api/lobby/quick', { control: b.dataset.control });
+    if (answer.status === 'started') play(answer.game, answer.token, answer.side);
+    else posted(answer);
+  } catch (e) {
+    showError(e);
+  }
+}
+
+async function postSeek(/** @type {SubmitEvent} */ event) {
+  event.preventDefault();
+  clearMessages();
+  const colour = /** @type {HTMLSelectElement} */ (document.getElementById('seek-colour')).value;
+  const body = {
+    control: input('seek-control').value.trim(),
+    rules: input('seek-rules').value.trim() || 'standard',
+    rated: input('seek-rated').checked,
+    colour,
+  };
+  try {
+    posted(await api('POST', '/api/lobby/seeks', body));
+  } catch (e) {
+    showError(e);
+  }
+}
+
+async function challenge(/** @type {SubmitEvent} */ event) {
+  event.preventDefault();
+  clearMessages();
+  const body = {
+    username: input('challenge-username').value.trim(),
+    control: input('challenge-control').value.trim(),
+  };
+  try {
+    posted(await api('POST', '/api/lobby/challenges', body));
+  } catch (e) {
+    showError(e);
+  }
+}
+
+/** A seek that left the list: this tab's own, accepted, opens its game. */
+function gone(/** @type {{id: string, reason: string, game: string | null}} */ data) {
+  seeks.delete(data.id);
+  const own = mine();
+  const token = own[data.id];
+  if (token) {
+    delete own[data.id];
+    keepMine(own);
+    if (data.reason === 'accepted' && data.game) {
+      play(data.game, token);
+      return;
+    }
+    if (data.reason === 'declined') $('lobby-status').textContent = t('lobby.declined');
+  }
+  render();
+}
+
+/** The lobby's event stream; EventSource reconnects by itself (with Last-Event-ID). */
+function listen() {
+  const source = new EventSource('/api/lobby/events');
+  source.addEventListener('seeks', (e) => {
+    const data = JSON.parse(/** @type {MessageEvent} */ (e).data);
+    seeks.clear();
+    for (const s of data.seeks) seeks.set(s.id, s);
+    // A seek of this tab's that is no longer listed was taken while the stream was away.
+    render();
+  });
+  source.addEventListener('seek', (e) => {
+    const data = JSON.parse(/** @type {MessageEvent} */ (e).data);
+    seeks.set(data.seek.id, data.seek);
+    render();
+  });
+  source.addEventListener('gone', (e) => gone(JSON.parse(/** @type {MessageEvent} */ (e).data)));
+}
+
+async function refreshLive() {
+  try {
+    live = await api('GET', '/api/tv');
+    render();
+  } catch {
+    // Shown again at the next refresh.
+  }
+}
+
+/** The lobby page. */
+export function initLobbyPage() {
+  onRedraw(render);
+  for (const b of document.querySelectorAll('#quick-buttons button')) {
+    b.addEventListener('click', () => quick(/** @type {HTMLButtonElement} */ (b)));
+  }
+  $('seek-form').addEventListener('submit', (e) => postSeek(/** @type {SubmitEvent} */ (e)));
+  $('challenge-form').addEventListener('submit', (e) => challenge(/** @type {SubmitEvent} */ (e)));
+  listen();
+  refreshLive();
+  setInterval(refreshLive, 15000);
+}

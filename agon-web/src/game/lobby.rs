@@ -1,0 +1,268 @@
+//! The lobby's model (issue 33, point 2): open challenges ("seeks") and direct challenges
+//! to a named player, the quick-pairing time controls, and how long a seek lives.
+//!
+//! A seek lives while its poster watches the lobby: the poster's lobby stream marks its
+//! seeks seen every [`SEEN_EVERY_MS`] (20 s), and a seek not seen for [`SEEK_GRACE_MS`]
+//! (60 s) is removed (`expired`). So a seek goes about a minute after its poster's last
+//! lobby stream closed (a page closed, a network gone), and a seek posted without any
+//! stream has a minute to get one.
+//!
+//! ```
+//! use agon_web::game::lobby::{TimeControl, QUICK};
+//! assert_eq!(QUICK.len(), 6);
+//! assert_eq!("3+2".parse::<TimeControl>().unwrap().to_string(), "3+2");
+//! ```
+
+use agon_core::Side;
+
+/// How often an open lobby stream marks its poster's seeks seen, in milliseconds.
+///
+/// ```
+/// assert_eq!(agon_web::game::lobby::SEEN_EVERY_MS, 20_000);
+/// ```
+pub const SEEN_EVERY_MS: i64 = 20_000;
+
+/// How long a seek lives unseen by any lobby stream of its poster, in milliseconds.
+///
+/// ```
+/// assert_eq!(agon_web::game::lobby::SEEK_GRACE_MS, 60_000);
+/// ```
+pub const SEEK_GRACE_MS: i64 = 60_000;
+
+/// The most open seeks and challenges one poster (an account, or a guest's browser) has
+/// at once.
+///
+/// ```
+/// assert_eq!(agon_web::game::lobby::MAX_SEEKS_PER_POSTER, 3);
+/// ```
+pub const MAX_SEEKS_PER_POSTER: i64 = 3;
+
+/// The most open seeks and challenges posted from one address at once.
+///
+/// ```
+/// assert_eq!(agon_web::game::lobby::MAX_SEEKS_PER_ADDRESS, 6);
+/// ```
+pub const MAX_SEEKS_PER_ADDRESS: i64 = 6;
+
+/// How long the lobby's events are kept for streams that resume (`Last-Event-ID`), in
+/// milliseconds; a stream resuming from further back gets the whole list again.
+///
+/// ```
+/// assert_eq!(agon_web::game::lobby::EVENTS_KEPT_MS, 600_000);
+/// ```
+pub const EVENTS_KEPT_MS: i64 = 600_000;
+
+/// A seek's time control: a clock of whole minutes plus an increment of seconds a move,
+/// or correspondence (no clock of minutes: as long as the players like).
+///
+/// ```
+/// use agon_web::game::lobby::TimeControl;
+/// let c: TimeControl = "10+5".parse().unwrap();
+/// assert_eq!(c, TimeControl::Clock { minutes: 10, seconds: 5 });
+/// assert_eq!(c.clock(), Some((10, 5)));
+/// assert_eq!("correspondence".parse::<TimeControl>().unwrap().clock(), None);
+/// assert!("0+5".parse::<TimeControl>().is_err());
+/// assert!("181+0".parse::<TimeControl>().is_err());
+/// assert!("none".parse::<TimeControl>().is_err());
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    /// Minutes (1 to 180) plus an increment (0 to 60 seconds).
+    Clock {
+        /// The initial minutes.
+        minutes: u32,
+        /// The increment, seconds a move.
+        seconds: u32,
+    },
+    /// No clock.
+    Correspondence,
+}
+
+/// The most minutes a seek's clock starts with (as a game's: `MAX_CLOCK_MINUTES`).
+const MAX_MINUTES: u32 = 180;
+/// The largest increment of a seek's clock.
+const MAX_INCREMENT: u32 = 60;
+
+impl TimeControl {
+    /// The clock a game of this control gets: `(minutes, seconds)`, or `None`.
+    pub fn clock(self) -> Option<(u32, u32)> {
+        match self {
+            TimeControl::Clock { minutes, seconds } => Some((minutes, seconds)),
+            TimeControl::Correspondence => None,
+        }
+    }
+
+    /// The speed category of this control ([`crate::game::speed::Speed`]).
+    ///
+    /// ```
+    /// use agon_web::game::{lobby::TimeControl, speed::Speed};
+    /// assert_eq!("5+3".parse::<TimeControl>().unwrap().speed(), Speed::Blitz);
+    /// assert_eq!(TimeControl::Correspondence.speed(), Speed::Correspondence);
+    /// ```
+    pub fn speed(self) -> super::speed::Speed {
+        match self {
+            TimeControl::Clock { minutes, seconds } => super::speed::Speed::of_clock(
+                i64::from(minutes) * 60_000,
+                i64::from(seconds) * 1000,
+            ),
+            TimeControl::Correspondence => super::speed::Speed::Correspondence,
+        }
+    }
+}
+
+impl std::str::FromStr for TimeControl {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<TimeControl, String> {
+        if text == "correspondence" {
+            return Ok(TimeControl::Correspondence);
+        }
+        let number = |part: &str| -> Option<u32> {
+            let digits = !part.is_empty() && part.len() <= 3;
+            (digits && part.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| part.parse().ok())
+                .flatten()
+        };
+        text.split_once('+')
+            .and_then(|(m, s)| Some((number(m)?, number(s)?)))
+            .filter(|&(m, s)| (1..=MAX_MINUTES).contains(&m) && s <= MAX_INCREMENT)
+            .map(|(minutes, seconds)| TimeControl::Clock { minutes, seconds })
+            .ok_or_else(|| {
+                format!(
+                    "the time control must be correspondence or minutes+seconds like 5+3 \
+                     (minutes 1 to {MAX_MINUTES}, increment 0 to {MAX_INCREMENT}), not {text:?}"
+                )
+            })
+    }
+}
+
+impl std::fmt::Display for TimeControl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TimeControl::Clock { minutes, seconds } => write!(f, "{minutes}+{seconds}"),
+            TimeControl::Correspondence => f.write_str("correspondence"),
+        }
+    }
+}
+
+/// The quick-pairing controls, fastest first. An Agon game between people runs to about
+/// 300 plies (`speed.rs`), so these span ultrabullet to rapid: 1+0, 3+2, 5+3, 10+5,
+/// 15+10, and correspondence.
+///
+/// ```
+/// use agon_web::game::lobby::QUICK;
+/// assert_eq!(QUICK.map(|c| c.to_string())[1], "3+2");
+/// assert_eq!(QUICK[5].to_string(), "correspondence");
+/// ```
+pub const QUICK: [TimeControl; 6] = [
+    TimeControl::Clock {
+        minutes: 1,
+        seconds: 0,
+    },
+    TimeControl::Clock {
+        minutes: 3,
+        seconds: 2,
+    },
+    TimeControl::Clock {
+        minutes: 5,
+        seconds: 3,
+    },
+    TimeControl::Clock {
+        minutes: 10,
+        seconds: 5,
+    },
+    TimeControl::Clock {
+        minutes: 15,
+        seconds: 10,
+    },
+    TimeControl::Correspondence,
+];
+
+/// The colour a poster asks for.
+///
+/// ```
+/// use agon_web::game::lobby::Colour;
+/// use agon_core::Side;
+/// assert_eq!("random".parse::<Colour>(), Ok(Colour::Random));
+/// assert_eq!(Colour::White.poster_side(true), Side::White);
+/// assert_eq!(Colour::Random.poster_side(true), Side::Black);
+/// assert!("blue".parse::<Colour>().is_err());
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Colour {
+    /// The poster plays White.
+    White,
+    /// The poster plays Black.
+    Black,
+    /// Drawn when the seek is accepted.
+    Random,
+}
+
+impl Colour {
+    /// Its name in the API.
+    pub fn name(self) -> &'static str {
+        match self {
+            Colour::White => "white",
+            Colour::Black => "black",
+            Colour::Random => "random",
+        }
+    }
+
+    /// The poster's side once accepted, `coin` deciding a random colour (true: Black).
+    pub fn poster_side(self, coin: bool) -> Side {
+        match (self, coin) {
+            (Colour::White, _) | (Colour::Random, false) => Side::White,
+            (Colour::Black, _) | (Colour::Random, true) => Side::Black,
+        }
+    }
+}
+
+impl std::str::FromStr for Colour {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Colour, String> {
+        match text {
+            "white" => Ok(Colour::White),
+            "black" => Ok(Colour::Black),
+            "random" => Ok(Colour::Random),
+            _ => Err(format!(
+                "colour must be white, black or random, not {text:?}"
+            )),
+        }
+    }
+}
+
+/// Who posted a seek: an account, or a guest's browser (the digest of its lobby cookie,
+/// in hex: the cookie itself is never stored).
+///
+/// ```
+/// use agon_web::game::lobby::Poster;
+/// let p = Poster::Account("00112233aabbccdd".into());
+/// assert_eq!(p.key(), "account:00112233aabbccdd");
+/// assert_eq!(Poster::Guest("ab".into()).key(), "guest:ab");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Poster {
+    /// A signed-in account, by its id.
+    Account(String),
+    /// A guest, by the hex digest of its browser's lobby cookie.
+    Guest(String),
+}
+
+impl Poster {
+    /// The key the store keeps: `account:ID` or `guest:DIGEST`.
+    pub fn key(&self) -> String {
+        match self {
+            Poster::Account(id) => format!("account:{id}"),
+            Poster::Guest(digest) => format!("guest:{digest}"),
+        }
+    }
+
+    /// The account's id, for an account.
+    pub fn account(&self) -> Option<&str> {
+        match self {
+            Poster::Account(id) => Some(id),
+            Poster::Guest(_) => None,
+        }
+    }
+}

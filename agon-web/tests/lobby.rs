@@ -1,0 +1,663 @@
+//! The lobby (issue 33, point 2) on both stores: seeks posted, listed, cancelled and
+//! accepted (the game started with both seats), two accepts at once giving one game,
+//! quick pairing, direct challenges, the lobby's event stream (the seek's events, the
+//! accepted event with its game, resuming by `Last-Event-ID`), the expiry of a seek
+//! whose poster left, the refusals and limits, and the migration from schema 7.
+
+use std::sync::Arc;
+
+use agon_web::game::account::Token;
+use agon_web::store::NewAccount;
+use agon_web::{Config, Store};
+use serde_json::{json, Value};
+
+#[macro_use]
+mod common;
+use common::{read_events, Backend, Stream};
+
+/// A server on a test database, and its store.
+struct Server {
+    base: String,
+    store: Arc<Store>,
+    _db: common::TestDb,
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+async fn server(b: Backend) -> Server {
+    server_with(b, agon_web::limits::LimitConfig::off()).await
+}
+
+async fn server_with(b: Backend, limits: agon_web::limits::LimitConfig) -> Server {
+    let config = Config {
+        limits,
+        ..Config::default()
+    };
+    let (state, db) = common::state(b, config).await;
+    serve(state, db).await
+}
+
+/// Serves `state` (on `db`, kept until the server is dropped) on a free port.
+async fn serve(state: agon_web::AppState, db: common::TestDb) -> Server {
+    let store = state.store.clone();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(agon_web::serve_on(listener, state, async move {
+        let _ = stopped.await;
+    }));
+    Server {
+        base,
+        store,
+        _db: db,
+        _stop: stop,
+    }
+}
+
+/// A browser: it keeps the cookies the answers set (the lobby's, a session's) and sends
+/// the site's origin.
+struct Browser {
+    client: reqwest::Client,
+    base: String,
+    cookies: Vec<String>,
+}
+
+impl Browser {
+    fn new(server: &Server) -> Browser {
+        Browser {
+            client: reqwest::Client::new(),
+            base: server.base.clone(),
+            cookies: Vec::new(),
+        }
+    }
+
+    /// The site's origin: a loopback server names itself `localhost`.
+    fn origin(&self) -> String {
+        self.base.replace("127.0.0.1", "localhost")
+    }
+
+    fn keep(&mut self, response: &reqwest::Response) {
+        for set in response.headers().get_all("set-cookie") {
+            let pair = set.to_str().unwrap().split(';').next().unwrap().to_string();
+            let name = pair.split('=').next().unwrap().to_string();
+            self.cookies.retain(|c| !c.starts_with(&format!("{name}=")));
+            self.cookies.push(pair);
+        }
+    }
+
+    async fn post(&mut self, path: &str, body: Value) -> (u16, Value) {
+        let response = self
+            .client
+            .post(format!("{}{path}", self.base))
+            .header("origin", self.origin())
+            .header("cookie", self.cookies.join("; "))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        self.keep(&response);
+        (response.status().as_u16(), response.json().await.unwrap())
+    }
+
+    async fn get(&mut self, path: &str) -> Value {
+        let response = self
+            .client
+            .get(format!("{}{path}", self.base))
+            .header("cookie", self.cookies.join("; "))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        self.keep(&response);
+        response.json().await.unwrap()
+    }
+
+    async fn stream(&mut self, last: Option<i64>) -> Stream {
+        let mut request = self
+            .client
+            .get(format!("{}/api/lobby/events", self.base))
+            .header("cookie", self.cookies.join("; "));
+        if let Some(last) = last {
+            request = request.header("last-event-id", last.to_string());
+        }
+        let response = request.send().await.unwrap();
+        assert_eq!(response.status(), 200);
+        self.keep(&response);
+        read_events(response)
+    }
+
+    /// Posts a seek, which must be created: (its id, the poster's seat token).
+    async fn seek(&mut self, body: Value) -> (String, String) {
+        let (status, posted) = self.post("/api/lobby/seeks", body).await;
+        assert_eq!(status, 201, "{posted}");
+        let id = posted["seek"]["id"].as_str().unwrap().to_string();
+        (id, posted["token"].as_str().unwrap().to_string())
+    }
+
+    /// Signs in as a new account `name` (made in the store, with a session).
+    async fn sign_in(&mut self, store: &Store, id: &str, name: &str) {
+        let new = NewAccount {
+            id: id.into(),
+            username: agon_web::game::account::Username::parse(name).unwrap(),
+            user_handle: [id.as_bytes()[15]; 32],
+            bot: false,
+        };
+        store.create_account(&new, 1).await.unwrap();
+        let mut bytes = [0u8; 20];
+        bytes[..16].copy_from_slice(id.as_bytes());
+        let token = Token::session(bytes);
+        store
+            .create_session(&token, id, "test", agon_web::now_ms())
+            .await
+            .unwrap();
+        let site = agon_web::game::site::SiteOrigin::parse(&self.origin()).unwrap();
+        let set = agon_web::accounts::session_set_cookie(&site, Some(&token));
+        self.cookies
+            .push(set.split(';').next().unwrap().to_string());
+    }
+}
+
+/// The ids of the seeks listed.
+async fn listed(browser: &mut Browser) -> Vec<String> {
+    let list = browser.get("/api/lobby/seeks").await;
+    list["seeks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+async fn a_seek_is_posted_listed_cancelled_and_accepted(b: Backend) {
+    let server = server(b).await;
+    let (mut ann, mut bob) = (Browser::new(&server), Browser::new(&server));
+    let (id, token) = ann
+        .seek(json!({"control": "5+3", "colour": "white", "name": "Ann"}))
+        .await;
+    assert!(ann.cookies.iter().any(|c| c.starts_with("agon_lobby=")));
+    let list = bob.get("/api/lobby/seeks").await;
+    let seek = &list["seeks"][0];
+    assert_eq!(
+        (
+            seek["id"].as_str(),
+            seek["player"].as_str(),
+            seek["control"].as_str()
+        ),
+        (Some(id.as_str()), Some("Ann"), Some("5+3"))
+    );
+    assert_eq!(
+        (seek["speed"].as_str(), seek["rules"].as_str()),
+        (Some("blitz"), Some("standard"))
+    );
+    assert_eq!(
+        (seek["rated"].as_bool(), seek["colour"].as_str()),
+        (Some(false), Some("white"))
+    );
+    // Another's seek is not Bob's to cancel; Ann cancels a second seek of hers.
+    let (status, refused) = bob
+        .post(&format!("/api/lobby/seeks/{id}/cancel"), json!({}))
+        .await;
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (404, Some("unknown-seek"))
+    );
+    let (other, _) = ann.seek(json!({"control": "correspondence"})).await;
+    let (status, _) = ann
+        .post(&format!("/api/lobby/seeks/{other}/cancel"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(listed(&mut bob).await, vec![id.clone()]);
+    // Bob accepts: the game starts, Ann White by her token, Bob Black by his.
+    let (status, started) = bob
+        .post(
+            &format!("/api/lobby/seeks/{id}/accept"),
+            json!({"name": "Bob"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{started}");
+    assert_eq!(started["side"], "black");
+    let game = started["game"].as_str().unwrap();
+    assert!(
+        listed(&mut bob).await.is_empty(),
+        "an accepted seek leaves the list"
+    );
+    let state = bob.get(&format!("/api/games/{game}")).await;
+    let seats = &state["seats"];
+    assert_eq!(
+        (&seats["white"]["taken"], &seats["black"]["taken"]),
+        (&json!(true), &json!(true))
+    );
+    assert_eq!(
+        (&seats["white"]["name"], &seats["black"]["name"]),
+        (&json!("Ann"), &json!("Bob"))
+    );
+    assert_eq!(state["clock"]["initial_ms"], 300_000);
+    // Ann's token from the seek plays White's first move.
+    let (status, moved) = ann
+        .post(
+            &format!("/api/games/{game}/moves"),
+            json!({"token": token, "move": "f1-e1"}),
+        )
+        .await;
+    assert_eq!(status, 200, "{moved}");
+    let (status, _) = bob
+        .post(
+            &format!("/api/games/{game}/moves"),
+            json!({"token": token, "move": "f11-e10"}),
+        )
+        .await;
+    assert_eq!(status, 409, "Ann's token is not Black's");
+    // The seek is gone: accepting it again finds nothing.
+    let mut cid = Browser::new(&server);
+    let (status, gone) = cid
+        .post(&format!("/api/lobby/seeks/{id}/accept"), json!({}))
+        .await;
+    assert_eq!(
+        (status, gone["error"].as_str()),
+        (404, Some("unknown-seek"))
+    );
+}
+
+async fn two_accepts_at_once_give_one_game(b: Backend) {
+    let server = server(b).await;
+    let mut ann = Browser::new(&server);
+    for round in 0..4 {
+        let (id, _) = ann.seek(json!({"control": "3+2"})).await;
+        let (before, _) = server.store.counts().await.unwrap();
+        let (mut bob, mut cid) = (Browser::new(&server), Browser::new(&server));
+        let path = format!("/api/lobby/seeks/{id}/accept");
+        let (x, y) = tokio::join!(bob.post(&path, json!({})), cid.post(&path, json!({})));
+        let mut statuses = [x.0, y.0];
+        statuses.sort();
+        assert_eq!(statuses, [200, 404], "round {round}: {} {}", x.1, y.1);
+        let (after, _) = server.store.counts().await.unwrap();
+        assert_eq!(after, before + 1, "round {round}: exactly one game");
+    }
+}
+
+async fn quick_pairing_pairs_two_players(b: Backend) {
+    let server = server(b).await;
+    let (mut ann, mut bob) = (Browser::new(&server), Browser::new(&server));
+    let (status, waiting) = ann
+        .post("/api/lobby/quick", json!({"control": "3+2"}))
+        .await;
+    assert_eq!(
+        (status, waiting["status"].as_str()),
+        (200, Some("waiting")),
+        "{waiting}"
+    );
+    // A waiting player pressing again is not paired with themselves.
+    let (status, again) = ann
+        .post("/api/lobby/quick", json!({"control": "3+2"}))
+        .await;
+    assert_eq!(
+        (status, again["status"].as_str()),
+        (200, Some("waiting")),
+        "{again}"
+    );
+    let (status, started) = bob
+        .post("/api/lobby/quick", json!({"control": "3+2"}))
+        .await;
+    assert_eq!(
+        (status, started["status"].as_str()),
+        (200, Some("started")),
+        "{started}"
+    );
+    let game = started["game"].as_str().unwrap();
+    let state = bob.get(&format!("/api/games/{game}")).await;
+    assert_eq!(state["seats"]["black"]["taken"], true);
+    assert_eq!(state["seats"]["white"]["taken"], true);
+    // The older of Ann's two seeks was taken; the other still waits.
+    assert_eq!(
+        listed(&mut bob).await,
+        [again["seek"]["id"].as_str().unwrap()]
+    );
+    let (status, refused) = bob
+        .post("/api/lobby/quick", json!({"control": "4+2"}))
+        .await;
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (400, Some("invalid-clock"))
+    );
+}
+
+async fn the_lobby_stream_shows_seeks_coming_and_going_and_resumes(b: Backend) {
+    let server = server(b).await;
+    let (mut ann, mut bob) = (Browser::new(&server), Browser::new(&server));
+    let mut events = ann.stream(None).await;
+    let first = events.next("seeks").await;
+    assert_eq!(first.data["seeks"], json!([]));
+    let start = first.id.unwrap();
+    let (id, _) = ann.seek(json!({"control": "10+5"})).await;
+    let posted = events.next("seek").await;
+    assert_eq!(posted.data["seek"]["id"].as_str(), Some(id.as_str()));
+    assert_eq!(posted.id, Some(start + 1));
+    let (_, started) = bob
+        .post(&format!("/api/lobby/seeks/{id}/accept"), json!({}))
+        .await;
+    let gone = events.next("gone").await;
+    assert_eq!(gone.data["id"].as_str(), Some(id.as_str()));
+    assert_eq!(gone.data["reason"], "accepted");
+    assert_eq!(gone.data["game"], started["game"]);
+    assert_eq!(gone.id, Some(start + 2));
+    drop(events);
+    // A stream resuming after the first event gets the two that followed, in order.
+    let mut resumed = bob.stream(Some(start)).await;
+    let again = resumed.next("seek").await;
+    assert_eq!(again.id, Some(start + 1));
+    assert_eq!(resumed.next("gone").await.data["game"], started["game"]);
+}
+
+async fn a_seek_expires_once_its_poster_left(b: Backend) {
+    let server = server(b).await;
+    let mut ann = Browser::new(&server);
+    let (id, _) = ann.seek(json!({"control": "1+0"})).await;
+    let mut watcher = Browser::new(&server);
+    let mut events = watcher.stream(None).await;
+    events.next("seeks").await;
+    // No stream of Ann's has seen it for over a minute (made so in the database).
+    common::execute(&server.store, "UPDATE seeks SET seen_ms = 0").await;
+    let config = Config {
+        db: match &*server.store {
+            Store::Sqlite(s) => agon_web::Database::Sqlite(s.path().to_path_buf()),
+            Store::Postgres(p) => agon_web::Database::Postgres(p.url().to_string()),
+        },
+        ..Config::default()
+    };
+    // Another server's sweep removes it; this server's stream hears of it.
+    let other = Arc::new(agon_web::AppState::connect(&config).await.unwrap());
+    // (This server's own sweep, every 10 s, may come first: the seek goes either way.)
+    agon_web::service::lobby::sweep(&other).await.unwrap();
+    if matches!(*server.store, Store::Sqlite(_)) {
+        // One SQLite server: no notice crosses processes; the stream reads on its
+        // keep-alive. Prodding it through this server instead:
+        let (_, other_seek) = ann.seek(json!({"control": "1+0"})).await;
+        assert_ne!(other_seek, "");
+    }
+    let gone = events.next("gone").await;
+    assert_eq!(
+        (gone.data["id"].as_str(), gone.data["reason"].as_str()),
+        (Some(id.as_str()), Some("expired"))
+    );
+    assert!(!listed(&mut watcher).await.contains(&id));
+}
+
+async fn refusals_and_limits(b: Backend) {
+    let server = server(b).await;
+    let mut ann = Browser::new(&server);
+    let cases = [
+        (
+            json!({"control": "5+3", "rated": true}),
+            403,
+            "rated-needs-account",
+        ),
+        (json!({"control": "0+3"}), 400, "invalid-clock"),
+        (json!({"control": "5"}), 400, "invalid-clock"),
+        (
+            json!({"control": "5+3", "colour": "green"}),
+            400,
+            "invalid-field",
+        ),
+        (
+            json!({"control": "5+3", "rules": "chess"}),
+            400,
+            "unknown-preset",
+        ),
+        (json!({"control": "5+3", "name": ""}), 400, "invalid-field"),
+        (json!({"control": "5+3", "extra": 1}), 400, "malformed-json"),
+    ];
+    for (body, status, name) in cases {
+        let (got, answer) = ann.post("/api/lobby/seeks", body.clone()).await;
+        assert_eq!(
+            (got, answer["error"].as_str()),
+            (status, Some(name)),
+            "{body}: {answer}"
+        );
+    }
+    let (id, _) = ann.seek(json!({"control": "5+3"})).await;
+    let (status, own) = ann
+        .post(&format!("/api/lobby/seeks/{id}/accept"), json!({}))
+        .await;
+    assert_eq!((status, own["error"].as_str()), (409, Some("own-seek")));
+    ann.seek(json!({"control": "5+3"})).await;
+    ann.seek(json!({"control": "5+3"})).await;
+    let (status, many) = ann
+        .post("/api/lobby/seeks", json!({"control": "5+3"}))
+        .await;
+    assert_eq!(
+        (status, many["error"].as_str()),
+        (409, Some("too-many-seeks"))
+    );
+    // A rated seek: signed-in players only, accepted only by one.
+    let mut zoe = Browser::new(&server);
+    zoe.sign_in(&server.store, "00000000000000a1", "Zoe").await;
+    let (rated, _) = zoe.seek(json!({"control": "5+3", "rated": true})).await;
+    let (status, guest) = Browser::new(&server)
+        .post(&format!("/api/lobby/seeks/{rated}/accept"), json!({}))
+        .await;
+    assert_eq!(
+        (status, guest["error"].as_str()),
+        (403, Some("rated-needs-account"))
+    );
+    let mut max = Browser::new(&server);
+    max.sign_in(&server.store, "00000000000000b2", "Max").await;
+    let (status, started) = max
+        .post(&format!("/api/lobby/seeks/{rated}/accept"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{started}");
+    let game = started["game"].as_str().unwrap();
+    let seats = server.store.seat_accounts(game).await.unwrap();
+    let mut held: Vec<_> = seats.into_iter().flatten().collect();
+    held.sort();
+    assert_eq!(held, ["00000000000000a1", "00000000000000b2"]);
+    // Per address: other guests of the same address fill its six.
+    let mut bob = Browser::new(&server);
+    for _ in 0..3 {
+        bob.seek(json!({"control": "5+3"})).await;
+    }
+    let mut cid = Browser::new(&server);
+    let (status, many) = cid
+        .post("/api/lobby/seeks", json!({"control": "5+3"}))
+        .await;
+    assert_eq!(
+        (status, many["error"].as_str()),
+        (409, Some("too-many-seeks"))
+    );
+    // A request from another site is refused.
+    let response = reqwest::Client::new()
+        .post(format!("{}/api/lobby/seeks", server.base))
+        .header("origin", "https://evil.example")
+        .json(&json!({"control": "5+3"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 403);
+}
+
+async fn a_direct_challenge_is_seen_by_its_player_and_answered(b: Backend) {
+    let server = server(b).await;
+    let (mut zoe, mut max, mut eve) = (
+        Browser::new(&server),
+        Browser::new(&server),
+        Browser::new(&server),
+    );
+    zoe.sign_in(&server.store, "00000000000000a1", "Zoe").await;
+    max.sign_in(&server.store, "00000000000000b2", "Max").await;
+    let (status, refused) = eve
+        .post(
+            "/api/lobby/challenges",
+            json!({"username": "Max", "control": "5+3"}),
+        )
+        .await;
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (401, Some("not-signed-in"))
+    );
+    let (status, refused) = zoe
+        .post(
+            "/api/lobby/challenges",
+            json!({"username": "nobody", "control": "5+3"}),
+        )
+        .await;
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (404, Some("unknown-player"))
+    );
+    let mut max_events = max.stream(None).await;
+    max_events.next("seeks").await;
+    let (status, posted) = zoe
+        .post(
+            "/api/lobby/challenges",
+            json!({"username": "max", "control": "5+3"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{posted}");
+    let id = posted["seek"]["id"].as_str().unwrap().to_string();
+    let seen = max_events.next("seek").await;
+    assert_eq!(
+        (
+            seen.data["seek"]["to"].as_str(),
+            seen.data["seek"]["player"].as_str()
+        ),
+        (Some("Max"), Some("Zoe"))
+    );
+    // Not in anyone else's list, and no one else's to accept.
+    assert!(listed(&mut eve).await.is_empty());
+    let (status, _) = eve
+        .post(&format!("/api/lobby/seeks/{id}/accept"), json!({}))
+        .await;
+    assert_eq!(status, 404);
+    let (status, _) = max
+        .post(&format!("/api/lobby/seeks/{id}/decline"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    assert_eq!(max_events.next("gone").await.data["reason"], "declined");
+    let (_, again) = zoe
+        .post(
+            "/api/lobby/challenges",
+            json!({"username": "Max", "control": "5+3"}),
+        )
+        .await;
+    let id = again["seek"]["id"].as_str().unwrap();
+    let (status, started) = max
+        .post(&format!("/api/lobby/seeks/{id}/accept"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{started}");
+    let tv = eve.get("/api/tv").await;
+    assert_eq!(tv["tv"], started["game"]);
+    assert_eq!(tv["games"][0]["clock"], "5+3");
+}
+
+/// The lobby's changes are rate-limited per address, as creating games is.
+async fn the_lobby_is_rate_limited_per_address(b: Backend) {
+    let limits = agon_web::limits::LimitConfig {
+        create: Some(agon_web::limits::Quota::per_minute(1, 2)),
+        ..agon_web::limits::LimitConfig::off()
+    };
+    let server = server_with(b, limits).await;
+    let mut ann = Browser::new(&server);
+    let (id, _) = ann.seek(json!({"control": "5+3"})).await;
+    let (status, _) = ann
+        .post(&format!("/api/lobby/seeks/{id}/cancel"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    let (status, refused) = ann
+        .post("/api/lobby/quick", json!({"control": "5+3"}))
+        .await;
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (429, Some("rate-limited"))
+    );
+}
+
+/// Two servers on one PostgreSQL database: a stream on one sees the seeks posted and
+/// accepted on the other (LISTEN/NOTIFY), and two accepts at once, one on each server,
+/// give one game.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_servers_share_the_lobby() {
+    if !common::postgres_here() {
+        return;
+    }
+    let a = server(Backend::Postgres).await;
+    let url = match &*a.store {
+        Store::Postgres(p) => p.url().to_string(),
+        Store::Sqlite(_) => unreachable!(),
+    };
+    let config = Config {
+        db: agon_web::Database::Postgres(url),
+        limits: agon_web::limits::LimitConfig::off(),
+        ..Config::default()
+    };
+    let state = agon_web::AppState::connect(&config).await.unwrap();
+    let b = serve(state, common::database(Backend::Sqlite).await).await;
+    let mut watcher = Browser::new(&a);
+    let mut events = watcher.stream(None).await;
+    events.next("seeks").await;
+    // The listener of server A is up once a change of A's own went through it.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let mut ann = Browser::new(&b);
+    for round in 0..3 {
+        let (id, _) = ann.seek(json!({"control": "3+2"})).await;
+        assert_eq!(
+            events.next("seek").await.data["seek"]["id"].as_str(),
+            Some(id.as_str()),
+            "round {round}"
+        );
+        let (mut bob, mut cid) = (Browser::new(&a), Browser::new(&b));
+        let path = format!("/api/lobby/seeks/{id}/accept");
+        let (x, y) = tokio::join!(bob.post(&path, json!({})), cid.post(&path, json!({})));
+        let mut statuses = [x.0, y.0];
+        statuses.sort();
+        assert_eq!(statuses, [200, 404], "round {round}: {} {}", x.1, y.1);
+        let game = if x.0 == 200 {
+            &x.1["game"]
+        } else {
+            &y.1["game"]
+        };
+        let gone = events.next("gone").await;
+        assert_eq!(
+            (&gone.data["reason"], &gone.data["game"]),
+            (&json!("accepted"), game)
+        );
+    }
+}
+
+/// A database of schema 7 (SQLite) or 5 (PostgreSQL) takes the lobby's tables.
+async fn a_database_of_version_7_migrates(b: Backend) {
+    let db = common::database(b).await;
+    match &db.db {
+        agon_web::Database::Sqlite(path) => {
+            let old = agon_web::store::SqliteStore::schema_sql(7).unwrap();
+            rusqlite::Connection::open(path)
+                .unwrap()
+                .execute_batch(&old)
+                .unwrap();
+        }
+        agon_web::Database::Postgres(url) => {
+            let old = agon_web::store::PgStore::schema_sql(5).unwrap();
+            common::pg_client(url)
+                .await
+                .batch_execute(&old)
+                .await
+                .unwrap();
+        }
+    }
+    let config = Config {
+        db: db.db.clone(),
+        ..Config::default()
+    };
+    let state = agon_web::AppState::connect(&config).await.unwrap();
+    common::execute(&state.store, "SELECT count(*) FROM seeks").await;
+    common::execute(&state.store, "SELECT seq FROM lobby_head").await;
+}
+
+both_stores!((flavor = "multi_thread", worker_threads = 2);
+    a_seek_is_posted_listed_cancelled_and_accepted,
+    two_accepts_at_once_give_one_game,
+    quick_pairing_pairs_two_players,
+    the_lobby_stream_shows_seeks_coming_and_going_and_resumes,
+    a_seek_expires_once_its_poster_left,
+    refusals_and_limits,
+    a_direct_challenge_is_seen_by_its_player_and_answered,
+    a_database_of_version_7_migrates,
+    the_lobby_is_rate_limited_per_address,
+);
