@@ -621,6 +621,103 @@ async fn two_servers_share_the_lobby() {
     }
 }
 
+/// A rated seek between two accounts starts a rated game: both players on their seats with
+/// their ratings at the start, and its end moves both ratings. What rating needs is
+/// refused when posting: another rule set, no clock.
+async fn a_rated_seek_starts_a_rated_game_that_moves_both_ratings(b: Backend) {
+    let server = server(b).await;
+    let mut zoe = Browser::new(&server);
+    zoe.sign_in(&server.store, "00000000000000a1", "Zoe").await;
+    for (body, why) in [
+        (
+            json!({"control": "5+3", "rated": true, "rules": "ludii"}),
+            "standard",
+        ),
+        (
+            json!({"control": "correspondence", "rated": true}),
+            "a clock",
+        ),
+    ] {
+        let (status, refused) = zoe.post("/api/lobby/seeks", body).await;
+        assert_eq!(
+            (status, refused["error"].as_str()),
+            (400, Some("not-ratable"))
+        );
+        assert!(
+            refused["message"].as_str().unwrap().contains(why),
+            "{refused}"
+        );
+    }
+    let (seek, zoe_token) = zoe.seek(json!({"control": "5+3", "rated": true})).await;
+    let mut max = Browser::new(&server);
+    max.sign_in(&server.store, "00000000000000b2", "Max").await;
+    let (status, started) = max
+        .post(&format!("/api/lobby/seeks/{seek}/accept"), json!({}))
+        .await;
+    assert_eq!(status, 200, "{started}");
+    let (game, max_token) = (
+        started["game"].as_str().unwrap().to_string(),
+        started["token"].as_str().unwrap().to_string(),
+    );
+    let state = max.get(&format!("/api/games/{game}")).await;
+    assert_eq!(state["rated"], json!(true));
+    let max_side = started["side"].as_str().unwrap();
+    let zoe_side = if max_side == "white" {
+        "black"
+    } else {
+        "white"
+    };
+    let players = &state["players"];
+    assert_eq!(players[max_side]["username"], json!("Max"), "{players}");
+    assert_eq!(players[zoe_side]["username"], json!("Zoe"), "{players}");
+    for side in [max_side, zoe_side] {
+        // New players: the default rating at the start, provisional.
+        assert_eq!(players[side]["rating"], json!(1500), "{players}");
+        assert_eq!(players[side]["provisional"], json!(true), "{players}");
+    }
+    // A move each (before them the game could only be aborted), then Max resigns: Zoe
+    // gains and Max loses as much, each by one rated game.
+    let mut tokens = [(zoe_side, zoe_token), (max_side, max_token.clone())];
+    tokens.sort();
+    let [(_, black), (_, white)] = tokens;
+    for token in [white, black] {
+        let state = max.get(&format!("/api/games/{game}")).await;
+        let mv = state["legal_moves"][0].clone();
+        let (status, moved) = max
+            .post(
+                &format!("/api/games/{game}/moves"),
+                json!({"token": token, "move": mv}),
+            )
+            .await;
+        assert_eq!(status, 200, "{}", moved["error"]);
+    }
+    let (status, over) = max
+        .post(
+            &format!("/api/games/{game}/resign"),
+            json!({"token": max_token}),
+        )
+        .await;
+    assert_eq!(status, 200, "{over}");
+    let mut ratings = [0.0; 2];
+    for _ in 0..100 {
+        let zoe_page = zoe.get("/api/players/Zoe").await;
+        let max_page = max.get("/api/players/Max").await;
+        let rated = |page: &Value| -> Option<f64> {
+            page["ratings"]
+                .as_array()?
+                .first()
+                .map(|r| r["rating"].as_f64().unwrap())
+        };
+        if let (Some(z), Some(m)) = (rated(&zoe_page), rated(&max_page)) {
+            ratings = [z, m];
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert!(ratings[0] > 1500.0 && ratings[1] < 1500.0, "{ratings:?}");
+    assert_eq!(ratings[0] - 1500.0, 1500.0 - ratings[1], "{ratings:?}");
+}
+
 /// A database of schema 7 (SQLite) or 5 (PostgreSQL) takes the lobby's tables.
 async fn a_database_of_version_7_migrates(b: Backend) {
     let db = common::database(b).await;
@@ -660,4 +757,5 @@ both_stores!((flavor = "multi_thread", worker_threads = 2);
     a_direct_challenge_is_seen_by_its_player_and_answered,
     a_database_of_version_7_migrates,
     the_lobby_is_rate_limited_per_address,
+    a_rated_seek_starts_a_rated_game_that_moves_both_ratings,
 );
