@@ -266,3 +266,51 @@ impl Poster {
         }
     }
 }
+
+/// The game on TV among `games` (the games between people being played now, the most
+/// recently moved first): the rated game whose players' mean rating at the start is the
+/// highest, as lichess's TV shows its best-rated game; the most recently moved game while
+/// none is rated.
+///
+/// ```
+/// use agon_core::{Position, Side};
+/// use agon_web::game::{lobby::on_tv, Level, SeatPlayer, WebGame};
+/// let game = |id: &str, ratings: Option<[f64; 2]>| {
+///     let mut g = WebGame::new(id.into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
+///     if let Some(r) = ratings {
+///         g.rated = true;
+///         g.players = r.map(|rating| Some(SeatPlayer {
+///             account_id: "a".into(), username: "a".into(), deleted: false, bot: false,
+///             rating: Some([rating, 60.0]),
+///         }));
+///     }
+///     g
+/// };
+/// let casual = [game("recent", None), game("older", None)];
+/// assert_eq!(on_tv(&casual).map(|g| g.id.as_str()), Some("recent"));
+/// let mixed = [game("recent", None), game("club", Some([1500.0, 1600.0])), game("best", Some([1900.0, 1500.0]))];
+/// assert_eq!(on_tv(&mixed).map(|g| g.id.as_str()), Some("best"));
+/// assert!(on_tv(&[]).is_none());
+/// ```
+pub fn on_tv(games: &[super::WebGame]) -> Option<&super::WebGame> {
+    let mean = |game: &super::WebGame| -> Option<f64> {
+        let [Some(white), Some(black)] = &game.players else {
+            return None;
+        };
+        Some((white.rating?[0] + black.rating?[0]) / 2.0)
+    };
+    games
+        .iter()
+        .filter(|g| g.rated)
+        .filter_map(|g| mean(g).map(|m| (m, g)))
+        // The first of equals: the most recently moved.
+        .fold(
+            None,
+            |best: Option<(f64, &super::WebGame)>, (m, g)| match best {
+                Some((b, _)) if b >= m => best,
+                _ => Some((m, g)),
+            },
+        )
+        .map(|(_, g)| g)
+        .or_else(|| games.first())
+}

@@ -260,8 +260,8 @@ pub struct LiveGame {
 /// `GET /api/tv`.
 #[derive(Serialize, ToSchema)]
 pub struct Tv {
-    /// The game on TV: the best-rated game in progress (before ratings: the most recently
-    /// moved one), or `null` when none is played.
+    /// The game on TV: the rated game in progress of the highest mean rating at the start
+    /// (while none is rated, the most recently moved one), or `null` when none is played.
     pub tv: Option<String>,
     /// The games being played now, the most recently moved first.
     pub games: Vec<LiveGame>,
@@ -489,8 +489,9 @@ pub async fn quick(
 #[utoipa::path(get, path = "/api/tv", tag = "lobby",
     responses((status = 200, description = "The games being played now", body = Tv)))]
 pub async fn tv(State(app): State<Arc<AppState>>) -> Result<Json<Tv>, ApiError> {
-    let games = lobby::live_games(&app).await?;
-    let games: Vec<LiveGame> = games
+    let live = lobby::live_games(&app).await?;
+    let tv = crate::game::lobby::on_tv(&live).map(|g| g.id.clone());
+    let games: Vec<LiveGame> = live
         .iter()
         .map(|g| LiveGame {
             id: g.id.clone(),
@@ -504,10 +505,7 @@ pub async fn tv(State(app): State<Arc<AppState>>) -> Result<Json<Tv>, ApiError> 
             plies: g.plies(),
         })
         .collect();
-    Ok(Json(Tv {
-        tv: games.first().map(|g| g.id.clone()),
-        games,
-    }))
+    Ok(Json(Tv { tv, games }))
 }
 
 /// The lobby's events after number `sent` that `account` may see, as texts; a gap (or
