@@ -11,7 +11,7 @@
 //!
 //! **Exactly once.** A rated game's end is rated by the server whose change ended it,
 //! just after the commit ([`rate_if_ended`]), and by any server's sweep should that one
-//! stop in between ([`rate_lost_ends`]): both go through [`Store::apply_rated_game`], one
+//! stop in between ([`rate_lost_ends`]): both go through [`crate::store::Store::apply_rated_game`], one
 //! transaction whose `rating_changes` rows (primary key `(game_id, account_id)`) make a
 //! second application a no-op, so two servers seeing the same end rate it once. An
 //! aborted game has no result ([`WebGame::result`]) and is never rated.

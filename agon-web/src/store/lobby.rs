@@ -149,7 +149,7 @@ impl LobbyEvent {
     }
 }
 
-/// What the log holds after a point ([`Store::lobby_events_after`]).
+/// What the log holds after a point (`Store::lobby_events_after`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LobbyLog {
     /// The events after it, in order (none: nothing happened since).
