@@ -4,7 +4,10 @@ rules applied to it."""
 from __future__ import annotations
 
 import random
-from typing import List
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Iterator, List
 
 import pytest
 
@@ -40,3 +43,14 @@ def random_positions(count: int, seed: int) -> List[agon.Position]:
 @pytest.fixture(scope="session")
 def positions() -> List[agon.Position]:
     return random_positions(300, seed=11)
+
+
+@pytest.fixture
+def short_tmp() -> Iterator[Path]:
+    """A new directory with a short path, under the system's temporary directory rather than
+    pytest's deeper per-test one: the az loop names its networks by path in bot specs,
+    which are at most 128 bytes, and a pytest-xdist worker's directories (`popen-gw0/`)
+    made them longer than that."""
+    path = Path(tempfile.mkdtemp(prefix="agon-"))
+    yield path
+    shutil.rmtree(path, ignore_errors=True)

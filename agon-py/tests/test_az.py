@@ -126,8 +126,8 @@ def tiny_run(**changes: Any) -> loop.Run:
     return loop.Run(**settings)  # type: ignore[arg-type]
 
 
-def test_a_tiny_loop_runs_end_to_end(tmp_path: Path) -> None:
-    out = tmp_path / "run"
+def test_a_tiny_loop_runs_end_to_end(short_tmp: Path) -> None:
+    out = short_tmp / "run"
     entries = loop.loop(out, 1, tiny_run())
     assert [e["generation"] for e in entries] == [1]
     entry = entries[0]
@@ -164,7 +164,7 @@ def test_a_tiny_loop_runs_end_to_end(tmp_path: Path) -> None:
     assert loop.loop(out, 2, tiny_run()) == []
     # The searches' root values as the value's targets: the self-play games carry them.
     assert tiny_run(value_target="mean").settings().value_target == "mean"
-    [searched] = loop.loop(tmp_path / "searched", 1, tiny_run(value_target="search"))
+    [searched] = loop.loop(short_tmp / "searched", 1, tiny_run(value_target="search"))
     assert np.isfinite(searched["value_loss"]) and searched["value_loss"] > 0
 
 

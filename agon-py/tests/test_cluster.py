@@ -60,21 +60,21 @@ def test_the_commands_take_ray(fail_once: Path, tmp_path: Path, capsys: pytest.C
     assert data.read_table(tmp_path).num_rows == 6
 
 
-def test_az_self_play_on_ray_is_the_same(fail_once: Path, tmp_path: Path) -> None:
+def test_az_self_play_on_ray_is_the_same(fail_once: Path, short_tmp: Path) -> None:
     pytest.importorskip("jax")
     from agon.az import loop
 
     run = loop.Run(games=4, visits=4, temperature_plies=4, max_plies=24, blocks=1, channels=8,
                    max_steps=1, batch_samples=64, gate_games=0, eval_opponents=[], eval_games=0)
-    [local] = loop.loop(tmp_path / "local", 1, run)
-    [on_ray] = loop.loop(tmp_path / "ray", 1, run, ray=True)
+    [local] = loop.loop(short_tmp / "local", 1, run)
+    [on_ray] = loop.loop(short_tmp / "ray", 1, run, ray=True)
     assert local["games"] == on_ray["games"] == 4
-    a = data.read_table(tmp_path / "local" / "gen-0001" / "games").sort_by("id")
-    b = data.read_table(tmp_path / "ray" / "gen-0001" / "games").sort_by("id")
+    a = data.read_table(short_tmp / "local" / "gen-0001" / "games").sort_by("id")
+    b = data.read_table(short_tmp / "ray" / "gen-0001" / "games").sort_by("id")
     # The same games; the players' specs differ only in their network's path.
-    assert a.column("white").to_pylist()[0].startswith(f"az:{tmp_path / 'local'}")
+    assert a.column("white").to_pylist()[0].startswith(f"az:{short_tmp / 'local'}")
     players = ["white", "black"]
     assert a.num_rows == 4 and a.drop_columns(players).equals(b.drop_columns(players))
     # The self-play games carry the searches' visit counts, on Ray as locally.
-    batch = next(data.training_batches(tmp_path / "ray" / "gen-0001" / "games", policy=True))
+    batch = next(data.training_batches(short_tmp / "ray" / "gen-0001" / "games", policy=True))
     assert batch["has_policy"].all()
