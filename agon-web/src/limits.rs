@@ -688,6 +688,7 @@ impl RateLimits {
 /// assert!(!charged_by_handler("/api/games/0011223344556677/resign"));
 /// assert!(!charged_by_handler("/api/games/0011223344556677/moves/extra"));
 /// assert!(charged_by_handler("/api/analysis"));
+/// assert!(charged_by_handler("/api/games/0011223344556677/review"));
 /// ```
 pub fn charged_by_handler(path: &str) -> bool {
     if path == "/api/analysis" {
@@ -698,7 +699,7 @@ pub fn charged_by_handler(path: &str) -> bool {
     };
     matches!(
         rest.split_once('/'),
-        Some((_, "moves" | "computer" | "hint"))
+        Some((_, "moves" | "computer" | "hint" | "review"))
     )
 }
 
