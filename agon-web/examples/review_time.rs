@@ -44,7 +44,11 @@ fn main() {
     let review = agon_bots::review(&game, Review::DEFAULT_NODES);
     let figures = ReviewFigures::of(&review);
     let elapsed = start.elapsed();
-    let marked = figures.plies.iter().filter(|p| p.judgement.is_some()).count();
+    let marked = figures
+        .plies
+        .iter()
+        .filter(|p| p.judgement.is_some())
+        .count();
     println!(
         "review of a {plies}-ply game at {} nodes a position: {:.1} s ({:.0} ms a position; {marked} actions marked)",
         Review::DEFAULT_NODES,

@@ -325,3 +325,29 @@ async fn an_older_database_gains_the_reviews(b: Backend) {
 }
 
 both_stores!((flavor = "multi_thread", worker_threads = 2); a_blunder_is_marked_with_the_winning_move, a_review_is_computed_once, progress_goes_from_queued_to_done, refusals, an_older_database_gains_the_reviews);
+
+/// A request for a review costs 11 of the action budget (`http::review::REVIEW_COST_MS`,
+/// counted as a hard move), also when it is refused.
+#[tokio::test]
+async fn a_review_request_costs_eleven_tokens() {
+    use agon_web::limits::{LimitConfig, Quota};
+    let config = Config {
+        limits: LimitConfig {
+            action: Some(Quota::per_minute(1, 12)),
+            ..LimitConfig::off()
+        },
+        ..Config::default()
+    };
+    let (state, db) = common::state(Backend::Sqlite, config).await;
+    let server = common::Api::new(state, db);
+    let uri = "/api/games/0011223344556677/review";
+    server.post(uri, json!({})).await.error(404, "unknown-game");
+    let refused = server.post(uri, json!({})).await;
+    refused.error(429, "rate-limited");
+    assert!(refused.json()["message"]
+        .as_str()
+        .unwrap()
+        .contains("costs 11"));
+    // Reading where a review stands is not limited.
+    server.get(uri).await.error(404, "unknown-game");
+}

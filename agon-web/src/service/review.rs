@@ -255,6 +255,16 @@ impl ReviewFigures {
 }
 
 /// Where a game's review stands: what `GET` and `POST /api/games/{id}/review` answer.
+///
+/// ```
+/// use agon_web::service::review::ReviewStatus;
+/// let queued = ReviewStatus { status: "queued", done: 0, total: 3, review: None };
+/// assert_eq!(
+///     serde_json::to_value(&queued)?,
+///     serde_json::json!({"status": "queued", "done": 0, "total": 3, "review": null})
+/// );
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Serialize, Debug, Clone, PartialEq, ToSchema)]
 pub struct ReviewStatus {
     /// `none` (never requested), `queued`, `running` or `done`.

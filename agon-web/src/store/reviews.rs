@@ -90,6 +90,30 @@ impl Store {
     /// has one already (answered as it stands) or `max_queued` reviews wait already
     /// ([`Requested::Full`]). Of two requests at once, on one server or two, one inserts
     /// the row and the other's insert does nothing (`ON CONFLICT DO NOTHING`).
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use agon_web::store::Requested;
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let store = agon_web::Store::open(&dir.path().join("g.sqlite3")).unwrap();
+    /// let game = agon_web::game::WebGame::new("0011223344556677".into(), [0; 32],
+    ///     agon_core::Side::White, agon_web::Level::Easy, 1, agon_core::Position::start());
+    /// store.insert(&game, 1).await.unwrap();
+    /// let id = "0011223344556677";
+    /// assert!(matches!(store.request_review(id, 1, 50, 8, 1).await, Ok(Requested::Queued(_))));
+    /// // Asked again: the same row, joined.
+    /// assert!(matches!(store.request_review(id, 1, 50, 8, 2).await, Ok(Requested::Existing(_))));
+    /// // One server claims it, runs it, stores it; then there is nothing left to claim.
+    /// let claimed = store.claim_review("a", 3).await.unwrap().unwrap();
+    /// assert_eq!((claimed.game_id.as_str(), claimed.state.as_str()), (id, "running"));
+    /// assert_eq!(store.claim_review("b", 3).await.unwrap(), None);
+    /// store.review_progress(id, "a", 1, 4).await.unwrap();
+    /// assert_eq!(store.finish_review(id, "{}".into(), 5).await, Ok(true));
+    /// assert_eq!(store.finish_review(id, "{}".into(), 6).await, Ok(false), "once");
+    /// let done = store.review(id).await.unwrap().unwrap();
+    /// assert_eq!((done.state.as_str(), done.done, done.data.as_deref()), ("done", 1, Some("{}")));
+    /// # });
+    /// ```
     pub async fn request_review(
         &self,
         game_id: &str,
