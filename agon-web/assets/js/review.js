@@ -190,7 +190,7 @@ function drawList(/** @type {ReviewFigures} */ review) {
     what.textContent = t(`review.${ply.judgement}`);
     const best = document.createElement('span');
     best.className = 'rv-best';
-    best.textContent = t('review.best', { move: `\u2066${ply.best}\u2069` });
+    best.textContent = t('review.best', { move: ply.best });
     button.append(move, ' ', what, ' ', best);
     button.addEventListener('click', () => void stepTo(ply.ply + 1));
     li.append(button);
@@ -226,7 +226,7 @@ function markMoves(/** @type {ReviewFigures | null} */ review) {
     best.className = 'rv-best';
     best.textContent = ply.best;
     el.append(glyph, ' ', best);
-    el.title = `${t(`review.${ply.judgement}`)}: ${t('review.best', { move: `\u2066${ply.best}\u2069` })}`;
+    el.title = `${t(`review.${ply.judgement}`)}: ${t('review.best', { move: ply.best })}`;
     el.setAttribute('aria-label', `${ply.played}, ${el.title}`);
   }
 }
