@@ -54,7 +54,8 @@ pub use service::{AppState, Timers, PRUNE_EVERY};
 pub use store::{Database, Store, StoreError};
 pub use workers::{Workers, QUEUE_MS_PER_WORKER};
 
-/// How the server is set up: `--addr`, `--db`, `--db-connections`, `--workers`, `--max-streams`,
+/// How the server is set up: `--addr`, `--db`, `--db-connections`, `--workers`,
+/// `--review-workers`, `--max-queued-reviews`, `--max-streams`,
 /// `--max-streams-per-client`, `--idle-days`, `--keep-days`, the rate limits, the bounds on
 /// connections (`--head-timeout`, `--max-connections`, ...) and `--no-metrics`.
 ///
@@ -63,6 +64,7 @@ pub use workers::{Workers, QUEUE_MS_PER_WORKER};
 /// assert_eq!(config.addr.to_string(), "127.0.0.1:8080");
 /// assert_eq!(config.db.to_string(), "agon-web.sqlite3");
 /// assert!(config.workers >= 1);
+/// assert_eq!((config.review_workers, config.max_queued_reviews), (1, 32));
 /// assert_eq!(config.idle_days, 30);
 /// assert!(config.metrics);
 /// ```

@@ -14,7 +14,8 @@
 //! medium costs 1, a hint 4 and a move or the computer's reply at hard 11. The cost of a
 //! move depends on its game (its level, whether the computer replies), so the actions that
 //! may search (`moves`, `computer`, `hint`: [`charged_by_handler`]) are charged by the
-//! service once it has read the game and before any work or change, through the [`Charge`]
+//! service once it has read the game and before any work or change (a game review's
+//! request, `review`, by its handler: 11 tokens), through the [`Charge`]
 //! this middleware hands them; every other limited request is charged here, one token,
 //! before its handler runs.
 //!
