@@ -10,6 +10,7 @@ Run from the repository root (see test_browser.py).
 from __future__ import annotations
 
 import re
+import urllib.request
 
 from playwright.sync_api import expect
 
@@ -34,6 +35,28 @@ def blundered_game(server):
     status, answer = api(server, "POST", f"/api/games/{game['id']}/resign", {"token": game["token"]})
     assert status == 200, answer
     return game["id"]
+
+
+def same_as_python(server, game_id, figures):
+    """Python's `agon.review` of the game's record gives the server's figures exactly (both
+    wrap agon-bots' `review` at its default budget); says so and checks nothing where the
+    `agon` package is not installed (scripts/test.sh installs it before this step)."""
+    try:
+        import agon
+    except ImportError:
+        print("NOTICE: no agon package here: the review is not compared with Python's")
+        return
+    with urllib.request.urlopen(f"{server}/api/games/{game_id}/record", timeout=30) as res:
+        game = agon.Game.from_record(res.read().decode())
+    review = agon.review(game)
+    assert review.nodes == figures["nodes"]
+    assert [p.white for p in review.positions] == [p["white"] for p in figures["positions"]]
+    assert [(str(p.move), str(p.best), p.judgement, p.before, p.after, p.loss) for p in review.plies] == [
+        (p["played"], p["best"], p["judgement"], p["before"], p["after"], p["loss"]) for p in figures["plies"]
+    ]
+    for side, name in [(agon.Side.WHITE, "white"), (agon.Side.BLACK, "black")]:
+        tally = review.tally(side)
+        assert {k: tally[k] for k in figures[name]} == figures[name]
 
 
 def test_a_blunder_is_marked_with_the_winning_move(server, new_context, shots, catalogues):
@@ -66,6 +89,7 @@ def test_a_blunder_is_marked_with_the_winning_move(server, new_context, shots, c
     status, stored = api(server, "GET", f"/api/games/{game_id}/review")
     assert status == 200 and stored["status"] == "done", stored
     assert stored["review"]["plies"][0]["best"] == best
+    same_as_python(server, game_id, stored["review"])
     # A mark goes to its ply; the graph to the position clicked (the start, at its left).
     page.locator("#review-graph svg").click(position={"x": 2, "y": 40})
     expect(page.locator("#nav-note")).to_have_text(catalogues["en"]["nav.viewing-start"])
