@@ -46,7 +46,7 @@
 //! | the reference bots | [`RandomBot`], [`GreedyBot`], [`MctsBot`], [`AlphaBetaBot`] | `random_bot.rs`, `greedy.rs`, `mcts.rs`, `alphabeta.rs` |
 //! | the engine, its limits and its search techniques | [`Engine`], [`Limits`], [`Technique`], [`Techniques`] | `engine/` |
 //! | the analysis API | [`analyse`], [`Analysis`], [`Line`], [`Evaluation`], [`Analysable`], [`AnalysisError`] | `engine/analysis.rs`, `engine/mod.rs` |
-//! | game review: each position's evaluation, each action judged | [`review()`], [`Review`], [`PositionReview`], [`PlyReview`], [`Judgement`], [`Tally`] | `review.rs` |
+//! | game review: each position's evaluation, each action judged | [`review()`], [`review_with_progress`], [`Review`], [`PositionReview`], [`PlyReview`], [`Judgement`], [`Tally`] | `review.rs` |
 //! | the sequential probability ratio test, and Elo | [`Sprt`], [`Decision`], [`SprtError`], [`expected_score`], [`elo_of_score`] | `sprt.rs` |
 //! | matches between bots | [`arena`] | `arena.rs` |
 //! | engine processes that speak UGI, their forfeits and clocks | [`ugi`], [`Forfeit`], [`ForfeitKind`], [`Clock`] | `ugi.rs` |
@@ -130,7 +130,9 @@ pub use engine::{
 pub use greedy::GreedyBot;
 pub use mcts::MctsBot;
 pub use random_bot::RandomBot;
-pub use review::{review, Judgement, PlyReview, PositionReview, Review, Tally};
+pub use review::{
+    review, review_with_progress, Judgement, PlyReview, PositionReview, Review, Tally,
+};
 pub use spec::{bot_by_name, BotKind, BotSpec, EngineOptions, SpecError, SpecNumber, MAX_SPEC_LEN};
 pub use sprt::{elo_of_score, expected_score, Decision, Sprt, SprtError};
 pub use ugi::{Clock, Forfeit, ForfeitKind};

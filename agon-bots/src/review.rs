@@ -285,13 +285,39 @@ fn result_for(outcome: Outcome, side: Side) -> f64 {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn review(game: &Game, nodes: u64) -> Review {
+    review_with_progress(game, nodes, |_, _| {})
+}
+
+/// [`review`], calling `progress(done, total)` after each position is evaluated (`done`
+/// of the game's `total` positions, one more than its actions): what a server shows while
+/// a long game is reviewed. The figures are [`review`]'s.
+///
+/// ```
+/// use agon_bots::{review, review_with_progress};
+/// use agon_core::Game;
+/// let mut game = Game::new();
+/// game.play("f1-e1".parse()?)?;
+/// let mut seen = Vec::new();
+/// let r = review_with_progress(&game, 1_000, |done, total| seen.push((done, total)));
+/// assert_eq!(seen, [(1, 2), (2, 2)]);
+/// assert_eq!(r, review(&game, 1_000));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn review_with_progress(
+    game: &Game,
+    nodes: u64,
+    mut progress: impl FnMut(usize, usize),
+) -> Review {
     let nodes = nodes.max(1);
+    let total = game.moves().len() + 1;
     let mut prefix = Game::from_position(*game.start());
-    let mut positions = Vec::with_capacity(game.moves().len() + 1);
+    let mut positions = Vec::with_capacity(total);
     positions.push(review_position(&prefix, nodes));
+    progress(positions.len(), total);
     for &m in game.moves() {
         prefix.play(m).expect("a game's own moves are legal in it");
         positions.push(review_position(&prefix, nodes));
+        progress(positions.len(), total);
     }
     let plies = game
         .moves()

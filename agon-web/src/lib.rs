@@ -54,7 +54,8 @@ pub use service::{AppState, Timers, PRUNE_EVERY};
 pub use store::{Database, Store, StoreError};
 pub use workers::{Workers, QUEUE_MS_PER_WORKER};
 
-/// How the server is set up: `--addr`, `--db`, `--db-connections`, `--workers`, `--max-streams`,
+/// How the server is set up: `--addr`, `--db`, `--db-connections`, `--workers`,
+/// `--review-workers`, `--max-queued-reviews`, `--max-streams`,
 /// `--max-streams-per-client`, `--idle-days`, `--keep-days`, the rate limits, the bounds on
 /// connections (`--head-timeout`, `--max-connections`, ...) and `--no-metrics`.
 ///
@@ -63,6 +64,7 @@ pub use workers::{Workers, QUEUE_MS_PER_WORKER};
 /// assert_eq!(config.addr.to_string(), "127.0.0.1:8080");
 /// assert_eq!(config.db.to_string(), "agon-web.sqlite3");
 /// assert!(config.workers >= 1);
+/// assert_eq!((config.review_workers, config.max_queued_reviews), (1, 32));
 /// assert_eq!(config.idle_days, 30);
 /// assert!(config.metrics);
 /// ```
@@ -100,6 +102,13 @@ pub struct Config {
     /// `Secure`. `None`: the address the server listens at, as `http://localhost:PORT`
     /// for a loopback address ([`game::site::SiteOrigin::of_addr`]).
     pub origin: Option<game::site::SiteOrigin>,
+    /// How many game reviews this server computes at once (`--review-workers`, default
+    /// [`service::review::DEFAULT_REVIEW_WORKERS`]): each on a thread of its own, never
+    /// on the search workers.
+    pub review_workers: usize,
+    /// The most reviews that may wait in the queue (`--max-queued-reviews`, default
+    /// [`service::review::DEFAULT_MAX_QUEUED`]); past that a request is answered `503`.
+    pub max_queued_reviews: usize,
 }
 
 impl Default for Config {
@@ -117,6 +126,8 @@ impl Default for Config {
             metrics: true,
             clock_minute_ms: MINUTE_MS,
             origin: None,
+            review_workers: service::review::DEFAULT_REVIEW_WORKERS,
+            max_queued_reviews: service::review::DEFAULT_MAX_QUEUED,
         }
     }
 }
@@ -189,6 +200,10 @@ impl AppState {
             limits: Arc::new(limits::RateLimits::new(&config.limits)),
             origin: config.origin.clone(),
             lobby: tokio::sync::watch::Sender::new(0),
+            reviews: Arc::new(service::review::ReviewQueue::new(
+                config.review_workers,
+                config.max_queued_reviews,
+            )),
         }
     }
 }
@@ -300,6 +315,7 @@ pub async fn serve_with(
     let background = service::timers::start(&state);
     let listener_task = service::notify::start(&state);
     let lobby_task = service::lobby::start(&state);
+    let review_tasks = service::review::start(&state);
     let hub = state.hub.clone();
     let own = state.clone();
     let shutdown = async move {
@@ -319,6 +335,9 @@ pub async fn serve_with(
     let served = net::serve(listener, app, connections, max_total, per_client, shutdown).await;
     background.abort();
     lobby_task.abort();
+    for task in review_tasks {
+        task.abort();
+    }
     if let Some(task) = listener_task {
         task.abort();
     }

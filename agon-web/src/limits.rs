@@ -14,7 +14,8 @@
 //! medium costs 1, a hint 4 and a move or the computer's reply at hard 11. The cost of a
 //! move depends on its game (its level, whether the computer replies), so the actions that
 //! may search (`moves`, `computer`, `hint`: [`charged_by_handler`]) are charged by the
-//! service once it has read the game and before any work or change, through the [`Charge`]
+//! service once it has read the game and before any work or change (a game review's
+//! request, `review`, by its handler: 11 tokens), through the [`Charge`]
 //! this middleware hands them; every other limited request is charged here, one token,
 //! before its handler runs.
 //!
@@ -688,6 +689,7 @@ impl RateLimits {
 /// assert!(!charged_by_handler("/api/games/0011223344556677/resign"));
 /// assert!(!charged_by_handler("/api/games/0011223344556677/moves/extra"));
 /// assert!(charged_by_handler("/api/analysis"));
+/// assert!(charged_by_handler("/api/games/0011223344556677/review"));
 /// ```
 pub fn charged_by_handler(path: &str) -> bool {
     if path == "/api/analysis" {
@@ -698,7 +700,7 @@ pub fn charged_by_handler(path: &str) -> bool {
     };
     matches!(
         rest.split_once('/'),
-        Some((_, "moves" | "computer" | "hint"))
+        Some((_, "moves" | "computer" | "hint" | "review"))
     )
 }
 

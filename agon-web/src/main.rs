@@ -12,7 +12,7 @@ use agon_web::Config;
 
 const USAGE: &str =
     "usage: agon-web [--addr 127.0.0.1:8080] [--db agon-web.sqlite3 | postgres://USER@HOST/DB]
-       [--db-connections 16] [--workers N]
+       [--db-connections 16] [--workers N] [--review-workers 1] [--max-queued-reviews 32]
        [--max-streams 10000] [--max-streams-per-client 16] [--idle-days 30] [--keep-days forever]
        [--clock-minute-ms 60000]
        [--create-limit 10/min:20] [--create-global 300/min:100]
@@ -25,11 +25,13 @@ const USAGE: &str =
 /// Every option: its name (`--NAME`), its environment variable, and whether it is a flag
 /// (no value on the command line; `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` in
 /// the environment).
-const NAMES: [(&str, &str, bool); 22] = [
+const NAMES: [(&str, &str, bool); 24] = [
     ("addr", "AGON_WEB_ADDR", false),
     ("db", "AGON_WEB_DB", false),
     ("db-connections", "AGON_WEB_DB_CONNECTIONS", false),
     ("workers", "AGON_WEB_WORKERS", false),
+    ("review-workers", "AGON_WEB_REVIEW_WORKERS", false),
+    ("max-queued-reviews", "AGON_WEB_MAX_QUEUED_REVIEWS", false),
     ("max-streams", "AGON_WEB_MAX_STREAMS", false),
     (
         "max-streams-per-client",
@@ -113,6 +115,8 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Config, String> {
             }
             "clock-minute-ms" => config.clock_minute_ms = number(name, value, 100, 60_000)? as i64,
             "workers" => config.workers = number(name, value, 1, 1024)?,
+            "review-workers" => config.review_workers = number(name, value, 1, 64)?,
+            "max-queued-reviews" => config.max_queued_reviews = number(name, value, 1, 100_000)?,
             "create-limit" => config.limits.create = quota(value)?,
             "create-global" => config.limits.create_global = quota(value)?,
             "action-limit" => config.limits.action = quota(value)?,

@@ -1,6 +1,7 @@
 // Input: clicks and keys on the board, and the panel's forms and buttons, turned into
 // selections and the game's requests.
 
+import { requestReview } from './review.js';
 import { app, canPass, canPremove, interactive, legalFrom, ownPieceAt, redraw } from './state.js';
 import { initRulesChoice } from './ruleset.js';
 import { board, isFocusVisible, showFocusRing } from './board.js';
@@ -169,6 +170,7 @@ export function initGameEvents() {
   initBoardEvents();
   initStepEvents();
   initRulesChoice();
+  $('review-btn').addEventListener('click', requestReview);
   $('new-game').addEventListener('submit', (ev) => createGame(/** @type {SubmitEvent} */ (ev)));
   $('entry-form').addEventListener('submit', (ev) => {
     ev.preventDefault();

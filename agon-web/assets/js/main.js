@@ -20,6 +20,7 @@
 //   lobby.js   the lobby (/lobby): quick pairing, seeks, challenges, games being played
 //   players.js the player page (/@/{username}) and the leaderboard (/leaderboard)
 //   analysis.js the analysis board (/analysis): the tree of moves, the engine's lines
+//   review.js  the game review: its request and progress, the graph, the marked moves
 
 import { app, onRedraw } from './state.js';
 import { initStrings } from './i18n.js';

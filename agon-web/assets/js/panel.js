@@ -11,6 +11,7 @@ import { restoreFocus } from './focus.js';
 import { renderRulesChoice, ruleValue, rulesPhrase } from './ruleset.js';
 import { controlText, renderClocks } from './clock.js';
 import { soundOn } from './sound.js';
+import { renderReview } from './review.js';
 
 /** @typedef {import('./state.js').GameState} GameState */
 
@@ -313,6 +314,7 @@ export function render() {
   show($('resign-cancel'), app.resignArmed && !outcome && !canAbort);
 
   renderMoves(s);
+  renderReview();
   const captured = s.captured || [];
   show($('captured-list'), captured.length > 0);
   if (captured.length) setText($('captured-list'), t('status.captured-list', { cells: captured.join(', ') }));

@@ -40,6 +40,7 @@ pub mod records;
 pub mod rejections;
 pub mod request;
 pub mod responses;
+pub mod review;
 pub mod state;
 
 /// The JSON API's routes, each from its handler's `#[utoipa::path]` (its method and path),
@@ -63,6 +64,7 @@ pub(crate) fn api_routes() -> OpenApiRouter<Arc<AppState>> {
         .routes(routes!(api::record))
         .routes(routes!(api::board_svg))
         .routes(routes!(api::ply_svg))
+        .routes(routes!(review::show_review, review::request_review))
         .routes(routes!(analysis::analysis))
         .routes(routes!(records::board))
         .routes(routes!(records::read))

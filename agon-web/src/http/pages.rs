@@ -273,7 +273,7 @@ fn rule_list() -> String {
 
 /// The embedded files under `/assets/`: name, content type, bytes. The script is a set of
 /// ES modules (`js/main.js` imports the others), served as they are.
-const ASSETS: [(&str, &str, &str); 21] = [
+const ASSETS: [(&str, &str, &str); 22] = [
     ("js/main.js", JS, include_str!("../../assets/js/main.js")),
     ("js/state.js", JS, include_str!("../../assets/js/state.js")),
     ("js/api.js", JS, include_str!("../../assets/js/api.js")),
@@ -301,6 +301,11 @@ const ASSETS: [(&str, &str, &str); 21] = [
     ),
     ("js/clock.js", JS, include_str!("../../assets/js/clock.js")),
     ("js/sound.js", JS, include_str!("../../assets/js/sound.js")),
+    (
+        "js/review.js",
+        JS,
+        include_str!("../../assets/js/review.js"),
+    ),
     (
         "js/account.js",
         JS,

@@ -34,6 +34,7 @@ pub mod accounts;
 pub mod lobby;
 pub(crate) mod notify;
 pub mod ratings;
+pub mod review;
 pub(crate) mod timers;
 
 pub use timers::{Timers, PRUNE_EVERY};
@@ -72,6 +73,8 @@ pub struct AppState {
     /// The number of the lobby's last event known here (written here, or heard of from
     /// another server): the lobby's streams wait on it ([`lobby`]).
     pub lobby: tokio::sync::watch::Sender<i64>,
+    /// The game reviews' queue ([`review`]).
+    pub reviews: Arc<review::ReviewQueue>,
 }
 
 impl AppState {

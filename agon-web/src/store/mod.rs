@@ -36,6 +36,8 @@ mod accounts;
 mod players;
 #[macro_use]
 mod lobby;
+#[macro_use]
+mod reviews;
 mod postgres;
 mod sql;
 mod sqlite;
@@ -53,6 +55,7 @@ pub use players::{
     GameCounts, GameFilter, Leader, PlayerGame, RatingPoint, ResultFilter, GAMES_PER_PAGE,
 };
 pub use postgres::{Notice, PgStore, CHANNEL, LISTENER_NAME, PG_VERSION};
+pub use reviews::{Requested, StoredReview, STALE_MS};
 pub use sqlite::{SqliteStore, VERSION};
 
 /// Which database holds the games: a SQLite file, or a PostgreSQL server by its URL.

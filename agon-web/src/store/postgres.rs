@@ -57,7 +57,7 @@ pub const LISTENER_NAME: &str = "agon-web-listen";
 /// what its version 5 means, version 4 what its version 6 means,
 /// version 5 what its version 7 means, version 6 what its version 8 means, version 7 what
 /// its version 9 means.
-const MIGRATIONS: [&str; 7] = [
+const MIGRATIONS: [&str; 8] = [
     "
 CREATE TABLE games (
     id                 TEXT PRIMARY KEY,
@@ -125,6 +125,8 @@ CREATE INDEX games_deadline ON games (deadline_ms) WHERE deadline_ms IS NOT NULL
     // The lobby's seeks and challenges, and its log of events (the same text as
     // SQLite's 8 to 9).
     lobby_schema!(),
+    // The game reviews (issue 34; the same text as SQLite's 9 to 10).
+    reviews_schema!(),
 ];
 
 /// How long the database keeps a session that sits in a transaction without a word
