@@ -36,6 +36,8 @@ mod accounts;
 mod players;
 #[macro_use]
 mod lobby;
+#[macro_use]
+mod bots;
 mod postgres;
 mod sql;
 mod sqlite;
@@ -48,6 +50,7 @@ pub use accounts::{
     Account, Ceremony, NewAccount, Passkey, PasskeyRemoval, RatedGame, Session, StoredRating,
     TOUCH_EVERY_MS,
 };
+pub use bots::{ApiToken, BotChange, MAX_API_TOKENS};
 pub use lobby::{LobbyEvent, LobbyLog, NewEvent, Seek};
 pub use players::{
     GameCounts, GameFilter, Leader, PlayerGame, RatingPoint, ResultFilter, GAMES_PER_PAGE,

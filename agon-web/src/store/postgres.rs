@@ -56,8 +56,8 @@ pub const LISTENER_NAME: &str = "agon-web-listen";
 /// is what SQLite's schema version 3 means, version 2 what its version 4 means, version 3
 /// what its version 5 means, version 4 what its version 6 means,
 /// version 5 what its version 7 means, version 6 what its version 8 means, version 7 what
-/// its version 9 means.
-const MIGRATIONS: [&str; 7] = [
+/// its version 9 means, version 8 what its version 10 means.
+const MIGRATIONS: [&str; 8] = [
     "
 CREATE TABLE games (
     id                 TEXT PRIMARY KEY,
@@ -125,6 +125,8 @@ CREATE INDEX games_deadline ON games (deadline_ms) WHERE deadline_ms IS NOT NULL
     // The lobby's seeks and challenges, and its log of events (the same text as
     // SQLite's 8 to 9).
     lobby_schema!(),
+    // The API tokens' ids and the seeks of bots (the same text as SQLite's 9 to 10).
+    bots_schema!(),
 ];
 
 /// How long the database keeps a session that sits in a transaction without a word
