@@ -244,7 +244,7 @@ pub async fn revoke_token(
 
 /// `POST /api/challenge/{id}/accept`: the bot accepts a challenge to it (the lobby's
 /// accept): the game starts; the bot plays it by its id.
-#[utoipa::path(post, path = "/api/challenge/{id}/accept", tag = "bots",
+#[utoipa::path(post, path = "/api/challenge/{id}/accept", tag = "bots", operation_id = "bot_accept",
     params(("id" = String, Path, description = "The challenge's id")),
     responses(
         (status = 200, description = "The game started: its id, a seat token (the bot may ignore it: the Bot API knows its seat by its account) and the bot's side", body = StartedGame),
@@ -268,7 +268,7 @@ pub async fn accept(
 }
 
 /// `POST /api/challenge/{id}/decline`: the bot declines a challenge to it.
-#[utoipa::path(post, path = "/api/challenge/{id}/decline", tag = "bots",
+#[utoipa::path(post, path = "/api/challenge/{id}/decline", tag = "bots", operation_id = "bot_decline",
     params(("id" = String, Path, description = "The challenge's id")),
     responses(
         (status = 200, description = "The challenge is gone", body = Removed),
@@ -288,7 +288,7 @@ pub async fn decline(
 /// `POST /api/bot/seek`: the bot posts an open seek (as `POST /api/lobby/seeks`, with
 /// no guest's `name`); it stays while the bot's event stream is open, and the stream
 /// says when it is taken (`gameStart`).
-#[utoipa::path(post, path = "/api/bot/seek", tag = "bots", request_body = SeekRequest,
+#[utoipa::path(post, path = "/api/bot/seek", tag = "bots", operation_id = "bot_seek", request_body = SeekRequest,
     responses(
         (status = 201, description = "The seek (and a seat token the bot may ignore)", body = PostedSeek),
         (status = 400, description = "a field is wrong: `invalid-field`, `invalid-clock`, `unknown-preset`, `unknown-rule-option`, `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`, `malformed-rules`, `not-ratable`; a token in the query: `invalid-field`", body = ErrorBody),
@@ -316,7 +316,7 @@ pub async fn seek(
 }
 
 /// `POST /api/bot/game/{id}/move/{move}`: the bot's move (as `POST /api/games/{id}/moves`).
-#[utoipa::path(post, path = "/api/bot/game/{id}/move/{move}", tag = "bots",
+#[utoipa::path(post, path = "/api/bot/game/{id}/move/{move}", tag = "bots", operation_id = "bot_move",
     params(GameId, ("move" = String, Path, description = "The move in agon-core's notation: `f1-e1`, `f4>l1`, `pass`")),
     responses(
         (status = 200, description = "The state after the move, as the bot's side sees it", body = GameState),
@@ -339,7 +339,7 @@ pub async fn play(
 
 /// `POST /api/bot/game/{id}/draw/{answer}`: the bot offers a draw, or accepts or declines
 /// its opponent's offer (as `POST /api/games/{id}/draw`).
-#[utoipa::path(post, path = "/api/bot/game/{id}/draw/{answer}", tag = "bots",
+#[utoipa::path(post, path = "/api/bot/game/{id}/draw/{answer}", tag = "bots", operation_id = "bot_draw",
     params(GameId, ("answer" = String, Path, description = "`offer`, `accept` or `decline`")),
     responses(
         (status = 200, description = "The state after the answer", body = GameState),
@@ -361,7 +361,7 @@ pub async fn draw(
 }
 
 /// `POST /api/bot/game/{id}/resign`: the bot gives the game up.
-#[utoipa::path(post, path = "/api/bot/game/{id}/resign", tag = "bots", params(GameId),
+#[utoipa::path(post, path = "/api/bot/game/{id}/resign", tag = "bots", operation_id = "bot_resign", params(GameId),
     responses(
         (status = 200, description = "The state, the game lost by the bot", body = GameState),
         (status = 400, description = TOKEN_IN_ADDRESS, body = ErrorBody),
@@ -382,7 +382,7 @@ pub async fn resign(
 
 /// `GET /api/bot/game/stream/{id}`: one of the bot's games as Server-Sent Events, the
 /// game's own stream seen from the bot's side (its seat marked present while open).
-#[utoipa::path(get, path = "/api/bot/game/stream/{id}", tag = "bots", params(GameId),
+#[utoipa::path(get, path = "/api/bot/game/stream/{id}", tag = "bots", operation_id = "bot_game_events", params(GameId),
     responses(
         (status = 200, description = "Server-Sent Events as `GET /api/games/{id}/events` sends them (`state`, `change`, `presence`; `Last-Event-ID` resumes after a version), seen from the bot's side", body = String, content_type = "text/event-stream"),
         (status = 400, description = TOKEN_IN_ADDRESS, body = ErrorBody),

@@ -9,7 +9,7 @@
 //! challenges it accepts. Two bots play each other only when both agree: by a direct
 //! challenge one sends (from a person's session of its account, or
 //! `POST /api/lobby/challenges`) and the other accepts; a bot's open seek is never taken
-//! by another bot (`403 bots-need-challenge`).
+//! by another bot (`403 bots-need-challenge`, [`super::lobby`]'s).
 //!
 //! A bot whose program stops loses on time, like a person: its clock runs.
 
@@ -22,15 +22,6 @@ use crate::game::account::{Token, TOKEN_BYTES};
 use crate::game::WebGame;
 use crate::ids;
 use crate::store::{Account, ApiToken, BotChange, GameFilter, StoreError, MAX_API_TOKENS};
-
-/// `403 bots-need-challenge`: a bot's open seek taken by a bot.
-pub(crate) fn bots_need_challenge() -> ApiError {
-    ApiError::new(
-        StatusCode::FORBIDDEN,
-        "bots-need-challenge",
-        "a bot plays another bot only by a direct challenge that the other accepts, not by an open seek",
-    )
-}
 
 /// `401 bad-token`: no living bot's token in `Authorization: Bearer` (missing, malformed,
 /// revoked, or its account no longer a living bot's: one answer for all).

@@ -174,6 +174,15 @@ fn rated_needs_account() -> ApiError {
     )
 }
 
+/// `403 bots-need-challenge`: a bot's open seek taken by a bot.
+pub(crate) fn bots_need_challenge() -> ApiError {
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        "bots-need-challenge",
+        "a bot plays another bot only by a direct challenge that the other accepts, not by an open seek",
+    )
+}
+
 /// What a seek asks for, parsed.
 #[derive(Clone, Debug)]
 pub struct SeekParams {
@@ -356,7 +365,7 @@ pub(crate) async fn accept(
         && poster.as_ref().is_some_and(|p| p.bot)
         && caller.account.as_ref().is_some_and(|a| a.bot)
     {
-        return Err(super::bots::bots_need_challenge());
+        return Err(bots_need_challenge());
     }
     let mut players: [Option<&Account>; 2] = [None, None];
     players[game.human.index()] = poster.as_ref();
