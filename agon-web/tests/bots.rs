@@ -25,8 +25,12 @@ struct Server {
 }
 
 async fn server(b: Backend) -> Server {
+    server_with(b, agon_web::limits::LimitConfig::off()).await
+}
+
+async fn server_with(b: Backend, limits: agon_web::limits::LimitConfig) -> Server {
     let config = Config {
-        limits: agon_web::limits::LimitConfig::off(),
+        limits,
         ..Config::default()
     };
     let (state, db) = common::state(b, config).await;
@@ -292,24 +296,27 @@ async fn an_account_becomes_a_bot_and_holds_tokens(b: Backend) {
     assert_eq!(list["tokens"].as_array().unwrap().len(), 1);
 }
 
-/// The moves of a game from the standard start that ends within 300 plies, each side
-/// choosing its `(ply * k) % n`-th legal move for the first `k` that ends (found by
-/// agon-core, so that the game played through the API is known to end).
+/// The moves of a short game from the standard start: each side chooses its
+/// `(ply * k + k / 3) % n`-th legal move, for the `k` below 200 whose game ends soonest
+/// (found by agon-core, so that the game played through the API is known to end; 27
+/// plies, a draw by repetition).
 fn short_game() -> Vec<String> {
+    let mut best: Option<Vec<String>> = None;
     for k in 1..200 {
         let mut game = agon_core::Game::from_position(agon_core::Position::start());
         let mut moves = Vec::new();
-        for ply in 0..300 {
-            if game.is_over() {
-                return moves;
-            }
+        let cap = best.as_ref().map_or(300, Vec::len);
+        while moves.len() < cap && !game.is_over() {
             let legal = game.legal_moves();
-            let m = legal[(ply * k + k / 3) % legal.len()];
+            let m = legal[(moves.len() * k + k / 3) % legal.len()];
             moves.push(m.to_string());
             game.play(m).unwrap();
         }
+        if game.is_over() {
+            best = Some(moves);
+        }
     }
-    panic!("no short game found");
+    best.expect("a game that ends")
 }
 
 async fn a_bot_accepts_a_challenge_and_plays_it_to_the_end(b: Backend) {
@@ -356,6 +363,7 @@ async fn a_bot_accepts_a_challenge_and_plays_it_to_the_end(b: Backend) {
     assert_eq!(first.data["players"]["black"]["bot"], true);
 
     let moves = short_game();
+    assert_eq!(moves.len(), 27);
     // Not its turn: the service's refusal.
     let (status, refused) = robo
         .send(
@@ -547,7 +555,40 @@ async fn bots_play_people_and_each_other_only_by_challenge(b: Backend) {
     assert_eq!(found.data["game"]["id"], started["game"]);
 }
 
+async fn the_bot_api_is_rate_limited_per_token(b: Backend) {
+    use agon_web::limits::{LimitConfig, Quota};
+    let limits = LimitConfig {
+        action: Some(Quota::per_minute(1, 3)),
+        ..LimitConfig::off()
+    };
+    let server = server_with(b, limits).await;
+    let robo = Client::bot(&server, "00000000000000d4", "Robo").await;
+    let tron = Client::bot(&server, "00000000000000e5", "Tron").await;
+    let path = "/api/bot/game/0011223344556677/resign";
+    for _ in 0..3 {
+        let (status, _) = robo.send("POST", path, json!({})).await;
+        assert_eq!(status, 404);
+    }
+    let (status, refused) = robo.send("POST", path, json!({})).await;
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (429, Some("rate-limited"))
+    );
+    // Another token from the same address has its own budget, and so has the address.
+    let (status, _) = tron.send("POST", path, json!({})).await;
+    assert_eq!(status, 404, "Tron's budget is its own");
+    let (status, _) = Client::new(&server)
+        .send(
+            "POST",
+            "/api/games/0011223344556677/resign",
+            json!({"token": "00"}),
+        )
+        .await;
+    assert_eq!(status, 404, "the address's budget is untouched");
+}
+
 both_stores!((flavor = "multi_thread", worker_threads = 2);
+    the_bot_api_is_rate_limited_per_token,
     an_account_becomes_a_bot_and_holds_tokens,
     a_bot_accepts_a_challenge_and_plays_it_to_the_end,
     bots_play_people_and_each_other_only_by_challenge,
