@@ -21,7 +21,9 @@ use crate::error::ApiError;
 use crate::game::account::{Token, TOKEN_BYTES};
 use crate::game::WebGame;
 use crate::ids;
-use crate::store::{Account, ApiToken, BotChange, GameFilter, StoreError, MAX_API_TOKENS};
+use crate::store::{
+    Account, ApiToken, BotChange, GameFilter, StoreError, MAX_API_TOKENS, TOUCH_TOKEN_MS,
+};
 
 /// `401 bad-token`: no living bot's token in `Authorization: Bearer` (missing, malformed,
 /// revoked, or its account no longer a living bot's: one answer for all).
@@ -134,9 +136,12 @@ pub(crate) async fn bot_of(app: &AppState, bearer: Option<&str>) -> Result<Accou
         .await?
         .filter(|a| a.deleted_ms.is_none() && a.bot)
         .ok_or_else(bad_token)?;
-    app.store
-        .touch_api_token(&token, app.store.now_ms())
-        .await?;
+    // Written at most once a minute: a bot's every move need not write (the store's
+    // guard makes two servers' writes in the same minute one).
+    let now = app.store.now_ms();
+    if found.last_used_ms.is_none_or(|t| now - t >= TOUCH_TOKEN_MS) {
+        app.store.touch_api_token(&token, now).await?;
+    }
     Ok(account)
 }
 

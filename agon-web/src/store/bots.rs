@@ -34,7 +34,11 @@ pub const MAX_API_TOKENS: i64 = 10;
 
 /// How often a token's `last_used_ms` is written at most: every move of a bot is a
 /// request, and one write a minute says as much.
-const TOUCH_TOKEN_MS: i64 = 60_000;
+///
+/// ```
+/// assert_eq!(agon_web::store::TOUCH_TOKEN_MS, 60_000);
+/// ```
+pub const TOUCH_TOKEN_MS: i64 = 60_000;
 
 /// An API token as its owner sees it (never its secret, shown once when made).
 #[derive(Clone, Debug, PartialEq, Eq)]

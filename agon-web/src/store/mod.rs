@@ -50,7 +50,7 @@ pub use accounts::{
     Account, Ceremony, NewAccount, Passkey, PasskeyRemoval, RatedGame, Session, StoredRating,
     TOUCH_EVERY_MS,
 };
-pub use bots::{ApiToken, BotChange, MAX_API_TOKENS};
+pub use bots::{ApiToken, BotChange, MAX_API_TOKENS, TOUCH_TOKEN_MS};
 pub use lobby::{LobbyEvent, LobbyLog, NewEvent, Seek};
 pub use players::{
     GameCounts, GameFilter, Leader, PlayerGame, RatingPoint, ResultFilter, GAMES_PER_PAGE,
