@@ -268,6 +268,9 @@ pub enum ClientKey {
     V4(Ipv4Addr),
     /// An IPv6 client's /64 network (the address's first 64 bits).
     V6(u64),
+    /// A bot's API token (the first 64 bits of its digest): the Bot API is limited per
+    /// token, whatever address its program runs at ([`ClientKey::of_bearer`]).
+    Token(u64),
 }
 
 impl ClientKey {
@@ -277,6 +280,33 @@ impl ClientKey {
             IpAddr::V4(v4) => ClientKey::V4(v4),
             IpAddr::V6(v6) => ClientKey::V6((v6.to_bits() >> 64) as u64),
         }
+    }
+
+    /// The API token of a Bot API request (`/api/bot/...`, `/api/challenge/...`) in its
+    /// `Authorization: Bearer` header, as a key, or `None` (another path, or no token).
+    /// Whether the token is a living one is the handler's to check: a made-up one is
+    /// refused there, and still counts against the global bucket here.
+    ///
+    /// ```
+    /// use agon_web::limits::ClientKey;
+    /// use axum::http::HeaderMap;
+    /// let mut headers = HeaderMap::new();
+    /// assert_eq!(ClientKey::of_bearer(&headers, "/api/bot/stream/event"), None);
+    /// headers.insert("authorization", "Bearer agon_abc".parse().unwrap());
+    /// let key = ClientKey::of_bearer(&headers, "/api/bot/game/0011223344556677/move/f1-e1");
+    /// assert!(matches!(key, Some(ClientKey::Token(_))));
+    /// assert_eq!(ClientKey::of_bearer(&headers, "/api/challenge/0011223344556677/accept"), key);
+    /// assert_eq!(ClientKey::of_bearer(&headers, "/api/games"), None);
+    /// ```
+    pub fn of_bearer(headers: &HeaderMap, path: &str) -> Option<ClientKey> {
+        if !(path.starts_with("/api/bot/") || path.starts_with("/api/challenge/")) {
+            return None;
+        }
+        let token = bearer(headers)?;
+        let digest = crate::ids::digest(token);
+        let mut first = [0; 8];
+        first.copy_from_slice(&digest[..8]);
+        Some(ClientKey::Token(u64::from_be_bytes(first)))
     }
 
     /// The client of a request: the last address of `X-Forwarded-For` when the proxy is
@@ -312,6 +342,29 @@ impl ClientKey {
             (None, None) => ClientKey::Unknown,
         }
     }
+}
+
+/// The text of a request's `Authorization: Bearer` header (the scheme in any case), if
+/// it has one.
+///
+/// ```
+/// use axum::http::HeaderMap;
+/// let mut headers = HeaderMap::new();
+/// headers.insert("authorization", "bearer agon_xyz".parse().unwrap());
+/// assert_eq!(agon_web::limits::bearer(&headers), Some("agon_xyz"));
+/// headers.insert("authorization", "Basic abc".parse().unwrap());
+/// assert_eq!(agon_web::limits::bearer(&headers), None);
+/// ```
+pub fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers
+        .get(axum::http::header::AUTHORIZATION)?
+        .to_str()
+        .ok()?;
+    let (scheme, token) = value.trim().split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| token.trim())
+        .filter(|t| !t.is_empty())
 }
 
 /// A token bucket: `tokens` as of `at`.
@@ -514,10 +567,12 @@ pub enum Kind {
     /// (`POST /api/account/signup/options`, `/signin/options`, `/recover`): accounts
     /// made, and codes guessed, from one address are bounded alike; and every change of
     /// the lobby (`POST /api/lobby/...`: seeks, challenges, quick pairing, accepting,
-    /// cancelling, declining).
+    /// cancelling, declining), a bot's too (`POST /api/bot/seek`,
+    /// `POST /api/challenge/...`).
     Create,
     /// Any other `POST /api/games/{id}/...`: a move, the computer, a hint, undo, resign, a
-    /// draw or takeback offer or answer; and an analysis (`POST /api/analysis`).
+    /// draw or takeback offer or answer; and an analysis (`POST /api/analysis`); and a
+    /// bot's (`POST /api/bot/game/...`).
     Action,
 }
 
@@ -537,6 +592,9 @@ impl Kind {
     /// assert_eq!(Kind::of(&Method::POST, "/api/records/read"), Some(Kind::Action));
     /// assert_eq!(Kind::of(&Method::POST, "/api/lobby/seeks"), Some(Kind::Create));
     /// assert_eq!(Kind::of(&Method::GET, "/api/lobby/events"), None);
+    /// assert_eq!(Kind::of(&Method::POST, "/api/bot/seek"), Some(Kind::Create));
+    /// assert_eq!(Kind::of(&Method::POST, "/api/challenge/0011223344556677/accept"), Some(Kind::Create));
+    /// assert_eq!(Kind::of(&Method::POST, "/api/bot/game/0011223344556677/resign"), Some(Kind::Action));
     /// ```
     pub fn of(method: &Method, path: &str) -> Option<Kind> {
         if method != Method::POST {
@@ -553,8 +611,14 @@ impl Kind {
         {
             return Some(Kind::Action);
         }
-        if path.starts_with("/api/lobby/") {
+        if path.starts_with("/api/lobby/")
+            || path == "/api/bot/seek"
+            || path.starts_with("/api/challenge/")
+        {
             return Some(Kind::Create);
+        }
+        if path.starts_with("/api/bot/game/") {
+            return Some(Kind::Action);
         }
         if matches!(
             path,
@@ -695,6 +759,9 @@ pub fn charged_by_handler(path: &str) -> bool {
     if path == "/api/analysis" {
         return true;
     }
+    if let Some(rest) = path.strip_prefix("/api/bot/game/") {
+        return matches!(rest.split('/').nth(1), Some("move"));
+    }
     let Some(rest) = path.strip_prefix("/api/games/") else {
         return false;
     };
@@ -752,7 +819,9 @@ pub(crate) async fn enforce(
             .extensions()
             .get::<ConnectInfo<SocketAddr>>()
             .map(|c| c.0);
-        let client = ClientKey::of_request(request.headers(), peer, limits.trust_proxy);
+        // The Bot API counts against its token, not its address.
+        let client = ClientKey::of_bearer(request.headers(), path)
+            .unwrap_or_else(|| ClientKey::of_request(request.headers(), peer, limits.trust_proxy));
         if by_handler {
             let charge = Charge::new(limits.clone(), client);
             request.extensions_mut().insert(charge);

@@ -225,7 +225,7 @@ async fn every_route_is_documented_and_every_documented_operation_is_routed() {
         .iter()
         .map(|(method, path, _)| format!("{method} {path}"))
         .collect();
-    assert_eq!(documented.len(), 53, "{documented:?}");
+    assert_eq!(documented.len(), 65, "{documented:?}");
     // Issue 34's abort: its route, its refusals and the outcome it gives.
     let abort = "/api/games/{id}/abort";
     assert!(documented.contains(&format!("POST {abort}")));

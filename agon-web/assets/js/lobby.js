@@ -7,7 +7,7 @@ import { api, ApiError } from './api.js';
 import { t, has } from './i18n.js';
 import { onRedraw, rememberGame } from './state.js';
 
-/** @typedef {{id: string, player: string | null, account: boolean, control: string,
+/** @typedef {{id: string, player: string | null, account: boolean, bot: boolean, control: string,
  *   speed: string, rules: string, rated: boolean, colour: string, to: string | null,
  *   created_ms: number}} Seek */
 
@@ -72,7 +72,8 @@ function play(/** @type {string} */ id, /** @type {string} */ token, /** @type {
 
 /** A seek's line: who, the control, the rules, rated or casual, the colour. */
 function describe(/** @type {Seek} */ s) {
-  const who = s.player || t('lobby.anonymous');
+  // A bot's seek is marked as the player page marks a bot: "Robo (bot)".
+  const who = (s.player || t('lobby.anonymous')) + (s.bot ? ` (${t('player.bot')})` : '');
   const rated = s.rated ? t('lobby.rated-mark') : t('lobby.casual');
   // Isolated: in a right-to-left line "10+5" would read "5+10".
   const control = s.control === 'correspondence' ? t('lobby.correspondence') : `\u2066${s.control}\u2069`;

@@ -246,7 +246,10 @@ pub async fn same_origin(
 /// The signed-in caller of a request: `401 not-signed-in` without a living session.
 /// Answers the account, the token, and whether its use was recorded (the cookie is then
 /// renewed).
-async fn caller(app: &AppState, headers: &HeaderMap) -> Result<(Account, Token, bool), ApiError> {
+pub(crate) async fn caller(
+    app: &AppState,
+    headers: &HeaderMap,
+) -> Result<(Account, Token, bool), ApiError> {
     let token = session_token(headers, &app.site()).ok_or_else(service::not_signed_in)?;
     let (account, touched) = service::caller(app, Some(&token), now_ms()).await?;
     Ok((account, token, touched))

@@ -254,6 +254,26 @@ pub async fn events(
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0);
     let client = ClientKey::of_request(request.headers(), peer, app.limits.trust_proxy());
+    let headers = request.headers();
+    game_stream(&app, id, since, view, client, |game| {
+        seat_of_cookies(headers, game, view)
+    })
+    .await
+}
+
+/// The event stream of game `id` for a page that has version `since` (`-1`: none),
+/// seen from `view` (the creator's side when `None`), opened by `client` (counted
+/// against its streams' bound); `seat` says which seat the stream holds, if any (marked
+/// present while it is open). What `GET /api/games/{id}/events` and a bot's game stream
+/// (`GET /api/bot/game/stream/{id}`) both answer.
+pub(crate) async fn game_stream(
+    app: &Arc<AppState>,
+    id: String,
+    since: i64,
+    view: Option<Side>,
+    client: ClientKey,
+    seat: impl FnOnce(&crate::game::WebGame) -> Option<Side>,
+) -> Result<Response, ApiError> {
     let address = (client != ClientKey::Unknown).then_some(client);
     let permit = app.hub.open_stream(address)?;
     let counted = app.metrics.stream();
@@ -262,10 +282,10 @@ pub async fn events(
     let mut subscription = app.hub.subscribe(&id);
     let published = match app.hub.current(&id) {
         Some(published) => published,
-        None => app.hub.latest(service::load_game(&app, &id).await?),
+        None => app.hub.latest(service::load_game(app, &id).await?),
     };
     let game = &published.game;
-    if let Some(side) = seat_of_cookies(request.headers(), game, view) {
+    if let Some(side) = seat(game) {
         subscription.mark_present(side);
     }
     let side = view.unwrap_or(game.human);
@@ -287,7 +307,13 @@ pub async fn events(
         let text = live.next().await?;
         Some((Ok::<Bytes, Infallible>(text), live))
     });
-    let mut response = Response::new(Body::from_stream(stream));
+    Ok(event_stream(Body::from_stream(stream)))
+}
+
+/// An answer of Server-Sent Events whose body is `body`: their type, no cache, and no
+/// buffering by a proxy.
+pub(crate) fn event_stream(body: Body) -> Response {
+    let mut response = Response::new(body);
     let headers = response.headers_mut();
     headers.insert(
         header::CONTENT_TYPE,
@@ -296,11 +322,11 @@ pub async fn events(
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
     // Proxies must not buffer the stream.
     headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
-    Ok(response)
+    response
 }
 
 /// Whether a query holds a `token` parameter.
-fn token_in_query(query: Option<&str>) -> bool {
+pub(crate) fn token_in_query(query: Option<&str>) -> bool {
     query.is_some_and(|q| {
         q.split('&')
             .any(|pair| pair.split('=').next() == Some("token"))

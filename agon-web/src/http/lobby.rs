@@ -145,6 +145,19 @@ pub struct SeekRequest {
     pub name: Option<String>,
 }
 
+impl SeekRequest {
+    /// What the seek asks for, read: `400` for a field that does not.
+    pub(crate) fn params(&self) -> Result<SeekParams, ApiError> {
+        Ok(SeekParams {
+            control: parse_control(&self.control)?,
+            rules: parse_rules(self.rules.as_deref())?,
+            rated: self.rated,
+            colour: parse_colour(self.colour.as_deref())?,
+            name: self.name.as_deref().map(parse_name).transpose()?,
+        })
+    }
+}
+
 /// `POST /api/lobby/challenges`: a seek for one player.
 #[derive(Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -307,13 +320,7 @@ pub async fn post_seek(
     caller: LobbyCaller,
     JsonBody(request): JsonBody<SeekRequest>,
 ) -> Result<Response, ApiError> {
-    let params = SeekParams {
-        control: parse_control(&request.control)?,
-        rules: parse_rules(request.rules.as_deref())?,
-        rated: request.rated,
-        colour: parse_colour(request.colour.as_deref())?,
-        name: request.name.as_deref().map(parse_name).transpose()?,
-    };
+    let params = request.params()?;
     let posted = lobby::post(&app, &caller.caller, &caller.poster()?, &params, None).await?;
     let body = PostedSeek {
         seek: posted.seek,
@@ -591,14 +598,7 @@ pub async fn events(
         let text = live.next().await?;
         Some((Ok::<Bytes, Infallible>(text), live))
     });
-    let mut response = Response::new(Body::from_stream(stream));
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/event-stream"),
-    );
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    headers.insert("x-accel-buffering", HeaderValue::from_static("no"));
+    let response = super::events::event_stream(Body::from_stream(stream));
     Ok(caller.answer(response))
 }
 

@@ -27,6 +27,7 @@ use pages::Page;
 pub mod accounts;
 pub mod analysis;
 pub mod api;
+pub mod bots;
 pub mod change;
 pub mod events;
 pub mod friend;
@@ -97,6 +98,17 @@ pub(crate) fn api_routes() -> OpenApiRouter<Arc<AppState>> {
         .routes(routes!(lobby::quick))
         .routes(routes!(lobby::events))
         .routes(routes!(lobby::tv))
+        .routes(routes!(bots::become_bot))
+        .routes(routes!(bots::tokens, bots::new_token))
+        .routes(routes!(bots::revoke_token))
+        .routes(routes!(bots::events))
+        .routes(routes!(bots::accept))
+        .routes(routes!(bots::decline))
+        .routes(routes!(bots::seek))
+        .routes(routes!(bots::game_events))
+        .routes(routes!(bots::play))
+        .routes(routes!(bots::draw))
+        .routes(routes!(bots::resign))
 }
 
 pub(crate) fn router(state: Arc<AppState>) -> Router {

@@ -46,6 +46,7 @@ pub use super::names::{AnswerName, GameId, LevelName, OpponentName, SideChoice, 
         (name = "analysis", description = "The engine's analysis of any position"),
         (name = "accounts", description = "Optional accounts: passkeys, recovery codes, the session"),
         (name = "lobby", description = "Meeting other players: seeks, challenges, quick pairing, the games being played now"),
+        (name = "bots", description = "Bot accounts, their API tokens, and the Bot API a bot's program plays through (its token in `Authorization: Bearer` only)"),
         (name = "players", description = "Players' ratings, games and rating history; the leaderboards"),
         (name = "server", description = "The server itself: health, this document"),
     )

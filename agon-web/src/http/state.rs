@@ -497,17 +497,26 @@ impl GameState {
     }
 }
 
-impl GameNow {
-    /// The seats, clock, offers, position and outcome of `game` as `view` sees it.
-    pub fn of(game: &WebGame, view: View) -> GameNow {
-        let g = &game.game;
-        let position = g.position();
+impl OutcomeState {
+    /// How `game` ended (by the rules, or by agon-web: a resignation, the clock, an
+    /// agreement, an abort), or `None` while it goes on.
+    ///
+    /// ```
+    /// use agon_core::{Position, Side};
+    /// use agon_web::{game::WebGame, Level, OutcomeState};
+    /// let mut game = WebGame::new("0011223344556677".into(), [0; 32], Side::White, Level::Easy, 1, Position::start());
+    /// assert_eq!(OutcomeState::of(&game), None);
+    /// game.resign(Side::White, 0).unwrap();
+    /// let outcome = OutcomeState::of(&game).unwrap();
+    /// assert_eq!((outcome.winner, outcome.reason, outcome.score), (Some("black"), "resignation", "0-1"));
+    /// ```
+    pub fn of(game: &WebGame) -> Option<OutcomeState> {
         let score = |winner: Option<Side>| match winner {
             Some(Side::White) => "1-0",
             Some(Side::Black) => "0-1",
             None => "1/2-1/2",
         };
-        let outcome = if let Some(end) = game.end {
+        if let Some(end) = game.end {
             Some(OutcomeState {
                 winner: end.winner.map(side_name),
                 reason: end.kind.name(),
@@ -518,12 +527,21 @@ impl GameNow {
                 },
             })
         } else {
-            g.outcome().map(|o| OutcomeState {
+            game.game.outcome().map(|o| OutcomeState {
                 winner: o.winner.map(side_name),
                 reason: o.reason.name(),
                 score: o.score(),
             })
-        };
+        }
+    }
+}
+
+impl GameNow {
+    /// The seats, clock, offers, position and outcome of `game` as `view` sees it.
+    pub fn of(game: &WebGame, view: View) -> GameNow {
+        let g = &game.game;
+        let position = g.position();
+        let outcome = OutcomeState::of(game);
         let legal: Vec<LegalMove> = if game.is_over() {
             Vec::new()
         } else {

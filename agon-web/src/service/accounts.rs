@@ -297,8 +297,9 @@ fn stored_passkey(passkey: &Passkey) -> Result<StoredPasskey, ApiError> {
     serde_json::from_str(&passkey.passkey).map_err(|e| internal("stored passkey", e))
 }
 
-/// A passkey's name as its owner gave it: trimmed, at most 40 characters, no control
-/// characters (`400 invalid-field`); `default` when absent or blank.
+/// A passkey's (or an API token's) name as its owner gave it: trimmed, at most 40
+/// characters, no control characters (`400 invalid-field`); `default` when absent or
+/// blank.
 pub(crate) fn passkey_name(name: Option<&str>, default: &str) -> Result<String, ApiError> {
     let name = name.map(str::trim).unwrap_or_default();
     if name.is_empty() {
@@ -306,7 +307,7 @@ pub(crate) fn passkey_name(name: Option<&str>, default: &str) -> Result<String, 
     }
     if name.chars().count() > 40 || name.chars().any(char::is_control) {
         return Err(ApiError::invalid_field(
-            "a passkey's name has at most 40 characters, without control characters",
+            "a name (of a passkey, of a token) has at most 40 characters, without control characters",
         ));
     }
     Ok(name.to_string())

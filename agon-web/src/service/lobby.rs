@@ -67,6 +67,8 @@ pub struct SeekView {
     pub player: Option<String>,
     /// Whether the poster is signed in (its name is then an account's).
     pub account: bool,
+    /// Whether the poster is a bot account (a program playing through the Bot API).
+    pub bot: bool,
     /// The time control: `M+S` or `correspondence`.
     pub control: String,
     /// Its speed category.
@@ -92,6 +94,7 @@ pub struct SeekView {
 ///     name: Some("Ann".into()), seat_sha256: vec![0; 32], control: "3+2".into(),
 ///     rules: "standard".into(), rated: false, colour: "random".into(), target_id: None,
 ///     target_name: None, address: "V4(127.0.0.1)".into(), created_ms: 5, seen_ms: 5,
+///     bot: false,
 /// };
 /// let view = agon_web::service::lobby::view(&seek);
 /// assert_eq!((view.speed, view.player.as_deref(), view.account), ("bullet", Some("Ann"), false));
@@ -105,6 +108,7 @@ pub fn view(seek: &Seek) -> SeekView {
         id: seek.id.clone(),
         player: seek.name.clone(),
         account: seek.account_id.is_some(),
+        bot: seek.bot,
         control: seek.control.clone(),
         speed,
         rules: seek.rules.clone(),
@@ -170,6 +174,15 @@ fn rated_needs_account() -> ApiError {
     )
 }
 
+/// `403 bots-need-challenge`: a bot's open seek taken by a bot.
+pub(crate) fn bots_need_challenge() -> ApiError {
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        "bots-need-challenge",
+        "a bot plays another bot only by a direct challenge that the other accepts, not by an open seek",
+    )
+}
+
 /// What a seek asks for, parsed.
 #[derive(Clone, Debug)]
 pub struct SeekParams {
@@ -231,6 +244,7 @@ fn new_seek(
         address: caller.address.clone(),
         created_ms: app.store.now_ms(),
         seen_ms: 0,
+        bot: caller.account.as_ref().is_some_and(|a| a.bot),
     };
     Ok((seek, token))
 }
@@ -307,7 +321,8 @@ pub struct Started {
 /// `caller` accepts seek `id`: the game is created with both seats taken (the poster's by
 /// the token it got when posting), its clock waiting for White's first move. Refused:
 /// `404 unknown-seek` (gone, or a challenge for someone else), `409 own-seek`,
-/// `403 rated-needs-account`.
+/// `403 rated-needs-account`, `403 bots-need-challenge` (a bot's open seek taken by a
+/// bot: bots play each other only by a direct challenge, which both agree to).
 pub(crate) async fn accept(
     app: &Arc<AppState>,
     caller: &Caller,
@@ -346,6 +361,12 @@ pub(crate) async fn accept(
         Some(id) => app.store.account(id).await?,
         None => None,
     };
+    if seek.target_id.is_none()
+        && poster.as_ref().is_some_and(|p| p.bot)
+        && caller.account.as_ref().is_some_and(|a| a.bot)
+    {
+        return Err(bots_need_challenge());
+    }
     let mut players: [Option<&Account>; 2] = [None, None];
     players[game.human.index()] = poster.as_ref();
     players[side.index()] = caller.account.as_ref();

@@ -31,6 +31,7 @@ use crate::store::{Change, Changed, Compute, Store, StoreError};
 use crate::workers::Workers;
 
 pub mod accounts;
+pub mod bots;
 pub mod lobby;
 pub(crate) mod notify;
 pub mod ratings;
@@ -171,7 +172,41 @@ async fn commit<T: Send + 'static>(
     Ok(changed)
 }
 
-/// Runs an action of the holder of `token` on game `id`, in one transaction: loads the
+/// Who acts on a game's seat: the holder of the seat's token (a browser's, a guest's),
+/// or an account sitting at it (a bot, through its API token: its program holds no seat
+/// token, the game's seat names its account).
+#[derive(Clone, Debug)]
+pub(crate) enum Holder {
+    /// The seat's token.
+    Token(String),
+    /// The seat's account (its id).
+    Account(String),
+}
+
+impl From<String> for Holder {
+    fn from(token: String) -> Holder {
+        Holder::Token(token)
+    }
+}
+
+impl Holder {
+    /// The seat this holder has in `game`: [`Refusal::WrongToken`] for none.
+    fn seat(&self, game: &WebGame) -> Result<Side, Refusal> {
+        match self {
+            Holder::Token(token) => game.seat(&ids::digest(token)),
+            Holder::Account(id) => Side::ALL
+                .into_iter()
+                .find(|side| {
+                    game.players[side.index()]
+                        .as_ref()
+                        .is_some_and(|p| &p.account_id == id)
+                })
+                .ok_or(Refusal::WrongToken),
+        }
+    }
+}
+
+/// Runs an action of `holder` (a seat's token or account) on game `id`, in one transaction: loads the
 /// game, charges the rate limit what `price` says the action costs in this game (given
 /// `None` when there is no such game; a refusal changes nothing), finds the token's seat,
 /// ends the game if the running clock has run out (that is committed, and the action
@@ -180,7 +215,7 @@ async fn commit<T: Send + 'static>(
 async fn act<T: Send + 'static>(
     app: &Arc<AppState>,
     id: String,
-    token: String,
+    holder: Holder,
     price: impl FnOnce(Option<&WebGame>) -> Result<(), ApiError> + Send + 'static,
     f: impl FnOnce(&mut Change, &mut WebGame, Side, i64) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<(WebGame, Side, T), ApiError> {
@@ -191,7 +226,7 @@ async fn act<T: Send + 'static>(
     let (value, changed) = commit(app, &id, move |tx, game| {
         price(game.as_ref())?;
         let mut game = found(game)?;
-        let seat = game.seat(&ids::digest(&token))?;
+        let seat = holder.seat(&game)?;
         let now = tx.now_ms();
         if game.flag(now) {
             tx.save(&mut game, now);
@@ -402,7 +437,7 @@ fn reply_cost(game: &WebGame) -> u32 {
     limits::cost(game.level.expected_ms())
 }
 
-/// The move `text` of the token's seat; against the computer, then (if `reply`) the
+/// The move `text` of the holder's seat (its token or account); against the computer, then (if `reply`) the
 /// computer's. Answers the game and the seat. It is charged before anything is done, as
 /// the reply it asks for ([`reply_cost`]: a move against the hard level costs more than one
 /// against easy), or one token without one.
@@ -410,10 +445,11 @@ pub(crate) async fn play(
     app: &Arc<AppState>,
     charge: Charge,
     id: String,
-    token: String,
+    holder: impl Into<Holder>,
     text: String,
     reply: bool,
 ) -> Result<(WebGame, Side), ApiError> {
+    let holder = holder.into();
     let max_plies = app.max_plies;
     let price = move |game: Option<&WebGame>| {
         charge.take(match game {
@@ -421,7 +457,7 @@ pub(crate) async fn play(
             _ => 1,
         })
     };
-    let (game, seat, ()) = act(app, id, token, price, move |tx, game, seat, now| {
+    let (game, seat, ()) = act(app, id, holder, price, move |tx, game, seat, now| {
         let before = game.plies();
         game.move_of(seat, &text, now, max_plies)?;
         tx.append(game, before, now);
@@ -517,7 +553,7 @@ pub(crate) async fn undo(
     let (game, _, ()) = act(
         app,
         id,
-        token,
+        token.into(),
         |_| Ok(()),
         |tx, game, _, now| {
             let keep = game.undo(now)?;
@@ -546,13 +582,14 @@ pub(crate) enum SeatAction {
     Rematch(Answer),
 }
 
-/// The token's seat does `action` to game `id`: answers the game and the seat.
+/// The holder's seat (its token or account) does `action` to game `id`: answers the game and the seat.
 pub(crate) async fn seat_action(
     app: &Arc<AppState>,
     id: String,
-    token: String,
+    holder: impl Into<Holder>,
     action: SeatAction,
 ) -> Result<(WebGame, Side), ApiError> {
+    let holder = holder.into();
     let new = match action {
         SeatAction::Rematch(_) => Some((ids::random_hex::<8>()?, ids::random_u64()?)),
         _ => None,
@@ -561,7 +598,7 @@ pub(crate) async fn seat_action(
     let (game, seat, created) = act(
         app,
         id,
-        token,
+        holder,
         |_| Ok(()),
         move |tx, game, seat, now| {
             match action {

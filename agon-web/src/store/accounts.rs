@@ -515,7 +515,7 @@ impl Store {
     }
 
     /// The first row of `read`, made by `of`, or `None`.
-    async fn read_one<T: Send + 'static>(
+    pub(super) async fn read_one<T: Send + 'static>(
         &self,
         read: Statement,
         of: fn(&[Cell]) -> Result<T, StoreError>,
@@ -750,7 +750,7 @@ impl Store {
     }
 
     /// Runs one write; answers how many rows it changed.
-    async fn write_count(&self, write: Statement) -> Result<u64, StoreError> {
+    pub(super) async fn write_count(&self, write: Statement) -> Result<u64, StoreError> {
         let ((), changed) = self
             .transact(Vec::new(), move |_| Ok((vec![write], ())))
             .await?;

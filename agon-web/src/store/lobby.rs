@@ -92,10 +92,12 @@ pub struct Seek {
     pub created_ms: i64,
     /// When a lobby stream of its poster last saw it.
     pub seen_ms: i64,
+    /// Whether the poster is a bot account (the lobby marks its seeks).
+    pub bot: bool,
 }
 
 const SEEK: &str = "SELECT id, poster, account_id, name, seat_sha256, control, rules, rated, \
-    colour, target_id, target_name, address, created_ms, seen_ms FROM seeks";
+    colour, target_id, target_name, address, created_ms, seen_ms, bot FROM seeks";
 
 fn seek_of(row: &[Cell]) -> Result<Seek, StoreError> {
     let opt = |cell: &Cell| match cell {
@@ -117,6 +119,7 @@ fn seek_of(row: &[Cell]) -> Result<Seek, StoreError> {
         address: row[11].text()?,
         created_ms: row[12].int()?,
         seen_ms: row[13].int()?,
+        bot: row[14].flag()?,
     })
 }
 
@@ -220,8 +223,8 @@ impl Store {
         let (log, now) = (self.log_fn(), seek.created_ms);
         let insert = Statement::new(
             "INSERT INTO seeks (id, poster, account_id, name, seat_sha256, control, rules, \
-             rated, colour, target_id, target_name, address, created_ms, seen_ms) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13)",
+             rated, colour, target_id, target_name, address, created_ms, seen_ms, bot) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13, ?14)",
             vec![
                 text(&seek.id),
                 text(&seek.poster),
@@ -236,6 +239,7 @@ impl Store {
                 Value::OptText(seek.target_name.clone()),
                 text(&seek.address),
                 Value::Int(Some(seek.created_ms)),
+                Value::Bool(seek.bot),
             ],
         );
         let (answer, _) = self

@@ -37,6 +37,8 @@ mod players;
 #[macro_use]
 mod lobby;
 #[macro_use]
+mod bots;
+#[macro_use]
 mod reviews;
 mod postgres;
 mod sql;
@@ -50,6 +52,7 @@ pub use accounts::{
     Account, Ceremony, NewAccount, Passkey, PasskeyRemoval, RatedGame, Session, StoredRating,
     TOUCH_EVERY_MS,
 };
+pub use bots::{ApiToken, BotChange, MAX_API_TOKENS, TOUCH_TOKEN_MS};
 pub use lobby::{LobbyEvent, LobbyLog, NewEvent, Seek};
 pub use players::{
     GameCounts, GameFilter, Leader, PlayerGame, RatingPoint, ResultFilter, GAMES_PER_PAGE,

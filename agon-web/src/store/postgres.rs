@@ -56,8 +56,9 @@ pub const LISTENER_NAME: &str = "agon-web-listen";
 /// is what SQLite's schema version 3 means, version 2 what its version 4 means, version 3
 /// what its version 5 means, version 4 what its version 6 means,
 /// version 5 what its version 7 means, version 6 what its version 8 means, version 7 what
-/// its version 9 means.
-const MIGRATIONS: [&str; 8] = [
+/// its version 9 means, version 8 what its version 10 means, version 9 what its version 11
+/// means.
+const MIGRATIONS: [&str; 9] = [
     "
 CREATE TABLE games (
     id                 TEXT PRIMARY KEY,
@@ -127,6 +128,8 @@ CREATE INDEX games_deadline ON games (deadline_ms) WHERE deadline_ms IS NOT NULL
     lobby_schema!(),
     // The game reviews (issue 34; the same text as SQLite's 9 to 10).
     reviews_schema!(),
+    // The API tokens' ids and the seeks of bots (the same text as SQLite's 10 to 11).
+    bots_schema!(),
 ];
 
 /// How long the database keeps a session that sits in a transaction without a word

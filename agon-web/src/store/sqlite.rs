@@ -37,11 +37,11 @@ PRAGMA user_version = 1;
 ";
 
 /// The schema version this server writes.
-pub const VERSION: i64 = 10;
+pub const VERSION: i64 = 11;
 
 /// The migrations from each version to the next: `MIGRATIONS[i]` takes version `i + 1` to
 /// `i + 2`. Each runs in one transaction with its version bump.
-const MIGRATIONS: [&str; 9] = [
+const MIGRATIONS: [&str; 10] = [
     // 1 to 2: the rule set of each game (the text form of agon_core::Rules). Games stored
     // before it were played under the standard rules.
     "ALTER TABLE games ADD COLUMN rules TEXT NOT NULL DEFAULT 'standard';
@@ -111,6 +111,9 @@ const MIGRATIONS: [&str; 9] = [
     concat!(lobby_schema!(), "PRAGMA user_version = 9;"),
     // 9 to 10: the game reviews (issue 34; the same text as PostgreSQL's 7 to 8).
     concat!(reviews_schema!(), "PRAGMA user_version = 10;"),
+    // 10 to 11: the API tokens' ids and the seeks of bots (issue 33; the same text as
+    // PostgreSQL's 8 to 9).
+    concat!(bots_schema!(), "PRAGMA user_version = 11;"),
 ];
 
 /// The database: one SQLite connection in WAL mode behind a mutex.
