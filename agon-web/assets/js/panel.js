@@ -11,6 +11,7 @@ import { restoreFocus } from './focus.js';
 import { renderRulesChoice, ruleValue, rulesPhrase } from './ruleset.js';
 import { controlText, renderClocks } from './clock.js';
 import { soundOn } from './sound.js';
+import { announceEnd, renderBlind } from './blind.js';
 
 /** @typedef {import('./state.js').GameState} GameState */
 
@@ -92,6 +93,7 @@ export function render() {
 
   renderBars();
   renderClocks();
+  renderBlind();
   if (!inGame) {
     if (app.startSvg) setBoard(app.startSvg, 'start');
     return;
@@ -185,6 +187,9 @@ export function render() {
     // Under empty-throne-ring=draw the closed ring draws instead of losing.
     if (outcome.reason === 'ring-without-queen' && !outcome.winner) reasonKey = 'reason.ring-without-queen-draw';
     setText($('outcome-reason'), t(reasonKey, params));
+    // The screen-reader mode says the end at once (an assertive region), worded as shown.
+    const said = [t('outcome.title'), $('outcome-result').textContent, $('outcome-reason').textContent];
+    announceEnd(`${app.id}:${s.moves.length}:${outcome.reason}`, said.join('. ').replace(/\.\./g, '.'));
   }
   renderRematch(s);
 

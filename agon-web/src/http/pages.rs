@@ -273,7 +273,7 @@ fn rule_list() -> String {
 
 /// The embedded files under `/assets/`: name, content type, bytes. The script is a set of
 /// ES modules (`js/main.js` imports the others), served as they are.
-const ASSETS: [(&str, &str, &str); 21] = [
+const ASSETS: [(&str, &str, &str); 22] = [
     ("js/main.js", JS, include_str!("../../assets/js/main.js")),
     ("js/state.js", JS, include_str!("../../assets/js/state.js")),
     ("js/api.js", JS, include_str!("../../assets/js/api.js")),
@@ -300,6 +300,7 @@ const ASSETS: [(&str, &str, &str); 21] = [
         include_str!("../../assets/js/change.js"),
     ),
     ("js/clock.js", JS, include_str!("../../assets/js/clock.js")),
+    ("js/blind.js", JS, include_str!("../../assets/js/blind.js")),
     ("js/sound.js", JS, include_str!("../../assets/js/sound.js")),
     (
         "js/account.js",
