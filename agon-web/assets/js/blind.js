@@ -59,6 +59,11 @@ function iso(/** @type {string} */ text) {
   return document.documentElement.dir === 'rtl' ? `\u2066${text}\u2069` : text;
 }
 
+/** Items in a list, with the comma of the page's script (Arabic's in right to left). */
+function listText(/** @type {string[]} */ items) {
+  return items.join(document.documentElement.dir === 'rtl' ? '\u060c ' : ', ');
+}
+
 /** A cell for the ear: "f6, the throne" for the throne. */
 function cellText(/** @type {string} */ cell) {
   return cell === THRONE ? t('blind.throne-cell', { cell: iso(cell) }) : iso(cell);
@@ -106,9 +111,9 @@ function summaryLine(/** @type {Side} */ side, /** @type {Piece[]} */ pieces) {
   const guards = own.filter((p) => p.kind === 'guard').map((p) => iso(p.cell));
   const captured = own.filter((p) => p.captured).map((p) => iso(p.cell));
   let line = t('blind.summary', {
-    side: t(`side.${side}`), queen: queen.join(', ') || '—', guards: guards.join(', ') || '—',
+    side: t(`side.${side}`), queen: listText(queen) || '—', guards: listText(guards) || '—',
   });
-  if (captured.length) line = `${line} ${t('blind.summary-captured', { cells: captured.join(', ') })}`;
+  if (captured.length) line = `${line} ${t('blind.summary-captured', { cells: listText(captured) })}`;
   return line;
 }
 
@@ -182,7 +187,7 @@ function capturesText(/** @type {GameState} */ state) {
     const p = (state.pieces || []).find((x) => x.cell === cell);
     return p ? `${t(`blind.${p.side}-${p.kind}`)} ${iso(cell)}` : iso(cell);
   });
-  return t('blind.captures', { pieces: names.join(', ') });
+  return t('blind.captures', { pieces: listText(names) });
 }
 
 /**
@@ -208,7 +213,7 @@ export function announceState(prev, state) {
   if (!state.outcome && humanToMove()) {
     if (state.must_return) {
       const froms = [...new Set((state.legal || []).map((m) => m.from).filter((c) => c))];
-      lines.push(t('blind.your-return', { cells: froms.map((c) => iso(/** @type {string} */ (c))).join(', ') }));
+      lines.push(t('blind.your-return', { cells: listText(froms.map((c) => iso(/** @type {string} */ (c)))) }));
     } else {
       lines.push(t('blind.your-turn'));
     }

@@ -11,7 +11,7 @@ import { restoreFocus } from './focus.js';
 import { renderRulesChoice, ruleValue, rulesPhrase } from './ruleset.js';
 import { controlText, renderClocks } from './clock.js';
 import { soundOn } from './sound.js';
-import { announceEnd, renderBlind } from './blind.js';
+import { announceEnd, blindOn, renderBlind } from './blind.js';
 
 /** @typedef {import('./state.js').GameState} GameState */
 
@@ -228,7 +228,9 @@ export function render() {
     lines.push(t('status.sending'));
   } else if (s.must_return) {
     info();
-    lines.push(app.selected ? t('return.selected', { piece: pieceName(app.selected) }) : t('return.choose'));
+    // The screen-reader mode has no board to click: the entry is the way to play.
+    if (blindOn()) lines.push(t('blind.status-return'));
+    else lines.push(app.selected ? t('return.selected', { piece: pieceName(app.selected) }) : t('return.choose'));
   } else if (canPass()) {
     info();
     lines.push(t('status.must-pass'));
@@ -238,7 +240,7 @@ export function render() {
     if (app.selected) {
       lines.push(t(map.has(app.selected) ? 'status.selected' : 'status.no-moves', { cell: app.selected }));
     } else {
-      lines.push(t('status.your-turn'));
+      lines.push(t(blindOn() ? 'blind.status-turn' : 'status.your-turn'));
     }
   }
   // The first move's deadline (between people with a clock): the game is aborted past it.
