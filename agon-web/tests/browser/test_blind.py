@@ -9,6 +9,10 @@ returns the queen to the throne; after Black's step, h7-h6 captures the guard on
 (flanked by h6 and the queen on f6); Black must return it to the outer ring; h6-g6 closes
 the ring around White's queen, and White wins. Black's pieces stand on the outer ring,
 from where one step reaches nothing of this.
+
+The game has a clock of "3+2", whose minute lasts 4 s on the tests' server (conftest.py): 12 s
+each, started by White's first move. Before its third move White waits until its clock
+runs below 10 s, which the log says; the clocks are then read with their button.
 """
 
 from __future__ import annotations
@@ -17,9 +21,20 @@ import re
 
 from playwright.sync_api import expect
 
-from test_browser import TIMEOUT, create, with_token
+from conftest import api
+from test_browser import TIMEOUT, with_token
 
 GAME = "Qa1*,Ge5,Ge6,Gf5,Gf7,Gg5,Gh7/qf11,ga2,gb7,gd1,gg6,gk7,gl2 w"
+
+
+def tab_to(page, element_id, back=False):
+    """Presses Tab (Shift+Tab going back) until the element with the id has the focus (at
+    most 30 times)."""
+    for _ in range(30):
+        if page.evaluate("() => document.activeElement.id") == element_id:
+            return
+        page.keyboard.press("Shift+Tab" if back else "Tab")
+    raise AssertionError(f"#{element_id} is not reached with Tab")
 
 
 def play(page, entry, typed, expected_option):
@@ -35,7 +50,8 @@ def play(page, entry, typed, expected_option):
 
 
 def test_a_whole_game_by_keyboard_and_text_board(server, new_context):
-    game = create(server, GAME)
+    status, game = api(server, "POST", "/api/games", {"side": "white", "level": "easy", "position": GAME, "clock": "3+2"})
+    assert status == 201, game
     ctx = new_context(reduced_motion="reduce")
     with_token(ctx, game)
     page = ctx.new_page()
@@ -62,10 +78,7 @@ def test_a_whole_game_by_keyboard_and_text_board(server, new_context):
     page.keyboard.press("Tab")
     expect(page.get_by_role("link", name="Skip to the game controls")).to_be_focused()
     page.keyboard.press("Enter")
-    for _ in range(20):
-        page.keyboard.press("Tab")
-        if page.evaluate("() => document.activeElement.id") == "move-input":
-            break
+    tab_to(page, "move-input")
     expect(entry).to_be_focused()
 
     # 1. White returns the queen: typing the throne's cell leaves that return alone.
@@ -76,8 +89,15 @@ def test_a_whole_game_by_keyboard_and_text_board(server, new_context):
                                                   timeout=TIMEOUT)
     expect(cells.filter(has_text="f6, the throne")).to_have_text("f6, the throne: White queen")
 
+    # White's clock runs below 10 s: said once; the button reads both clocks (White's below
+    # ten seconds, in tenths).
+    expect(log).to_contain_text("White: 10 seconds left.", timeout=TIMEOUT)
+    tab_to(page, "blind-clocks", back=True)
+    page.keyboard.press("Enter")
+    expect(log.locator("p").last).to_have_text(re.compile(r"^Clocks: White 0:0\d\.\d, Black 0:\d\d(\.\d)?\.$"))
+
     # 3. h7-h6 captures the Black guard on g6, between h6 and the queen.
-    expect(entry).to_be_enabled(timeout=TIMEOUT)
+    tab_to(page, "move-input")
     play(page, entry, "h7 h6", "h7-h6: guard from h7 to h6")
     expect(log).to_contain_text("White: guard from h7 to h6. Captured: Black guard g6.", timeout=TIMEOUT)
     # 4. Black must return it, to the outer ring.
