@@ -200,7 +200,13 @@ function capturesText(/** @type {GameState} */ state) {
 export function announceState(prev, state) {
   if (!on || !prev || prev.id !== state.id) return;
   const added = state.moves.length - prev.moves.length;
-  if (added <= 0) return;
+  if (added < 0) {
+    // A takeback (undo against the computer, or agreed between people).
+    const gone = prev.moves.slice(state.moves.length).map(iso);
+    announce(`${t('blind.taken-back', { moves: listText(gone) })} ${humanToMove() ? t('blind.your-turn') : ''}`.trim());
+    return;
+  }
+  if (added === 0) return;
   // Each action passes the turn: the last move is by the side not to move now.
   const lastSide = other(state.to_move);
   const lines = [];
