@@ -392,11 +392,12 @@ function setEntryRole() {
 
 /** Shows the mode's parts: called by the panel's render. */
 export function renderBlind() {
-  document.body.classList.toggle('blind', on);
+  const inGame = !!(app.id && app.state);
+  // The start page keeps its drawing of the start position: there is no game to read yet.
+  document.body.classList.toggle('blind', on && inGame);
   const btn = $('blind-btn');
   if (btn) btn.setAttribute('aria-pressed', String(on));
   const section = $('blind-board');
-  const inGame = !!(app.id && app.state);
   if (section) section.hidden = !on || !inGame;
   const help = $('blind-entry-help');
   if (help) help.hidden = !on;
