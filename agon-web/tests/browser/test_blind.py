@@ -11,8 +11,8 @@ the ring around White's queen, and White wins. Black's pieces stand on the outer
 from where one step reaches nothing of this.
 
 The game has a clock of "3+2", whose minute lasts 4 s on the tests' server (conftest.py): 12 s
-each, started by White's first move. Before its third move White waits until its clock
-runs below 10 s, which the log says; the clocks are then read with their button.
+each, started by White's first move. Before its last move White waits until its clock has
+run below 10 s, which the log says; the clocks are then read with their button.
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ def play(page, entry, typed, expected_option):
     page.keyboard.press("Enter")
 
 
-def test_a_whole_game_by_keyboard_and_text_board(server, new_context):
+def test_a_whole_game_by_keyboard_and_text_board(server, new_context, shots):
     status, game = api(server, "POST", "/api/games", {"side": "white", "level": "easy", "position": GAME, "clock": "3+2"})
     assert status == 201, game
     ctx = new_context(reduced_motion="reduce")
@@ -89,15 +89,8 @@ def test_a_whole_game_by_keyboard_and_text_board(server, new_context):
                                                   timeout=TIMEOUT)
     expect(cells.filter(has_text="f6, the throne")).to_have_text("f6, the throne: White queen")
 
-    # White's clock runs below 10 s: said once; the button reads both clocks (White's below
-    # ten seconds, in tenths).
-    expect(log).to_contain_text("White: 10 seconds left.", timeout=TIMEOUT)
-    tab_to(page, "blind-clocks", back=True)
-    page.keyboard.press("Enter")
-    expect(log.locator("p").last).to_have_text(re.compile(r"^Clocks: White 0:0\d\.\d, Black 0:\d\d(\.\d)?\.$"))
-
     # 3. h7-h6 captures the Black guard on g6, between h6 and the queen.
-    tab_to(page, "move-input")
+    expect(entry).to_be_focused(timeout=TIMEOUT)
     play(page, entry, "h7 h6", "h7-h6: guard from h7 to h6")
     expect(log).to_contain_text("White: guard from h7 to h6. Captured: Black guard g6.", timeout=TIMEOUT)
     # 4. Black must return it, to the outer ring.
@@ -105,8 +98,15 @@ def test_a_whole_game_by_keyboard_and_text_board(server, new_context):
         re.compile(r"^Black returns the guard from g6 to [a-l]\d+\. Your turn\.$"), timeout=TIMEOUT)
     expect(cells.filter(has_text="g6:")).to_have_text("g6: empty")
 
+    # White's clock runs below 10 s (during its third move or now): said once; the button
+    # reads both clocks (White's below ten seconds, in tenths).
+    expect(log).to_contain_text("White: 10 seconds left.", timeout=TIMEOUT)
+    tab_to(page, "blind-clocks", back=True)
+    page.keyboard.press("Enter")
+    expect(log.locator("p").last).to_have_text(re.compile(r"^Clocks: White 0:0\d\.\d, Black 0:\d\d(\.\d)?\.$"))
+
     # 5. h6-g6 closes the ring around White's queen: the game is won.
-    expect(entry).to_be_enabled(timeout=TIMEOUT)
+    tab_to(page, "move-input")
     play(page, entry, "h6 g6", "h6-g6: guard from h6 to g6")
     end = page.get_by_role("alert").filter(has_text="Game over")
     expect(end).to_have_text(
@@ -114,6 +114,7 @@ def test_a_whole_game_by_keyboard_and_text_board(server, new_context):
     expect(log).to_contain_text("White: guard from h6 to g6.")
     expect(cells.filter(has_text="g6:")).to_have_text("g6: White guard")
     assert page.locator("#moves .mv:not(.mv-none)").count() == 5
+    page.screenshot(path=str(shots / "blind.png"))
 
     # The reading by file, chosen with the arrow key in the radio group: file f holds the
     # queen on the throne among her guards.
