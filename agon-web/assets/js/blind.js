@@ -229,6 +229,8 @@ export function announceState(prev, state) {
 
 /** @type {string | null} the end last said (a game's id and its length) */
 let endSaid = null;
+/** @type {number | null | undefined} the ply last said while stepping through the game */
+let plySaid;
 
 /**
  * Says the end of the game through the assertive region, once per game and end.
@@ -250,6 +252,7 @@ export function announceEnd(key, text) {
 /** Clears the end's region (another game shown). */
 export function clearEnd() {
   endSaid = null;
+  plySaid = undefined;
   const el = $('announce-end');
   if (el) el.textContent = '';
 }
@@ -390,6 +393,19 @@ function setEntryRole() {
 
 // ---------------------------------------------------------------- the mode
 
+/** Says where stepping through the game has got to: the ply and its move. The text board
+ * keeps showing the game as it is now, and says so. */
+function sayPly() {
+  const s = app.state;
+  if (!s || app.ply === plySaid) return;
+  const first = plySaid === undefined;
+  plySaid = app.ply;
+  if (first || app.ply === null) return;
+  const where = app.ply === 0 ? t('nav.viewing-start') : t('nav.viewing', { ply: app.ply, total: s.moves.length });
+  const move = app.ply > 0 ? s.moves[app.ply - 1] : '';
+  announce([where, move ? `${iso(move)}.` : '', t('blind.board-now')].filter((x) => x).join(' '));
+}
+
 /** Shows the mode's parts: called by the panel's render. */
 export function renderBlind() {
   const inGame = !!(app.id && app.state);
@@ -406,7 +422,12 @@ export function renderBlind() {
   // The status line is said by the log in this mode (it would say every move twice).
   const status = $('status');
   if (status) status.setAttribute('aria-live', on ? 'off' : 'polite');
-  if (on && inGame) renderTextBoard();
+  const now = $('blind-now');
+  if (now) now.hidden = app.ply === null;
+  if (on && inGame) {
+    renderTextBoard();
+    sayPly();
+  }
   renderOptions();
 }
 

@@ -126,3 +126,11 @@ def test_a_whole_game_by_keyboard_and_text_board(server, new_context, shots):
     expect(cells.first).to_have_text("a1: empty")
     expect(cells.filter(has_text=re.compile("^f[4-8]"))).to_have_text(
         ["f4: empty", "f5: White guard", "f6, the throne: White queen", "f7: White guard", "f8: empty"])
+
+    # Stepping back through the game is said, move and all; the text board says that it
+    # keeps showing the game as it is now.
+    tab_to(page, "nav-prev")
+    page.keyboard.press("Enter")
+    expect(log.locator("p").last).to_have_text(re.compile(
+        r"^You are looking at move 4 of 5\. g6>[a-l]\d+\. The text board shows the game as it is now\.$"))
+    expect(text_board.get_by_text("The text board shows the game as it is now.", exact=True)).to_be_visible()
