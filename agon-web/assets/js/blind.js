@@ -167,7 +167,8 @@ export function announce(/** @type {string} */ text) {
   while (log.childElementCount > LOG_KEEP) log.firstElementChild?.remove();
 }
 
-/** A move for the ear: "White: guard h7 to h6.", "Black returns the guard to a3." */
+/** A move for the ear: "White: guard from h7 to h6.", "Black returns the guard from g6
+ * to a3." (`before` is the state it was played in: its legal moves name the cells.) */
 function moveText(/** @type {string} */ move, /** @type {Side} */ side, /** @type {GameState | null} */ before) {
   const mv = ((before && before.legal) || []).find((m) => m.move === move);
   const who = t(`side.${side}`);
@@ -231,6 +232,8 @@ export function announceState(prev, state) {
 let endSaid = null;
 /** @type {number | null | undefined} the ply last said while stepping through the game */
 let plySaid;
+/** @type {Record<string, number>} each side's time at the last look, in ms */
+const lastTime = {};
 
 /**
  * Says the end of the game through the assertive region, once per game and end.
@@ -249,16 +252,17 @@ export function announceEnd(key, text) {
   el.textContent = text;
 }
 
-/** Clears the end's region (another game shown). */
-export function clearEnd() {
+/** Forgets what was said of the game shown before, and its clocks (another game shown). */
+export function forgetGame() {
   endSaid = null;
   plySaid = undefined;
-  const el = $('announce-end');
-  if (el) el.textContent = '';
+  delete lastTime.white;
+  delete lastTime.black;
+  for (const id of ['announce', 'announce-end']) {
+    const el = document.getElementById(id);
+    if (el) el.textContent = '';
+  }
 }
-
-/** @type {Record<string, number>} each side's time at the last look, in ms */
-const lastTime = {};
 
 /**
  * Says a clock passing below 60, 30 and 10 seconds: one's own while playing, both while
@@ -273,12 +277,6 @@ export function clockTick(side, ms) {
   if (!on || before === undefined || (me && me !== side)) return;
   const mark = CLOCK_MARKS.find((m) => before > m && ms <= m);
   if (mark) announce(t('blind.clock', { side: t(`side.${side}`), seconds: mark / 1000 }));
-}
-
-/** Forgets the clocks' last figures (another game shown). */
-export function resetClocks() {
-  delete lastTime.white;
-  delete lastTime.black;
 }
 
 // ---------------------------------------------------------------- the move entry

@@ -14,7 +14,7 @@ import { rulesText } from './ruleset.js';
 import { follow, stop as stopLive } from './live.js';
 import { applyChange } from './change.js';
 import { moveSound } from './sound.js';
-import { announceState, clearEnd, resetClocks } from './blind.js';
+import { announceState, forgetGame } from './blind.js';
 
 /** @typedef {import('./state.js').GameState} GameState */
 /** @typedef {import('./state.js').Side} Side */
@@ -529,8 +529,7 @@ function enterGame(id, token) {
   app.premove = null;
   app.premoveDropped = null;
   app.plyBoards.clear();
-  clearEnd();
-  resetClocks();
+  forgetGame();
   disarmResign();
   stopLive();
 }
