@@ -3,6 +3,7 @@
 // the game when a time reaches zero and says so in a state event; the page only shows.
 
 import { app } from './state.js';
+import { clockTick } from './blind.js';
 
 /** @typedef {import('./state.js').Clock} Clock */
 /** @typedef {import('./state.js').Side} Side */
@@ -65,6 +66,7 @@ export function renderClocks() {
     el.classList.toggle('running', running);
     el.classList.toggle('low', isLow(clock, ms));
     el.classList.toggle('flagged', ms <= 0);
+    clockTick(side, ms);
   }
   const ticking = !!(clock && clock.running && s && !s.outcome);
   if (ticking && !ticker) ticker = setInterval(renderClocks, TICK_MS);

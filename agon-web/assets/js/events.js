@@ -10,6 +10,8 @@ import {
   rematch, resign, route, setPremove, showStart, stepTo, undo,
 } from './game.js';
 import { initSound, setSound, soundOn } from './sound.js';
+import { initBlind } from './blind.js';
+import { formatTime, remaining } from './clock.js';
 
 /** @param {string} id */
 const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -218,6 +220,7 @@ export function initGameEvents() {
     redraw();
   });
   initSound();
+  initBlind(redraw, (side) => (app.state && app.state.clock ? formatTime(remaining(app.state.clock, side)) : ''));
   for (const radio of document.querySelectorAll('#new-game input[name="opponent"]')) {
     radio.addEventListener('change', redraw);
   }

@@ -14,6 +14,7 @@ import { rulesText } from './ruleset.js';
 import { follow, stop as stopLive } from './live.js';
 import { applyChange } from './change.js';
 import { moveSound } from './sound.js';
+import { announceState, forgetGame } from './blind.js';
 
 /** @typedef {import('./state.js').GameState} GameState */
 /** @typedef {import('./state.js').Side} Side */
@@ -64,6 +65,7 @@ export function applyState(state, view = null) {
   }
   app.state = state;
   app.stateView = view;
+  announceState(prev, state);
   app.clockAt = performance.now();
   if (state.seats) app.presence = { white: state.seats.white.present, black: state.seats.black.present };
   if (!prev || prev.position !== state.position) {
@@ -527,6 +529,7 @@ function enterGame(id, token) {
   app.premove = null;
   app.premoveDropped = null;
   app.plyBoards.clear();
+  forgetGame();
   disarmResign();
   stopLive();
 }

@@ -12,6 +12,7 @@ import { renderRulesChoice, ruleValue, rulesPhrase } from './ruleset.js';
 import { controlText, renderClocks } from './clock.js';
 import { soundOn } from './sound.js';
 import { renderReview } from './review.js';
+import { announceEnd, blindOn, renderBlind } from './blind.js';
 
 /** @typedef {import('./state.js').GameState} GameState */
 
@@ -93,6 +94,7 @@ export function render() {
 
   renderBars();
   renderClocks();
+  renderBlind();
   if (!inGame) {
     if (app.startSvg) setBoard(app.startSvg, 'start');
     return;
@@ -186,6 +188,9 @@ export function render() {
     // Under empty-throne-ring=draw the closed ring draws instead of losing.
     if (outcome.reason === 'ring-without-queen' && !outcome.winner) reasonKey = 'reason.ring-without-queen-draw';
     setText($('outcome-reason'), t(reasonKey, params));
+    // The screen-reader mode says the end at once (an assertive region), worded as shown.
+    const said = [t('outcome.title'), $('outcome-result').textContent, $('outcome-reason').textContent];
+    announceEnd(`${app.id}:${s.moves.length}:${outcome.reason}`, said.join('. ').replace(/\.\./g, '.'));
   }
   renderRematch(s);
 
@@ -224,7 +229,9 @@ export function render() {
     lines.push(t('status.sending'));
   } else if (s.must_return) {
     info();
-    lines.push(app.selected ? t('return.selected', { piece: pieceName(app.selected) }) : t('return.choose'));
+    // The screen-reader mode has no board to click: the entry is the way to play.
+    if (blindOn()) lines.push(t('blind.status-return'));
+    else lines.push(app.selected ? t('return.selected', { piece: pieceName(app.selected) }) : t('return.choose'));
   } else if (canPass()) {
     info();
     lines.push(t('status.must-pass'));
@@ -234,7 +241,7 @@ export function render() {
     if (app.selected) {
       lines.push(t(map.has(app.selected) ? 'status.selected' : 'status.no-moves', { cell: app.selected }));
     } else {
-      lines.push(t('status.your-turn'));
+      lines.push(t(blindOn() ? 'blind.status-turn' : 'status.your-turn'));
     }
   }
   // The first move's deadline (between people with a clock): the game is aborted past it.

@@ -300,6 +300,7 @@ const ASSETS: [(&str, &str, &str); 22] = [
         include_str!("../../assets/js/change.js"),
     ),
     ("js/clock.js", JS, include_str!("../../assets/js/clock.js")),
+    ("js/blind.js", JS, include_str!("../../assets/js/blind.js")),
     ("js/sound.js", JS, include_str!("../../assets/js/sound.js")),
     (
         "js/review.js",

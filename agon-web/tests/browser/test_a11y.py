@@ -12,7 +12,8 @@ views side by side, each loaded once and checked in its looks (the theme and the
 change in place, without reloading), every axe rule in the first look and the
 look-dependent ones (colours, names, labels) in the others.
 
-- English and Arabic (left to right, right to left): all thirteen views, in all four looks
+- English and Arabic (left to right, right to left): all fourteen views (one of them the
+  game in the screen-reader mode), in all four looks
   (light and dark, each at a desktop's and a phone's size).
 - Portuguese, Polish, Turkish and Malay: the eight views that between them show every
   control and box of the others (the new-game form with its rule options, the rules, the
@@ -179,6 +180,10 @@ READY = {
     "rules": visible("#rules-board svg"),
     "account, signed out": visible("#signed-out"),
     "game against the computer": moves_then(2, "#move-input", "enabled"),
+    # The screen-reader mode (?blind=1, this page only): the text board instead of the drawing.
+    "game against the computer, screen-reader mode": lambda page: (
+        moves_then(2, "#move-input", "enabled")(page),
+        expect(page.locator("#blind-cells li")).to_have_count(91, timeout=TIMEOUT)),
     "a return to make": visible("#return-box"),
     "friend game, waiting for a friend": visible("#invite"),
     "game over": visible("#outcome"),
@@ -212,6 +217,7 @@ def test_axe_finds_no_serious_violation(server, new_context, games, lang):
         "account, signed out": (black, "/account"),
         "lobby": (black, "/lobby"),
         "game against the computer": (white, f"/g/{cid}"),
+        "game against the computer, screen-reader mode": (white, f"/g/{cid}?blind=1"),
         "a return to make": (white, f"/g/{games['return'][0]}"),
         "friend game, waiting for a friend": (white, f"/g/{games['waiting'][0]}"),
         "game over": (white, f"/g/{oid}"),
