@@ -273,7 +273,7 @@ fn rule_list() -> String {
 
 /// The embedded files under `/assets/`: name, content type, bytes. The script is a set of
 /// ES modules (`js/main.js` imports the others), served as they are.
-const ASSETS: [(&str, &str, &str); 22] = [
+const ASSETS: [(&str, &str, &str); 23] = [
     ("js/main.js", JS, include_str!("../../assets/js/main.js")),
     ("js/state.js", JS, include_str!("../../assets/js/state.js")),
     ("js/api.js", JS, include_str!("../../assets/js/api.js")),
