@@ -250,7 +250,7 @@ fn random_position(rng: &mut Rng) -> Position {
     for side in Side::ALL {
         let guards_left = 6 - pieces.iter().filter(|(_, p)| p.side == side).count();
         let kinds =
-            std::iter::once(Kind::Queen).chain(std::iter::repeat(Kind::Guard).take(guards_left));
+            std::iter::once(Kind::Queen).chain(std::iter::repeat_n(Kind::Guard, guards_left));
         for kind in kinds {
             loop {
                 let c = Cell::from_index(rng.below(CELL_COUNT)).unwrap();
