@@ -89,7 +89,9 @@ cargo clippy -p agon-core --all-features --all-targets -- -D warnings
 cargo clippy -p agon-bots --all-targets -- -D warnings
 
 step "Rust tests (unit, integration, doc)"
-cargo test --workspace
+# `cargo test --workspace`, with agon-web's test programs on six threads: they mostly wait
+# (scripts/rust-tests.py says why and what it measured).
+python3 scripts/rust-tests.py
 # agon-core's one feature beyond the defaults is `serde`, and only tests/serde.rs needs it
 # (the rest of its tests ran above, the same code either way).
 cargo test -p agon-core --all-features --test serde

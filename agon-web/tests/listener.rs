@@ -46,11 +46,11 @@ impl Server {
             .expect("the server starts within 30 s")
             .unwrap()
             .unwrap();
-        // "agon-web: play at http://127.0.0.1:PORT/ (...)"
+        // "agon-web: listening on 127.0.0.1:PORT: play at http://localhost:PORT/ (...)"
         let addr = line
-            .split("http://")
+            .split("listening on ")
             .nth(1)
-            .and_then(|rest| rest.split('/').next())
+            .and_then(|rest| rest.split(": ").next())
             .and_then(|a| a.parse().ok())
             .unwrap_or_else(|| panic!("no address in {line:?}"));
         Server {

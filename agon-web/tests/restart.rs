@@ -67,7 +67,7 @@ async fn a_killed_server_loses_no_move() {
     assert_eq!(next["computer_to_move"], false);
     // The secret token never reaches the logs, nor the database.
     let logs = [&first_log, &server.log].map(|p| std::fs::read_to_string(p).unwrap());
-    assert!(logs[0].contains("agon-web: play at"), "{}", logs[0]);
+    assert!(logs[0].contains("agon-web: listening on"), "{}", logs[0]);
     assert!(logs.iter().all(|l| !l.contains(&token)));
     for file in [db.clone(), db.with_extension("sqlite3-wal")] {
         let stored = std::fs::read(&file).unwrap_or_default();

@@ -41,7 +41,7 @@ trap cleanup EXIT
 pid=$!
 base=""
 for _ in $(seq 100); do
-  base="$(sed -n 's|^agon-web: play at \(http://[0-9.:]*\)/ .*|\1|p' "$work/server.log")"
+  base="$(sed -n 's|^agon-web: listening on \([0-9.:]*\): .*|http://\1|p' "$work/server.log")"
   [ -n "$base" ] && break
   kill -0 "$pid" 2>/dev/null || { cat "$work/server.log" >&2; exit 1; }
   sleep 0.1
