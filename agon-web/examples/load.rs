@@ -59,9 +59,11 @@
 //! each bot's account is then made a bot's and given an API token through the API, as
 //! its owner would (`POST /api/account/bot`, `POST /api/account/tokens`).
 //!
-//! - **People** (half signed in, half guests) open the lobby's stream
+//! - **People** (half signed in, half guests) come over the first `--arrive-ms` (default
+//!   5000; 0: all at once), open the lobby's stream
 //!   (`GET /api/lobby/events`) and press quick pairing (`POST /api/lobby/quick`, 5+3;
-//!   rated when signed in, casual as guests must), play the game it gives through the
+//!   rated when signed in, casual as guests must; pressed again after a `409 conflict`,
+//!   "the lobby is busy", which is counted), play the game it gives through the
 //!   game API (the seat's cookie, the game's event stream, `POST .../moves`), and press
 //!   again after it, until `--seconds`.
 //! - **Bots** open the Bot API's event stream, post an open seek (`POST /api/bot/seek`,
@@ -104,6 +106,7 @@ struct Options {
     pg: Option<String>,
     lobby_bots: usize,
     lobby_people: usize,
+    arrive_ms: u64,
 }
 
 fn options() -> Options {
@@ -120,6 +123,7 @@ fn options() -> Options {
         pg: None,
         lobby_bots: 0,
         lobby_people: 0,
+        arrive_ms: 5000,
     };
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
@@ -142,6 +146,7 @@ fn options() -> Options {
             "--pg" => o.pg = Some(value),
             "--lobby-bots" => o.lobby_bots = number().clamp(0, 2000),
             "--lobby-people" => o.lobby_people = number().clamp(0, 2000),
+            "--arrive-ms" => o.arrive_ms = number().clamp(0, 600_000) as u64,
             "--url" => o.url = Some(value),
             "--db" => o.db = Some(value.into()),
             other => {
@@ -931,6 +936,8 @@ struct LobbyTally {
     duplicated: AtomicU64,
     moves: AtomicU64,
     resigned: AtomicU64,
+    /// Quick pairings answered `409 conflict` (the lobby busy), pressed again.
+    busy: AtomicU64,
     /// `gameFinish` events on the bots' event streams.
     bot_finishes: AtomicU64,
     /// The halves of each pairing not yet matched, by game.
@@ -1316,7 +1323,7 @@ async fn person(
     n: usize,
     mut agent: Agent,
     rated: bool,
-    think_ms: u64,
+    (think_ms, arrive_ms): (u64, u64),
     tally: Arc<LobbyTally>,
     stop: Instant,
 ) {
@@ -1327,12 +1334,23 @@ async fn person(
     };
     agent.cookies.extend(cookie);
     let name = (!rated).then(|| format!("Guest {n}"));
+    // People come to the lobby over the first `arrive_ms`, not all at once.
+    let arrive = rng.below(arrive_ms as usize + 1) as u64;
+    tokio::time::sleep(Duration::from_millis(arrive)).await;
     while Instant::now() < stop {
         let press = Instant::now();
         let body = json!({"control": LOBBY_CONTROL, "rated": rated, "name": name});
-        let answer = match agent.post("/api/lobby/quick", body, 200, &[]).await {
-            Ok(answer) => answer,
-            Err(e) => return tally.error(e),
+        let answer = loop {
+            match agent.post("/api/lobby/quick", body.clone(), 200, &[]).await {
+                Ok(answer) => break answer,
+                // `409 conflict`, "the lobby is busy": the person presses again.
+                Err(e) if e.contains(": 409 ") && e.contains("\"conflict\"") => {
+                    tally.busy.fetch_add(1, Ordering::Relaxed);
+                    let pause = 100 + rng.below(200) as u64;
+                    tokio::time::sleep(Duration::from_millis(pause)).await;
+                }
+                Err(e) => return tally.error(e),
+            }
         };
         let token = answer["token"].as_str().unwrap_or_default().to_string();
         let game = match answer["status"].as_str() {
@@ -1645,7 +1663,12 @@ fn lobby(
             }
             let tally = tally.clone();
             tasks.push(tokio::spawn(person(
-                j, agent, signed_in, o.think_ms, tally, stop,
+                j,
+                agent,
+                signed_in,
+                (o.think_ms, o.arrive_ms),
+                tally,
+                stop,
             )));
         }
         for t in tasks {
@@ -1729,10 +1752,11 @@ fn report_lobby(
     }
     let (checked, mismatches) = check_database(o, db, &tally.games, clients);
     println!(
-        "lost_events={} duplicated_events={} errors={} sides_checked={checked} lost_or_wrong_moves={mismatches} (target: all 0)",
+        "lost_events={} duplicated_events={} errors={} sides_checked={checked} lost_or_wrong_moves={mismatches} (target: all 0) quick_pairing_busy_retries={}",
         tally.lost.load(Ordering::Relaxed),
         tally.duplicated.load(Ordering::Relaxed),
         tally.errors.load(Ordering::Relaxed),
+        tally.busy.load(Ordering::Relaxed),
     );
     mismatches
 }
