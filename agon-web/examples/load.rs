@@ -929,6 +929,9 @@ enum Half {
 /// A list of durations in microseconds.
 type Micros = Mutex<Vec<u64>>;
 
+/// A move in flight: when it was sent, by whom, from which seat.
+type InFlight = (Instant, Kind, agon_core::Side);
+
 #[derive(Default)]
 struct LobbyTally {
     errors: AtomicU64,
@@ -953,7 +956,7 @@ struct LobbyTally {
     /// not the server's speed).
     waited_us: Micros,
     /// Each move in flight: (game, version it makes) to (sent, by whom, from which seat).
-    pending: Mutex<std::collections::HashMap<(String, i64), (Instant, Kind, agon_core::Side)>>,
+    pending: Mutex<std::collections::HashMap<(String, i64), InFlight>>,
     /// Move to the opponent's stream, by (mover, receiver): person/bot x person/bot.
     latency_us: [Micros; 4],
     /// Each game's seats seen (who played, from each side's task) and whether rated.
