@@ -22,6 +22,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
+use agon_core::random::{random_move, Rng};
 use agon_core::Game;
 use serde_json::json;
 
@@ -52,19 +53,17 @@ fn options() -> Options {
     o
 }
 
-/// The moves of a fixed pseudo-random game of at most `plies` plies, as texts: request
-/// `i` analyses the position after its first `i % len` moves.
+/// The moves of a fixed pseudo-random game of at most `plies` plies (agon-core's
+/// `random_move`, seed 7), as texts: request `i` analyses the position after its first
+/// `i % len` moves.
 fn line(plies: usize) -> Vec<String> {
-    let mut state = 7u64;
+    let mut rng = Rng::new(7);
     let mut game = Game::new();
     while game.moves().len() < plies && !game.is_over() {
-        let moves = game.legal_moves();
-        // xorshift64: the same game on every machine.
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        game.play(moves[(state % moves.len() as u64) as usize])
-            .expect("a legal move");
+        let Some(m) = random_move(game.position(), &mut rng) else {
+            break;
+        };
+        game.play(m).expect("a legal move");
     }
     game.moves().iter().map(|m| m.to_string()).collect()
 }
