@@ -4,7 +4,7 @@ use agon_core as ac;
 use numpy::PyArray1;
 use pyo3::exceptions::{PyIndexError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyDictMethods, PyList, PyString};
+use pyo3::types::{PyDict, PyDictMethods, PyList, PyString, PyTuple};
 
 use crate::errors;
 use crate::lock::{Lock, LockGuard};
@@ -25,7 +25,9 @@ use crate::types::{
 /// knows what a lone position cannot: the draw by repetition (the third occurrence of a
 /// position), by two passes in a row and by the move limit, as its rules say. `push`/`play`
 /// plays a move, `pop`/`undo` takes one back; a failed call leaves the game unchanged.
-/// `tags` holds a record's tag pairs and `result` its written result.
+/// `tags` holds a record's tag pairs and `result` its written result; `variations(ply)`
+/// the variations a record gave for a move of the game (kept while that move is, written
+/// back by `to_record`).
 ///
 /// Threads may share a game: its calls take turns. A finaliser that uses a game while a
 /// call on that game runs in the same thread gets `RuntimeError`, and changes nothing.
@@ -40,6 +42,9 @@ pub struct GameState {
     tags: Py<PyDict>,
     /// The result written for a game that is not over: `*`, or a resignation or agreement.
     declared: ac::Score,
+    /// `variations[ply]`: the variations a record gave instead of move `ply` (at most as
+    /// many entries as moves: taking a move back drops its variations).
+    variations: Vec<Vec<ac::Variation>>,
 }
 
 impl GamePy {
@@ -48,6 +53,7 @@ impl GamePy {
             game,
             tags: PyDict::new(py).unbind(),
             declared: ac::Score::Unfinished,
+            variations: Vec::new(),
         })
     }
 
@@ -96,6 +102,15 @@ impl GameState {
                 }
             }
         }
+        // Each was checked when read, against the same moves before it (a move taken
+        // back takes its variations along), so the record takes them again.
+        for (ply, variations) in self.variations.iter().enumerate() {
+            for v in variations {
+                record
+                    .add_variation(ply, v.clone())
+                    .map_err(|e| PyValueError::new_err(format!("{e}: variation of move {ply}")))?;
+            }
+        }
         Ok(record)
     }
 
@@ -104,6 +119,7 @@ impl GameState {
             game: self.game.clone(),
             tags: self.tags.bind(py).copy()?.unbind(),
             declared: self.declared,
+            variations: self.variations.clone(),
         })
     }
 }
@@ -136,6 +152,7 @@ impl GamePy {
             game: ac::Game::from_position(start),
             tags: PyDict::new(py).unbind(),
             declared: ac::Score::Unfinished,
+            variations: Vec::new(),
         };
         let Some(moves) = moves else {
             return Ok(GamePy::from_state(game));
@@ -155,8 +172,10 @@ impl GamePy {
         Ok(GamePy::from_state(game))
     }
 
-    /// Parses and replays a game record (tags, numbered moves, result); raises
-    /// `ParseError` (reason `"illegal-move"` for an illegal move, with `move_reason`).
+    /// Parses and replays a game record (tags, numbered moves with their variations,
+    /// result); raises `ParseError` (reason `"illegal-move"` for an illegal move, with
+    /// `move_reason`). The variations are kept (`variations(ply)`) and written back by
+    /// `to_record`: reading a canonical record and writing it gives the same text.
     #[staticmethod]
     fn from_record(py: Python<'_>, text: &str) -> PyResult<GamePy> {
         let record: ac::Record = text
@@ -166,7 +185,14 @@ impl GamePy {
         for (name, value) in record.tags() {
             tags.set_item(name, value)?;
         }
+        let mut variations: Vec<Vec<ac::Variation>> = (0..record.game().moves().len())
+            .map(|ply| record.variations(ply).to_vec())
+            .collect();
+        while variations.last().is_some_and(Vec::is_empty) {
+            variations.pop();
+        }
         Ok(GamePy::from_state(GameState {
+            variations,
             declared: if record.game().is_over() {
                 ac::Score::Unfinished
             } else {
@@ -178,10 +204,29 @@ impl GamePy {
     }
 
     /// The game record: tags, `Rules` (if not standard), `Position` (if not the standard
-    /// start), `Result`, moves.
+    /// start), `Result`, moves with their variations.
     fn to_record(&self, py: Python<'_>) -> PyResult<String> {
         let record = self.lock(py)?.record(py)?;
         Ok(record.to_string())
+    }
+
+    /// The variations a record gave instead of move `ply` of the game (from 0), in their
+    /// order: a list of `Variation`s, empty if none. Raises `IndexError` if the game has
+    /// no move `ply`.
+    fn variations(&self, py: Python<'_>, ply: Int<i64>) -> PyResult<Vec<VariationPy>> {
+        let st = self.lock(py)?;
+        let plies = st.game.moves().len();
+        let ply = usize::try_from(ply.0)
+            .ok()
+            .filter(|&p| p < plies)
+            .ok_or_else(|| PyIndexError::new_err(format!("the game has no move {}", ply.0)))?;
+        Ok(st
+            .variations
+            .get(ply)
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .map(|v| VariationPy(v.clone()))
+            .collect())
     }
 
     /// The tag pairs of the record (a dict of str to str, kept in order).
@@ -345,6 +390,9 @@ impl GamePy {
             let undone = st.game.undo();
             if undone.is_some() {
                 st.declared = ac::Score::Unfinished;
+                // The move taken back takes its variations along.
+                let plies = st.game.moves().len();
+                st.variations.truncate(plies);
             }
             undone
         };
@@ -371,6 +419,7 @@ impl GamePy {
         let mut st = self.lock(py)?;
         st.game.restart(start);
         st.declared = ac::Score::Unfinished;
+        st.variations.clear();
         Ok(())
     }
 
@@ -431,37 +480,71 @@ impl GamePy {
     }
 
     /// Pickles as the start position's text, the moves' texts, the rules' text, and the
-    /// tags and result.
+    /// tags, the result and the variations (the record's text if there are any, else "").
     #[allow(clippy::type_complexity)]
     fn __reduce__<'py>(
         slf: &Bound<'py, Self>,
     ) -> PyResult<(
         Bound<'py, PyAny>,
         (String, Vec<String>, String),
-        (Bound<'py, PyDict>, &'static str),
+        (Bound<'py, PyDict>, &'static str, String),
     )> {
         let py = slf.py();
         let (start, moves, rules, state) = {
             let st = slf.get().lock(py)?;
             let start = st.game.start().to_text().to_string();
             let moves = st.game.moves().iter().map(|m| m.to_string()).collect();
+            let variations = if st.variations.iter().any(|v| !v.is_empty()) {
+                st.record(py)?.to_string()
+            } else {
+                String::new()
+            };
             (
                 start,
                 moves,
                 st.game.rules().to_string(),
-                (st.tags.bind(py).copy()?, st.declared.as_str()),
+                (st.tags.bind(py).copy()?, st.declared.as_str(), variations),
             )
         };
         Ok((slf.get_type().into_any(), (start, moves, rules), state))
     }
 
-    /// Restores the tags and the result of a pickled game (see `__reduce__`).
-    fn __setstate__(&self, py: Python<'_>, state: (Bound<'_, PyDict>, String)) -> PyResult<()> {
+    /// Restores the tags, the result and the variations of a pickled game (see
+    /// `__reduce__`; a state of two items, tags and result, has no variations).
+    fn __setstate__(&self, py: Python<'_>, state: &Bound<'_, PyTuple>) -> PyResult<()> {
         // Everything is read and checked before anything changes.
-        let tags = state.0.copy()?.unbind();
-        let score = parse_score(&state.1)?;
+        if !(2..=3).contains(&state.len()) {
+            return Err(PyTypeError::new_err(
+                "a game's state is (tags, result) or (tags, result, record)",
+            ));
+        }
+        let tags = state.get_item(0)?.cast_into::<PyDict>()?.copy()?.unbind();
+        let score = parse_score(&state.get_item(1)?.extract::<String>()?)?;
+        let record = match state.get_item(2) {
+            Ok(text) => Some(text.extract::<String>()?).filter(|t| !t.is_empty()),
+            Err(_) => None,
+        };
+        let record: Option<ac::Record> = record
+            .map(|text| {
+                text.parse()
+                    .map_err(|e| errors::parse_error(py, "game record", &text, e))
+            })
+            .transpose()?;
         let old = {
             let mut st = self.lock(py)?;
+            if let Some(record) = &record {
+                // The variations belong to these moves only.
+                if record.game().start() != st.game.start()
+                    || record.game().moves() != st.game.moves()
+                {
+                    return Err(PyValueError::new_err(
+                        "the state's record does not play the game's moves",
+                    ));
+                }
+                st.variations = (0..st.game.moves().len())
+                    .map(|ply| record.variations(ply).to_vec())
+                    .collect();
+            }
             if !st.game.is_over() {
                 st.declared = score;
             }
@@ -523,5 +606,42 @@ impl GamePy {
             (*st.game.position(), st.game.moves().last().copied())
         };
         Ok(crate::svg::draw(&position, last))
+    }
+}
+
+/// A variation of a game record: moves played instead of a move of the line it branches
+/// from (the position before that move is its start), each move with the variations that
+/// replace it in turn. A record's variations come from `Game.from_record` and are read
+/// with `Game.variations(ply)`; `moves` are the variation's moves, `variations(i)` those
+/// that replace its move `i`.
+#[pyclass(frozen, module = "agon._agon", name = "Variation")]
+pub struct VariationPy(ac::Variation);
+
+#[pymethods]
+impl VariationPy {
+    /// The variation's moves, in order (a list of `Move`s, never empty).
+    #[getter]
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, MovePy>>> {
+        move_list(py, self.0.moves())
+    }
+
+    /// The variations that replace move `i` of this one (from 0): a list of
+    /// `Variation`s, empty if none. Raises `IndexError` if it has no move `i`.
+    fn variations(&self, i: Int<i64>) -> PyResult<Vec<VariationPy>> {
+        let i = usize::try_from(i.0)
+            .ok()
+            .filter(|&i| i < self.0.moves().len())
+            .ok_or_else(|| PyIndexError::new_err(format!("the variation has no move {}", i.0)))?;
+        Ok(self
+            .0
+            .variations(i)
+            .iter()
+            .map(|v| VariationPy(v.clone()))
+            .collect())
+    }
+
+    fn __repr__(&self) -> String {
+        let moves: Vec<String> = self.0.moves().iter().map(|m| m.to_string()).collect();
+        format!("Variation({})", moves.join(" "))
     }
 }

@@ -173,6 +173,7 @@ fn _agon(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<rules::RulesPy>()?;
     m.add_class::<position::PositionPy>()?;
     m.add_class::<game::GamePy>()?;
+    m.add_class::<game::VariationPy>()?;
     m.add_class::<vecenv::VecEnvPy>()?;
     m.add(
         "IllegalMoveError",

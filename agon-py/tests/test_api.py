@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import agon
 from conftest import (
     CAPTURE,
@@ -280,6 +282,60 @@ def test_records() -> None:
     finished = agon.Game(THRONE_IN_ONE, ["h6-g6"])
     assert finished.to_record().endswith("1. h6-g6 1-0\n")
     assert agon.Game.from_record(finished.to_record()).outcome() == finished.outcome()
+
+
+def test_records_keep_their_variations() -> None:
+    # agon-core's Record docs: two other first moves of White, the first with Black's
+    # answer; the canonical text, read and written back, is the same text.
+    text = (
+        '[Event "Club"]\n[Result "*"]\n\n'
+        "1. f1-e1 (1. f1-g1 f11-e10) (1. a5-b5) 1... f11-g10 2. e1-f1 *\n"
+    )
+    game = agon.Game.from_record(text)
+    assert game.to_record() == text
+    assert [str(m) for m in game.moves] == ["f1-e1", "f11-g10", "e1-f1"]
+    first = game.variations(0)
+    assert [[str(m) for m in v.moves] for v in first] == [["f1-g1", "f11-e10"], ["a5-b5"]]
+    assert repr(first[0]) == "Variation(f1-g1 f11-e10)"
+    assert isinstance(first[0], agon.Variation) and isinstance(first[0].moves[0], agon.Move)
+    assert game.variations(1) == [] and game.variations(2) == []
+    assert first[0].variations(1) == []
+    for bad in (3, -1):
+        try:
+            game.variations(bad)
+        except IndexError:
+            pass
+        else:
+            raise AssertionError(f"variations({bad}) of a 3-move game")
+    try:
+        first[1].variations(1)
+    except IndexError:
+        pass
+    else:
+        raise AssertionError("variations(1) of a one-move variation")
+    # Nested: a variation of Black's move, and one of that variation's move.
+    nested = '[Result "*"]\n\n1. f1-e1 f11-g10 (1... f11-e10 (1... l2-l1)) *\n'
+    game = agon.Game.from_record(nested)
+    assert game.to_record() == nested and game.copy().to_record() == nested
+    assert pickle.loads(pickle.dumps(game)).to_record() == nested
+    # A state of two items (a game pickled without variations) is still read.
+    old = agon.Game(moves=["f1-e1", "f11-g10"])
+    old.__setstate__(({"Event": "Old"}, "*"))
+    assert old.tags == {"Event": "Old"} and old.variations(1) == []
+    inner = game.variations(1)[0].variations(0)
+    assert [[str(m) for m in v.moves] for v in inner] == [["l2-l1"]]
+    # A move taken back takes its variations along; the moves before keep theirs.
+    game = agon.Game.from_record(
+        '[Result "*"]\n\n1. f1-e1 f11-g10 (1... f11-e10) 2. e1-f1 *\n'
+    )
+    game.undo()
+    assert game.to_record() == '[Result "*"]\n\n1. f1-e1 f11-g10 (1... f11-e10) *\n'
+    game.undo()
+    assert game.to_record() == '[Result "*"]\n\n1. f1-e1 *\n'
+    game.push("f11-e10")
+    assert game.variations(1) == []
+    game.restart()
+    assert game.to_record() == '[Result "*"]\n\n*\n'
 
 
 def test_repr_of_game() -> None:

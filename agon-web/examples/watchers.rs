@@ -99,23 +99,6 @@ fn long_game(plies: usize, white: &str, black: &str) -> WebGame {
     game
 }
 
-/// The server process's CPU time so far (user + system), in seconds.
-fn cpu_seconds(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    // The fields after the command's name (which may hold spaces) in parentheses.
-    let rest = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    let ticks = |n: usize| {
-        fields
-            .get(n)
-            .and_then(|f| f.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    // utime and stime are fields 14 and 15 of the line: 11 and 12 after the name.
-    // Clock ticks are 100 a second on Linux.
-    (ticks(11) + ticks(12)) / 100.0
-}
-
 fn main() {
     if common::serve_if_asked() {
         return;
@@ -157,7 +140,7 @@ fn main() {
         let version = state["version"].as_i64().expect("a version");
         let last = version + 2 * o.offers as i64;
         let bytes = Arc::new(AtomicU64::new(0));
-        let cpu_before = cpu_seconds(pid);
+        let cpu_before = common::cpu_seconds(pid);
         let started = Instant::now();
         let mut streams = Vec::new();
         for _ in 0..o.watchers {
@@ -198,7 +181,7 @@ fn main() {
         }
         let seconds = started.elapsed().as_secs_f64();
         (
-            cpu_seconds(pid) - cpu_before,
+            common::cpu_seconds(pid) - cpu_before,
             bytes.load(Ordering::Relaxed),
             seconds,
             last,

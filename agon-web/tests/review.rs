@@ -3,7 +3,9 @@
 //! and the figures equal `agon_bots::review` of the game (what Python's `agon.review`
 //! wraps); a review is computed once however often it is asked for; its progress goes
 //! from queued to done; a game in progress, an unknown game and a full queue are refused;
-//! and a database of schema 9 (PostgreSQL 7) gains the reviews' table.
+//! a review that fails is tried `MAX_ATTEMPTS` times, then kept failed with its reason and
+//! queued again by one request only; the queue's bound holds exactly under requests at
+//! once; and a database of schema 9 (PostgreSQL 7) gains the reviews' table.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -96,16 +98,22 @@ impl Server {
 
     /// Polls the review of `id` until it is done (within 30 s): every status seen.
     async fn until_done(&self, id: &str) -> Vec<Value> {
+        self.until(id, "done").await
+    }
+
+    /// Polls the review of `id` until its status is `status` (within 30 s): every status
+    /// seen.
+    async fn until(&self, id: &str, status: &str) -> Vec<Value> {
         let deadline = Instant::now() + Duration::from_secs(30);
         let mut seen = Vec::new();
         loop {
             let answer = self.get(&format!("/api/games/{id}/review")).await.ok();
-            let done = answer["status"] == "done";
+            let done = answer["status"] == status;
             seen.push(answer);
             if done {
                 return seen;
             }
-            assert!(Instant::now() < deadline, "not done in 30 s: {seen:?}");
+            assert!(Instant::now() < deadline, "not {status} in 30 s: {seen:?}");
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
@@ -302,6 +310,177 @@ async fn refusals(b: Backend) {
     );
 }
 
+/// A review whose game cannot be read (its moves corrupted after the request) fails on
+/// each try: after `MAX_ATTEMPTS` it is kept `failed` with the reason, nothing loops; a
+/// request queues it again once, and after that answers the failure as it stands.
+async fn a_failing_review_is_bounded(b: Backend) {
+    let server = Server::new(b, 8).await;
+    let start = Position::start().to_text().to_string();
+    let id = server.game(&start, "white", &["f1-e1"], true).await;
+    let uri = format!("/api/games/{id}/review");
+    assert_eq!(server.post(&uri, json!({})).await.ok()["status"], "queued");
+    let store = &server.state.store;
+    let corrupt = |on: bool| {
+        let sql = format!(
+            "UPDATE moves SET move = '{}' WHERE game_id = '{id}'",
+            if on { "zz" } else { "f1-e1" }
+        );
+        async move { common::execute(store, &sql).await }
+    };
+    corrupt(true).await;
+    let tasks = server.start();
+    let failed = server.until(&id, "failed").await.pop().unwrap();
+    let reason = failed["reason"].as_str().unwrap();
+    assert!(
+        reason.contains(&format!("game {id} in the database")),
+        "{failed}"
+    );
+    assert_eq!(
+        (&failed["retry"], &failed["review"]),
+        (&json!(true), &json!(null))
+    );
+    // Kept failed: nothing left to claim.
+    assert_eq!(
+        store.claim_review("test", store.now_ms()).await.unwrap(),
+        None
+    );
+    tasks.iter().for_each(|t| t.abort());
+    // A request queues it again, once (the game readable for the request, then not).
+    corrupt(false).await;
+    let again = server.post(&uri, json!({})).await.ok();
+    assert_eq!(
+        (&again["status"], &again["retry"]),
+        (&json!("queued"), &json!(false))
+    );
+    corrupt(true).await;
+    let _tasks = server.start();
+    let failed = server.until(&id, "failed").await.pop().unwrap();
+    assert_eq!(failed["retry"], false);
+    // Then a request answers the failure as it stands, and queues nothing.
+    corrupt(false).await;
+    let last = server.post(&uri, json!({})).await.ok();
+    assert_eq!(last, failed);
+    assert_eq!(
+        store.claim_review("test", store.now_ms()).await.unwrap(),
+        None
+    );
+}
+
+/// The attempts, one by one in the store: a failure queues the review again until it
+/// has had `MAX_ATTEMPTS` claims, then keeps it failed; a review whose server stops
+/// (left `running`, stale) is claimed again until `MAX_ATTEMPTS`, then kept failed too.
+async fn attempts_are_counted(b: Backend) {
+    use agon_web::store::{MAX_ATTEMPTS, STALE_MS};
+    assert_eq!(MAX_ATTEMPTS, 3);
+    let server = Server::new(b, 8).await;
+    let start = Position::start().to_text().to_string();
+    let store = &server.state.store;
+    let failing = server.game(&start, "white", &["f1-e1"], true).await;
+    let stopping = server.game(&start, "white", &["f1-g1"], true).await;
+    for id in [&failing, &stopping] {
+        server
+            .post(&format!("/api/games/{id}/review"), json!({}))
+            .await
+            .ok();
+    }
+    // The first is claimed first (requested first): it fails twice and is queued again,
+    // fails a third time and is kept failed.
+    for expected in ["queued", "queued", "failed"] {
+        let now = store.now_ms();
+        let claimed = store.claim_review("a", now).await.unwrap().unwrap();
+        assert_eq!(claimed.game_id, failing);
+        let left = store.fail_review(&failing, "a", "boom", now).await.unwrap();
+        assert_eq!(left.as_deref(), Some(expected));
+        // Another server's failure report for it changes nothing.
+        assert_eq!(
+            store.fail_review(&failing, "b", "no", now).await.unwrap(),
+            None
+        );
+    }
+    let kept = store.review(&failing).await.unwrap().unwrap();
+    assert_eq!(
+        (kept.state.as_str(), kept.failure.as_deref(), kept.retry()),
+        ("failed", Some("boom"), true)
+    );
+    // The second: its server stops three times (each claim left stale).
+    for _ in 0..MAX_ATTEMPTS {
+        let claimed = store.claim_review("a", store.now_ms()).await.unwrap();
+        assert_eq!(claimed.map(|r| r.game_id).as_ref(), Some(&stopping));
+        assert_eq!(
+            store.claim_review("b", store.now_ms()).await.unwrap(),
+            None,
+            "running, not stale"
+        );
+        common::execute(
+            store,
+            &format!("UPDATE reviews SET touched_ms = 0 WHERE game_id = '{stopping}'"),
+        )
+        .await;
+    }
+    assert!(store.now_ms() > STALE_MS);
+    assert_eq!(store.claim_review("b", store.now_ms()).await.unwrap(), None);
+    let status = server
+        .get(&format!("/api/games/{stopping}/review"))
+        .await
+        .ok();
+    assert_eq!(
+        (&status["status"], &status["reason"], &status["retry"]),
+        (
+            &json!("failed"),
+            &json!("its server stopped while computing it, 3 times"),
+            &json!(true)
+        )
+    );
+}
+
+/// Many requests at once for as many games, with room for 3: exactly 3 are queued and
+/// the others answered `503 review-queue-full` (counting and inserting under the queue's
+/// lock; without it PostgreSQL's transactions each saw room and queued more).
+async fn the_queue_bound_is_exact_under_requests_at_once(b: Backend) {
+    const ROOM: usize = 3;
+    const GAMES: usize = 16;
+    let server = Arc::new(Server::new(b, ROOM).await);
+    let start = Position::start().to_text().to_string();
+    let mut ids = Vec::new();
+    for _ in 0..GAMES {
+        ids.push(server.game(&start, "white", &["f1-e1"], true).await);
+    }
+    let barrier = Arc::new(tokio::sync::Barrier::new(GAMES));
+    let requests: Vec<_> = ids
+        .iter()
+        .map(|id| {
+            let (server, barrier, uri) = (
+                server.clone(),
+                barrier.clone(),
+                format!("/api/games/{id}/review"),
+            );
+            tokio::spawn(async move {
+                barrier.wait().await;
+                server.post(&uri, json!({})).await
+            })
+        })
+        .collect();
+    let (mut queued, mut full) = (0, 0);
+    for request in requests {
+        let answer = request.await.unwrap();
+        if answer.status == 200 {
+            assert_eq!(answer.json()["status"], "queued");
+            queued += 1;
+        } else {
+            answer.error(503, "review-queue-full");
+            full += 1;
+        }
+    }
+    assert_eq!((queued, full), (ROOM, GAMES - ROOM));
+    // And the store holds exactly as many.
+    let mut stored = 0;
+    for id in &ids {
+        let status = server.get(&format!("/api/games/{id}/review")).await.ok();
+        stored += usize::from(status["status"] == "queued");
+    }
+    assert_eq!(stored, ROOM);
+}
+
 async fn an_older_database_gains_the_reviews(b: Backend) {
     let db = common::older_database(b, (9, 7), "", "").await;
     let config = Config {
@@ -324,7 +503,58 @@ async fn an_older_database_gains_the_reviews(b: Backend) {
     drop(db);
 }
 
-both_stores!((flavor = "multi_thread", worker_threads = 2); a_blunder_is_marked_with_the_winning_move, a_review_is_computed_once, progress_goes_from_queued_to_done, refusals, an_older_database_gains_the_reviews);
+/// A database of schema 11 (PostgreSQL 9) keeps its reviews through the rebuild that adds
+/// the failures: a done review is still done, with its figures, no failure, never queued
+/// again.
+async fn the_failures_migration_keeps_the_reviews(b: Backend) {
+    let db = common::older_database(b, (11, 9), "", "").await;
+    let row = "INSERT INTO reviews (game_id, state, nodes, total, done, data, owner, \
+        requested_ms, touched_ms) VALUES ('0123456789abcdef', 'done', 10, 2, 2, '{}', 'x', 1, 2)";
+    match &db.db {
+        agon_web::store::Database::Sqlite(path) => {
+            rusqlite::Connection::open(path)
+                .unwrap()
+                .execute_batch(row)
+                .unwrap();
+        }
+        agon_web::store::Database::Postgres(url) => {
+            common::pg_client(url)
+                .await
+                .batch_execute(row)
+                .await
+                .unwrap();
+        }
+    }
+    let config = Config {
+        db: db.db.clone(),
+        ..Config::default()
+    };
+    let state = AppState::connect(&config).await.unwrap();
+    let kept = state
+        .store
+        .review("0123456789abcdef")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (
+            kept.state.as_str(),
+            kept.done,
+            kept.data.as_deref(),
+            kept.failure.as_deref(),
+            kept.retry()
+        ),
+        ("done", 2, Some("{}"), None, false)
+    );
+    let again = state
+        .store
+        .request_review("0123456789abcdef", 2, 10, 5, 3)
+        .await;
+    assert!(matches!(again, Ok(agon_web::store::Requested::Existing(_))));
+    drop(db);
+}
+
+both_stores!((flavor = "multi_thread", worker_threads = 2); a_blunder_is_marked_with_the_winning_move, a_review_is_computed_once, progress_goes_from_queued_to_done, refusals, a_failing_review_is_bounded, attempts_are_counted, the_queue_bound_is_exact_under_requests_at_once, an_older_database_gains_the_reviews, the_failures_migration_keeps_the_reviews);
 
 /// A request for a review costs 11 of the action budget (`http::review::REVIEW_COST_MS`,
 /// counted as a hard move), also when it is refused.

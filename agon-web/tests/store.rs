@@ -292,9 +292,9 @@ async fn the_sweep_finds_the_clocks_whose_running_side_ran_out(b: Backend) {
     drop((state, store));
     // A database from before the deadline column: its running clocks get the earliest
     // deadline they can have (the smaller time), White's 0 here, until their next change.
-    // (The tables of accounts, the claimed seats, the lobby and the reviews came later
-    // still.)
-    let accounts = "DROP TABLE reviews; DROP TABLE seeks; DROP TABLE lobby_events; DROP TABLE lobby_head;
+    // (The tables of accounts, the claimed seats, the lobby and the reviews, and the
+    // reviews' queue, came later still.)
+    let accounts = "DROP TABLE review_queue; DROP TABLE reviews; DROP TABLE seeks; DROP TABLE lobby_events; DROP TABLE lobby_head;
         DROP TABLE seat_accounts; DROP TABLE ceremonies; DROP TABLE rating_changes; DROP TABLE ratings; DROP TABLE api_tokens;
         DROP TABLE recovery_codes; DROP TABLE sessions; DROP TABLE passkeys;
         DROP TABLE accounts;";

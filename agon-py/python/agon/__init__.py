@@ -14,7 +14,9 @@ all come from the core.
 Position('Qe1,Ga5,Gb1,Gd9,Gh9,Gk1,Gl5/qf11,ga2,gb7,gd1,gh1,gk7,gl2 b')
 
 Classes: ``Cell``, ``Side`` (``WHITE``, ``BLACK``), ``Kind`` (``QUEEN``, ``GUARD``),
-``Piece``, ``Move``, ``Position``, ``Game``, ``Outcome``, ``Symmetry``, ``Rules``, ``VecEnv``.
+``Piece``, ``Move``, ``Position``, ``Game``, ``Outcome``, ``Symmetry``, ``Rules``, ``VecEnv``;
+``Variation``, a game record's variation (``Game.from_record`` keeps them, ``to_record``
+writes them back, ``Game.variations(ply)`` reads them).
 
 Rule sets: ``Rules`` is one choice for each option of RULES.md section 8 (V1-V9), with
 the presets ``Rules.STANDARD`` (the default everywhere) and ``Rules.LUDII``; its text form
@@ -249,6 +251,7 @@ from ._agon import (
     Score,
     Side,
     Symmetry,
+    Variation,
     VecEnv,
     __version__,
     action_count,
@@ -307,6 +310,7 @@ __all__ = [
     "Cell",
     "GUARD",
     "Game",
+    "Variation",
     "INNER_RETURN_BASE",
     "IllegalMoveError",
     "InvalidPositionError",

@@ -35,6 +35,7 @@ __all__ = [
     "Rules",
     "Position",
     "Game",
+    "Variation",
     "VecEnv",
     "IllegalMoveError",
     "ParseError",
@@ -851,7 +852,9 @@ class Game:
     knows what a lone position cannot: the draw by repetition (the third occurrence of a
     position), by two passes in a row and by the move limit, as its rules say. `push`/`play`
     plays a move, `pop`/`undo` takes one back; a failed call leaves the game unchanged.
-    `tags` holds a record's tag pairs and `result` its written result.
+    `tags` holds a record's tag pairs and `result` its written result; `variations(ply)`
+    the variations a record gave for a move of the game (kept while that move is, written
+    back by `to_record`).
 
     Threads may share a game: its calls take turns. A finaliser that uses a game while a
     call on that game runs in the same thread gets `RuntimeError`, and changes nothing."""
@@ -868,11 +871,17 @@ class Game:
         the standard rules)."""
     @staticmethod
     def from_record(text: str) -> Game:
-        """Parses and replays a game record (tags, numbered moves, result); raises
-        `ParseError` (reason `"illegal-move"` for an illegal move, with `move_reason`)."""
+        """Parses and replays a game record (tags, numbered moves with their variations,
+        result); raises `ParseError` (reason `"illegal-move"` for an illegal move, with
+        `move_reason`). The variations are kept (`variations(ply)`) and written back by
+        `to_record`: reading a canonical record and writing it gives the same text."""
     def to_record(self) -> str:
         """The game record: tags, `Rules` (if not standard), `Position` (if not the standard
-        start), `Result`, moves."""
+        start), `Result`, moves with their variations."""
+    def variations(self, ply: int) -> List[Variation]:
+        """The variations a record gave instead of move `ply` of the game (from 0), in their
+        order: a list of `Variation`s, empty if none. Raises `IndexError` if the game has
+        no move `ply`."""
     @property
     def tags(self) -> Dict[str, str]:
         """The tag pairs of the record (a dict of str to str, kept in order)."""
@@ -957,11 +966,14 @@ class Game:
         """A copy of the game, as `copy()` (moves, positions and tags are values)."""
     def __reduce__(
         self,
-    ) -> Tuple[Type[Game], Tuple[str, List[str], str], Tuple[Dict[str, str], str]]:
+    ) -> Tuple[Type[Game], Tuple[str, List[str], str], Tuple[Dict[str, str], str, str]]:
         """Pickles as the start position's text, the moves' texts, the rules' text, and the
-        tags and result."""
-    def __setstate__(self, state: Tuple[Dict[str, str], str]) -> None:
-        """Restores the tags and the result of a pickled game (see `__reduce__`)."""
+        tags, the result and the variations (the record's text if there are any, else "")."""
+    def __setstate__(
+        self, state: Union[Tuple[Dict[str, str], str], Tuple[Dict[str, str], str, str]]
+    ) -> None:
+        """Restores the tags, the result and the variations of a pickled game (see
+        `__reduce__`; a state of two items, tags and result, has no variations)."""
     def __eq__(self, other: object, /) -> bool:
         """Games are equal when they start from the same position under the same rules and
         play the same moves."""
@@ -976,6 +988,21 @@ class Game:
 _Observations = npt.NDArray[Union[np.float32, np.uint8]]
 _Masks = npt.NDArray[Union[np.bool_, np.uint8]]
 _StepResult = Tuple[_Observations, npt.NDArray[np.float32], npt.NDArray[np.bool_], _Masks]
+
+@final
+class Variation:
+    """A variation of a game record: moves played instead of a move of the line it branches
+    from (the position before that move is its start), each move with the variations that
+    replace it in turn. A record's variations come from `Game.from_record` and are read
+    with `Game.variations(ply)`; `moves` are the variation's moves, `variations(i)` those
+    that replace its move `i`."""
+
+    @property
+    def moves(self) -> List[Move]:
+        """The variation's moves, in order (a list of `Move`s, never empty)."""
+    def variations(self, i: int) -> List[Variation]:
+        """The variations that replace move `i` of this one (from 0): a list of
+        `Variation`s, empty if none. Raises `IndexError` if it has no move `i`."""
 
 @final
 class VecEnv:

@@ -16,8 +16,9 @@ import { stepTo } from './game.js';
  *   mean_loss: number}} TallyFigures
  * @typedef {{nodes: number, positions: {white: number}[], plies: PlyFigures[],
  *   white: TallyFigures, black: TallyFigures, graph: string}} ReviewFigures
- * @typedef {{status: 'none' | 'queued' | 'running' | 'done', done: number, total: number,
- *   review: ReviewFigures | null}} ReviewStatus
+ * @typedef {{status: 'none' | 'queued' | 'running' | 'done' | 'failed', done: number,
+ *   total: number, review: ReviewFigures | null, reason?: string | null, retry?: boolean}}
+ *   ReviewStatus
  */
 
 /** How often the page asks how far a review has got, in milliseconds. */
@@ -89,7 +90,9 @@ export function renderReview() {
   show(card, over);
   if (!over) return;
   const status = shown.status ? shown.status.status : 'none';
-  show($('review-btn'), status === 'none' || !!shown.error);
+  // A failed review may be asked for again once (the server says whether).
+  const retry = status === 'failed' && !!(shown.status && shown.status.retry);
+  show($('review-btn'), status === 'none' || !!shown.error || retry);
   show($('review-intro'), status === 'none');
   const working = status === 'queued' || status === 'running';
   const progress = /** @type {HTMLProgressElement} */ ($('review-progress'));
@@ -97,6 +100,7 @@ export function renderReview() {
   const note = $('review-note');
   let text = '';
   if (shown.error) text = t(shown.error);
+  else if (status === 'failed') text = t(retry ? 'review.failed' : 'review.gave-up');
   else if (status === 'queued') text = t('review.queued');
   else if (status === 'running' && shown.status) {
     text = t('review.running', { done: shown.status.done, total: shown.status.total });

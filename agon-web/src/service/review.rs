@@ -258,16 +258,20 @@ impl ReviewFigures {
 ///
 /// ```
 /// use agon_web::service::review::ReviewStatus;
-/// let queued = ReviewStatus { status: "queued", done: 0, total: 3, review: None };
+/// let queued = ReviewStatus {
+///     status: "queued", done: 0, total: 3, review: None, reason: None, retry: false,
+/// };
 /// assert_eq!(
 ///     serde_json::to_value(&queued)?,
-///     serde_json::json!({"status": "queued", "done": 0, "total": 3, "review": null})
+///     serde_json::json!({"status": "queued", "done": 0, "total": 3, "review": null,
+///         "reason": null, "retry": false})
 /// );
 /// # Ok::<(), serde_json::Error>(())
 /// ```
 #[derive(Serialize, Debug, Clone, PartialEq, ToSchema)]
 pub struct ReviewStatus {
-    /// `none` (never requested), `queued`, `running` or `done`.
+    /// `none` (never requested), `queued`, `running`, `done` or `failed` (it could not
+    /// be made after [`MAX_ATTEMPTS`](crate::store::MAX_ATTEMPTS) tries).
     pub status: &'static str,
     /// The positions evaluated so far.
     pub done: i64,
@@ -275,6 +279,10 @@ pub struct ReviewStatus {
     pub total: i64,
     /// The figures, once `done`.
     pub review: Option<ReviewFigures>,
+    /// Why it failed, once `failed` (or why the last try failed, queued again).
+    pub reason: Option<String>,
+    /// Whether a `POST` would queue a `failed` review again (once).
+    pub retry: bool,
 }
 
 impl ReviewStatus {
@@ -285,11 +293,14 @@ impl ReviewStatus {
                 done: 0,
                 total: 0,
                 review: None,
+                reason: None,
+                retry: false,
             });
         };
         let status = match stored.state.as_str() {
             "queued" => "queued",
             "running" => "running",
+            "failed" => "failed",
             _ => "done",
         };
         let review = match &stored.data {
@@ -303,12 +314,14 @@ impl ReviewStatus {
             done: stored.done,
             total: stored.total,
             review,
+            retry: stored.retry(),
+            reason: stored.failure,
         })
     }
 }
 
-/// Requests the review of game `id`: queues it, or answers the one queued, running or
-/// done already. `404 unknown-game`, `409 game-not-over` for a game in progress, `503
+/// Requests the review of game `id`: queues it, or answers the one queued, running, done
+/// or failed already (a failed one is queued again once). `404 unknown-game`, `409 game-not-over` for a game in progress, `503
 /// review-queue-full` (with `Retry-After`) when the queue is full.
 pub(crate) async fn request(app: &Arc<AppState>, id: &str) -> Result<ReviewStatus, ApiError> {
     let game = load_game(app, id).await?;
@@ -386,16 +399,36 @@ pub fn start(app: &Arc<AppState>) -> Vec<tokio::task::JoinHandle<()>> {
         .collect()
 }
 
-/// Claims and computes one review: answers whether there was one.
+/// Claims and computes one review: answers whether there was one. A review that fails
+/// is given back to the store with its reason
+/// ([`Store::fail_review`](crate::store::Store::fail_review)), which queues it again or
+/// keeps it failed.
 async fn run_next(app: &Arc<AppState>) -> Result<bool, StoreError> {
     let owner = app.reviews.owner.clone();
     let Some(claimed) = app.store.claim_review(&owner, app.store.now_ms()).await? else {
         return Ok(false);
     };
+    let id = claimed.game_id.clone();
+    if let Err(e) = compute(app, claimed).await {
+        let left = app
+            .store
+            .fail_review(&id, &owner, &e.to_string(), app.store.now_ms())
+            .await?;
+        eprintln!(
+            "agon-web: the review of {id} failed ({e}): {}",
+            left.as_deref().unwrap_or("taken over meanwhile")
+        );
+    }
+    Ok(true)
+}
+
+/// Computes the review `claimed` and stores it.
+async fn compute(app: &Arc<AppState>, claimed: StoredReview) -> Result<(), StoreError> {
+    let owner = app.reviews.owner.clone();
     let id = claimed.game_id;
     // A game pruned meanwhile takes its review row along.
     let Some(web) = app.store.load(&id).await? else {
-        return Ok(true);
+        return Ok(());
     };
     let game: Game = web.game;
     let nodes = u64::try_from(claimed.nodes).unwrap_or(Review::DEFAULT_NODES);
@@ -427,5 +460,5 @@ async fn run_next(app: &Arc<AppState>) -> Result<bool, StoreError> {
     app.store
         .finish_review(&id, data, app.store.now_ms())
         .await?;
-    Ok(true)
+    Ok(())
 }

@@ -58,7 +58,7 @@ pub use players::{
     GameCounts, GameFilter, Leader, PlayerGame, RatingPoint, ResultFilter, GAMES_PER_PAGE,
 };
 pub use postgres::{Notice, PgStore, CHANNEL, LISTENER_NAME, PG_VERSION};
-pub use reviews::{Requested, StoredReview, STALE_MS};
+pub use reviews::{Requested, StoredReview, MAX_ATTEMPTS, MAX_REQUEUES, STALE_MS};
 pub use sqlite::{SqliteStore, VERSION};
 
 /// Which database holds the games: a SQLite file, or a PostgreSQL server by its URL.

@@ -57,8 +57,8 @@ pub const LISTENER_NAME: &str = "agon-web-listen";
 /// what its version 5 means, version 4 what its version 6 means,
 /// version 5 what its version 7 means, version 6 what its version 8 means, version 7 what
 /// its version 9 means, version 8 what its version 10 means, version 9 what its version 11
-/// means.
-const MIGRATIONS: [&str; 9] = [
+/// means, version 10 what its version 12 means.
+const MIGRATIONS: [&str; 10] = [
     "
 CREATE TABLE games (
     id                 TEXT PRIMARY KEY,
@@ -130,6 +130,8 @@ CREATE INDEX games_deadline ON games (deadline_ms) WHERE deadline_ms IS NOT NULL
     reviews_schema!(),
     // The API tokens' ids and the seeks of bots (the same text as SQLite's 10 to 11).
     bots_schema!(),
+    // The reviews' failures and the queue's lock (the same text as SQLite's 11 to 12).
+    review_failures_schema!(),
 ];
 
 /// How long the database keeps a session that sits in a transaction without a word

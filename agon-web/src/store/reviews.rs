@@ -9,6 +9,19 @@
 //! [`STALE_MS`] (the server died) may be claimed again; its result is written only by an
 //! update `WHERE state <> 'done'`, and a review's figures depend on the game and the
 //! budget alone, so two servers that both ran it write the same figures once.
+//!
+//! **Failures are bounded.** Each claim counts an attempt: a review that fails
+//! ([`Store::fail_review`]) goes back to the queue until it has had [`MAX_ATTEMPTS`],
+//! then is kept `failed` with its reason, and so is a `running` one whose server stopped
+//! [`MAX_ATTEMPTS`] times while computing it (a game that kills its server is not tried
+//! forever). A request for a failed review queues it again, [`MAX_REQUEUES`] time(s) in
+//! all; after that the failure is answered as it stands.
+//!
+//! **The queue's bound is exact.** A request first locks the one row of `review_queue`
+//! (`FOR UPDATE`; SQLite's `IMMEDIATE` transaction holds the whole file), then counts the
+//! queued reviews and inserts: requests at once, on one server or many, count one after
+//! the other, so no more than `max_queued` ever wait. (Counting without the lock let two
+//! PostgreSQL transactions both see room for one and both insert.)
 
 use super::sql::{Cell, Statement, Value};
 use super::{Store, StoreError};
@@ -37,6 +50,48 @@ CREATE INDEX reviews_state ON reviews (state, requested_ms);
     };
 }
 
+/// The reviews' failures and the queue's lock, one text for both dialects: SQLite's
+/// migration 11 to 12, PostgreSQL's 9 to 10. The table is rebuilt (SQLite cannot widen a
+/// `CHECK`) with the state `failed`, `attempts` (the claims so far), `failure` (the last
+/// failure's reason) and `requeued` (the times a request queued it again after it
+/// failed); `review_queue`'s one row is what a request locks to count and insert alone.
+macro_rules! review_failures_schema {
+    () => {
+        "
+CREATE TABLE reviews_new (
+    game_id       TEXT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+    state         TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),
+    nodes         BIGINT NOT NULL,
+    total         BIGINT NOT NULL,
+    done          BIGINT NOT NULL,
+    data          TEXT,
+    owner         TEXT,
+    requested_ms  BIGINT NOT NULL,
+    touched_ms    BIGINT NOT NULL,
+    attempts      BIGINT NOT NULL DEFAULT 0,
+    failure       TEXT,
+    requeued      BIGINT NOT NULL DEFAULT 0
+);
+INSERT INTO reviews_new (game_id, state, nodes, total, done, data, owner, requested_ms, touched_ms)
+    SELECT game_id, state, nodes, total, done, data, owner, requested_ms, touched_ms FROM reviews;
+DROP TABLE reviews;
+ALTER TABLE reviews_new RENAME TO reviews;
+CREATE INDEX reviews_state ON reviews (state, requested_ms);
+CREATE TABLE review_queue (
+    id            INTEGER PRIMARY KEY CHECK (id = 1)
+);
+INSERT INTO review_queue (id) VALUES (1);
+"
+    };
+}
+
+/// How many times a review is claimed (computed, or left by a server that stopped)
+/// before it is kept `failed`.
+pub const MAX_ATTEMPTS: i64 = 3;
+
+/// How many times a request may queue a failed review again.
+pub const MAX_REQUEUES: i64 = 1;
+
 /// How long a `running` review may go without progress before another server (or this
 /// one, restarted) claims it again: a position takes well under a second.
 pub const STALE_MS: i64 = 60_000;
@@ -46,7 +101,7 @@ pub const STALE_MS: i64 = 60_000;
 pub struct StoredReview {
     /// The game's id.
     pub game_id: String,
-    /// `queued`, `running` or `done`.
+    /// `queued`, `running`, `done` or `failed`.
     pub state: String,
     /// The node budget of each position.
     pub nodes: i64,
@@ -56,9 +111,42 @@ pub struct StoredReview {
     pub done: i64,
     /// The finished review's figures, in JSON.
     pub data: Option<String>,
+    /// Why it failed last (kept `failed`, or queued again after a failure).
+    pub failure: Option<String>,
+    /// The times a request queued it again after it failed (at most [`MAX_REQUEUES`]).
+    pub requeued: i64,
 }
 
-const REVIEW: &str = "SELECT game_id, state, nodes, total, done, data FROM reviews";
+impl StoredReview {
+    /// Whether a request would queue this review again: it failed, and was not queued
+    /// again [`MAX_REQUEUES`] times already.
+    ///
+    /// ```
+    /// use agon_web::store::{StoredReview, MAX_REQUEUES};
+    /// let failed = StoredReview { game_id: "0011223344556677".into(), state: "failed".into(),
+    ///     nodes: 50, total: 2, done: 0, data: None, failure: Some("why".into()), requeued: 0 };
+    /// assert!(failed.retry());
+    /// assert!(!StoredReview { requeued: MAX_REQUEUES, ..failed.clone() }.retry());
+    /// assert!(!StoredReview { state: "done".into(), ..failed }.retry());
+    /// ```
+    pub fn retry(&self) -> bool {
+        self.state == "failed" && self.requeued < MAX_REQUEUES
+    }
+}
+
+const REVIEW: &str =
+    "SELECT game_id, state, nodes, total, done, data, failure, requeued FROM reviews";
+
+/// The read that locks the queue (its one row), so that requests count and insert one
+/// after the other.
+const LOCK_QUEUE: &str = "SELECT id FROM review_queue WHERE id = 1 FOR UPDATE";
+
+fn opt_text(cell: &Cell) -> Result<Option<String>, StoreError> {
+    match cell {
+        Cell::Null => Ok(None),
+        cell => cell.text().map(Some),
+    }
+}
 
 fn review_of(row: &[Cell]) -> Result<StoredReview, StoreError> {
     Ok(StoredReview {
@@ -67,10 +155,9 @@ fn review_of(row: &[Cell]) -> Result<StoredReview, StoreError> {
         nodes: row[2].int()?,
         total: row[3].int()?,
         done: row[4].int()?,
-        data: match &row[5] {
-            Cell::Null => None,
-            cell => Some(cell.text()?),
-        },
+        data: opt_text(&row[5])?,
+        failure: opt_text(&row[6])?,
+        requeued: row[7].int()?,
     })
 }
 
@@ -79,7 +166,7 @@ fn review_of(row: &[Cell]) -> Result<StoredReview, StoreError> {
 pub enum Requested {
     /// The game's review was queued, running or done already: the request joins it.
     Existing(StoredReview),
-    /// A new review was queued.
+    /// A new review was queued, or a failed one queued again.
     Queued(StoredReview),
     /// The queue holds as many reviews as it may: nothing was written.
     Full,
@@ -87,9 +174,11 @@ pub enum Requested {
 
 impl Store {
     /// Queues the review of game `game_id` (`total` positions, `nodes` each), unless it
-    /// has one already (answered as it stands) or `max_queued` reviews wait already
-    /// ([`Requested::Full`]). Of two requests at once, on one server or two, one inserts
-    /// the row and the other's insert does nothing (`ON CONFLICT DO NOTHING`).
+    /// has one already (answered as it stands; a failed one is queued again if
+    /// [`StoredReview::retry`]) or `max_queued` reviews wait already
+    /// ([`Requested::Full`]). The queue's row is locked first, so that of requests at
+    /// once, on one server or many, each counts what the ones before it queued: the
+    /// bound is exact.
     ///
     /// ```
     /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
@@ -124,6 +213,7 @@ impl Store {
     ) -> Result<Requested, StoreError> {
         let id = game_id.to_string();
         let reads = vec![
+            Statement::new(LOCK_QUEUE, vec![]),
             Statement::new(
                 format!("{REVIEW} WHERE game_id = ?1"),
                 vec![Value::Text(id.clone())],
@@ -135,32 +225,57 @@ impl Store {
         ];
         let (requested, _) = self
             .transact(reads, move |rows| {
-                if let Some(row) = rows[0].first() {
-                    return Ok((Vec::new(), Requested::Existing(review_of(row)?)));
+                let existing = rows[1].first().map(|row| review_of(row)).transpose()?;
+                if let Some(existing) = &existing {
+                    if !existing.retry() {
+                        return Ok((Vec::new(), Requested::Existing(existing.clone())));
+                    }
                 }
-                let queued = rows[1].first().map_or(Ok(0), |r| r[0].int())?;
+                let queued = rows[2].first().map_or(Ok(0), |r| r[0].int())?;
                 if queued >= max_queued {
                     return Ok((Vec::new(), Requested::Full));
                 }
-                let insert = Statement::new(
-                    "INSERT INTO reviews (game_id, state, nodes, total, done, requested_ms, touched_ms) \
-                     VALUES (?1, 'queued', ?2, ?3, 0, ?4, ?4) ON CONFLICT (game_id) DO NOTHING",
-                    vec![
-                        Value::Text(id.clone()),
-                        Value::Int(Some(nodes)),
-                        Value::Int(Some(total)),
-                        Value::Int(Some(now_ms)),
-                    ],
-                );
-                let row = StoredReview {
-                    game_id: id,
-                    state: "queued".into(),
-                    nodes,
-                    total,
-                    done: 0,
-                    data: None,
+                let (write, row) = match existing {
+                    // A failed review, queued again from the start, once more counted.
+                    Some(failed) => (
+                        Statement::new(
+                            "UPDATE reviews SET state = 'queued', done = 0, owner = NULL, \
+                             attempts = 0, requeued = requeued + 1, requested_ms = ?1, \
+                             touched_ms = ?1 WHERE game_id = ?2 AND state = 'failed'",
+                            vec![Value::Int(Some(now_ms)), Value::Text(id)],
+                        )
+                        .one_row(StoreError::Conflict),
+                        StoredReview {
+                            state: "queued".into(),
+                            done: 0,
+                            requeued: failed.requeued + 1,
+                            ..failed
+                        },
+                    ),
+                    None => (
+                        Statement::new(
+                            "INSERT INTO reviews (game_id, state, nodes, total, done, requested_ms, touched_ms) \
+                             VALUES (?1, 'queued', ?2, ?3, 0, ?4, ?4)",
+                            vec![
+                                Value::Text(id.clone()),
+                                Value::Int(Some(nodes)),
+                                Value::Int(Some(total)),
+                                Value::Int(Some(now_ms)),
+                            ],
+                        ),
+                        StoredReview {
+                            game_id: id,
+                            state: "queued".into(),
+                            nodes,
+                            total,
+                            done: 0,
+                            data: None,
+                            failure: None,
+                            requeued: 0,
+                        },
+                    ),
                 };
-                Ok((vec![insert], Requested::Queued(row)))
+                Ok((vec![write], Requested::Queued(row)))
             })
             .await?;
         Ok(requested)
@@ -183,16 +298,21 @@ impl Store {
 
     /// Claims the oldest queued review (or a running one left [`STALE_MS`] without
     /// progress) for server `owner`: answers it, now `running`, or `None` when there is
-    /// none. The update's `WHERE` repeats the condition, so that of two servers claiming
-    /// the same row one changes it and the other fails with [`StoreError::Conflict`]
-    /// (and looks again).
+    /// none. Each claim counts an attempt; a running one left stale after
+    /// [`MAX_ATTEMPTS`] is not claimed but kept `failed` (its server stopped each time).
+    /// The update's `WHERE` repeats the condition, so that of two servers claiming the
+    /// same row one changes it and the other fails with [`StoreError::Conflict`] (and
+    /// looks again).
     pub async fn claim_review(
         &self,
         owner: &str,
         now_ms: i64,
     ) -> Result<Option<StoredReview>, StoreError> {
         let stale = now_ms - STALE_MS;
-        let claimable = "(state = 'queued' OR (state = 'running' AND touched_ms < ?1))";
+        let claimable = format!(
+            "(state = 'queued' OR (state = 'running' AND touched_ms < ?1 \
+             AND attempts < {MAX_ATTEMPTS}))"
+        );
         let reads = vec![Statement::new(
             format!("{REVIEW} WHERE {claimable} ORDER BY requested_ms, game_id LIMIT 1"),
             vec![Value::Int(Some(stale))],
@@ -200,14 +320,22 @@ impl Store {
         let owner = owner.to_string();
         let (claimed, _) = self
             .transact(reads, move |rows| {
+                let given_up = Statement::new(
+                    format!(
+                        "UPDATE reviews SET state = 'failed', owner = NULL, touched_ms = ?2, \
+                         failure = 'its server stopped while computing it, {MAX_ATTEMPTS} times' \
+                         WHERE state = 'running' AND touched_ms < ?1 AND attempts >= {MAX_ATTEMPTS}"
+                    ),
+                    vec![Value::Int(Some(stale)), Value::Int(Some(now_ms))],
+                );
                 let Some(row) = rows[0].first() else {
-                    return Ok((Vec::new(), None));
+                    return Ok((vec![given_up], None));
                 };
                 let mut review = review_of(row)?;
                 let update = Statement::new(
                     format!(
-                        "UPDATE reviews SET state = 'running', owner = ?2, done = 0, touched_ms = ?3 \
-                         WHERE game_id = ?4 AND {claimable}"
+                        "UPDATE reviews SET state = 'running', owner = ?2, done = 0, touched_ms = ?3, \
+                         attempts = attempts + 1 WHERE game_id = ?4 AND {claimable}"
                     ),
                     vec![
                         Value::Int(Some(stale)),
@@ -219,10 +347,60 @@ impl Store {
                 .one_row(StoreError::Conflict);
                 review.state = "running".into();
                 review.done = 0;
-                Ok((vec![update], Some(review)))
+                Ok((vec![given_up, update], Some(review)))
             })
             .await?;
         Ok(claimed)
+    }
+
+    /// Records that the review of game `game_id`, run by server `owner`, failed for
+    /// `reason`: queued again if it has had fewer than [`MAX_ATTEMPTS`], else kept
+    /// `failed`. Answers the state it is left in (`None`: `owner` no longer ran it).
+    pub async fn fail_review(
+        &self,
+        game_id: &str,
+        owner: &str,
+        reason: &str,
+        now_ms: i64,
+    ) -> Result<Option<String>, StoreError> {
+        let mut reason = reason.to_string();
+        // A reason is for people: a line, not a dump.
+        if let Some((cut, _)) = reason.char_indices().nth(500) {
+            reason.truncate(cut);
+        }
+        let update = Statement::new(
+            format!(
+                "UPDATE reviews SET state = CASE WHEN attempts >= {MAX_ATTEMPTS} THEN 'failed' \
+                 ELSE 'queued' END, owner = NULL, done = 0, failure = ?1, touched_ms = ?2 \
+                 WHERE game_id = ?3 AND owner = ?4 AND state = 'running'"
+            ),
+            vec![
+                Value::Text(reason),
+                Value::Int(Some(now_ms)),
+                Value::Text(game_id.to_string()),
+                Value::Text(owner.to_string()),
+            ],
+        );
+        let reads =
+            vec![Statement::new(
+            "SELECT attempts FROM reviews WHERE game_id = ?1 AND owner = ?2 AND state = 'running' \
+             FOR UPDATE",
+            vec![Value::Text(game_id.to_string()), Value::Text(owner.to_string())],
+        )];
+        let (state, _) = self
+            .transact(reads, move |rows| {
+                let Some(row) = rows[0].first() else {
+                    return Ok((Vec::new(), None));
+                };
+                let state = if row[0].int()? >= MAX_ATTEMPTS {
+                    "failed"
+                } else {
+                    "queued"
+                };
+                Ok((vec![update], Some(state.to_string())))
+            })
+            .await?;
+        Ok(state)
     }
 
     /// Records that `done` positions of game `game_id`'s review are evaluated, if
