@@ -103,6 +103,8 @@ cargo run -q -p agon-web --example load -- --players 20 --games 1 --think-ms 0 -
 echo "the same on two servers sharing one PostgreSQL database, and friends split across them"
 cargo run -q -p agon-web --example load -- --servers 2 --pg "$AGON_WEB_TEST_PG" --players 20 --games 1 --think-ms 0 --seconds 120
 cargo run -q -p agon-web --example load -- --servers 2 --pg "$AGON_WEB_TEST_PG" --friends 10 --think-ms 50 --seconds 10
+echo "the lobby: people quick-pairing and bots on the Bot API pair, play and are replayed"
+cargo run -q -p agon-web --example load -- --lobby-bots 4 --lobby-people 4 --think-ms 50 --seconds 5 --arrive-ms 500
 
 # `cargo check`: whether each combination compiles is the question (a library links nothing;
 # the tests above ran the code).

@@ -320,6 +320,40 @@ async fn quick_pairing_pairs_two_players(b: Backend) {
     );
 }
 
+/// Many quick pairings at once, with seeks waiting: each is answered (paired or waiting),
+/// none refused for the lobby being busy, and each game starts from one seek. Before,
+/// every presser tried the oldest seek, then the next: all but one lost each round, and
+/// after five rounds the rest got `409 conflict`.
+async fn many_quick_pairings_at_once_all_pair_or_wait(b: Backend) {
+    let server = server(b).await;
+    // Six seeks wait (the most one address may have open).
+    for _ in 0..6 {
+        Browser::new(&server)
+            .seek(json!({"control": "5+3", "colour": "random"}))
+            .await;
+    }
+    let (before, _) = server.store.counts().await.unwrap();
+    let mut pressers: Vec<Browser> = (0..12).map(|_| Browser::new(&server)).collect();
+    let answers = futures_util::future::join_all(
+        pressers
+            .iter_mut()
+            .map(|p| p.post("/api/lobby/quick", json!({"control": "5+3"}))),
+    )
+    .await;
+    let mut started = 0;
+    for (status, answer) in &answers {
+        assert_eq!(*status, 200, "{answer}");
+        match answer["status"].as_str() {
+            Some("started") => started += 1,
+            Some("waiting") => {}
+            other => panic!("{other:?}: {answer}"),
+        }
+    }
+    assert!(started >= 6, "{answers:?}");
+    let (after, _) = server.store.counts().await.unwrap();
+    assert_eq!(after, before + started, "one game a pairing");
+}
+
 async fn the_lobby_stream_shows_seeks_coming_and_going_and_resumes(b: Backend) {
     let server = server(b).await;
     let (mut ann, mut bob) = (Browser::new(&server), Browser::new(&server));
@@ -751,6 +785,7 @@ both_stores!((flavor = "multi_thread", worker_threads = 2);
     a_seek_is_posted_listed_cancelled_and_accepted,
     two_accepts_at_once_give_one_game,
     quick_pairing_pairs_two_players,
+    many_quick_pairings_at_once_all_pair_or_wait,
     the_lobby_stream_shows_seeks_coming_and_going_and_resumes,
     a_seek_expires_once_its_poster_left,
     refusals_and_limits,

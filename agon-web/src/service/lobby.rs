@@ -23,7 +23,7 @@ use crate::error::ApiError;
 use crate::game::lobby::{Colour, Poster, TimeControl, EVENTS_KEPT_MS, SEEK_GRACE_MS};
 use crate::game::{Level, Opponent, WebGame};
 use crate::ids;
-use crate::store::{Account, NewEvent, Seek, StoreError};
+use crate::store::{Account, NewEvent, Pairing, Seek, StoreError};
 
 /// How often the server removes the seeks whose poster left.
 const SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(10);
@@ -261,7 +261,7 @@ pub(crate) async fn post(
     let event = posted_event(&seek);
     let seq = app
         .store
-        .post_seek(seek.clone(), event, false)
+        .post_seek(seek.clone(), event, Pairing::Post)
         .await
         .map_err(lobby_error)?
         .map_err(|_| ApiError::internal("a seek matched where none was asked for"))?;
@@ -447,10 +447,14 @@ pub enum Quick {
     Waiting(Posted),
 }
 
-/// Quick pairing: accepts the oldest waiting open seek of `control` under the standard
-/// rules, rated as `rated`, any colour, not the caller's; else posts one (random colour).
-/// Under the lobby's lock: of two quick pairings at once, the second accepts the first's
-/// seek.
+/// How many times a quick pairing looks for a waiting seek before it posts its own.
+const QUICK_TRIES: usize = 5;
+
+/// Quick pairing: accepts one of the oldest waiting open seeks of `control` under the
+/// standard rules, rated as `rated`, any colour, not the caller's; else posts one (random
+/// colour). Under the lobby's lock: of two quick pairings at once, the second accepts the
+/// first's seek. A seek taken meanwhile by another is looked for again; the last try
+/// posts, so many pairings at once never fail for being many.
 pub(crate) async fn quick(
     app: &Arc<AppState>,
     caller: &Caller,
@@ -466,13 +470,19 @@ pub(crate) async fn quick(
         colour: Colour::Random,
         name: name.clone(),
     };
-    // A few tries: a seek found may be taken by another acceptor before this one.
-    for _ in 0..5 {
+    // A few tries: a seek found may be taken by another acceptor before this one. The
+    // last posts the caller's seek whatever waits: it is then the one waiting.
+    for attempt in 0..QUICK_TRIES {
+        let pairing = match attempt {
+            0 => Pairing::Oldest,
+            _ if attempt + 1 == QUICK_TRIES => Pairing::Post,
+            _ => Pairing::AnyOfOldest,
+        };
         let (seek, token) = new_seek(app, caller, poster, &params, None)?;
         let event = posted_event(&seek);
         let posted = app
             .store
-            .post_seek(seek.clone(), event, true)
+            .post_seek(seek.clone(), event, pairing)
             .await
             .map_err(lobby_error)?;
         match posted {

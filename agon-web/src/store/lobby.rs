@@ -152,6 +152,22 @@ impl LobbyEvent {
     }
 }
 
+/// How many of the oldest matching seeks [`Pairing::AnyOfOldest`] draws from.
+pub(crate) const QUICK_CHOICE: usize = 8;
+
+/// Whether `Store::post_seek` posts, or answers a waiting seek first (a quick pairing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Pairing {
+    /// Posts the seek.
+    Post,
+    /// Answers the oldest waiting seek that matches (who waited longest plays first).
+    Oldest,
+    /// Answers one of the [`QUICK_CHOICE`] oldest, drawn from the new seek's random id:
+    /// after the oldest was taken by another, many pairings at once spread over the
+    /// waiting seeks instead of all trying the next oldest, where all but one lose again.
+    AnyOfOldest,
+}
+
 /// What the log holds after a point (`Store::lobby_events_after`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LobbyLog {
@@ -186,16 +202,16 @@ impl Store {
     /// Stores a new seek and logs `event`, unless its poster has
     /// [`MAX_SEEKS_PER_POSTER`](crate::game::lobby::MAX_SEEKS_PER_POSTER) open already, or
     /// its address [`MAX_SEEKS_PER_ADDRESS`](crate::game::lobby::MAX_SEEKS_PER_ADDRESS)
-    /// ([`StoreError::TooManySeeks`]). With `quick` (a quick pairing), the oldest open
-    /// seek of another poster with the same control, rules and rating is answered
-    /// (`Err(id)`, nothing written) rather than a second one posted beside it: under the
-    /// lobby's lock, so two quick pairings at once pair with each other. Answers the
-    /// event's number.
+    /// ([`StoreError::TooManySeeks`]). With a [`Pairing`] other than `Post` (a quick
+    /// pairing), an open seek of another poster with the same control, rules and rating
+    /// is answered (`Err(id)`, nothing written) rather than a second one posted beside it:
+    /// under the lobby's lock, so two quick pairings at once pair with each other.
+    /// Answers the event's number.
     pub(crate) async fn post_seek(
         &self,
         seek: Seek,
         event: NewEvent,
-        quick: bool,
+        pairing: Pairing,
     ) -> Result<Result<i64, String>, StoreError> {
         let mut reads = vec![
             head(),
@@ -208,18 +224,26 @@ impl Store {
                 vec![text(&seek.address)],
             ),
         ];
-        if quick {
+        if pairing != Pairing::Post {
             reads.push(Statement::new(
                 "SELECT id FROM seeks WHERE target_id IS NULL AND control = ?1 AND rules = ?2 \
-                 AND rated = ?3 AND poster <> ?4 ORDER BY created_ms LIMIT 1 FOR UPDATE",
+                 AND rated = ?3 AND poster <> ?4 ORDER BY created_ms LIMIT ?5 FOR UPDATE",
                 vec![
                     text(&seek.control),
                     text(&seek.rules),
                     Value::Bool(seek.rated),
                     text(&seek.poster),
+                    Value::Int(Some(match pairing {
+                        Pairing::AnyOfOldest => QUICK_CHOICE as i64,
+                        _ => 1,
+                    })),
                 ],
             ));
         }
+        let draw = seek
+            .id
+            .bytes()
+            .fold(0usize, |h, b| h.wrapping_mul(31).wrapping_add(b.into()));
         let (log, now) = (self.log_fn(), seek.created_ms);
         let insert = Statement::new(
             "INSERT INTO seeks (id, poster, account_id, name, seat_sha256, control, rules, \
@@ -244,8 +268,8 @@ impl Store {
         );
         let (answer, _) = self
             .transact(reads, move |rows| {
-                if let Some(found) = rows.get(3).and_then(|r| r.first()) {
-                    return Ok((Vec::new(), Err(found[0].text()?)));
+                if let Some(found) = rows.get(3).filter(|r| !r.is_empty()) {
+                    return Ok((Vec::new(), Err(found[draw % found.len()][0].text()?)));
                 }
                 let mine = rows[1].first().map_or(Ok(0), |r| r[0].int())?;
                 let here = rows[2].first().map_or(Ok(0), |r| r[0].int())?;
