@@ -309,7 +309,6 @@ def new_context(browser):
         assert not csp, f"Content-Security-Policy violations: {csp}"
 
 
-
 def api(base: str, method: str, path: str, body: dict | None = None):
     """A JSON request to the server: (status, decoded body)."""
     data = None if body is None else json.dumps(body).encode()
@@ -321,3 +320,18 @@ def api(base: str, method: str, path: str, body: dict | None = None):
             return res.status, json.loads(res.read() or b"null")
     except urllib.error.HTTPError as e:
         return e.code, json.loads(e.read() or b"null")
+
+
+@pytest.fixture(scope="module")
+def passkey_site():
+    """A server of the module's own, addressed as localhost: a passkey's relying party is
+    a domain, never an IP address (the server's --origin defaults to
+    http://localhost:PORT)."""
+    tmp = tempfile.TemporaryDirectory(prefix="agon-web-passkeys-")
+    srv = Server(Path(tmp.name), name="passkeys")
+    try:
+        srv.start()
+        yield f"http://localhost:{srv.port}"
+    finally:
+        srv.stop()
+        tmp.cleanup()
