@@ -229,6 +229,7 @@ async function challenge(/** @type {SubmitEvent} */ event) {
   const body = {
     username: input('challenge-username').value.trim(),
     control: input('challenge-control').value.trim(),
+    rules: input('challenge-rules').value.trim() || 'standard',
     rated: input('challenge-rated').checked,
     colour,
   };
