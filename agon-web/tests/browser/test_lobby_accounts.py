@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 
 from conftest import api
 from test_account import authenticator, confirm_codes, credentials, sign_up
+from test_account import PHONE
 from test_rated import TIMEOUT, signed_up
 
 GAME = re.compile(r"/g/([0-9a-f]{16})$")
@@ -158,3 +159,33 @@ def test_a_bots_seek_carries_the_bot_mark(new_context, passkey_site, catalogues)
     line = viewer.locator(f'#seek-list li[data-seek="{seek["id"]}"]')
     expect(line.locator(".bot-mark")).to_have_text(en["player.bot"])
     expect(line).to_contain_text("Robo")
+
+
+def test_lobby_screenshots(new_context, passkey_site, catalogues, shots):
+    """The lobby with a seek of the viewer's, a bot's seek and a challenge received:
+    desktop light in English, phone dark in English and Arabic; nothing wider than the
+    screen. Screenshots to look at."""
+    site = passkey_site
+    ivo = signed_up(new_context, site, "Ivo")
+    jade = signed_up(new_context, site, "Jade")
+    lobby(jade, site)
+    jade.fill("#challenge-username", "ivo")
+    jade.locator("#challenge-rated").check()
+    jade.get_by_role("button", name=catalogues["en"]["lobby.challenge.send"]).click()
+    expect(jade.locator("#challenge-list li")).to_have_count(1)
+    jade.fill("#seek-control", "3+2")
+    jade.locator("#seek-form button[type=submit]").click()
+    expect(jade.locator("#seek-list li.mine")).to_have_count(1)
+    cases = [("en", "desktop", "light", None), ("en", "phone", "dark", PHONE), ("ar", "phone", "dark", PHONE),
+             ("ar", "desktop", "light", None)]
+    for lang, size, scheme, viewport in cases:
+        page = ivo
+        page.set_viewport_size(viewport or {"width": 1280, "height": 800})
+        page.emulate_media(color_scheme=scheme, reduced_motion="reduce")
+        lobby(page, site, lang)
+        expect(page.locator("#challenge-list li")).to_have_count(1)
+        expect(page.locator("#seek-list li")).not_to_have_count(0)
+        expect(page.locator("#quick-rated")).to_be_checked()
+        assert page.evaluate("document.documentElement.dir") == ("rtl" if lang == "ar" else "ltr")
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (lang, size)
+        page.screenshot(path=str(shots / f"lobby-{lang}-{size}-{scheme}.png"), full_page=True)
