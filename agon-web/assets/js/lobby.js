@@ -28,7 +28,14 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** @param {string} id */
 const input = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 
-/** The seat tokens of this browser's own seeks, by seek id. @returns {Record<string, string>} */
+/** @typedef {{token: string, at: number}} Held */
+
+// A token of a seek no longer listed is dropped once this old: a younger one may belong
+// to a seek posted in another tab after the list was read.
+const FORGET_MS = 10 * 60 * 1000;
+
+/** The seat tokens of this browser's own seeks (and when they came), by seek id.
+ * @returns {Record<string, Held>} */
 function mine() {
   try {
     return JSON.parse(localStorage.getItem(MINE) || '{}');
@@ -37,7 +44,7 @@ function mine() {
   }
 }
 
-/** @param {Record<string, string>} all */
+/** @param {Record<string, Held>} all */
 function keepMine(all) {
   try {
     localStorage.setItem(MINE, JSON.stringify(all));
@@ -49,7 +56,7 @@ function keepMine(all) {
 /** @param {string} id @param {string} token */
 function addMine(id, token) {
   const all = mine();
-  all[id] = token;
+  all[id] = { token, at: Date.now() };
   keepMine(all);
 }
 
@@ -246,9 +253,7 @@ function gone(/** @type {{id: string, reason: string, game: string | null}} */ d
   const yours = seeks.get(data.id)?.mine;
   seeks.delete(data.id);
   const own = mine();
-  const token = own[data.id];
-  if (!token && yours && data.reason === 'accepted') $('lobby-status').textContent = t('lobby.accepted-elsewhere');
-  if (!token && yours && data.reason === 'declined') $('lobby-status').textContent = t('lobby.declined');
+  const token = own[data.id]?.token;
   if (token) {
     delete own[data.id];
     keepMine(own);
@@ -256,7 +261,10 @@ function gone(/** @type {{id: string, reason: string, game: string | null}} */ d
       play(data.game, token);
       return;
     }
+  }
+  if (token || yours) {
     if (data.reason === 'declined') $('lobby-status').textContent = t('lobby.declined');
+    if (data.reason === 'accepted') $('lobby-status').textContent = t('lobby.accepted-elsewhere');
   }
   render();
 }
@@ -268,7 +276,11 @@ function listen() {
     const data = JSON.parse(/** @type {MessageEvent} */ (e).data);
     seeks.clear();
     for (const s of data.seeks) seeks.set(s.id, s);
-    // A seek of this tab's that is no longer listed was taken while the stream was away.
+    // The tokens of seeks gone while no page listened (the tab closed) are forgotten.
+    const own = mine();
+    const old = Object.keys(own).filter((id) => !seeks.has(id) && Date.now() - own[id].at > FORGET_MS);
+    for (const id of old) delete own[id];
+    if (old.length) keepMine(own);
     render();
   });
   source.addEventListener('seek', (e) => {
