@@ -60,18 +60,19 @@ def signed_up(new_context, site, username):
 
 
 def click_move(page, source, target, before):
-    """Plays `source`-`target` by clicking, on a page whose move list holds `before` moves;
-    clicks again should a redraw (a clock's or a presence's event) drop the selection
-    between the two clicks, as a person would."""
+    """Plays `source`-`target` by clicking, on a page whose move list holds `before` moves
+    (done once it holds more: a bot may have answered already); clicks again should a
+    redraw (a clock's or a presence's event) drop the selection between the two clicks,
+    as a person would."""
     moves = page.locator("#moves .mv:not(.mv-none)")
     for _ in range(4):
-        if moves.count() == before + 1:
+        if moves.count() > before:
             return
         try:
             page.locator(f'#board g.piece[data-cell="{source}"]').click(timeout=2000)
             expect(page.locator(f'#board polygon.cell.target[data-cell="{target}"]')).to_have_count(1, timeout=2000)
             click_cell(page, target)
-            expect(moves).to_have_count(before + 1, timeout=5000)
+            expect(moves.nth(before)).to_be_attached(timeout=5000)
             return
         except (AssertionError, PlaywrightTimeout):
             continue
