@@ -199,12 +199,31 @@ function posted(answer) {
   render();
 }
 
+/** @type {() => void} */
+let heard = () => {};
+/** Settled when the lobby's stream has sent its first list: every event after it reaches
+ * the page. */
+const listening = new Promise((resolve) => {
+  heard = () => resolve(undefined);
+});
+
+/**
+ * Posts to the lobby once its stream listens (at most 5 s waited: a stream refused still
+ * lets the player post): a seek accepted before the stream's first list would otherwise
+ * leave it without its `gone` event, and the poster outside the game.
+ * @param {string} path @param {object} body
+ */
+async function postWhenListening(path, body) {
+  await Promise.race([listening, new Promise((resolve) => setTimeout(resolve, 5000))]);
+  return api('POST', path, body);
+}
+
 async function quick(/** @type {HTMLButtonElement} */ b) {
   clearMessages();
   // Rated for accounts unless they untick it (as lichess pairs them); guests casual.
   const rated = !input('quick-rated').disabled && input('quick-rated').checked;
   try {
-    const answer = await api('POST', '/api/lobby/quick', { control: b.dataset.control, rated });
+    const answer = await postWhenListening('/api/lobby/quick', { control: b.dataset.control, rated });
     if (answer.status === 'started') play(answer.game, answer.token, answer.side);
     else posted(answer);
   } catch (e) {
@@ -223,7 +242,7 @@ async function postSeek(/** @type {SubmitEvent} */ event) {
     colour,
   };
   try {
-    posted(await api('POST', '/api/lobby/seeks', body));
+    posted(await postWhenListening('/api/lobby/seeks', body));
   } catch (e) {
     showError(e);
   }
@@ -241,7 +260,7 @@ async function challenge(/** @type {SubmitEvent} */ event) {
     colour,
   };
   try {
-    posted(await api('POST', '/api/lobby/challenges', body));
+    posted(await postWhenListening('/api/lobby/challenges', body));
   } catch (e) {
     showError(e);
   }
@@ -282,6 +301,7 @@ function listen() {
     for (const id of old) delete own[id];
     if (old.length) keepMine(own);
     render();
+    heard();
   });
   source.addEventListener('seek', (e) => {
     const data = JSON.parse(/** @type {MessageEvent} */ (e).data);
