@@ -189,9 +189,19 @@ async function removeSeek(/** @type {string} */ id, /** @type {string} */ how) {
   }
 }
 
+/** The seeks heard gone, by id: the stream's event may come before the answer to the
+ * request that posted the seek (they travel apart).
+ * @type {Map<string, {id: string, reason: string, game: string | null}>} */
+const departed = new Map();
+
 /** @param {{seek: Seek, token: string}} answer */
 function posted(answer) {
   addMine(answer.seek.id, answer.token);
+  const left = departed.get(answer.seek.id);
+  if (left) {
+    gone(left);
+    return;
+  }
   seeks.set(answer.seek.id, answer.seek);
   const s = answer.seek;
   const rated = s.rated ? t('lobby.rated-mark') : t('lobby.casual');
@@ -269,6 +279,7 @@ async function challenge(/** @type {SubmitEvent} */ event) {
 /** A seek that left the list: the viewer's own, accepted, opens its game where its seat's
  * token is (this browser's tabs), and is said elsewhere. */
 function gone(/** @type {{id: string, reason: string, game: string | null}} */ data) {
+  departed.set(data.id, data);
   const yours = seeks.get(data.id)?.mine;
   seeks.delete(data.id);
   const own = mine();
