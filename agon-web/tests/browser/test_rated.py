@@ -22,10 +22,10 @@ from test_browser import click_cell
 
 TIMEOUT = 10_000
 
-# The shortest end by the rules: White walks its six guards into the throne ring, four
-# inward steps each, its queen far from the throne, while Black's queen steps between f11
-# and e10; White's 24th move closes the ring and loses (R10). No capture, no forbidden
-# cell, no repeated position. Found by asking the server's analysis board for the legal
+# A short end by the rules (the fewest plies R10 allows; R12 was not searched): White
+# walks its six guards into the throne ring, four inward steps each, its queen far from
+# the throne, while Black's queen steps between f11 and e10; White's 24th move closes
+# the ring and loses (R10). No capture, no forbidden cell, no repeated position. Found by asking the server's analysis board for the legal
 # moves at each ply.
 RING_WITHOUT_QUEEN = [
     "a5-b5", "f11-e10", "l5-k5", "e10-f11", "b1-c2", "f11-e10", "k1-i2", "e10-f11",
