@@ -581,6 +581,74 @@ async fn a_direct_challenge_is_seen_by_its_player_and_answered(b: Backend) {
     assert_eq!(tv["games"][0]["clock"], "5+3");
 }
 
+/// A seek is marked `mine` for its poster wherever they look (the answer, the list, the
+/// stream, a second tab with the same cookie or the same account's other browser), and
+/// for no one else; the poster's key never reaches a stream.
+async fn a_seek_is_marked_mine_for_its_poster_in_every_tab(b: Backend) {
+    let server = server(b).await;
+    let (mut ann, mut bob) = (Browser::new(&server), Browser::new(&server));
+    let mut bob_events = bob.stream(None).await;
+    bob_events.next("seeks").await;
+    let (status, posted) = ann
+        .post("/api/lobby/seeks", json!({"control": "5+3"}))
+        .await;
+    assert_eq!(status, 201, "{posted}");
+    assert_eq!(posted["seek"]["mine"], true);
+    let id = posted["seek"]["id"].as_str().unwrap().to_string();
+    // A second tab: the same browser's cookie.
+    let mut tab = Browser::new(&server);
+    tab.cookies = ann.cookies.clone();
+    let mut tab_events = tab.stream(None).await;
+    let listed = tab_events.next("seeks").await;
+    assert_eq!(listed.data["seeks"][0]["mine"], true);
+    assert_eq!(bob.get("/api/lobby/seeks").await["seeks"][0]["mine"], false);
+    let seen = bob_events.next("seek").await;
+    assert_eq!(seen.data["seek"]["mine"], false);
+    assert_eq!(seen.data.get("poster"), None, "{}", seen.data);
+    // The tab hears the next seek as its own, and cancels the first.
+    let (_, second) = ann
+        .post("/api/lobby/seeks", json!({"control": "10+5"}))
+        .await;
+    let heard = tab_events.next("seek").await;
+    assert_eq!(heard.data["seek"]["id"], second["seek"]["id"]);
+    assert_eq!(heard.data["seek"]["mine"], true);
+    assert_eq!(heard.data.get("poster"), None);
+    let (status, _) = tab
+        .post(&format!("/api/lobby/seeks/{id}/cancel"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    // An account's seek is its own in another browser signed in to it.
+    let mut zoe = Browser::new(&server);
+    zoe.sign_in(&server.store, "00000000000000c3", "Zoe").await;
+    zoe.seek(json!({"control": "3+2"})).await;
+    let mut other = Browser::new(&server);
+    other.cookies = zoe
+        .cookies
+        .iter()
+        .filter(|c| !c.starts_with("agon_lobby="))
+        .cloned()
+        .collect();
+    let list = other.get("/api/lobby/seeks").await;
+    let zoes: Vec<&Value> = list["seeks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["player"] == "Zoe")
+        .collect();
+    assert_eq!(zoes.len(), 1);
+    assert_eq!(zoes[0]["mine"], true);
+    assert_eq!(
+        ann.get("/api/lobby/seeks").await["seeks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["mine"] == true)
+            .count(),
+        1,
+        "Ann's 10+5 only"
+    );
+}
+
 /// The lobby's changes are rate-limited per address, as creating games is.
 async fn the_lobby_is_rate_limited_per_address(b: Backend) {
     let limits = agon_web::limits::LimitConfig {
@@ -793,4 +861,5 @@ both_stores!((flavor = "multi_thread", worker_threads = 2);
     a_database_of_version_7_migrates,
     the_lobby_is_rate_limited_per_address,
     a_rated_seek_starts_a_rated_game_that_moves_both_ratings,
+    a_seek_is_marked_mine_for_its_poster_in_every_tab,
 );

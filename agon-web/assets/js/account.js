@@ -52,19 +52,43 @@ function showInHeader(/** @type {string | null} */ name) {
   }
 }
 
-/** The header on every page: the name this browser saw signed in, checked with the server. */
-export async function initAccountLink() {
+/** @type {Promise<string | null> | null} */
+let checked = null;
+
+/** The name this browser saw signed in, checked with the server once a page. */
+async function check() {
   const name = seenName();
-  if (!name || document.body.dataset.page === 'account') return;
+  if (!name) return null;
   showInHeader(name);
   try {
     const me = await api('GET', '/api/me');
     keepSeen(me.username);
+    return me.username;
   } catch (e) {
     // The session ended (or the account went): back to "Sign in". A lost connection
     // says nothing about the session.
-    if (e instanceof ApiError && e.status === 401) keepSeen(null);
+    if (e instanceof ApiError && e.status === 401) {
+      keepSeen(null);
+      return null;
+    }
+    return name;
   }
+}
+
+/**
+ * Who is signed in in this browser (null: a guest), asked of the server at most once a
+ * page; a browser that never signed in asks nothing.
+ * @returns {Promise<string | null>}
+ */
+export function signedIn() {
+  if (!checked) checked = check();
+  return checked;
+}
+
+/** The header on every page: the name this browser saw signed in, checked with the server. */
+export async function initAccountLink() {
+  if (document.body.dataset.page === 'account') return;
+  await signedIn();
 }
 
 // ---------------------------------------------------------------- messages

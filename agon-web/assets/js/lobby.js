@@ -1,15 +1,19 @@
 // The lobby page (/lobby): quick pairing, posting a seek, the live list of seeks and
 // challenges (the lobby's event stream), and the games being played now. A seek's poster
-// keeps the seat token it got with the seek (in sessionStorage, never in an address):
-// when the stream says the seek was accepted, the page opens the game with it.
+// keeps the seat token it got with the seek (in localStorage, never in an address, so
+// that every tab of the browser has it): when the stream says the seek was accepted, the
+// page opens the game with it. Which seeks are the viewer's the server says (`mine`: the
+// same account, or the same browser's lobby cookie), so another browser signed in to the
+// account sees them as its own too, and may cancel them.
 
 import { api, ApiError } from './api.js';
 import { t, has } from './i18n.js';
 import { onRedraw, rememberGame } from './state.js';
+import { signedIn } from './account.js';
 
 /** @typedef {{id: string, player: string | null, account: boolean, bot: boolean, control: string,
  *   speed: string, rules: string, rated: boolean, colour: string, to: string | null,
- *   created_ms: number}} Seek */
+ *   created_ms: number, mine: boolean}} Seek */
 
 const MINE = 'agon-lobby-seeks';
 
@@ -24,19 +28,26 @@ const $ = (id) => /** @type {HTMLElement} */ (document.getElementById(id));
 /** @param {string} id */
 const input = (id) => /** @type {HTMLInputElement} */ (document.getElementById(id));
 
-/** The seat tokens of this tab's own seeks, by seek id. @returns {Record<string, string>} */
+/** @typedef {{token: string, at: number}} Held */
+
+// A token of a seek no longer listed is dropped once this old: a younger one may belong
+// to a seek posted in another tab after the list was read.
+const FORGET_MS = 10 * 60 * 1000;
+
+/** The seat tokens of this browser's own seeks (and when they came), by seek id.
+ * @returns {Record<string, Held>} */
 function mine() {
   try {
-    return JSON.parse(sessionStorage.getItem(MINE) || '{}');
+    return JSON.parse(localStorage.getItem(MINE) || '{}');
   } catch {
     return {};
   }
 }
 
-/** @param {Record<string, string>} all */
+/** @param {Record<string, Held>} all */
 function keepMine(all) {
   try {
-    sessionStorage.setItem(MINE, JSON.stringify(all));
+    localStorage.setItem(MINE, JSON.stringify(all));
   } catch {
     // No storage: the seek still works until the page is left.
   }
@@ -45,7 +56,7 @@ function keepMine(all) {
 /** @param {string} id @param {string} token */
 function addMine(id, token) {
   const all = mine();
-  all[id] = token;
+  all[id] = { token, at: Date.now() };
   keepMine(all);
 }
 
@@ -70,15 +81,22 @@ function play(/** @type {string} */ id, /** @type {string} */ token, /** @type {
   window.location.assign(`/g/${id}`);
 }
 
-/** A seek's line: who, the control, the rules, rated or casual, the colour. */
-function describe(/** @type {Seek} */ s) {
-  // A bot's seek is marked as the player page marks a bot: "Robo (bot)".
-  const who = (s.player || t('lobby.anonymous')) + (s.bot ? ` (${t('player.bot')})` : '');
+/** A time control as shown: isolated, since in a right-to-left line "10+5" would read "5+10". */
+const controlText = (/** @type {string} */ c) => (c === 'correspondence' ? t('lobby.correspondence') : `\u2066${c}\u2069`);
+
+/** A seek's terms: the control, the rules, rated or casual, the colour. */
+function terms(/** @type {Seek} */ s) {
   const rated = s.rated ? t('lobby.rated-mark') : t('lobby.casual');
-  // Isolated: in a right-to-left line "10+5" would read "5+10".
-  const control = s.control === 'correspondence' ? t('lobby.correspondence') : `\u2066${s.control}\u2069`;
   const colour = t(`lobby.colour.${s.colour}`);
-  return `${who} · ${control} · \u2066${s.rules}\u2069 · ${rated} · ${colour}`;
+  return `${controlText(s.control)} · \u2066${s.rules}\u2069 · ${rated} · ${colour}`;
+}
+
+/** A bot's mark beside its name (the player page's word), seen and read. */
+function botMark() {
+  const mark = document.createElement('span');
+  mark.className = 'bot-mark';
+  mark.textContent = t('player.bot');
+  return mark;
 }
 
 /** @param {string} text @param {() => void} action */
@@ -102,16 +120,23 @@ function render() {
     li.dataset.seek = s.id;
     const what = document.createElement('span');
     what.className = 'seek-what';
-    const mineToo = Object.prototype.hasOwnProperty.call(own, s.id);
-    if (s.to) {
-      what.textContent = mineToo
-        ? `${t('lobby.challenge.to', { player: s.to })} · ${describe(s)}`
-        : `${t('lobby.challenge.from', { player: s.player || '' })} · ${describe(s)}`;
+    const yours = s.mine || Object.prototype.hasOwnProperty.call(own, s.id);
+    li.classList.toggle('mine', yours);
+    const who = s.player || t('lobby.anonymous');
+    if (s.to && yours) {
+      what.append(`${t('lobby.challenge.to', { player: s.to })} · ${terms(s)}`);
+    } else if (s.to) {
+      what.append(t('lobby.challenge.from', { player: who }));
+      if (s.bot) what.append(' ', botMark());
+      what.append(` · ${terms(s)}`);
     } else {
-      what.textContent = mineToo ? `${describe(s)} · ${t('lobby.mine')}` : describe(s);
+      what.append(who);
+      if (s.bot) what.append(' ', botMark());
+      what.append(` · ${terms(s)}`);
+      if (yours) what.append(` · ${t('lobby.mine')}`);
     }
     li.append(what);
-    if (mineToo) {
+    if (yours) {
       li.append(button(t('lobby.cancel'), () => removeSeek(s.id, 'cancel')));
     } else {
       li.append(button(t('lobby.accept'), () => accept(s.id)));
@@ -164,18 +189,51 @@ async function removeSeek(/** @type {string} */ id, /** @type {string} */ how) {
   }
 }
 
+/** The seeks heard gone, by id: the stream's event may come before the answer to the
+ * request that posted the seek (they travel apart).
+ * @type {Map<string, {id: string, reason: string, game: string | null}>} */
+const departed = new Map();
+
 /** @param {{seek: Seek, token: string}} answer */
 function posted(answer) {
   addMine(answer.seek.id, answer.token);
+  const left = departed.get(answer.seek.id);
+  if (left) {
+    gone(left);
+    return;
+  }
   seeks.set(answer.seek.id, answer.seek);
-  $('lobby-status').textContent = t('lobby.waiting', { control: answer.seek.control });
+  const s = answer.seek;
+  const rated = s.rated ? t('lobby.rated-mark') : t('lobby.casual');
+  $('lobby-status').textContent = t('lobby.waiting', { control: `${controlText(s.control)} · ${rated}` });
   render();
+}
+
+/** @type {() => void} */
+let heard = () => {};
+/** Settled when the lobby's stream has sent its first list: every event after it reaches
+ * the page. */
+const listening = new Promise((resolve) => {
+  heard = () => resolve(undefined);
+});
+
+/**
+ * Posts to the lobby once its stream listens (at most 5 s waited: a stream refused still
+ * lets the player post): a seek accepted before the stream's first list would otherwise
+ * leave it without its `gone` event, and the poster outside the game.
+ * @param {string} path @param {object} body
+ */
+async function postWhenListening(path, body) {
+  await Promise.race([listening, new Promise((resolve) => setTimeout(resolve, 5000))]);
+  return api('POST', path, body);
 }
 
 async function quick(/** @type {HTMLButtonElement} */ b) {
   clearMessages();
+  // Rated for accounts unless they untick it (as lichess pairs them); guests casual.
+  const rated = !input('quick-rated').disabled && input('quick-rated').checked;
   try {
-    const answer = await api('POST', '/api/lobby/quick', { control: b.dataset.control });
+    const answer = await postWhenListening('/api/lobby/quick', { control: b.dataset.control, rated });
     if (answer.status === 'started') play(answer.game, answer.token, answer.side);
     else posted(answer);
   } catch (e) {
@@ -194,7 +252,7 @@ async function postSeek(/** @type {SubmitEvent} */ event) {
     colour,
   };
   try {
-    posted(await api('POST', '/api/lobby/seeks', body));
+    posted(await postWhenListening('/api/lobby/seeks', body));
   } catch (e) {
     showError(e);
   }
@@ -203,22 +261,29 @@ async function postSeek(/** @type {SubmitEvent} */ event) {
 async function challenge(/** @type {SubmitEvent} */ event) {
   event.preventDefault();
   clearMessages();
+  const colour = /** @type {HTMLSelectElement} */ (document.getElementById('challenge-colour')).value;
   const body = {
     username: input('challenge-username').value.trim(),
     control: input('challenge-control').value.trim(),
+    rules: input('challenge-rules').value.trim() || 'standard',
+    rated: input('challenge-rated').checked,
+    colour,
   };
   try {
-    posted(await api('POST', '/api/lobby/challenges', body));
+    posted(await postWhenListening('/api/lobby/challenges', body));
   } catch (e) {
     showError(e);
   }
 }
 
-/** A seek that left the list: this tab's own, accepted, opens its game. */
+/** A seek that left the list: the viewer's own, accepted, opens its game where its seat's
+ * token is (this browser's tabs), and is said elsewhere. */
 function gone(/** @type {{id: string, reason: string, game: string | null}} */ data) {
+  departed.set(data.id, data);
+  const yours = seeks.get(data.id)?.mine;
   seeks.delete(data.id);
   const own = mine();
-  const token = own[data.id];
+  const token = own[data.id]?.token;
   if (token) {
     delete own[data.id];
     keepMine(own);
@@ -226,7 +291,10 @@ function gone(/** @type {{id: string, reason: string, game: string | null}} */ d
       play(data.game, token);
       return;
     }
+  }
+  if (token || yours) {
     if (data.reason === 'declined') $('lobby-status').textContent = t('lobby.declined');
+    if (data.reason === 'accepted') $('lobby-status').textContent = t('lobby.accepted-elsewhere');
   }
   render();
 }
@@ -238,8 +306,13 @@ function listen() {
     const data = JSON.parse(/** @type {MessageEvent} */ (e).data);
     seeks.clear();
     for (const s of data.seeks) seeks.set(s.id, s);
-    // A seek of this tab's that is no longer listed was taken while the stream was away.
+    // The tokens of seeks gone while no page listened (the tab closed) are forgotten.
+    const own = mine();
+    const old = Object.keys(own).filter((id) => !seeks.has(id) && Date.now() - own[id].at > FORGET_MS);
+    for (const id of old) delete own[id];
+    if (old.length) keepMine(own);
     render();
+    heard();
   });
   source.addEventListener('seek', (e) => {
     const data = JSON.parse(/** @type {MessageEvent} */ (e).data);
@@ -258,9 +331,19 @@ async function refreshLive() {
   }
 }
 
+/** Quick pairing's "Rated": on for a signed-in player, off (and said why) for a guest. */
+async function showRated() {
+  const account = await signedIn();
+  const box = input('quick-rated');
+  box.disabled = !account;
+  box.checked = Boolean(account);
+  $('quick-guest').hidden = Boolean(account);
+}
+
 /** The lobby page. */
 export function initLobbyPage() {
   onRedraw(render);
+  showRated();
   for (const b of document.querySelectorAll('#quick-buttons button')) {
     b.addEventListener('click', () => quick(/** @type {HTMLButtonElement} */ (b)));
   }

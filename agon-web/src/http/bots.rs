@@ -710,6 +710,8 @@ impl SeekShown {
             colour: self.colour,
             to: self.to,
             created_ms: self.created_ms,
+            // Only challenges to the bot are shown to it: never its own.
+            mine: false,
         }
     }
 }

@@ -299,9 +299,10 @@ pub async fn seeks(
     caller: LobbyCaller,
 ) -> Result<Json<SeekList>, ApiError> {
     let account = caller.caller.account.as_ref().map(|a| a.id.as_str());
+    let viewer = caller.poster()?.key();
     let (seeks, last_event) = app.store.seeks(account).await?;
     Ok(Json(SeekList {
-        seeks: seeks.iter().map(lobby::view).collect(),
+        seeks: seeks.iter().map(|s| lobby::view_for(s, &viewer)).collect(),
         last_event,
     }))
 }
@@ -515,11 +516,13 @@ pub async fn tv(State(app): State<Arc<AppState>>) -> Result<Json<Tv>, ApiError> 
     Ok(Json(Tv { tv, games }))
 }
 
-/// The lobby's events after number `sent` that `account` may see, as texts; a gap (or
-/// `sent` < 0) sends the whole list again (`seeks`). Answers the new last number.
+/// The lobby's events after number `sent` that `account` may see, as texts, each seek
+/// marked `mine` when `viewer` (a poster's key) posted it; a gap (or `sent` < 0) sends
+/// the whole list again (`seeks`). Answers the new last number.
 async fn catch_up(
     app: &AppState,
     account: Option<&str>,
+    viewer: &str,
     sent: i64,
     out: &mut Vec<Bytes>,
 ) -> Result<i64, ApiError> {
@@ -531,7 +534,7 @@ async fn catch_up(
         LobbyLog::Gap => {
             let (seeks, last) = app.store.seeks(account).await?;
             let list = SeekList {
-                seeks: seeks.iter().map(lobby::view).collect(),
+                seeks: seeks.iter().map(|s| lobby::view_for(s, viewer)).collect(),
                 last_event: last,
             };
             out.push(frame("seeks", Some(last), &list));
@@ -544,7 +547,17 @@ async fn catch_up(
                 if !event.shown_to(account) {
                     continue;
                 }
-                let data: serde_json::Value = serde_json::from_str(&event.data).unwrap_or_default();
+                let mut data: serde_json::Value =
+                    serde_json::from_str(&event.data).unwrap_or_default();
+                // The poster's key is the server's: the viewer learns only whether it is
+                // theirs.
+                if let Some(fields) = data.as_object_mut() {
+                    let poster = fields.remove(lobby::POSTER_FIELD);
+                    if let Some(seek) = fields.get_mut("seek").and_then(|s| s.as_object_mut()) {
+                        let mine = poster.as_ref().and_then(|p| p.as_str()) == Some(viewer);
+                        seek.insert("mine".into(), mine.into());
+                    }
+                }
                 let name = data["type"].as_str().unwrap_or("lobby").to_string();
                 out.push(frame(&name, Some(event.seq), &data));
             }
@@ -556,7 +569,7 @@ async fn catch_up(
 /// `GET /api/lobby/events`: the lobby's live events (Server-Sent Events).
 #[utoipa::path(get, path = "/api/lobby/events", tag = "lobby", operation_id = "lobby_events",
     responses(
-        (status = 200, description = "Server-Sent Events, each with its number as `id` (`Last-Event-ID` resumes after it): `seeks` (data: the whole list, schema `SeekList`: first, and after a gap), `seek` (data: {\"type\": \"seek\", \"seek\": SeekView}: a seek or a challenge to or from the caller posted), `gone` (data: {\"type\": \"gone\", \"id\", \"reason\": cancelled | declined | expired | accepted, \"game\": the game's id when accepted}); a keep-alive comment every 15 s. While open, it keeps the caller's seeks alive.", body = String, content_type = "text/event-stream"),
+        (status = 200, description = "Server-Sent Events, each with its number as `id` (`Last-Event-ID` resumes after it): `seeks` (data: the whole list, schema `SeekList`: first, and after a gap), `seek` (data: {\"type\": \"seek\", \"seek\": SeekView}: a seek or a challenge to or from the caller posted, `mine` when the caller posted it), `gone` (data: {\"type\": \"gone\", \"id\", \"reason\": cancelled | declined | expired | accepted, \"game\": the game's id when accepted}); a keep-alive comment every 15 s. While open, it keeps the caller's seeks alive.", body = String, content_type = "text/event-stream"),
         (status = 429, description = "too many event streams open from this address: `rate-limited`", body = ErrorBody),
         (status = 503, description = "too many event streams open on the server: `too-many-streams`", body = ErrorBody, headers(("Retry-After" = u32, description = "Seconds to wait before retrying"))),
     ))]
@@ -581,7 +594,7 @@ pub async fn events(
     let poster = caller.poster()?.key();
     app.store.see_seeks(&poster, app.store.now_ms()).await?;
     let mut queue = Vec::new();
-    let sent = catch_up(&app, account, sent, &mut queue).await?;
+    let sent = catch_up(&app, account, &poster, sent, &mut queue).await?;
     let live = LobbyStream {
         app: app.clone(),
         account: caller.caller.account.as_ref().map(|a| a.id.clone()),
@@ -646,7 +659,15 @@ impl LobbyStream {
             // Read on every wake, the keep-alive's too: a notice lost with a connection
             // is caught up within 15 s.
             let mut out = Vec::new();
-            if let Ok(last) = catch_up(app, self.account.as_deref(), self.sent, &mut out).await {
+            if let Ok(last) = catch_up(
+                app,
+                self.account.as_deref(),
+                &self.poster,
+                self.sent,
+                &mut out,
+            )
+            .await
+            {
                 self.sent = last;
                 self.queue.extend(out);
             }

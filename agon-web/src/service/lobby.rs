@@ -83,9 +83,12 @@ pub struct SeekView {
     pub to: Option<String>,
     /// When it was posted, unix milliseconds.
     pub created_ms: i64,
+    /// Whether the viewer posted it (the same account, or the same browser's lobby
+    /// cookie): theirs to cancel, in every tab.
+    pub mine: bool,
 }
 
-/// The view of a stored seek.
+/// The view of a stored seek, for a viewer who did not post it (see [`view_for`]).
 ///
 /// ```
 /// use agon_web::store::Seek;
@@ -116,8 +119,35 @@ pub fn view(seek: &Seek) -> SeekView {
         colour: seek.colour.clone(),
         to: seek.target_name.clone(),
         created_ms: seek.created_ms,
+        mine: false,
     }
 }
+
+/// The view of a stored seek for the viewer who posts as `viewer` (a [`Poster::key`]):
+/// `mine` when they posted it.
+///
+/// ```
+/// use agon_web::store::Seek;
+/// let seek = Seek {
+///     id: "00112233aabbccdd".into(), poster: "guest:ab".into(), account_id: None,
+///     name: None, seat_sha256: vec![0; 32], control: "3+2".into(),
+///     rules: "standard".into(), rated: false, colour: "random".into(), target_id: None,
+///     target_name: None, address: "V4(127.0.0.1)".into(), created_ms: 5, seen_ms: 5,
+///     bot: false,
+/// };
+/// use agon_web::service::lobby::view_for;
+/// assert!(view_for(&seek, "guest:ab").mine && !view_for(&seek, "guest:cd").mine);
+/// ```
+pub fn view_for(seek: &Seek, viewer: &str) -> SeekView {
+    SeekView {
+        mine: seek.poster == viewer,
+        ..view(seek)
+    }
+}
+
+/// The field of a `seek` event's stored data naming its poster ([`Poster::key`]): each
+/// lobby stream reads it to set the seek's `mine` for its viewer, and sends it to nobody.
+pub(crate) const POSTER_FIELD: &str = "poster";
 
 /// Who sees events about `seek`: everyone, or for a challenge its two accounts.
 fn audience(seek: &Seek) -> Option<Vec<String>> {
@@ -127,7 +157,7 @@ fn audience(seek: &Seek) -> Option<Vec<String>> {
 
 /// The event of a seek posted.
 fn posted_event(seek: &Seek) -> NewEvent {
-    let data = json!({"type": "seek", "seek": view(seek)});
+    let data = json!({"type": "seek", "seek": view(seek), POSTER_FIELD: seek.poster});
     (audience(seek), data.to_string())
 }
 
@@ -267,7 +297,7 @@ pub(crate) async fn post(
         .map_err(|_| ApiError::internal("a seek matched where none was asked for"))?;
     heard(app, seq);
     Ok(Posted {
-        seek: view(&seek),
+        seek: view_for(&seek, &seek.poster),
         token,
     })
 }
@@ -489,7 +519,7 @@ pub(crate) async fn quick(
             Ok(seq) => {
                 heard(app, seq);
                 return Ok(Quick::Waiting(Posted {
-                    seek: view(&seek),
+                    seek: view_for(&seek, &seek.poster),
                     token,
                 }));
             }

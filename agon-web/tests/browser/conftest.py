@@ -205,13 +205,16 @@ def two_servers():
 class Proxy:
     """A TCP proxy on a free loopback port that forwards each new connection to one
     backend port, which the test may change: what a reverse proxy does when a server dies
-    (the pages keep their address, the connections they open next reach another server)."""
+    (the pages keep their address, the connections they open next reach another server).
+    `cut()` drops every connection open through it, as a network failing does."""
 
     def __init__(self, backend_port: int):
         self.backend_port = backend_port
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.base = f"http://127.0.0.1:{self.listener.getsockname()[1]}"
         self.closed = False
+        self.open: list[socket.socket] = []
+        self.lock = threading.Lock()
         threading.Thread(target=self._accept, daemon=True).start()
 
     def _accept(self):
@@ -226,6 +229,8 @@ class Proxy:
                 client.close()  # as a proxy with no live server: the page retries
                 continue
             backend.settimeout(None)
+            with self.lock:
+                self.open += [client, backend]
             for source, sink in ((client, backend), (backend, client)):
                 threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
 
@@ -242,6 +247,17 @@ class Proxy:
                     sock.shutdown(socket.SHUT_RDWR)
                 except OSError:
                     pass
+
+    def cut(self) -> int:
+        """Drops every connection open through the proxy: how many there were."""
+        with self.lock:
+            cut, self.open = self.open, []
+        for sock in cut:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        return len(cut) // 2
 
     def close(self):
         self.closed = True
@@ -309,7 +325,6 @@ def new_context(browser):
         assert not csp, f"Content-Security-Policy violations: {csp}"
 
 
-
 def api(base: str, method: str, path: str, body: dict | None = None):
     """A JSON request to the server: (status, decoded body)."""
     data = None if body is None else json.dumps(body).encode()
@@ -321,3 +336,18 @@ def api(base: str, method: str, path: str, body: dict | None = None):
             return res.status, json.loads(res.read() or b"null")
     except urllib.error.HTTPError as e:
         return e.code, json.loads(e.read() or b"null")
+
+
+@pytest.fixture(scope="module")
+def passkey_site():
+    """A server of the module's own, addressed as localhost: a passkey's relying party is
+    a domain, never an IP address (the server's --origin defaults to
+    http://localhost:PORT)."""
+    tmp = tempfile.TemporaryDirectory(prefix="agon-web-passkeys-")
+    srv = Server(Path(tmp.name), name="passkeys")
+    try:
+        srv.start()
+        yield f"http://localhost:{srv.port}"
+    finally:
+        srv.stop()
+        tmp.cleanup()

@@ -6,10 +6,14 @@ Run from the repository root (see test_browser.py).
 
 from __future__ import annotations
 
+import json
 import re
+import time
+import urllib.request
 
 from playwright.sync_api import expect
 
+from conftest import api
 from test_browser import TIMEOUT
 
 
@@ -41,3 +45,49 @@ def test_a_seek_posted_in_one_browser_and_accepted_in_another_starts_one_game(se
         page.wait_for_selector("#board polygon.cell[data-cell]", timeout=TIMEOUT)
     for context in (ann.context, bob.context):
         assert context.page_errors == [], context.page_errors
+
+
+# The page's lobby stream connects 1.5 s late (a slow network): events reach the page
+# only from then on.
+LATE_STREAM = """
+(() => {
+  const Real = window.EventSource;
+  window.EventSource = class extends EventTarget {
+    constructor(url) {
+      super();
+      setTimeout(() => {
+        const real = new Real(url);
+        for (const type of ['seeks', 'seek', 'gone']) {
+          real.addEventListener(type, (e) => this.dispatchEvent(new MessageEvent(type, { data: e.data })));
+        }
+      }, 1500);
+    }
+  };
+})();
+"""
+
+
+def test_a_seek_accepted_at_once_opens_the_game_though_the_stream_was_late(server, new_context):
+    """The page posts only once its stream listens: a seek taken the moment it is posted
+    still reaches its poster (else the stream's first list, read after the acceptance,
+    would lack it, and the poster would never hear of the game)."""
+    ctx = new_context()
+    ctx.add_init_script(LATE_STREAM)
+    ann = ctx.new_page()
+    ann.goto(f"{server}/lobby")
+    ann.fill("#seek-control", "7+7")
+    ann.locator("#seek-form button[type=submit]").click()
+    deadline = time.monotonic() + 10
+    seek = None
+    while seek is None and time.monotonic() < deadline:
+        _, listed = api(server, "GET", "/api/lobby/seeks")
+        seek = next((s["id"] for s in listed["seeks"] if s["control"] == "7+7"), None)
+        time.sleep(0.02)
+    assert seek, "the seek was posted"
+    # Bob takes it at once, from the site (its origin is localhost's).
+    req = urllib.request.Request(
+        f"{server}/api/lobby/seeks/{seek}/accept", b"{}", method="POST",
+        headers={"Content-Type": "application/json", "Origin": server.replace("127.0.0.1", "localhost")})
+    with urllib.request.urlopen(req, timeout=10) as res:
+        started = json.load(res)
+    ann.wait_for_url(re.compile(f"/g/{started['game']}$"), timeout=TIMEOUT)
