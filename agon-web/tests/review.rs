@@ -269,6 +269,60 @@ async fn progress_goes_from_queued_to_done(b: Backend) {
     println!("statuses seen: {statuses:?}");
 }
 
+/// A review runs beside the search workers, not on them: with one search worker, a move
+/// against the computer is answered (the computer's reply included) while a review runs.
+/// Were the review on that worker, the reply would wait for the review's end.
+async fn a_review_never_takes_the_search_workers(b: Backend) {
+    let config = Config {
+        limits: agon_web::limits::LimitConfig::off(),
+        workers: 1,
+        ..Config::default()
+    };
+    let (mut state, db) = common::state(b, config).await;
+    // A budget that keeps the review running for seconds in a test build.
+    state.reviews = Arc::new(ReviewQueue::new(1, 8).with_nodes(600_000));
+    let state = Arc::new(state);
+    let server = Server {
+        app: agon_web::shared_app(state.clone()),
+        state,
+        _db: db,
+    };
+    let start = Position::start().to_text().to_string();
+    let reviewed = server.game(&start, "white", &["f1-e1"], true).await;
+    let _tasks = server.start();
+    server
+        .post(&format!("/api/games/{reviewed}/review"), json!({}))
+        .await
+        .ok();
+    server.until(&reviewed, "running").await;
+    let answer = server
+        .post("/api/games", json!({"side": "white", "level": "easy"}))
+        .await
+        .ok();
+    let (id, token) = (
+        answer["id"].as_str().unwrap(),
+        answer["token"].as_str().unwrap(),
+    );
+    let played = server
+        .post(
+            &format!("/api/games/{id}/moves"),
+            json!({"token": token, "move": "f1-e1"}),
+        )
+        .await
+        .ok();
+    let review = server
+        .get(&format!("/api/games/{reviewed}/review"))
+        .await
+        .ok();
+    assert_eq!(
+        played["moves"].as_array().map(Vec::len),
+        Some(2),
+        "{played}"
+    );
+    assert_eq!(review["status"], "running", "{review}");
+    server.until_done(&reviewed).await;
+}
+
 async fn refusals(b: Backend) {
     let server = Server::new(b, 1).await;
     let start = Position::start().to_text().to_string();
@@ -554,7 +608,7 @@ async fn the_failures_migration_keeps_the_reviews(b: Backend) {
     drop(db);
 }
 
-both_stores!((flavor = "multi_thread", worker_threads = 2); a_blunder_is_marked_with_the_winning_move, a_review_is_computed_once, progress_goes_from_queued_to_done, refusals, a_failing_review_is_bounded, attempts_are_counted, the_queue_bound_is_exact_under_requests_at_once, an_older_database_gains_the_reviews, the_failures_migration_keeps_the_reviews);
+both_stores!((flavor = "multi_thread", worker_threads = 2); a_blunder_is_marked_with_the_winning_move, a_review_is_computed_once, progress_goes_from_queued_to_done, a_review_never_takes_the_search_workers, refusals, a_failing_review_is_bounded, attempts_are_counted, the_queue_bound_is_exact_under_requests_at_once, an_older_database_gains_the_reviews, the_failures_migration_keeps_the_reviews);
 
 /// A request for a review costs 11 of the action budget (`http::review::REVIEW_COST_MS`,
 /// counted as a hard move), also when it is refused.

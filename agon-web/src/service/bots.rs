@@ -2,7 +2,7 @@
 //! it has played no rated game, as lichess has it), holds API tokens (shown once, kept
 //! as digests, named, listed, revoked) and plays through the Bot API
 //! (`crate::http::bots`), whose every operation is the lobby's or the game's own
-//! ([`super::lobby`], [`super::play`], [`super::seat_action`]): the same refusals, a
+//! ([`super::lobby`], `super::play`, `super::seat_action`): the same refusals, a
 //! bot's illegal move refused with agon-core's reason like anyone's.
 //!
 //! **Bots and bots.** A bot plays people, rated or casual, by its seeks and by the

@@ -1,5 +1,5 @@
 //! Game review on the server (issue 34, point 3): a finished game's review computed once
-//! and kept ([`request`], [`status`]), by a bounded queue of its own ([`start`]) that
+//! and kept (`request`, `status`), by a bounded queue of its own ([`start`]) that
 //! never takes the search workers that answer moves.
 //!
 //! A request queues the review in the database (one row a game: a second request, on
@@ -379,7 +379,7 @@ pub(crate) async fn status(app: &Arc<AppState>, id: &str) -> Result<ReviewStatus
 
 /// Starts this server's review tasks ([`ReviewQueue::workers`] of them): each claims the
 /// oldest queued review, computes it and stores it, then looks for the next; idle, it
-/// waits for a request here or [`POLL_EVERY`]. What [`crate::serve_with`] runs; a test
+/// waits for a request here or `POLL_EVERY`. What [`crate::serve_with`] runs; a test
 /// of the service calls it itself.
 pub fn start(app: &Arc<AppState>) -> Vec<tokio::task::JoinHandle<()>> {
     (0..app.reviews.workers)
