@@ -1134,6 +1134,7 @@ GAME_METHODS: Dict[str, Callable[[agon.Game], st.SearchStrategy[Tuple[Any, ...]]
     "observation": lambda g: st.one_of(arguments(), arguments(bool_like())),
     "copy": no_args,
     "_repr_svg_": no_args,
+    "variations": lambda g: arguments(st.integers(-3, g.ply + 3)),
 }
 
 for _method, _args_of in GAME_METHODS.items():
@@ -1150,6 +1151,37 @@ for _method, _args_of in GAME_METHODS.items():
 properties("game", "Game", games(), ["position", "moves", "ply", "turn", "last_move", "positions", "start",
                                      "rules", "chooser"])
 protocol("game", "Game", games())
+
+
+# Records with variations (agon-core's Record docs), nested too: Variation's instances.
+VARIATION_RECORDS = [
+    '[Result "*"]\n\n1. f1-e1 (1. f1-g1 f11-e10) (1. a5-b5) 1... f11-g10 2. e1-f1 *\n',
+    '[Result "*"]\n\n1. f1-e1 f11-g10 (1... f11-e10 (1... l2-l1)) *\n',
+]
+
+
+@st.composite
+def variations(draw: st.DrawFn) -> agon.Variation:
+    game = agon.Game.from_record(draw(st.sampled_from(VARIATION_RECORDS)))
+    found = [v for ply in range(game.ply) for v in game.variations(ply)]
+    found += [w for v in found for i in range(len(v.moves)) for w in v.variations(i)]
+    return draw(st.sampled_from(found))
+
+
+immutable_methods("game", "Variation", variations(), {
+    "variations": lambda v: arguments(st.integers(-3, len(v.moves) + 3)),
+})
+properties("game", "Variation", variations(), ["moves"])
+
+
+@entry("game", "Variation", "Variation.__repr__")
+def _variation_made(data: Data) -> None:
+    # Variations come from records only: the class refuses to be made from Python.
+    args = data.draw(st.lists(hostile_values, max_size=3))
+    ok, made = attempt(lambda: agon.Variation(*args))
+    assert not ok and isinstance(made, TypeError), made
+    variation = data.draw(variations())
+    assert repr(variation).startswith("Variation(")
 
 
 @entry("game", "Game.tags", "Game.result")

@@ -102,7 +102,7 @@ def server(tmp_path: pathlib.Path) -> Iterator[Tuple[str, int, pathlib.Path]]:
     try:
         assert process.stdout is not None
         line = process.stdout.readline()
-        match = re.search(r"http://([0-9.]+):(\d+)/", line)
+        match = re.search(r"listening on ([0-9.]+):(\d+)", line)
         assert match, line
         yield match.group(1), int(match.group(2)), db
     finally:
