@@ -76,6 +76,7 @@ def sign_up(page, username):
     page.locator("#signup-form button[type=submit]").click()
     expect(page.locator("#codes")).to_be_visible()
     expect(page.locator("#codes-title")).to_be_focused()
+    expect(page.locator("#codes-list li")).to_have_count(10)
     codes = page.locator("#codes-list li").all_text_contents()
     return codes
 
@@ -175,6 +176,9 @@ def test_account_life_with_passkeys_and_codes(new_context, site):
     page.get_by_role("button", name="Sign in with a passkey").click()
     expect(page.locator("#signed-in")).to_be_visible()
     page.get_by_role("button", name="New recovery codes").click()
+    # The click only starts the request: read the list once the new codes are in it.
+    expect(page.locator("#codes-title")).to_be_focused()
+    expect(page.locator("#codes-list li")).to_have_count(10)
     fresh = page.locator("#codes-list li").all_text_contents()
     assert len(fresh) == 10 and not set(fresh) & set(codes)
     confirm_codes(page)

@@ -49,7 +49,15 @@ def with_token(ctx, game):
 
 def click_cell(page, cell):
     """A real mouse click at the centre of the cell's hexagon (whatever is drawn on top)."""
-    box = page.locator(f'#board polygon.cell[data-cell="{cell}"]').bounding_box()
+    hexagon = page.locator(f'#board polygon.cell[data-cell="{cell}"]')
+    # The page redraws the board's SVG whenever its state changes (a move arriving, an
+    # option toggled): a redraw between finding the hexagon and measuring it gives no
+    # box, so wait for the redrawn one and measure again.
+    for _ in range(20):
+        hexagon.wait_for(state="visible")
+        box = hexagon.bounding_box()
+        if box:
+            break
     assert box, f"no cell {cell} on the board"
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
