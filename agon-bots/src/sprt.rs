@@ -235,15 +235,36 @@ impl Sprt {
             + f64::from(losses) * (l1 / l0).ln()
     }
 
-    /// The decision on the games by [`Sprt::llr`].
+    /// The fewest games on which [`Sprt::decision`] decides.
+    ///
+    /// The LLR is a large-sample approximation: on a handful of games its variance comes
+    /// from the empty bins' 0.001 games, so that two draws between engines 50 Elo apart
+    /// read as an LLR of -20 and "accept H0", and two wins as +106. Fishtest only looks
+    /// at the LLR after whole batches of games; 30 games, the smallest batch that makes
+    /// an all-draw start unlikely (0.7³⁰ ≈ 2·10⁻⁵ at a 70% draw rate, engine against engine
+    /// at 100 ms), play that part here.
+    ///
+    /// ```
+    /// assert_eq!(agon_bots::Sprt::MIN_GAMES, 30);
+    /// ```
+    pub const MIN_GAMES: u32 = 30;
+
+    /// The decision on the games by [`Sprt::llr`]: [`Decision::Continue`] before
+    /// [`Sprt::MIN_GAMES`] games, whatever the LLR.
     ///
     /// ```
     /// use agon_bots::{Decision, Sprt};
     /// let sprt = Sprt::new(0.0, 50.0, 0.05, 0.05)?;
     /// assert_eq!(sprt.decision(90, 0, 10), Decision::AcceptH1);
+    /// // Two draws are no evidence, though their LLR is far below the bound.
+    /// assert!(sprt.llr(0, 2, 0) < sprt.bounds().0);
+    /// assert_eq!(sprt.decision(0, 2, 0), Decision::Continue);
     /// # Ok::<(), agon_bots::SprtError>(())
     /// ```
     pub fn decision(&self, wins: u32, draws: u32, losses: u32) -> Decision {
+        if u64::from(wins) + u64::from(draws) + u64::from(losses) < u64::from(Sprt::MIN_GAMES) {
+            return Decision::Continue;
+        }
         let llr = self.llr(wins, draws, losses);
         let (lower, upper) = self.bounds();
         if llr >= upper {

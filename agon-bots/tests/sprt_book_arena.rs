@@ -49,6 +49,14 @@ fn logistic_llr_follows_its_formula_and_symmetries() {
 fn decisions_and_errors() {
     let sprt = Sprt::new(0.0, 20.0, 0.05, 0.05).unwrap();
     assert_eq!(sprt.decision(0, 0, 0), Decision::Continue);
+    // Below Sprt::MIN_GAMES nothing is decided, however far the LLR: an all-draw or
+    // all-win start gives it next to no variance.
+    let wide = Sprt::new(0.0, 50.0, 0.05, 0.05).unwrap();
+    assert!(wide.llr(0, 29, 0) < wide.bounds().0 && wide.llr(29, 0, 0) > wide.bounds().1);
+    assert_eq!(wide.decision(0, 29, 0), Decision::Continue);
+    assert_eq!(wide.decision(29, 0, 0), Decision::Continue);
+    assert_eq!(wide.decision(0, 30, 0), Decision::AcceptH0);
+    assert_eq!(wide.decision(30, 0, 0), Decision::AcceptH1);
     assert_eq!(sprt.decision(400, 200, 250), Decision::AcceptH1);
     assert_eq!(sprt.decision(250, 200, 400), Decision::AcceptH0);
     assert_eq!(Sprt::new(0.0, 0.0, 0.05, 0.05), Err(SprtError::EloOrder));
