@@ -381,6 +381,178 @@ async fn the_lobby_stream_shows_seeks_coming_and_going_and_resumes(b: Backend) {
     assert_eq!(resumed.next("gone").await.data["game"], started["game"]);
 }
 
+/// The next event of `stream`, whatever its kind, within 5 s.
+async fn next_event(stream: &mut Stream) -> common::Sse {
+    tokio::time::timeout(std::time::Duration::from_secs(5), stream.events.recv())
+        .await
+        .expect("no event within 5 s")
+        .expect("the stream ended")
+}
+
+/// Asserts that `stream` sends nothing more within `ms`.
+async fn silent(stream: &mut Stream, ms: u64) {
+    let waited =
+        tokio::time::timeout(std::time::Duration::from_millis(ms), stream.events.recv()).await;
+    if let Ok(Some(event)) = waited {
+        panic!("unexpected {} {:?}: {}", event.event, event.id, event.data);
+    }
+}
+
+/// How many times the server read the lobby's log (its metric).
+async fn log_reads(server: &Server) -> u64 {
+    let text = reqwest::get(format!("{}/metrics", server.base))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    text.lines()
+        .find_map(|line| line.strip_prefix("agon_lobby_log_reads_total "))
+        .unwrap_or_else(|| panic!("no lobby reads counted in {text}"))
+        .parse()
+        .unwrap()
+}
+
+/// Many streams of the lobby (people's and a bot's) cost one read of the lobby's log an
+/// event: the server's feed reads it once and every stream takes its events from there,
+/// keeping those it may see (a direct challenge only reaches its two players). A stream
+/// resuming by `Last-Event-ID` gets exactly the events it missed that it may see, from the
+/// feed, without a read; one resuming from a place the log never reached gets the whole
+/// list.
+async fn many_streams_cost_one_read_an_event_and_a_resume_gets_what_it_missed(b: Backend) {
+    let server = server(b).await;
+    let mut zoe = Browser::new(&server);
+    zoe.sign_in(&server.store, "00000000000000a1", "Zoe").await;
+    let mut max = Browser::new(&server);
+    max.sign_in(&server.store, "00000000000000b2", "Max").await;
+    let (status, made) = max.post("/api/account/bot", json!({})).await;
+    assert_eq!(status, 200, "{made}");
+    let (status, made) = max.post("/api/account/tokens", json!({})).await;
+    assert_eq!(status, 201, "{made}");
+    let response = reqwest::Client::new()
+        .get(format!("{}/api/bot/stream/event", server.base))
+        .bearer_auth(made["token"].as_str().unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let mut bot_events = read_events(response);
+    let mut guests: Vec<Browser> = (0..8).map(|_| Browser::new(&server)).collect();
+    let mut streams = vec![zoe.stream(None).await];
+    for guest in guests.iter_mut() {
+        streams.push(guest.stream(None).await);
+    }
+    for stream in streams.iter_mut() {
+        stream.next("seeks").await;
+    }
+    // A first event, read by the feed: then every stream is under way.
+    let (warm, _) = guests[0].seek(json!({"control": "5+3"})).await;
+    let mut start = 0;
+    for stream in streams.iter_mut() {
+        start = stream.next("seek").await.id.unwrap();
+    }
+    if b == Backend::Postgres {
+        // The listener is up (it marks the feed stale when it starts listening).
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    }
+    // The last guest leaves: it will resume.
+    let mut left = streams.pop().unwrap();
+    silent(&mut left, 50).await;
+    drop(left);
+    let before = log_reads(&server).await;
+    // A seek (everyone's), a challenge from Zoe to the bot (theirs only), a cancel.
+    let (seek, _) = guests[1].seek(json!({"control": "3+2"})).await;
+    for stream in streams.iter_mut() {
+        let event = stream.next("seek").await;
+        assert_eq!(
+            (event.id, event.data["seek"]["id"].as_str()),
+            (Some(start + 1), Some(seek.as_str()))
+        );
+    }
+    let (status, challenge) = zoe
+        .post(
+            "/api/lobby/challenges",
+            json!({"username": "Max", "control": "5+3"}),
+        )
+        .await;
+    assert_eq!(status, 201, "{challenge}");
+    let challenge = challenge["seek"]["id"].as_str().unwrap().to_string();
+    let to_zoe = streams[0].next("seek").await;
+    assert_eq!(
+        (to_zoe.id, to_zoe.data["seek"]["id"].as_str()),
+        (Some(start + 2), Some(challenge.as_str()))
+    );
+    let to_bot = bot_events.next("challenge").await;
+    assert_eq!(
+        to_bot.data["challenge"]["id"].as_str(),
+        Some(challenge.as_str())
+    );
+    let (status, _) = guests[1]
+        .post(&format!("/api/lobby/seeks/{seek}/cancel"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    for stream in streams.iter_mut() {
+        let event = next_event(stream).await;
+        assert_eq!(
+            (event.event.as_str(), event.id, event.data["id"].as_str()),
+            ("gone", Some(start + 3), Some(seek.as_str())),
+            "the challenge reaches Zoe and the bot only"
+        );
+    }
+    assert_eq!(
+        log_reads(&server).await,
+        before + 3,
+        "{} streams, three events: three reads",
+        streams.len() + 1
+    );
+    // The guest who left resumes: the seek and its cancel, not Zoe's challenge.
+    let mut resumed = guests[7].stream(Some(start)).await;
+    let got = [
+        next_event(&mut resumed).await,
+        next_event(&mut resumed).await,
+    ];
+    assert_eq!(
+        got.iter()
+            .map(|e| (e.event.as_str(), e.id.unwrap()))
+            .collect::<Vec<_>>(),
+        [("seek", start + 1), ("gone", start + 3)]
+    );
+    silent(&mut resumed, 300).await;
+    // Zoe in a second tab, from the warm-up seek: all three, hers marked.
+    let mut tab = Browser::new(&server);
+    tab.cookies = zoe.cookies.clone();
+    let mut again = tab.stream(Some(start)).await;
+    let got = [
+        next_event(&mut again).await,
+        next_event(&mut again).await,
+        next_event(&mut again).await,
+    ];
+    assert_eq!(
+        got.iter().map(|e| e.id.unwrap()).collect::<Vec<_>>(),
+        [start + 1, start + 2, start + 3]
+    );
+    assert_eq!(got[1].data["seek"]["mine"], true);
+    silent(&mut again, 100).await;
+    assert_eq!(
+        log_reads(&server).await,
+        before + 3,
+        "resumed from the feed"
+    );
+    // A place the log never reached: the whole list (the warm-up seek, Zoe's challenge),
+    // after one read that finds the log ends before it.
+    let mut made_up = tab.stream(Some(start + 1000)).await;
+    let list = made_up.next("seeks").await;
+    assert_eq!(list.id, Some(start + 3));
+    let ids: Vec<&str> = list.data["seeks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [warm.as_str(), challenge.as_str()]);
+    assert_eq!(log_reads(&server).await, before + 4);
+}
+
 async fn a_seek_expires_once_its_poster_left(b: Backend) {
     let server = server(b).await;
     let mut ann = Browser::new(&server);
@@ -855,6 +1027,7 @@ both_stores!((flavor = "multi_thread", worker_threads = 2);
     quick_pairing_pairs_two_players,
     many_quick_pairings_at_once_all_pair_or_wait,
     the_lobby_stream_shows_seeks_coming_and_going_and_resumes,
+    many_streams_cost_one_read_an_event_and_a_resume_gets_what_it_missed,
     a_seek_expires_once_its_poster_left,
     refusals_and_limits,
     a_direct_challenge_is_seen_by_its_player_and_answered,

@@ -170,7 +170,7 @@ fn gone_event(seek: &Seek, reason: &str, game: Option<&str>) -> NewEvent {
 
 /// Tells this server's lobby streams that the log holds event `seq`.
 pub(crate) fn heard(app: &AppState, seq: i64) {
-    app.lobby.send_modify(|last| *last = (*last).max(seq));
+    app.lobby.heard(seq);
 }
 
 /// The lobby's answer to a store's error: `404 unknown-seek`, `409 too-many-seeks`.

@@ -144,11 +144,17 @@ impl LobbyEvent {
     /// assert!(e.shown_to(Some("a1")) && !e.shown_to(Some("b2")) && !e.shown_to(None));
     /// ```
     pub fn shown_to(&self, account: Option<&str>) -> bool {
-        match (&self.audience, account) {
-            (None, _) => true,
-            (Some(ids), Some(account)) => ids.iter().any(|id| id == account),
-            (Some(_), None) => false,
-        }
+        shown_to(self.audience.as_deref(), account)
+    }
+}
+
+/// Whether a viewer signed in as `account` (or not) may see an event for `audience`
+/// (`None`: everyone; else the accounts it concerns).
+pub(crate) fn shown_to(audience: Option<&[String]>, account: Option<&str>) -> bool {
+    match (audience, account) {
+        (None, _) => true,
+        (Some(ids), Some(account)) => ids.iter().any(|id| id == account),
+        (Some(_), None) => false,
     }
 }
 
@@ -167,6 +173,9 @@ pub(crate) enum Pairing {
     /// waiting seeks instead of all trying the next oldest, where all but one lose again.
     AnyOfOldest,
 }
+
+/// The most events one read of the log answers (`Store::lobby_events_after`).
+pub(crate) const LOG_BATCH: usize = 1000;
 
 /// What the log holds after a point (`Store::lobby_events_after`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -468,14 +477,18 @@ impl Store {
         Ok(seq)
     }
 
-    /// The lobby's events after number `after`, or [`LobbyLog::Gap`] when some of them
-    /// are no longer kept.
-    pub(crate) async fn lobby_events_after(&self, after: i64) -> Result<LobbyLog, StoreError> {
+    /// The lobby's events after number `after` (at most [`LOG_BATCH`] of them, the oldest),
+    /// or [`LobbyLog::Gap`] when some of them are no longer kept; with the number of the
+    /// lobby's last event.
+    pub(crate) async fn lobby_events_after(
+        &self,
+        after: i64,
+    ) -> Result<(LobbyLog, i64), StoreError> {
         let reads = vec![
             Statement::new("SELECT seq FROM lobby_head WHERE id = 1", vec![]),
             Statement::new(
-                "SELECT seq, audience, data FROM lobby_events WHERE seq > ?1 ORDER BY seq LIMIT 1000",
-                vec![Value::Int(Some(after))],
+                "SELECT seq, audience, data FROM lobby_events WHERE seq > ?1 ORDER BY seq LIMIT ?2",
+                vec![Value::Int(Some(after)), Value::Int(Some(LOG_BATCH as i64))],
             ),
         ];
         let (log, _) = self
@@ -509,7 +522,7 @@ impl Store {
                     true => LobbyLog::Events(events),
                     false => LobbyLog::Gap,
                 };
-                Ok((Vec::new(), log))
+                Ok((Vec::new(), (log, last)))
             })
             .await?;
         Ok(log)
