@@ -326,7 +326,7 @@ async fn quick_pairing_pairs_two_players(b: Backend) {
 /// after five rounds the rest got `409 conflict`.
 async fn many_quick_pairings_at_once_all_pair_or_wait(b: Backend) {
     let server = server(b).await;
-    // Six seeks wait (the most one address may have open).
+    // Six seeks wait (the bounds on open seeks are off here).
     for _ in 0..6 {
         Browser::new(&server)
             .seek(json!({"control": "5+3", "colour": "random"}))
@@ -587,8 +587,15 @@ async fn a_seek_expires_once_its_poster_left(b: Backend) {
     assert!(!listed(&mut watcher).await.contains(&id));
 }
 
+/// The refusals of a seek, and the bounds on open seeks as configured (2 a player, 5 an
+/// address here, not the defaults).
 async fn refusals_and_limits(b: Backend) {
-    let server = server(b).await;
+    let limits = agon_web::limits::LimitConfig {
+        seeks_per_player: Some(2),
+        seeks_per_address: Some(5),
+        ..agon_web::limits::LimitConfig::off()
+    };
+    let server = server_with(b, limits).await;
     let mut ann = Browser::new(&server);
     let cases = [
         (
@@ -625,14 +632,15 @@ async fn refusals_and_limits(b: Backend) {
         .await;
     assert_eq!((status, own["error"].as_str()), (409, Some("own-seek")));
     ann.seek(json!({"control": "5+3"})).await;
-    ann.seek(json!({"control": "5+3"})).await;
-    let (status, many) = ann
-        .post("/api/lobby/seeks", json!({"control": "5+3"}))
-        .await;
-    assert_eq!(
-        (status, many["error"].as_str()),
-        (409, Some("too-many-seeks"))
-    );
+    // Ann has her two: a third seek is refused, a quick pairing that would post one too.
+    for path in ["/api/lobby/seeks", "/api/lobby/quick"] {
+        let (status, many) = ann.post(path, json!({"control": "10+5"})).await;
+        assert_eq!(
+            (status, many["error"].as_str()),
+            (409, Some("too-many-seeks")),
+            "{path}"
+        );
+    }
     // A rated seek: signed-in players only, accepted only by one.
     let mut zoe = Browser::new(&server);
     zoe.sign_in(&server.store, "00000000000000a1", "Zoe").await;
@@ -655,12 +663,14 @@ async fn refusals_and_limits(b: Backend) {
     let mut held: Vec<_> = seats.into_iter().flatten().collect();
     held.sort();
     assert_eq!(held, ["00000000000000a1", "00000000000000b2"]);
-    // Per address: other guests of the same address fill its six.
+    // Per address: other guests of the same address fill its five (Ann's two, Bob's
+    // two, one of Cid's), though Cid has one only.
     let mut bob = Browser::new(&server);
-    for _ in 0..3 {
+    for _ in 0..2 {
         bob.seek(json!({"control": "5+3"})).await;
     }
     let mut cid = Browser::new(&server);
+    cid.seek(json!({"control": "5+3"})).await;
     let (status, many) = cid
         .post("/api/lobby/seeks", json!({"control": "5+3"}))
         .await;
@@ -668,6 +678,22 @@ async fn refusals_and_limits(b: Backend) {
         (status, many["error"].as_str()),
         (409, Some("too-many-seeks"))
     );
+    // Once one of Bob's goes, Cid posts.
+    let bobs = bob.get("/api/lobby/seeks").await;
+    let first = bobs["seeks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["mine"] == true)
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (status, _) = bob
+        .post(&format!("/api/lobby/seeks/{first}/cancel"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    cid.seek(json!({"control": "5+3"})).await;
     // A request from another site is refused.
     let response = reqwest::Client::new()
         .post(format!("{}/api/lobby/seeks", server.base))

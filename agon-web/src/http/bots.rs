@@ -292,7 +292,7 @@ pub async fn decline(
         (status = 201, description = "The seek (and a seat token the bot may ignore)", body = PostedSeek),
         (status = 400, description = "a field is wrong: `invalid-field`, `invalid-clock`, `unknown-preset`, `unknown-rule-option`, `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`, `malformed-rules`, `not-ratable`; a token in the query: `invalid-field`", body = ErrorBody),
         (status = 401, description = BAD_TOKEN, body = ErrorBody),
-        (status = 409, description = "the bot or its address has 3 or 6 open seeks: `too-many-seeks`", body = ErrorBody),
+        (status = 409, description = "the bot or its address has as many open seeks and challenges as it may (`--seeks-per-player`, by default 3; `--seeks-per-address`, 6): `too-many-seeks`", body = ErrorBody),
     ))]
 pub async fn seek(
     State(app): State<Arc<AppState>>,

@@ -316,7 +316,7 @@ pub async fn seeks(
         (status = 201, description = "The seek, and the poster's seat token for its game", body = PostedSeek),
         (status = 400, description = "a field is wrong: `invalid-field`, `invalid-clock`, `unknown-preset`, `unknown-rule-option`, `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`, `malformed-rules`", body = ErrorBody),
         (status = 403, description = "a rated seek by a guest: `rated-needs-account`", body = ErrorBody),
-        (status = 409, description = "the poster or the address has 3 or 6 open seeks: `too-many-seeks`", body = ErrorBody),
+        (status = 409, description = "the poster or the address has as many open seeks and challenges as it may (`--seeks-per-player`, by default 3; `--seeks-per-address`, 6): `too-many-seeks`", body = ErrorBody),
     ))]
 pub async fn post_seek(
     State(app): State<Arc<AppState>>,

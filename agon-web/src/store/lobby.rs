@@ -15,6 +15,7 @@
 use super::accounts::{bytes, text};
 use super::sql::{Cell, Rows, Statement, Value};
 use super::{Change, Store, StoreError, CHANNEL};
+use crate::game::lobby::SeekBounds;
 use crate::game::WebGame;
 
 /// The lobby's tables, one text for both dialects: SQLite's migration 7 to 8, PostgreSQL's
@@ -208,10 +209,8 @@ fn audience_text(audience: &Option<Vec<String>>) -> Value {
 }
 
 impl Store {
-    /// Stores a new seek and logs `event`, unless its poster has
-    /// [`MAX_SEEKS_PER_POSTER`](crate::game::lobby::MAX_SEEKS_PER_POSTER) open already, or
-    /// its address [`MAX_SEEKS_PER_ADDRESS`](crate::game::lobby::MAX_SEEKS_PER_ADDRESS)
-    /// ([`StoreError::TooManySeeks`]). With a [`Pairing`] other than `Post` (a quick
+    /// Stores a new seek and logs `event`, unless its poster or its address has as many
+    /// open already as `bounds` allow ([`StoreError::TooManySeeks`]). With a [`Pairing`] other than `Post` (a quick
     /// pairing), an open seek of another poster with the same control, rules and rating
     /// is answered (`Err(id)`, nothing written) rather than a second one posted beside it:
     /// under the lobby's lock, so two quick pairings at once pair with each other.
@@ -221,6 +220,7 @@ impl Store {
         seek: Seek,
         event: NewEvent,
         pairing: Pairing,
+        bounds: SeekBounds,
     ) -> Result<Result<i64, String>, StoreError> {
         let mut reads = vec![
             head(),
@@ -282,9 +282,9 @@ impl Store {
                 }
                 let mine = rows[1].first().map_or(Ok(0), |r| r[0].int())?;
                 let here = rows[2].first().map_or(Ok(0), |r| r[0].int())?;
-                if mine >= crate::game::lobby::MAX_SEEKS_PER_POSTER
-                    || here >= crate::game::lobby::MAX_SEEKS_PER_ADDRESS
-                {
+                let full =
+                    |count: i64, bound: Option<u32>| bound.is_some_and(|b| count >= i64::from(b));
+                if full(mine, bounds.per_player) || full(here, bounds.per_address) {
                     return Err(StoreError::TooManySeeks);
                 }
                 let (seq, log) = log(head_seq(&rows[0])?, vec![event], now);
