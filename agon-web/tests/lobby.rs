@@ -6,155 +6,13 @@
 
 use std::sync::Arc;
 
-use agon_web::game::account::Token;
-use agon_web::store::NewAccount;
 use agon_web::{Config, Store};
 use serde_json::{json, Value};
 
 #[macro_use]
 mod common;
-use common::{read_events, Backend, Stream};
-
-/// A server on a test database, and its store.
-struct Server {
-    base: String,
-    store: Arc<Store>,
-    _db: common::TestDb,
-    _stop: tokio::sync::oneshot::Sender<()>,
-}
-
-async fn server(b: Backend) -> Server {
-    server_with(b, agon_web::limits::LimitConfig::off()).await
-}
-
-async fn server_with(b: Backend, limits: agon_web::limits::LimitConfig) -> Server {
-    let config = Config {
-        limits,
-        ..Config::default()
-    };
-    let (state, db) = common::state(b, config).await;
-    serve(state, db).await
-}
-
-/// Serves `state` (on `db`, kept until the server is dropped) on a free port.
-async fn serve(state: agon_web::AppState, db: common::TestDb) -> Server {
-    let store = state.store.clone();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(agon_web::serve_on(listener, state, async move {
-        let _ = stopped.await;
-    }));
-    Server {
-        base,
-        store,
-        _db: db,
-        _stop: stop,
-    }
-}
-
-/// A browser: it keeps the cookies the answers set (the lobby's, a session's) and sends
-/// the site's origin.
-struct Browser {
-    client: reqwest::Client,
-    base: String,
-    cookies: Vec<String>,
-}
-
-impl Browser {
-    fn new(server: &Server) -> Browser {
-        Browser {
-            client: reqwest::Client::new(),
-            base: server.base.clone(),
-            cookies: Vec::new(),
-        }
-    }
-
-    /// The site's origin: a loopback server names itself `localhost`.
-    fn origin(&self) -> String {
-        self.base.replace("127.0.0.1", "localhost")
-    }
-
-    fn keep(&mut self, response: &reqwest::Response) {
-        for set in response.headers().get_all("set-cookie") {
-            let pair = set.to_str().unwrap().split(';').next().unwrap().to_string();
-            let name = pair.split('=').next().unwrap().to_string();
-            self.cookies.retain(|c| !c.starts_with(&format!("{name}=")));
-            self.cookies.push(pair);
-        }
-    }
-
-    async fn post(&mut self, path: &str, body: Value) -> (u16, Value) {
-        let response = self
-            .client
-            .post(format!("{}{path}", self.base))
-            .header("origin", self.origin())
-            .header("cookie", self.cookies.join("; "))
-            .json(&body)
-            .send()
-            .await
-            .unwrap();
-        self.keep(&response);
-        (response.status().as_u16(), response.json().await.unwrap())
-    }
-
-    async fn get(&mut self, path: &str) -> Value {
-        let response = self
-            .client
-            .get(format!("{}{path}", self.base))
-            .header("cookie", self.cookies.join("; "))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), 200);
-        self.keep(&response);
-        response.json().await.unwrap()
-    }
-
-    async fn stream(&mut self, last: Option<i64>) -> Stream {
-        let mut request = self
-            .client
-            .get(format!("{}/api/lobby/events", self.base))
-            .header("cookie", self.cookies.join("; "));
-        if let Some(last) = last {
-            request = request.header("last-event-id", last.to_string());
-        }
-        let response = request.send().await.unwrap();
-        assert_eq!(response.status(), 200);
-        self.keep(&response);
-        read_events(response)
-    }
-
-    /// Posts a seek, which must be created: (its id, the poster's seat token).
-    async fn seek(&mut self, body: Value) -> (String, String) {
-        let (status, posted) = self.post("/api/lobby/seeks", body).await;
-        assert_eq!(status, 201, "{posted}");
-        let id = posted["seek"]["id"].as_str().unwrap().to_string();
-        (id, posted["token"].as_str().unwrap().to_string())
-    }
-
-    /// Signs in as a new account `name` (made in the store, with a session).
-    async fn sign_in(&mut self, store: &Store, id: &str, name: &str) {
-        let new = NewAccount {
-            id: id.into(),
-            username: agon_web::game::account::Username::parse(name).unwrap(),
-            user_handle: [id.as_bytes()[15]; 32],
-            bot: false,
-        };
-        store.create_account(&new, 1).await.unwrap();
-        let mut bytes = [0u8; 20];
-        bytes[..16].copy_from_slice(id.as_bytes());
-        let token = Token::session(bytes);
-        store
-            .create_session(&token, id, "test", agon_web::now_ms())
-            .await
-            .unwrap();
-        let site = agon_web::game::site::SiteOrigin::parse(&self.origin()).unwrap();
-        let set = agon_web::accounts::session_set_cookie(&site, Some(&token));
-        self.cookies
-            .push(set.split(';').next().unwrap().to_string());
-    }
-}
+use common::online::{serve, server, server_with, Client as Browser, Server};
+use common::{Backend, Stream};
 
 /// The ids of the seeks listed.
 async fn listed(browser: &mut Browser) -> Vec<String> {
@@ -357,7 +215,7 @@ async fn many_quick_pairings_at_once_all_pair_or_wait(b: Backend) {
 async fn the_lobby_stream_shows_seeks_coming_and_going_and_resumes(b: Backend) {
     let server = server(b).await;
     let (mut ann, mut bob) = (Browser::new(&server), Browser::new(&server));
-    let mut events = ann.stream(None).await;
+    let mut events = ann.lobby_stream(None).await;
     let first = events.next("seeks").await;
     assert_eq!(first.data["seeks"], json!([]));
     let start = first.id.unwrap();
@@ -375,7 +233,7 @@ async fn the_lobby_stream_shows_seeks_coming_and_going_and_resumes(b: Backend) {
     assert_eq!(gone.id, Some(start + 2));
     drop(events);
     // A stream resuming after the first event gets the two that followed, in order.
-    let mut resumed = bob.stream(Some(start)).await;
+    let mut resumed = bob.lobby_stream(Some(start)).await;
     let again = resumed.next("seek").await;
     assert_eq!(again.id, Some(start + 1));
     assert_eq!(resumed.next("gone").await.data["game"], started["game"]);
@@ -423,24 +281,12 @@ async fn many_streams_cost_one_read_an_event_and_a_resume_gets_what_it_missed(b:
     let server = server(b).await;
     let mut zoe = Browser::new(&server);
     zoe.sign_in(&server.store, "00000000000000a1", "Zoe").await;
-    let mut max = Browser::new(&server);
-    max.sign_in(&server.store, "00000000000000b2", "Max").await;
-    let (status, made) = max.post("/api/account/bot", json!({})).await;
-    assert_eq!(status, 200, "{made}");
-    let (status, made) = max.post("/api/account/tokens", json!({})).await;
-    assert_eq!(status, 201, "{made}");
-    let response = reqwest::Client::new()
-        .get(format!("{}/api/bot/stream/event", server.base))
-        .bearer_auth(made["token"].as_str().unwrap())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
-    let mut bot_events = read_events(response);
+    let mut max = Browser::bot(&server, "00000000000000b2", "Max").await;
+    let mut bot_events = max.stream("/api/bot/stream/event").await;
     let mut guests: Vec<Browser> = (0..8).map(|_| Browser::new(&server)).collect();
-    let mut streams = vec![zoe.stream(None).await];
+    let mut streams = vec![zoe.lobby_stream(None).await];
     for guest in guests.iter_mut() {
-        streams.push(guest.stream(None).await);
+        streams.push(guest.lobby_stream(None).await);
     }
     for stream in streams.iter_mut() {
         stream.next("seeks").await;
@@ -506,7 +352,7 @@ async fn many_streams_cost_one_read_an_event_and_a_resume_gets_what_it_missed(b:
         streams.len() + 1
     );
     // The guest who left resumes: the seek and its cancel, not Zoe's challenge.
-    let mut resumed = guests[7].stream(Some(start)).await;
+    let mut resumed = guests[7].lobby_stream(Some(start)).await;
     let got = [
         next_event(&mut resumed).await,
         next_event(&mut resumed).await,
@@ -521,7 +367,7 @@ async fn many_streams_cost_one_read_an_event_and_a_resume_gets_what_it_missed(b:
     // Zoe in a second tab, from the warm-up seek: all three, hers marked.
     let mut tab = Browser::new(&server);
     tab.cookies = zoe.cookies.clone();
-    let mut again = tab.stream(Some(start)).await;
+    let mut again = tab.lobby_stream(Some(start)).await;
     let got = [
         next_event(&mut again).await,
         next_event(&mut again).await,
@@ -540,7 +386,7 @@ async fn many_streams_cost_one_read_an_event_and_a_resume_gets_what_it_missed(b:
     );
     // A place the log never reached: the whole list (the warm-up seek, Zoe's challenge),
     // after one read that finds the log ends before it.
-    let mut made_up = tab.stream(Some(start + 1000)).await;
+    let mut made_up = tab.lobby_stream(Some(start + 1000)).await;
     let list = made_up.next("seeks").await;
     assert_eq!(list.id, Some(start + 3));
     let ids: Vec<&str> = list.data["seeks"]
@@ -558,7 +404,7 @@ async fn a_seek_expires_once_its_poster_left(b: Backend) {
     let mut ann = Browser::new(&server);
     let (id, _) = ann.seek(json!({"control": "1+0"})).await;
     let mut watcher = Browser::new(&server);
-    let mut events = watcher.stream(None).await;
+    let mut events = watcher.lobby_stream(None).await;
     events.next("seeks").await;
     // No stream of Ann's has seen it for over a minute (made so in the database).
     common::execute(&server.store, "UPDATE seeks SET seen_ms = 0").await;
@@ -734,7 +580,7 @@ async fn a_direct_challenge_is_seen_by_its_player_and_answered(b: Backend) {
         (status, refused["error"].as_str()),
         (404, Some("unknown-player"))
     );
-    let mut max_events = max.stream(None).await;
+    let mut max_events = max.lobby_stream(None).await;
     max_events.next("seeks").await;
     let (status, posted) = zoe
         .post(
@@ -785,7 +631,7 @@ async fn a_direct_challenge_is_seen_by_its_player_and_answered(b: Backend) {
 async fn a_seek_is_marked_mine_for_its_poster_in_every_tab(b: Backend) {
     let server = server(b).await;
     let (mut ann, mut bob) = (Browser::new(&server), Browser::new(&server));
-    let mut bob_events = bob.stream(None).await;
+    let mut bob_events = bob.lobby_stream(None).await;
     bob_events.next("seeks").await;
     let (status, posted) = ann
         .post("/api/lobby/seeks", json!({"control": "5+3"}))
@@ -796,7 +642,7 @@ async fn a_seek_is_marked_mine_for_its_poster_in_every_tab(b: Backend) {
     // A second tab: the same browser's cookie.
     let mut tab = Browser::new(&server);
     tab.cookies = ann.cookies.clone();
-    let mut tab_events = tab.stream(None).await;
+    let mut tab_events = tab.lobby_stream(None).await;
     let listed = tab_events.next("seeks").await;
     assert_eq!(listed.data["seeks"][0]["mine"], true);
     assert_eq!(bob.get("/api/lobby/seeks").await["seeks"][0]["mine"], false);
@@ -890,7 +736,7 @@ async fn two_servers_share_the_lobby() {
     let state = agon_web::AppState::connect(&config).await.unwrap();
     let b = serve(state, common::database(Backend::Sqlite).await).await;
     let mut watcher = Browser::new(&a);
-    let mut events = watcher.stream(None).await;
+    let mut events = watcher.lobby_stream(None).await;
     events.next("seeks").await;
     // The listener of server A is up once a change of A's own went through it.
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
