@@ -246,7 +246,16 @@ impl LobbyFeed {
             _ => {
                 let from = self.recent().last;
                 // The first read starts from the first stream's place.
-                let (events, head) = read_log(store, metrics, from.unwrap_or(after)).await?;
+                let (events, head) = match read_log(store, metrics, from.unwrap_or(after)).await {
+                    Ok(read) => read,
+                    Err(e) => {
+                        // Still to be read by the next stream asking.
+                        if stale {
+                            self.stale.store(true, Ordering::SeqCst);
+                        }
+                        return Err(e);
+                    }
+                };
                 *reading = Some(tokio::time::Instant::now());
                 let mut recent = self.recent();
                 match events {
@@ -320,5 +329,50 @@ async fn read_log(
         if !full || from >= head {
             return Ok((Some(events), head));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::LobbyEvent;
+
+    fn event(seq: i64) -> Arc<FedEvent> {
+        Arc::new(FedEvent::of(LobbyEvent {
+            seq,
+            audience: None,
+            data: "{}".into(),
+        }))
+    }
+
+    fn seqs(held: Held) -> Vec<i64> {
+        match held {
+            Held::Events(events) => events.iter().map(|e| e.seq).collect(),
+            Held::Unread => panic!("unread"),
+            Held::Behind => panic!("behind"),
+        }
+    }
+
+    #[test]
+    fn the_feed_keeps_its_last_events_and_knows_who_is_behind() {
+        let mut recent = Recent::default();
+        assert!(
+            matches!(recent.after(0, 0), Held::Unread),
+            "nothing read yet"
+        );
+        recent.restart(10);
+        let last = 10 + KEPT as i64 + 5;
+        recent.extend((11..=last).map(event).collect());
+        // The five oldest went: the feed holds 16 to `last`.
+        assert_eq!((recent.base, recent.last), (15, Some(last)));
+        assert_eq!(recent.events.len(), KEPT);
+        assert!(matches!(recent.after(14, last), Held::Behind));
+        assert_eq!(seqs(recent.after(15, last)).len(), KEPT);
+        assert_eq!(seqs(recent.after(last - 2, last)), [last - 1, last]);
+        assert_eq!(seqs(recent.after(last, last)), Vec::<i64>::new());
+        assert!(matches!(recent.after(last, last + 1), Held::Unread));
+        recent.extend(vec![event(last + 1)]);
+        assert_eq!(seqs(recent.after(last, last + 1)), [last + 1]);
+        assert_eq!(recent.base, 16);
     }
 }
