@@ -51,13 +51,14 @@ async fn a_seek_is_posted_listed_cancelled_and_accepted(b: Backend) {
         (Some(false), Some("white"))
     );
     // Another's seek is not Bob's to cancel; Ann cancels a second seek of hers.
-    let (status, refused) = bob
-        .post(&format!("/api/lobby/seeks/{id}/cancel"), json!({}))
-        .await;
-    assert_eq!(
-        (status, refused["error"].as_str()),
-        (404, Some("unknown-seek"))
-    );
+    bob.refused(
+        "POST",
+        &format!("/api/lobby/seeks/{id}/cancel"),
+        json!({}),
+        404,
+        "unknown-seek",
+    )
+    .await;
     let (other, _) = ann.seek(json!({"control": "correspondence"})).await;
     let (status, _) = ann
         .post(&format!("/api/lobby/seeks/{other}/cancel"), json!({}))
@@ -106,13 +107,14 @@ async fn a_seek_is_posted_listed_cancelled_and_accepted(b: Backend) {
     assert_eq!(status, 409, "Ann's token is not Black's");
     // The seek is gone: accepting it again finds nothing.
     let mut cid = Browser::new(&server);
-    let (status, gone) = cid
-        .post(&format!("/api/lobby/seeks/{id}/accept"), json!({}))
-        .await;
-    assert_eq!(
-        (status, gone["error"].as_str()),
-        (404, Some("unknown-seek"))
-    );
+    cid.refused(
+        "POST",
+        &format!("/api/lobby/seeks/{id}/accept"),
+        json!({}),
+        404,
+        "unknown-seek",
+    )
+    .await;
 }
 
 async fn two_accepts_at_once_give_one_game(b: Backend) {
@@ -169,13 +171,14 @@ async fn quick_pairing_pairs_two_players(b: Backend) {
         listed(&mut bob).await,
         [again["seek"]["id"].as_str().unwrap()]
     );
-    let (status, refused) = bob
-        .post("/api/lobby/quick", json!({"control": "4+2"}))
-        .await;
-    assert_eq!(
-        (status, refused["error"].as_str()),
-        (400, Some("invalid-clock"))
-    );
+    bob.refused(
+        "POST",
+        "/api/lobby/quick",
+        json!({"control": "4+2"}),
+        400,
+        "invalid-clock",
+    )
+    .await;
 }
 
 /// Many quick pairings at once, with seeks waiting: each is answered (paired or waiting),
@@ -473,10 +476,14 @@ async fn refusals_and_limits(b: Backend) {
         );
     }
     let (id, _) = ann.seek(json!({"control": "5+3"})).await;
-    let (status, own) = ann
-        .post(&format!("/api/lobby/seeks/{id}/accept"), json!({}))
-        .await;
-    assert_eq!((status, own["error"].as_str()), (409, Some("own-seek")));
+    ann.refused(
+        "POST",
+        &format!("/api/lobby/seeks/{id}/accept"),
+        json!({}),
+        409,
+        "own-seek",
+    )
+    .await;
     ann.seek(json!({"control": "5+3"})).await;
     // Ann has her two: a third seek is refused, a quick pairing that would post one too.
     for path in ["/api/lobby/seeks", "/api/lobby/quick"] {
@@ -491,13 +498,15 @@ async fn refusals_and_limits(b: Backend) {
     let mut zoe = Browser::new(&server);
     zoe.sign_in(&server.store, "00000000000000a1", "Zoe").await;
     let (rated, _) = zoe.seek(json!({"control": "5+3", "rated": true})).await;
-    let (status, guest) = Browser::new(&server)
-        .post(&format!("/api/lobby/seeks/{rated}/accept"), json!({}))
+    Browser::new(&server)
+        .refused(
+            "POST",
+            &format!("/api/lobby/seeks/{rated}/accept"),
+            json!({}),
+            403,
+            "rated-needs-account",
+        )
         .await;
-    assert_eq!(
-        (status, guest["error"].as_str()),
-        (403, Some("rated-needs-account"))
-    );
     let mut max = Browser::new(&server);
     max.sign_in(&server.store, "00000000000000b2", "Max").await;
     let (status, started) = max
@@ -517,13 +526,14 @@ async fn refusals_and_limits(b: Backend) {
     }
     let mut cid = Browser::new(&server);
     cid.seek(json!({"control": "5+3"})).await;
-    let (status, many) = cid
-        .post("/api/lobby/seeks", json!({"control": "5+3"}))
-        .await;
-    assert_eq!(
-        (status, many["error"].as_str()),
-        (409, Some("too-many-seeks"))
-    );
+    cid.refused(
+        "POST",
+        "/api/lobby/seeks",
+        json!({"control": "5+3"}),
+        409,
+        "too-many-seeks",
+    )
+    .await;
     // Once one of Bob's goes, Cid posts.
     let bobs = bob.get("/api/lobby/seeks").await;
     let first = bobs["seeks"]
@@ -560,26 +570,22 @@ async fn a_direct_challenge_is_seen_by_its_player_and_answered(b: Backend) {
     );
     zoe.sign_in(&server.store, "00000000000000a1", "Zoe").await;
     max.sign_in(&server.store, "00000000000000b2", "Max").await;
-    let (status, refused) = eve
-        .post(
-            "/api/lobby/challenges",
-            json!({"username": "Max", "control": "5+3"}),
-        )
-        .await;
-    assert_eq!(
-        (status, refused["error"].as_str()),
-        (401, Some("not-signed-in"))
-    );
-    let (status, refused) = zoe
-        .post(
-            "/api/lobby/challenges",
-            json!({"username": "nobody", "control": "5+3"}),
-        )
-        .await;
-    assert_eq!(
-        (status, refused["error"].as_str()),
-        (404, Some("unknown-player"))
-    );
+    eve.refused(
+        "POST",
+        "/api/lobby/challenges",
+        json!({"username": "Max", "control": "5+3"}),
+        401,
+        "not-signed-in",
+    )
+    .await;
+    zoe.refused(
+        "POST",
+        "/api/lobby/challenges",
+        json!({"username": "nobody", "control": "5+3"}),
+        404,
+        "unknown-player",
+    )
+    .await;
     let mut max_events = max.lobby_stream(None).await;
     max_events.next("seeks").await;
     let (status, posted) = zoe
@@ -706,13 +712,14 @@ async fn the_lobby_is_rate_limited_per_address(b: Backend) {
         .post(&format!("/api/lobby/seeks/{id}/cancel"), json!({}))
         .await;
     assert_eq!(status, 200);
-    let (status, refused) = ann
-        .post("/api/lobby/quick", json!({"control": "5+3"}))
-        .await;
-    assert_eq!(
-        (status, refused["error"].as_str()),
-        (429, Some("rate-limited"))
-    );
+    ann.refused(
+        "POST",
+        "/api/lobby/quick",
+        json!({"control": "5+3"}),
+        429,
+        "rate-limited",
+    )
+    .await;
 }
 
 /// Two servers on one PostgreSQL database: a stream on one sees the seeks posted and
@@ -784,11 +791,9 @@ async fn a_rated_seek_starts_a_rated_game_that_moves_both_ratings(b: Backend) {
             "a clock",
         ),
     ] {
-        let (status, refused) = zoe.post("/api/lobby/seeks", body).await;
-        assert_eq!(
-            (status, refused["error"].as_str()),
-            (400, Some("not-ratable"))
-        );
+        let refused = zoe
+            .refused("POST", "/api/lobby/seeks", body, 400, "not-ratable")
+            .await;
         assert!(
             refused["message"].as_str().unwrap().contains(why),
             "{refused}"

@@ -164,7 +164,7 @@ impl Client {
     }
 
     /// Asserts that `method path` with `body` is refused with `status` and the error
-    /// `name`.
+    /// `name`: the answer.
     pub async fn refused(
         &mut self,
         method: &str,
@@ -172,13 +172,14 @@ impl Client {
         body: Value,
         status: u16,
         name: &str,
-    ) {
+    ) -> Value {
         let (got, answer) = self.send(method, path, body).await;
         assert_eq!(
             (got, answer["error"].as_str()),
             (status, Some(name)),
             "{method} {path}: {answer}"
         );
+        answer
     }
 
     /// Opens an event stream at `path`, which must answer 200.
