@@ -199,7 +199,7 @@ impl AppState {
             metrics_endpoint: config.metrics,
             limits: Arc::new(limits::RateLimits::new(&config.limits)),
             origin: config.origin.clone(),
-            lobby: tokio::sync::watch::Sender::new(0),
+            lobby: service::lobby_feed::LobbyFeed::new(),
             reviews: Arc::new(service::review::ReviewQueue::new(
                 config.review_workers,
                 config.max_queued_reviews,

@@ -49,6 +49,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
 use crate::error::ApiError;
+use crate::game::lobby::SeekBounds;
 
 /// How many milliseconds of a search worker's time one token of the action budget
 /// pays for, beyond the request itself (see [`cost`]).
@@ -191,15 +192,18 @@ impl fmt::Display for Quota {
 }
 
 /// The rate limits of a server (`--create-limit`, `--create-global`, `--action-limit`,
-/// `--action-global`, `--limit-addresses`, `--trust-proxy`); `None` turns a limit off.
+/// `--action-global`, `--seeks-per-player`, `--seeks-per-address`, `--limit-addresses`,
+/// `--trust-proxy`); `None` turns a limit off.
 ///
 /// ```
 /// use agon_web::limits::{LimitConfig, Quota};
 /// let limits = LimitConfig::default();
 /// assert_eq!(limits.create, Some(Quota::per_minute(10, 20)));
 /// assert_eq!(limits.action, Some(Quota::per_second(5, 20)));
+/// assert_eq!((limits.seeks_per_player, limits.seeks_per_address), (Some(3), Some(6)));
 /// assert!(!limits.trust_proxy);
 /// assert_eq!(LimitConfig::off().create, None);
+/// assert_eq!(LimitConfig::off().seeks_per_address, None);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LimitConfig {
@@ -212,6 +216,11 @@ pub struct LimitConfig {
     pub action: Option<Quota>,
     /// Actions by everyone together.
     pub action_global: Option<Quota>,
+    /// The most open seeks and direct challenges of one player (an account, or a guest's
+    /// browser) at once (`409 too-many-seeks` past it).
+    pub seeks_per_player: Option<u32>,
+    /// The most open seeks and direct challenges posted from one address at once.
+    pub seeks_per_address: Option<u32>,
     /// The most addresses each table remembers.
     pub max_addresses: usize,
     /// Whether the client is the last address of `X-Forwarded-For` (behind a reverse
@@ -226,6 +235,8 @@ impl Default for LimitConfig {
             create_global: Some(Quota::per_minute(300, 100)),
             action: Some(Quota::per_second(5, 20)),
             action_global: Some(Quota::per_second(500, 1000)),
+            seeks_per_player: Some(3),
+            seeks_per_address: Some(6),
             max_addresses: 50_000,
             trust_proxy: false,
         }
@@ -244,6 +255,8 @@ impl LimitConfig {
             create_global: None,
             action: None,
             action_global: None,
+            seeks_per_player: None,
+            seeks_per_address: None,
             ..LimitConfig::default()
         }
     }
@@ -638,6 +651,7 @@ impl Kind {
 pub struct RateLimits {
     create: Limiter,
     action: Limiter,
+    seeks: SeekBounds,
     trust_proxy: bool,
 }
 
@@ -659,8 +673,24 @@ impl RateLimits {
         RateLimits {
             create: Limiter::new(config.create, config.create_global, max),
             action: Limiter::new(config.action, config.action_global, max),
+            seeks: SeekBounds {
+                per_player: config.seeks_per_player,
+                per_address: config.seeks_per_address,
+            },
             trust_proxy: config.trust_proxy,
         }
+    }
+
+    /// The most open seeks a player and an address may have at once.
+    ///
+    /// ```
+    /// use agon_web::limits::{LimitConfig, RateLimits};
+    /// let config = LimitConfig { seeks_per_player: Some(1), ..LimitConfig::off() };
+    /// let bounds = RateLimits::new(&config).seek_bounds();
+    /// assert_eq!((bounds.per_player, bounds.per_address), (Some(1), None));
+    /// ```
+    pub fn seek_bounds(&self) -> SeekBounds {
+        self.seeks
     }
 
     /// Whether the client is the last address of `X-Forwarded-For` (`--trust-proxy`).

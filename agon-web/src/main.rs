@@ -17,15 +17,16 @@ const USAGE: &str =
        [--clock-minute-ms 60000]
        [--create-limit 10/min:20] [--create-global 300/min:100]
        [--action-limit 5/s:20] [--action-global 500/s:1000] [--limit-addresses 50000]
+       [--seeks-per-player 3] [--seeks-per-address 6]
        [--head-timeout 10] [--body-timeout 30] [--idle-timeout 75] (seconds)
        [--max-connections N] [--max-connections-per-client 64]
        [--trust-proxy] [--no-metrics] [--origin https://agon.example]
-  a limit is COUNT/s|min|h[:BURST], or off";
+  a limit is COUNT/s|min|h[:BURST], or off; a number of seeks is 1 to 1000, or off";
 
 /// Every option: its name (`--NAME`), its environment variable, and whether it is a flag
 /// (no value on the command line; `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off` in
 /// the environment).
-const NAMES: [(&str, &str, bool); 24] = [
+const NAMES: [(&str, &str, bool); 26] = [
     ("addr", "AGON_WEB_ADDR", false),
     ("db", "AGON_WEB_DB", false),
     ("db-connections", "AGON_WEB_DB_CONNECTIONS", false),
@@ -46,6 +47,8 @@ const NAMES: [(&str, &str, bool); 24] = [
     ("action-limit", "AGON_WEB_ACTION_LIMIT", false),
     ("action-global", "AGON_WEB_ACTION_GLOBAL", false),
     ("limit-addresses", "AGON_WEB_LIMIT_ADDRESSES", false),
+    ("seeks-per-player", "AGON_WEB_SEEKS_PER_PLAYER", false),
+    ("seeks-per-address", "AGON_WEB_SEEKS_PER_ADDRESS", false),
     ("head-timeout", "AGON_WEB_HEAD_TIMEOUT", false),
     ("body-timeout", "AGON_WEB_BODY_TIMEOUT", false),
     ("idle-timeout", "AGON_WEB_IDLE_TIMEOUT", false),
@@ -80,6 +83,14 @@ fn quota(value: &str) -> Result<Option<Quota>, String> {
     match value {
         "off" | "none" => Ok(None),
         _ => value.parse().map(Some),
+    }
+}
+
+/// A bound on open seeks for option `name`: a number from 1 to 1000, or `off`.
+fn seeks(name: &str, value: &str) -> Result<Option<u32>, String> {
+    match value {
+        "off" | "none" => Ok(None),
+        _ => Ok(Some(number(name, value, 1, 1000)? as u32)),
     }
 }
 
@@ -121,6 +132,8 @@ fn parse(args: impl Iterator<Item = String>) -> Result<Config, String> {
             "create-global" => config.limits.create_global = quota(value)?,
             "action-limit" => config.limits.action = quota(value)?,
             "action-global" => config.limits.action_global = quota(value)?,
+            "seeks-per-player" => config.limits.seeks_per_player = seeks(name, value)?,
+            "seeks-per-address" => config.limits.seeks_per_address = seeks(name, value)?,
             // 0 would put every client in the one shared bucket of addresses past the bound.
             "limit-addresses" => config.limits.max_addresses = number(name, value, 1, 10_000_000)?,
             "head-timeout" => config.connections.head_timeout = seconds(name, value)?,
@@ -241,6 +254,26 @@ mod tests {
         assert!(parse(args("--create-limit")).is_err());
         assert!(parse(args("--limit-addresses 0")).is_err());
         assert!(parse(args("--workers 0")).is_err());
+    }
+
+    #[test]
+    fn the_bounds_on_open_seeks() {
+        let defaults = parse(args("")).unwrap().limits;
+        assert_eq!(
+            (defaults.seeks_per_player, defaults.seeks_per_address),
+            (Some(3), Some(6))
+        );
+        let config = parse(args("--seeks-per-player 2 --seeks-per-address=off")).unwrap();
+        assert_eq!(
+            (
+                config.limits.seeks_per_player,
+                config.limits.seeks_per_address
+            ),
+            (Some(2), None)
+        );
+        assert!(parse(args("--seeks-per-player 0")).is_err());
+        assert!(parse(args("--seeks-per-address 1001")).is_err());
+        assert!(parse(args("--seeks-per-address 2/min")).is_err());
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! | `agon_moves_total` | counter | `by` (`person`, `computer`) |
 //! | `agon_event_streams_open` | gauge | |
 //! | `agon_event_texts_built_total` | counter | `kind` (`state`, `change`) |
+//! | `agon_lobby_log_reads_total` | counter | |
 //! | `agon_search_seconds` | histogram (its `_count` counts the searches) | `kind` (a level, or `hint`) |
 //! | `agon_rejections_total` | counter | `status`, `error` |
 //! | `agon_http_requests_total` | counter | `method`, `route`, `status` |
@@ -83,6 +84,7 @@ pub struct Metrics {
     moves: Family<ByLabel, Counter>,
     streams_open: Gauge,
     event_texts: Family<KindLabel, Counter>,
+    lobby_reads: Counter,
     searches: Family<KindLabel, Histogram, fn() -> Histogram>,
     rejections: Family<RejectionLabels, Counter>,
     requests: Family<RequestLabels, Counter>,
@@ -127,6 +129,12 @@ impl Metrics {
             "Live events serialised, by kind: once per version and view of a game, whatever the number of streams",
             event_texts.clone(),
         );
+        let lobby_reads = Counter::default();
+        registry.register(
+            "lobby_log_reads",
+            "Reads of the lobby's log of events: once per new event (or batch of them) for all the lobby and bot streams of the server, and once per stream resuming from further back than the server holds",
+            lobby_reads.clone(),
+        );
         let searches = Family::new_with_constructor(search_histogram as fn() -> Histogram);
         registry.register(
             "search_seconds",
@@ -151,6 +159,7 @@ impl Metrics {
             moves,
             streams_open,
             event_texts,
+            lobby_reads,
             searches,
             rejections,
             requests,
@@ -209,6 +218,18 @@ impl Metrics {
     /// ```
     pub fn event_text_built(&self, kind: &'static str) {
         self.event_texts.get_or_create(&KindLabel { kind }).inc();
+    }
+
+    /// The lobby's log was read from the database
+    /// ([`crate::service::lobby_feed`]).
+    ///
+    /// ```
+    /// let metrics = agon_web::Metrics::new();
+    /// metrics.lobby_log_read();
+    /// assert!(metrics.encode().contains("agon_lobby_log_reads_total 1"));
+    /// ```
+    pub fn lobby_log_read(&self) {
+        self.lobby_reads.inc();
     }
 
     /// Runs a computer search `f` of `kind` (a level's name, or `hint`) and records how

@@ -5,188 +5,62 @@
 //! move endpoint while its event stream reports the challenge, the start and the finish;
 //! an illegal move refused with agon-core's reason; a bot's open seek not taken by a bot.
 
-use std::sync::Arc;
-
 use agon_web::game::account::Token;
-use agon_web::store::NewAccount;
-use agon_web::{Config, Store};
 use serde_json::{json, Value};
 
 #[macro_use]
 mod common;
-use common::{read_events, Backend, Stream};
-
-/// A server on a test database.
-struct Server {
-    base: String,
-    store: Arc<Store>,
-    _db: common::TestDb,
-    _stop: tokio::sync::oneshot::Sender<()>,
-}
-
-async fn server(b: Backend) -> Server {
-    server_with(b, agon_web::limits::LimitConfig::off()).await
-}
-
-async fn server_with(b: Backend, limits: agon_web::limits::LimitConfig) -> Server {
-    let config = Config {
-        limits,
-        ..Config::default()
-    };
-    let (state, db) = common::state(b, config).await;
-    let store = state.store.clone();
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    tokio::spawn(agon_web::serve_on(listener, state, async move {
-        let _ = stopped.await;
-    }));
-    Server {
-        base,
-        store,
-        _db: db,
-        _stop: stop,
-    }
-}
-
-/// A client: a person's browser (its session cookie, the site's origin) or a bot's
-/// program (its API token in `Authorization: Bearer`).
-struct Client {
-    http: reqwest::Client,
-    base: String,
-    cookie: Option<String>,
-    token: Option<String>,
-}
-
-impl Client {
-    fn new(server: &Server) -> Client {
-        Client {
-            http: reqwest::Client::new(),
-            base: server.base.clone(),
-            cookie: None,
-            token: None,
-        }
-    }
-
-    /// A person signed in as a new account `name` (made in the store, with a session).
-    async fn person(server: &Server, id: &str, name: &str) -> Client {
-        let new = NewAccount {
-            id: id.into(),
-            username: agon_web::game::account::Username::parse(name).unwrap(),
-            user_handle: [id.as_bytes()[15]; 32],
-            bot: false,
-        };
-        server.store.create_account(&new, 1).await.unwrap();
-        let mut bytes = [0u8; 20];
-        bytes[..16].copy_from_slice(id.as_bytes());
-        let token = Token::session(bytes);
-        server
-            .store
-            .create_session(&token, id, "test", agon_web::now_ms())
-            .await
-            .unwrap();
-        let mut client = Client::new(server);
-        client.cookie = Some(format!("agon_session={}", token.as_str()));
-        client
-    }
-
-    /// A bot: account `name` made a bot's by its person, with a new API token.
-    async fn bot(server: &Server, id: &str, name: &str) -> Client {
-        let mut client = Client::person(server, id, name).await;
-        let (status, made) = client.send("POST", "/api/account/bot", json!({})).await;
-        assert_eq!((status, &made["bot"]), (200, &json!(true)), "{made}");
-        let (status, made) = client
-            .send("POST", "/api/account/tokens", json!({"name": "engine"}))
-            .await;
-        assert_eq!(status, 201, "{made}");
-        client.token = Some(made["token"].as_str().unwrap().to_string());
-        client
-    }
-
-    fn request(&self, method: &str, path: &str) -> reqwest::RequestBuilder {
-        let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-        let origin = self.base.replace("127.0.0.1", "localhost");
-        let mut request = self
-            .http
-            .request(method, format!("{}{path}", self.base))
-            .header("origin", origin);
-        if let Some(cookie) = &self.cookie {
-            request = request.header("cookie", cookie);
-        }
-        if let Some(token) = &self.token {
-            request = request.header("authorization", format!("Bearer {token}"));
-        }
-        request
-    }
-
-    /// Sends a JSON body: the status and the JSON answer (`null` for none).
-    async fn send(&self, method: &str, path: &str, body: Value) -> (u16, Value) {
-        let response = self.request(method, path).json(&body).send().await.unwrap();
-        let status = response.status().as_u16();
-        let text = response.text().await.unwrap();
-        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
-    }
-
-    /// Opens an event stream at `path`, which must answer 200.
-    async fn stream(&self, path: &str) -> Stream {
-        let response = self.request("GET", path).send().await.unwrap();
-        assert_eq!(response.status(), 200, "{path}");
-        read_events(response)
-    }
-}
+use common::online::{server, server_with, Client};
+use common::Backend;
 
 async fn an_account_becomes_a_bot_and_holds_tokens(b: Backend) {
     let server = server(b).await;
-    let zoe = Client::person(&server, "00000000000000a1", "Zoe").await;
+    let mut zoe = Client::person(&server, "00000000000000a1", "Zoe").await;
     // Tokens are a bot's.
-    let (status, refused) = zoe
-        .send("POST", "/api/account/tokens", json!({"name": "x"}))
-        .await;
-    assert_eq!(
-        (status, refused["error"].as_str()),
-        (403, Some("not-a-bot"))
-    );
-    let (status, made) = zoe.send("POST", "/api/account/bot", json!({})).await;
+    zoe.refused(
+        "POST",
+        "/api/account/tokens",
+        json!({"name": "x"}),
+        403,
+        "not-a-bot",
+    )
+    .await;
+    let (status, made) = zoe.post("/api/account/bot", json!({})).await;
     assert_eq!(
         (status, made),
         (200, json!({"username": "Zoe", "bot": true}))
     );
-    let (status, _) = zoe.send("POST", "/api/account/bot", json!({})).await;
+    let (status, _) = zoe.post("/api/account/bot", json!({})).await;
     assert_eq!(
         status, 200,
         "a bot's account made a bot's again changes nothing"
     );
     // Without a session: 401.
     let (status, _) = Client::new(&server)
-        .send("POST", "/api/account/bot", json!({}))
+        .post("/api/account/bot", json!({}))
         .await;
     assert_eq!(status, 401);
 
     // An account with a rated game stays a person's.
-    let max = Client::person(&server, "00000000000000b2", "Max").await;
-    let ann = Client::person(&server, "00000000000000c3", "Ann").await;
+    let mut max = Client::person(&server, "00000000000000b2", "Max").await;
+    let mut ann = Client::person(&server, "00000000000000c3", "Ann").await;
     let (status, posted) = max
-        .send(
-            "POST",
-            "/api/lobby/seeks",
-            json!({"control": "5+3", "rated": true}),
-        )
+        .post("/api/lobby/seeks", json!({"control": "5+3", "rated": true}))
         .await;
     assert_eq!(status, 201, "{posted}");
     let seek = posted["seek"]["id"].as_str().unwrap();
     let (status, _) = ann
-        .send(
-            "POST",
-            &format!("/api/lobby/seeks/{seek}/accept"),
-            json!({}),
-        )
+        .post(&format!("/api/lobby/seeks/{seek}/accept"), json!({}))
         .await;
     assert_eq!(status, 200);
-    let (status, refused) = max.send("POST", "/api/account/bot", json!({})).await;
-    assert_eq!(
-        (status, refused["error"].as_str()),
-        (409, Some("has-rated-games"))
-    );
+    max.refused(
+        "POST",
+        "/api/account/bot",
+        json!({}),
+        409,
+        "has-rated-games",
+    )
+    .await;
     assert!(
         !server
             .store
@@ -199,7 +73,7 @@ async fn an_account_becomes_a_bot_and_holds_tokens(b: Backend) {
 
     // Tokens: made (shown once), listed without their secret, revoked.
     let (status, first) = zoe
-        .send("POST", "/api/account/tokens", json!({"name": "engine"}))
+        .post("/api/account/tokens", json!({"name": "engine"}))
         .await;
     assert_eq!(status, 201, "{first}");
     let secret = first["token"].as_str().unwrap().to_string();
@@ -208,7 +82,7 @@ async fn an_account_becomes_a_bot_and_holds_tokens(b: Backend) {
         "{secret}"
     );
     assert_eq!(first["name"], "engine");
-    let (_, second) = zoe.send("POST", "/api/account/tokens", json!({})).await;
+    let (_, second) = zoe.post("/api/account/tokens", json!({})).await;
     assert_eq!(second["name"], "bot", "the default name");
     let (status, list) = zoe.send("GET", "/api/account/tokens", Value::Null).await;
     assert_eq!(status, 200);
@@ -239,26 +113,20 @@ async fn an_account_becomes_a_bot_and_holds_tokens(b: Backend) {
         .unwrap();
     assert_eq!(events.status(), 200);
     drop(events);
-    let bare = Client::new(&server);
+    let mut bare = Client::new(&server);
     for query in ["token", "access_token"] {
-        let (status, refused) = bare
-            .send(
-                "GET",
-                &format!("/api/bot/stream/event?{query}={secret}"),
-                Value::Null,
-            )
+        let path = format!("/api/bot/stream/event?{query}={secret}");
+        bare.refused("GET", &path, Value::Null, 400, "invalid-field")
             .await;
-        assert_eq!(
-            (status, refused["error"].as_str()),
-            (400, Some("invalid-field")),
-            "{query}"
-        );
     }
-    let (status, refused) = bare.send("GET", "/api/bot/stream/event", Value::Null).await;
-    assert_eq!(
-        (status, refused["error"].as_str()),
-        (401, Some("bad-token"))
-    );
+    bare.refused(
+        "GET",
+        "/api/bot/stream/event",
+        Value::Null,
+        401,
+        "bad-token",
+    )
+    .await;
     // A session's cookie is no token.
     let (status, _) = zoe.send("GET", "/api/bot/stream/event", Value::Null).await;
     assert_eq!(status, 401);
@@ -269,29 +137,34 @@ async fn an_account_becomes_a_bot_and_holds_tokens(b: Backend) {
         .send("DELETE", &format!("/api/account/tokens/{id}"), Value::Null)
         .await;
     assert_eq!(status, 204);
-    let (status, refused) = zoe
-        .send("DELETE", &format!("/api/account/tokens/{id}"), Value::Null)
+    zoe.refused(
+        "DELETE",
+        &format!("/api/account/tokens/{id}"),
+        Value::Null,
+        404,
+        "unknown-token",
+    )
+    .await;
+    program
+        .refused(
+            "POST",
+            "/api/bot/game/0011223344556677/resign",
+            json!({}),
+            401,
+            "bad-token",
+        )
         .await;
-    assert_eq!(
-        (status, refused["error"].as_str()),
-        (404, Some("unknown-token"))
-    );
-    let (status, refused) = program
-        .send("POST", "/api/bot/game/0011223344556677/resign", json!({}))
-        .await;
-    assert_eq!(
-        (status, refused["error"].as_str()),
-        (401, Some("bad-token"))
-    );
     program.token = Some(second["token"].as_str().unwrap().to_string());
-    let (status, refused) = program
-        .send("POST", "/api/bot/game/0011223344556677/resign", json!({}))
+    // The living token passes; the game is unknown.
+    program
+        .refused(
+            "POST",
+            "/api/bot/game/0011223344556677/resign",
+            json!({}),
+            404,
+            "unknown-game",
+        )
         .await;
-    assert_eq!(
-        (status, refused["error"].as_str()),
-        (404, Some("unknown-game")),
-        "the living token passes; the game is unknown"
-    );
     let (_, list) = zoe.send("GET", "/api/account/tokens", Value::Null).await;
     assert_eq!(list["tokens"].as_array().unwrap().len(), 1);
 }
@@ -321,31 +194,20 @@ fn short_game() -> Vec<String> {
 
 async fn a_bot_accepts_a_challenge_and_plays_it_to_the_end(b: Backend) {
     let server = server(b).await;
-    let robo = Client::bot(&server, "00000000000000d4", "Robo").await;
-    let zoe = Client::person(&server, "00000000000000a1", "Zoe").await;
+    let mut robo = Client::bot(&server, "00000000000000d4", "Robo").await;
+    let mut zoe = Client::person(&server, "00000000000000a1", "Zoe").await;
     let mut events = robo.stream("/api/bot/stream/event").await;
     // Zoe challenges the bot, rated, as White.
-    let (status, posted) = zoe
-        .send(
-            "POST",
-            "/api/lobby/challenges",
-            json!({"username": "robo", "control": "5+3", "rated": true, "colour": "white"}),
-        )
+    let (challenge, zoe_token) = zoe
+        .challenge(json!({"username": "robo", "control": "5+3", "rated": true, "colour": "white"}))
         .await;
-    assert_eq!(status, 201, "{posted}");
-    let challenge = posted["seek"]["id"].as_str().unwrap().to_string();
-    let zoe_token = posted["token"].as_str().unwrap().to_string();
     let seen = events.next("challenge").await;
     assert_eq!(seen.data["challenge"]["id"], challenge.as_str());
     assert_eq!(seen.data["challenge"]["player"], "Zoe");
     assert_eq!(seen.data["challenge"]["to"], "Robo");
     // The bot accepts it through the Bot API: the game starts, rated.
     let (status, started) = robo
-        .send(
-            "POST",
-            &format!("/api/challenge/{challenge}/accept"),
-            json!({}),
-        )
+        .post(&format!("/api/challenge/{challenge}/accept"), json!({}))
         .await;
     assert_eq!(status, 200, "{started}");
     assert_eq!(started["side"], "black");
@@ -365,22 +227,18 @@ async fn a_bot_accepts_a_challenge_and_plays_it_to_the_end(b: Backend) {
     let moves = short_game();
     assert_eq!(moves.len(), 27);
     // Not its turn: the service's refusal.
-    let (status, refused) = robo
-        .send(
-            "POST",
-            &format!("/api/bot/game/{game}/move/{}", moves[0]),
-            json!({}),
-        )
-        .await;
-    assert_eq!(
-        (status, refused["error"].as_str()),
-        (409, Some("not-your-turn"))
-    );
+    robo.refused(
+        "POST",
+        &format!("/api/bot/game/{game}/move/{}", moves[0]),
+        json!({}),
+        409,
+        "not-your-turn",
+    )
+    .await;
     let mut version = 0;
     for (ply, text) in moves.iter().enumerate() {
         let (status, state) = if ply % 2 == 0 {
-            zoe.send(
-                "POST",
+            zoe.post(
                 &format!("/api/games/{game}/moves"),
                 json!({"token": zoe_token, "move": text}),
             )
@@ -389,29 +247,22 @@ async fn a_bot_accepts_a_challenge_and_plays_it_to_the_end(b: Backend) {
             if ply == 1 {
                 // An illegal move: refused with agon-core's reason, nothing played.
                 let (status, refused) = robo
-                    .send(
-                        "POST",
-                        &format!("/api/bot/game/{game}/move/f1-e1"),
-                        json!({}),
-                    )
+                    .post(&format!("/api/bot/game/{game}/move/f1-e1"), json!({}))
                     .await;
                 assert_eq!(status, 409, "{refused}");
                 assert_eq!(refused["error"], "not-your-piece", "{refused}");
                 assert!(!refused["message"].as_str().unwrap().is_empty());
-                let (status, refused) = robo
-                    .send("POST", &format!("/api/bot/game/{game}/move/zz"), json!({}))
-                    .await;
-                assert_eq!(
-                    (status, refused["error"].as_str()),
-                    (400, Some("malformed-move"))
-                );
+                robo.refused(
+                    "POST",
+                    &format!("/api/bot/game/{game}/move/zz"),
+                    json!({}),
+                    400,
+                    "malformed-move",
+                )
+                .await;
             }
-            robo.send(
-                "POST",
-                &format!("/api/bot/game/{game}/move/{text}"),
-                json!({}),
-            )
-            .await
+            robo.post(&format!("/api/bot/game/{game}/move/{text}"), json!({}))
+                .await
         };
         assert_eq!(status, 200, "ply {ply} {text}: {state}");
         assert_eq!(state["moves"].as_array().unwrap().len(), ply + 1);
@@ -427,28 +278,25 @@ async fn a_bot_accepts_a_challenge_and_plays_it_to_the_end(b: Backend) {
     let (_, after) = zoe.send("GET", "/api/players/robo", Value::Null).await;
     assert!(after.to_string().contains("blitz"), "{after}");
     // Over: a move is refused.
-    let (status, refused) = robo
-        .send("POST", &format!("/api/bot/game/{game}/resign"), json!({}))
-        .await;
-    assert_eq!(
-        (status, refused["error"].as_str()),
-        (409, Some("game-over"))
-    );
+    robo.refused(
+        "POST",
+        &format!("/api/bot/game/{game}/resign"),
+        json!({}),
+        409,
+        "game-over",
+    )
+    .await;
 }
 
 async fn bots_play_people_and_each_other_only_by_challenge(b: Backend) {
     let server = server(b).await;
-    let robo = Client::bot(&server, "00000000000000d4", "Robo").await;
-    let tron = Client::bot(&server, "00000000000000e5", "Tron").await;
-    let zoe = Client::person(&server, "00000000000000a1", "Zoe").await;
+    let mut robo = Client::bot(&server, "00000000000000d4", "Robo").await;
+    let mut tron = Client::bot(&server, "00000000000000e5", "Tron").await;
+    let mut zoe = Client::person(&server, "00000000000000a1", "Zoe").await;
     let mut events = robo.stream("/api/bot/stream/event").await;
     // A bot's seek shows its mark in the lobby.
     let (status, posted) = robo
-        .send(
-            "POST",
-            "/api/bot/seek",
-            json!({"control": "3+2", "rated": true}),
-        )
+        .post("/api/bot/seek", json!({"control": "3+2", "rated": true}))
         .await;
     assert_eq!(status, 201, "{posted}");
     let seek = posted["seek"]["id"].as_str().unwrap().to_string();
@@ -459,20 +307,17 @@ async fn bots_play_people_and_each_other_only_by_challenge(b: Backend) {
     let (_, list) = zoe.send("GET", "/api/lobby/seeks", Value::Null).await;
     assert_eq!(list["seeks"][0]["bot"], true);
     // Another bot may not take it (by its person's session or its API).
-    let (status, refused) = tron
-        .send("POST", &format!("/api/challenge/{seek}/accept"), json!({}))
-        .await;
-    assert_eq!(
-        (status, refused["error"].as_str()),
-        (403, Some("bots-need-challenge"))
-    );
+    tron.refused(
+        "POST",
+        &format!("/api/challenge/{seek}/accept"),
+        json!({}),
+        403,
+        "bots-need-challenge",
+    )
+    .await;
     // A person takes it: the bot's stream says its game began.
     let (status, started) = zoe
-        .send(
-            "POST",
-            &format!("/api/lobby/seeks/{seek}/accept"),
-            json!({}),
-        )
+        .post(&format!("/api/lobby/seeks/{seek}/accept"), json!({}))
         .await;
     assert_eq!(status, 200, "{started}");
     let game = started["game"].as_str().unwrap();
@@ -486,8 +331,7 @@ async fn bots_play_people_and_each_other_only_by_challenge(b: Backend) {
     );
     // The person resigns: the bot's stream reports the finish.
     let (status, _) = zoe
-        .send(
-            "POST",
+        .post(
             &format!("/api/games/{game}/resign"),
             json!({"token": started["token"]}),
         )
@@ -496,54 +340,33 @@ async fn bots_play_people_and_each_other_only_by_challenge(b: Backend) {
     let finish = events.next("gameFinish").await;
     assert_eq!(finish.data["game"]["outcome"]["reason"], "resignation");
     // Its opponent's game is not the bot's to play.
-    let (status, refused) = tron
-        .send("POST", &format!("/api/bot/game/{game}/resign"), json!({}))
-        .await;
-    assert_eq!(
-        (status, refused["error"].as_str()),
-        (403, Some("wrong-token"))
-    );
+    tron.refused(
+        "POST",
+        &format!("/api/bot/game/{game}/resign"),
+        json!({}),
+        403,
+        "wrong-token",
+    )
+    .await;
     // Two bots play each other by a challenge one sends and the other accepts.
-    let (status, posted) = tron
-        .send(
-            "POST",
-            "/api/lobby/challenges",
-            json!({"username": "Robo", "control": "5+3"}),
-        )
-        .await;
-    assert_eq!(status, 201, "{posted}");
-    let challenge = posted["seek"]["id"].as_str().unwrap();
+    let to_robo = json!({"username": "Robo", "control": "5+3"});
+    let (challenge, _) = tron.challenge(to_robo.clone()).await;
     assert_eq!(
         events.next("challenge").await.data["challenge"]["id"],
-        challenge
+        challenge.as_str()
     );
     let (status, declined) = robo
-        .send(
-            "POST",
-            &format!("/api/challenge/{challenge}/decline"),
-            json!({}),
-        )
+        .post(&format!("/api/challenge/{challenge}/decline"), json!({}))
         .await;
     assert_eq!(status, 200, "{declined}");
     let gone = events.next("challengeGone").await;
     assert_eq!(
         (gone.data["id"].as_str(), gone.data["reason"].as_str()),
-        (Some(challenge), Some("declined"))
+        (Some(challenge.as_str()), Some("declined"))
     );
-    let (_, posted) = tron
-        .send(
-            "POST",
-            "/api/lobby/challenges",
-            json!({"username": "Robo", "control": "5+3"}),
-        )
-        .await;
-    let challenge = posted["seek"]["id"].as_str().unwrap();
+    let (challenge, _) = tron.challenge(to_robo).await;
     let (status, started) = robo
-        .send(
-            "POST",
-            &format!("/api/challenge/{challenge}/accept"),
-            json!({}),
-        )
+        .post(&format!("/api/challenge/{challenge}/accept"), json!({}))
         .await;
     assert_eq!(status, 200, "{started}");
     let start = events.next("gameStart").await;
@@ -562,27 +385,20 @@ async fn the_bot_api_is_rate_limited_per_token(b: Backend) {
         ..LimitConfig::off()
     };
     let server = server_with(b, limits).await;
-    let robo = Client::bot(&server, "00000000000000d4", "Robo").await;
-    let tron = Client::bot(&server, "00000000000000e5", "Tron").await;
+    let mut robo = Client::bot(&server, "00000000000000d4", "Robo").await;
+    let mut tron = Client::bot(&server, "00000000000000e5", "Tron").await;
     let path = "/api/bot/game/0011223344556677/resign";
     for _ in 0..3 {
-        let (status, _) = robo.send("POST", path, json!({})).await;
+        let (status, _) = robo.post(path, json!({})).await;
         assert_eq!(status, 404);
     }
-    let (status, refused) = robo.send("POST", path, json!({})).await;
-    assert_eq!(
-        (status, refused["error"].as_str()),
-        (429, Some("rate-limited"))
-    );
+    robo.refused("POST", path, json!({}), 429, "rate-limited")
+        .await;
     // Another token from the same address has its own budget, and so has the address.
-    let (status, _) = tron.send("POST", path, json!({})).await;
+    let (status, _) = tron.post(path, json!({})).await;
     assert_eq!(status, 404, "Tron's budget is its own");
     let (status, _) = Client::new(&server)
-        .send(
-            "POST",
-            "/api/games/0011223344556677/resign",
-            json!({"token": "00"}),
-        )
+        .post("/api/games/0011223344556677/resign", json!({"token": "00"}))
         .await;
     assert_eq!(status, 404, "the address's budget is untouched");
 }

@@ -359,6 +359,84 @@ async fn the_players_endpoints_refuse_by_name(b: Backend) {
     );
 }
 
+/// The leaderboard and the player pages show each deviation as of now: widened for the
+/// time since the player's last rated game by `Rating::aged`, provisional (`?`) once past
+/// 110; the leaderboard leaves out the players the time away made provisional, whatever
+/// their rating.
+async fn deviations_are_shown_as_of_now_and_the_idle_leave_the_leaderboard(b: Backend) {
+    let site = Site::new(b).await;
+    let now = site.store().now_ms();
+    let day = 86_400_000;
+    // Name, rating, deviation as last rated, days since that game (`None`: no game
+    // recorded, so no widening).
+    let players = [
+        ("Ann", 2000.0, 105.0, Some(100)),
+        ("Bob", 1900.0, 100.0, Some(30)),
+        ("Cid", 1800.0, 120.0, Some(0)),
+        ("Dee", 1700.0, 60.0, None),
+        ("Eve", 1600.0, 45.0, Some(365)),
+    ];
+    let mut expected = Vec::new();
+    for (k, (name, rating, deviation, days)) in players.into_iter().enumerate() {
+        let account = site
+            .account(&format!("00000000000000c{k}"), name, 10 + k as u8)
+            .await;
+        let stored = StoredRating {
+            rating: Rating::new(rating, deviation, 0.06).unwrap(),
+            games: 20 + k as i64,
+            last_game_ms: days.map(|d: i64| now - d * day),
+        };
+        site.store()
+            .set_rating(&account.id, Speed::Blitz, &stored)
+            .await
+            .unwrap();
+        let aged = stored.rating.aged(days.unwrap_or(0) * day);
+        let shown = json!({
+            "rating": rating as i64,
+            "deviation": aged.deviation.round() as i64,
+            "provisional": aged.is_provisional(),
+            "games": stored.games,
+            "last_game_ms": stored.last_game_ms,
+        });
+        let page = site.get(&format!("/api/players/{name}")).await.ok();
+        let mut speed = json!({"speed": "blitz"});
+        speed
+            .as_object_mut()
+            .unwrap()
+            .extend(shown.as_object().unwrap().clone());
+        assert_eq!(page["ratings"], json!([speed]), "{name}");
+        expected.push((name, shown, aged));
+    }
+    // The figures: Ann's 105 widened by 100 days is 117 (out), Bob's 100 by 30 days 104,
+    // Eve's 45 by a year 109 (in, just), Cid provisional as last rated (out).
+    let deviations: Vec<i64> = expected
+        .iter()
+        .map(|(_, shown, _)| shown["deviation"].as_i64().unwrap())
+        .collect();
+    assert_eq!(deviations, [117, 104, 120, 60, 109]);
+    let board = site.get("/api/leaderboard/blitz").await.ok();
+    let leaders: Vec<Value> = expected
+        .iter()
+        .filter(|(_, _, aged)| !aged.is_provisional())
+        .enumerate()
+        .map(|(rank, (name, shown, _))| {
+            let mut row = json!({"rank": rank + 1, "username": name});
+            row.as_object_mut()
+                .unwrap()
+                .extend(shown.as_object().unwrap().clone());
+            row
+        })
+        .collect();
+    assert_eq!(
+        leaders
+            .iter()
+            .map(|l| l["username"].as_str().unwrap())
+            .collect::<Vec<_>>(),
+        ["Bob", "Dee", "Eve"]
+    );
+    assert_eq!(board["players"], json!(leaders));
+}
+
 async fn a_deleted_player_is_shown_as_one_and_their_games_stay(b: Backend) {
     let site = Site::new(b).await;
     let [zoe, max] = zoe_and_max(&site).await;
@@ -485,7 +563,7 @@ async fn a_database_of_schema_7_upgrades_in_place(b: Backend) {
     assert_eq!(store.counts().await, Ok((1, 1)));
 }
 
-both_stores!((); a_rated_game_to_its_end_moves_both_ratings_by_rate_game, aborted_and_casual_games_change_no_rating, the_players_endpoints_refuse_by_name, a_deleted_player_is_shown_as_one_and_their_games_stay, a_signed_in_creator_is_recorded_on_their_seat, a_database_of_schema_7_upgrades_in_place);
+both_stores!((); a_rated_game_to_its_end_moves_both_ratings_by_rate_game, aborted_and_casual_games_change_no_rating, the_players_endpoints_refuse_by_name, deviations_are_shown_as_of_now_and_the_idle_leave_the_leaderboard, a_deleted_player_is_shown_as_one_and_their_games_stay, a_signed_in_creator_is_recorded_on_their_seat, a_database_of_schema_7_upgrades_in_place);
 mod concurrent {
     use super::*;
     both_stores!((flavor = "multi_thread", worker_threads = 2); an_end_left_unrated_is_rated_once_by_two_sweeps);

@@ -53,11 +53,30 @@ function keepMine(all) {
   }
 }
 
-/** @param {string} id @param {string} token */
-function addMine(id, token) {
+/**
+ * Keeps the seat token of this browser's seek `id`: every tab of the browser (a lobby, a
+ * player page) then opens its game when it is accepted.
+ * @param {string} id @param {string} token
+ */
+export function addMine(id, token) {
   const all = mine();
   all[id] = { token, at: Date.now() };
   keepMine(all);
+}
+
+/**
+ * Takes back (and forgets) the seat token kept for seek `id`, if this browser still holds
+ * it: the first tab to take it opens the game.
+ * @param {string} id @returns {string | null}
+ */
+export function takeMine(id) {
+  const all = mine();
+  const token = all[id]?.token ?? null;
+  if (token) {
+    delete all[id];
+    keepMine(all);
+  }
+  return token;
 }
 
 /** Shows an error of the API, in the page's language when it has words for it. */
@@ -282,11 +301,8 @@ function gone(/** @type {{id: string, reason: string, game: string | null}} */ d
   departed.set(data.id, data);
   const yours = seeks.get(data.id)?.mine;
   seeks.delete(data.id);
-  const own = mine();
-  const token = own[data.id]?.token;
+  const token = takeMine(data.id);
   if (token) {
-    delete own[data.id];
-    keepMine(own);
     if (data.reason === 'accepted' && data.game) {
       play(data.game, token);
       return;

@@ -1,10 +1,13 @@
 // The player page (/@/{username}: ratings, the rating history as an SVG graph, the game
-// list, filterable, each game opening at /g/{id}) and the leaderboard (/leaderboard).
-// Both read the public API; nothing here needs an account.
+// list, filterable, each game opening at /g/{id}; for a signed-in visitor, a form that
+// challenges the player, a bot included) and the leaderboard (/leaderboard). Both read
+// the public API; only the challenge needs an account.
 
 import { api, ApiError } from './api.js';
-import { t } from './i18n.js';
-import { onRedraw } from './state.js';
+import { t, has } from './i18n.js';
+import { onRedraw, rememberGame } from './state.js';
+import { signedIn } from './account.js';
+import { addMine, takeMine } from './lobby.js';
 
 const SPEEDS = ['ultrabullet', 'bullet', 'blitz', 'rapid', 'classical', 'correspondence'];
 const SVG = 'http://www.w3.org/2000/svg';
@@ -101,6 +104,7 @@ function renderPlayer() {
   const p = view.player;
   if (!p) return;
   $('player-name').textContent = p.username + (p.bot ? ` (${t('player.bot')})` : '');
+  $('challenge-title').textContent = t('player.challenge.title', { player: p.username });
   document.title = `${p.username} · ${t('app.name')}`;
   $('player-counts').textContent = t('player.counts', p.counts);
   const list = $('rating-list');
@@ -202,6 +206,116 @@ async function loadHistory() {
   }
 }
 
+// ---------------------------------------------------------------- challenge
+
+/** The challenge this page sent, while it waits for an answer: its id and the seat token
+ * the challenger holds in its game. */
+const sent = { id: '', token: '' };
+/** The seeks heard gone, by id: the stream's event may come before the answer to the
+ * request that posted the challenge (a bot accepts at once).
+ * @type {Map<string, {id: string, reason: string, game: string | null}>} */
+const departed = new Map();
+/** @type {Promise<unknown> | null} */
+let listening = null;
+
+/** Shows an error of the challenge, in the lobby's words when it has some. */
+function challengeError(/** @type {unknown} */ e) {
+  const box = $('challenge-error');
+  const name = e instanceof ApiError ? e.name : 'unknown';
+  const key = `lobby.error.${name}`;
+  box.textContent = has(key) ? t(key) : t('account.error.unknown');
+  box.hidden = false;
+}
+
+/** Whether a challenge waits: the send button off, the cancel one on. */
+function waiting(/** @type {boolean} */ on) {
+  /** @type {HTMLButtonElement} */ ($('challenge-send')).disabled = on;
+  $('challenge-cancel').hidden = !on;
+}
+
+/** The challenge sent is gone: accepted (its game opens), declined, cancelled or expired. */
+function answered(/** @type {{id: string, reason: string, game: string | null}} */ data) {
+  const token = takeMine(data.id) || sent.token;
+  sent.id = '';
+  sent.token = '';
+  waiting(false);
+  const status = $('challenge-status');
+  if (data.reason === 'accepted' && data.game) {
+    status.textContent = t('lobby.starting');
+    rememberGame(data.game, token, null);
+    window.location.assign(`/g/${data.game}`);
+  } else if (data.reason === 'declined') {
+    status.textContent = t('lobby.declined');
+  } else {
+    status.textContent = t('player.challenge.gone');
+  }
+}
+
+/** The lobby's stream, opened once: it tells when the challenge is answered, and keeps it
+ * alive while the page is open. Settles once it has sent its first list. */
+function listen() {
+  if (listening) return listening;
+  const source = new EventSource('/api/lobby/events');
+  source.addEventListener('gone', (e) => {
+    const data = JSON.parse(/** @type {MessageEvent} */ (e).data);
+    departed.set(data.id, data);
+    if (data.id === sent.id) answered(data);
+  });
+  listening = new Promise((resolve) => {
+    source.addEventListener('seeks', () => resolve(undefined), { once: true });
+  });
+  return listening;
+}
+
+/** Sends the form's challenge to the page's player (the lobby's direct challenge). */
+async function sendChallenge(/** @type {SubmitEvent} */ event) {
+  event.preventDefault();
+  $('challenge-error').hidden = true;
+  $('challenge-status').textContent = '';
+  const body = {
+    username: view.username,
+    control: /** @type {HTMLInputElement} */ ($('challenge-control')).value.trim(),
+    rules: /** @type {HTMLInputElement} */ ($('challenge-rules')).value.trim() || 'standard',
+    rated: /** @type {HTMLInputElement} */ ($('challenge-rated')).checked,
+    colour: select('challenge-colour').value,
+  };
+  waiting(true);
+  try {
+    // Listening first (at most 5 s waited): an answer coming at once is heard.
+    await Promise.race([listen(), new Promise((resolve) => setTimeout(resolve, 5000))]);
+    const answer = await api('POST', '/api/lobby/challenges', body);
+    sent.id = answer.seek.id;
+    sent.token = answer.token;
+    addMine(sent.id, sent.token);
+    $('challenge-status').textContent = t('player.challenge.waiting', { player: view.username });
+    const early = departed.get(sent.id);
+    if (early) answered(early);
+  } catch (e) {
+    waiting(false);
+    challengeError(e);
+  }
+}
+
+async function cancelChallenge() {
+  if (!sent.id) return;
+  try {
+    await api('POST', `/api/lobby/seeks/${sent.id}/cancel`);
+  } catch (e) {
+    challengeError(e);
+  }
+}
+
+/** The challenge form, for a signed-in visitor on another player's page. */
+async function offerChallenge() {
+  const me = await signedIn();
+  const p = view.player;
+  if (!me || !p || me.toLowerCase() === p.username.toLowerCase()) return;
+  $('challenge-bot').hidden = !p.bot;
+  $('challenge-card').hidden = false;
+  $('challenge-form').addEventListener('submit', (e) => sendChallenge(/** @type {SubmitEvent} */ (e)));
+  $('challenge-cancel').addEventListener('click', cancelChallenge);
+}
+
 /** The player page: the name from the address (/@/{username}). */
 export async function initPlayerPage() {
   view.username = decodeURIComponent(location.pathname.replace(/^\/@\//, ''));
@@ -222,6 +336,7 @@ export async function initPlayerPage() {
   const most = [...view.player.ratings].sort((a, b) => b.games - a.games)[0];
   if (most) select('history-speed').value = most.speed;
   renderPlayer();
+  offerChallenge();
   select('history-speed').addEventListener('change', loadHistory);
   const refilter = () => {
     view.page = 0;

@@ -29,20 +29,22 @@ pub const SEEN_EVERY_MS: i64 = 20_000;
 /// ```
 pub const SEEK_GRACE_MS: i64 = 60_000;
 
-/// The most open seeks and challenges one poster (an account, or a guest's browser) has
-/// at once.
+/// The most open seeks and challenges at once (`None`: no bound), per player (an account,
+/// or a guest's browser) and per address: the rate limits' settings
+/// (`--seeks-per-player`, `--seeks-per-address`, [`crate::limits::LimitConfig`]) as the
+/// lobby's store checks them.
 ///
 /// ```
-/// assert_eq!(agon_web::game::lobby::MAX_SEEKS_PER_POSTER, 3);
+/// let bounds = agon_web::limits::RateLimits::new(&Default::default()).seek_bounds();
+/// assert_eq!((bounds.per_player, bounds.per_address), (Some(3), Some(6)));
 /// ```
-pub const MAX_SEEKS_PER_POSTER: i64 = 3;
-
-/// The most open seeks and challenges posted from one address at once.
-///
-/// ```
-/// assert_eq!(agon_web::game::lobby::MAX_SEEKS_PER_ADDRESS, 6);
-/// ```
-pub const MAX_SEEKS_PER_ADDRESS: i64 = 6;
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SeekBounds {
+    /// Per player: an account, or a guest's browser (its lobby cookie).
+    pub per_player: Option<u32>,
+    /// Per address (the rate limits' client key).
+    pub per_address: Option<u32>,
+}
 
 /// How long the lobby's events are kept for streams that resume (`Last-Event-ID`), in
 /// milliseconds; a stream resuming from further back gets the whole list again.

@@ -20,7 +20,6 @@ use std::collections::{HashSet, VecDeque};
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
 use agon_core::Side;
 use axum::body::Body;
@@ -31,24 +30,24 @@ use axum::response::{IntoResponse, Response};
 use axum::Json;
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
-use tokio::sync::{broadcast, mpsc, watch};
+use tokio::sync::{broadcast, mpsc};
 use utoipa::ToSchema;
 
 use super::change::frame;
-use super::events::{game_stream, token_in_query, KEEP_ALIVE};
+use super::events::{game_stream, token_in_query};
 use super::friend::parse_answer;
-use super::lobby::{PostedSeek, Removed, SeekRequest, StartedGame};
+use super::lobby::{LobbyCursor, LobbyRead, PostedSeek, Removed, SeekRequest, StartedGame, Woken};
 use super::names::{GameId, SideName};
 use super::request::JsonBody;
 use super::state::{clock_control, state_for, GameState, OutcomeState};
 use crate::error::{ApiError, ErrorBody};
-use crate::game::lobby::{Poster, SEEN_EVERY_MS};
+use crate::game::lobby::Poster;
 use crate::game::WebGame;
 use crate::hub::HubEvent;
 use crate::limits::{bearer, Charge, ClientKey};
 use crate::service::lobby::{self as lobby_service, SeekView};
 use crate::service::{self, bots as service_bots, AppState, Holder, SeatAction};
-use crate::store::{Account, ApiToken, LobbyLog};
+use crate::store::{Account, ApiToken};
 
 /// The description of the Bot API's `401`.
 const BAD_TOKEN: &str = "no living bot's API token in `Authorization: Bearer`: `bad-token`";
@@ -293,7 +292,7 @@ pub async fn decline(
         (status = 201, description = "The seek (and a seat token the bot may ignore)", body = PostedSeek),
         (status = 400, description = "a field is wrong: `invalid-field`, `invalid-clock`, `unknown-preset`, `unknown-rule-option`, `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`, `malformed-rules`, `not-ratable`; a token in the query: `invalid-field`", body = ErrorBody),
         (status = 401, description = BAD_TOKEN, body = ErrorBody),
-        (status = 409, description = "the bot or its address has 3 or 6 open seeks: `too-many-seeks`", body = ErrorBody),
+        (status = 409, description = "the bot or its address has as many open seeks and challenges as it may (`--seeks-per-player`, by default 3; `--seeks-per-address`, 6): `too-many-seeks`", body = ErrorBody),
     ))]
 pub async fn seek(
     State(app): State<Arc<AppState>>,
@@ -477,34 +476,25 @@ pub async fn events(
     State(app): State<Arc<AppState>>,
     bot: BotCaller,
 ) -> Result<Response, ApiError> {
-    let address = (bot.address != ClientKey::Unknown).then_some(bot.address);
-    let permit = app.hub.open_stream(address)?;
-    let counted = app.metrics.stream();
-    // Subscribed before the first read: nothing logged after it is missed.
-    let heard = app.lobby.subscribe();
     let poster = Poster::Account(bot.account.id.clone()).key();
-    app.store.see_seeks(&poster, app.store.now_ms()).await?;
+    let account = Some(bot.account.id.clone());
+    // The whole list first (`-1`): the challenges waiting, the bot's own seeks.
+    let (cursor, first) = LobbyCursor::open(&app, bot.address, account, poster, -1).await?;
     let (finished_tx, finished) = mpsc::unbounded_channel();
     let mut live = BotStream {
         app: app.clone(),
         bot: bot.account,
-        poster,
-        heard,
-        closed: app.hub.closed(),
+        cursor,
         finished,
         finished_tx,
         watching: HashSet::new(),
         own: HashSet::new(),
         queue: VecDeque::new(),
-        sent: -1,
-        seen: tokio::time::Instant::now(),
-        _permit: permit,
-        _counted: counted,
     };
     for game in service_bots::games_in_progress(&app, &live.bot).await? {
         live.started(&game);
     }
-    live.catch_up().await?;
+    live.read(first).await;
     let stream = futures_util::stream::unfold(live, |mut live| async move {
         let text = live.next().await?;
         Some((Ok::<Bytes, Infallible>(text), live))
@@ -516,10 +506,8 @@ pub async fn events(
 struct BotStream {
     app: Arc<AppState>,
     bot: Account,
-    /// The bot as a poster: the seeks its stream keeps alive.
-    poster: String,
-    heard: watch::Receiver<i64>,
-    closed: watch::Receiver<bool>,
+    /// Its place in the lobby's log (the bot's seeks kept alive by it).
+    cursor: LobbyCursor,
     /// The bot's games that ended, from their watchers.
     finished: mpsc::UnboundedReceiver<WebGame>,
     finished_tx: mpsc::UnboundedSender<WebGame>,
@@ -528,12 +516,6 @@ struct BotStream {
     /// The bot's open seeks and challenges (whose acceptance starts one of its games).
     own: HashSet<String>,
     queue: VecDeque<Bytes>,
-    /// The number of the last lobby event read.
-    sent: i64,
-    /// When the bot's seeks were last marked seen.
-    seen: tokio::time::Instant,
-    _permit: crate::hub::StreamPermit,
-    _counted: crate::metrics::StreamGuard,
 }
 
 impl BotStream {
@@ -561,56 +543,35 @@ impl BotStream {
         self.queue.push_back(frame("gameFinish", None, &data));
     }
 
-    fn challenge(&mut self, seek: &SeekView) {
-        let data = serde_json::json!({"type": "challenge", "challenge": seek});
-        self.queue.push_back(frame("challenge", None, &data));
+    /// Notes `seek`: the bot's own, or a challenge to it (announced).
+    fn seek(&mut self, seek: &SeekView) {
+        if seek.account && seek.player.as_deref() == Some(self.bot.username.as_str()) {
+            self.own.insert(seek.id.clone());
+        } else if seek.to.as_deref() == Some(self.bot.username.as_str()) {
+            let data = serde_json::json!({"type": "challenge", "challenge": seek});
+            self.queue.push_back(frame("challenge", None, &data));
+        }
     }
 
-    /// Whether `seek` is the bot's own (its acceptance starts a game of the bot's).
-    fn is_own(&self, seek: &SeekView) -> bool {
-        seek.account && seek.player.as_deref() == Some(self.bot.username.as_str())
-    }
-
-    /// Reads the lobby's events since the last one read, queueing the bot's.
-    async fn catch_up(&mut self) -> Result<(), ApiError> {
-        let app = self.app.clone();
-        let log = match self.sent {
-            s if s < 0 => LobbyLog::Gap,
-            s => app.store.lobby_events_after(s).await?,
-        };
-        let events = match log {
-            LobbyLog::Gap => {
-                // The whole list: the challenges waiting for the bot, its own seeks.
-                let (seeks, last) = app.store.seeks(Some(&self.bot.id)).await?;
+    /// Queues what the bot is told of the lobby's `read` (the events it may see).
+    async fn read(&mut self, read: LobbyRead) {
+        let events = match read {
+            LobbyRead::Whole(seeks, _) => {
+                // The challenges waiting for the bot, its own seeks.
                 for seek in seeks.iter().map(lobby_service::view) {
-                    if self.is_own(&seek) {
-                        self.own.insert(seek.id.clone());
-                    } else if seek.to.as_deref() == Some(self.bot.username.as_str()) {
-                        self.challenge(&seek);
-                    }
+                    self.seek(&seek);
                 }
-                self.sent = last;
-                return Ok(());
+                return;
             }
-            LobbyLog::Events(events) => events,
+            LobbyRead::Events(events) => events,
         };
         for event in events {
-            self.sent = event.seq;
-            if !event.shown_to(Some(&self.bot.id)) {
-                continue;
-            }
             let private = event.audience.is_some();
-            let data: serde_json::Value = serde_json::from_str(&event.data).unwrap_or_default();
+            let data = &event.data;
             match data["type"].as_str() {
                 Some("seek") => {
-                    let Ok(seek) = serde_json::from_value::<SeekShown>(data["seek"].clone()) else {
-                        continue;
-                    };
-                    let view = seek.view();
-                    if self.is_own(&view) {
-                        self.own.insert(view.id.clone());
-                    } else if view.to.as_deref() == Some(self.bot.username.as_str()) {
-                        self.challenge(&view);
+                    if let Ok(seek) = SeekShown::deserialize(&data["seek"]) {
+                        self.seek(&seek.view());
                     }
                 }
                 Some("gone") => {
@@ -618,7 +579,7 @@ impl BotStream {
                     let mine = self.own.remove(&id) || private;
                     match (data["reason"].as_str(), data["game"].as_str()) {
                         (Some("accepted"), Some(game)) if mine => {
-                            if let Ok(game) = service::load_game(&app, game).await {
+                            if let Ok(game) = service::load_game(&self.app, game).await {
                                 self.started(&game);
                             }
                         }
@@ -632,7 +593,6 @@ impl BotStream {
                 _ => {}
             }
         }
-        Ok(())
     }
 
     /// The next text to send, or `None` when the stream ends (the server stopping).
@@ -641,36 +601,15 @@ impl BotStream {
             if let Some(text) = self.queue.pop_front() {
                 return Some(text);
             }
-            if *self.closed.borrow() {
-                return None;
-            }
-            let keep_alive = tokio::select! {
-                changed = self.heard.changed() => {
-                    changed.ok()?;
-                    false
-                }
-                game = self.finished.recv() => {
-                    if let Some(game) = game {
-                        self.finished(&game);
+            match self.cursor.wake(self.finished.recv()).await? {
+                Woken::Other(Some(game)) => self.finished(&game),
+                Woken::Other(None) => {}
+                Woken::Lobby(read, keep_alive) => {
+                    self.read(read).await;
+                    if keep_alive && self.queue.is_empty() {
+                        return Some(Bytes::from_static(b":\n\n"));
                     }
-                    false
                 }
-                _ = self.closed.changed() => return None,
-                _ = tokio::time::sleep(KEEP_ALIVE) => true,
-            };
-            if self.seen.elapsed() >= Duration::from_millis(SEEN_EVERY_MS as u64) {
-                self.seen = tokio::time::Instant::now();
-                let _ = self
-                    .app
-                    .store
-                    .see_seeks(&self.poster, self.app.store.now_ms())
-                    .await;
-            }
-            // Read on every wake, the keep-alive's too: a notice lost with a connection
-            // is caught up within 15 s.
-            let _ = self.catch_up().await;
-            if keep_alive && self.queue.is_empty() {
-                return Some(Bytes::from_static(b":\n\n"));
             }
         }
     }

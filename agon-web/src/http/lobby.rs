@@ -8,6 +8,7 @@
 //! token of the seat it will hold in the game: when the stream says the seek was
 //! accepted (its `gone` event, with the `game`), the page opens the game with it.
 
+use std::collections::VecDeque;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -36,8 +37,9 @@ use crate::game::now_ms;
 use crate::ids;
 use crate::limits::ClientKey;
 use crate::service::lobby::{self, Caller, Quick, SeekParams, SeekView};
+use crate::service::lobby_feed::{FedEvent, Since};
 use crate::service::{accounts as account_service, AppState};
-use crate::store::LobbyLog;
+use crate::store::Seek;
 
 /// The guest's lobby cookie.
 ///
@@ -314,7 +316,7 @@ pub async fn seeks(
         (status = 201, description = "The seek, and the poster's seat token for its game", body = PostedSeek),
         (status = 400, description = "a field is wrong: `invalid-field`, `invalid-clock`, `unknown-preset`, `unknown-rule-option`, `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`, `malformed-rules`", body = ErrorBody),
         (status = 403, description = "a rated seek by a guest: `rated-needs-account`", body = ErrorBody),
-        (status = 409, description = "the poster or the address has 3 or 6 open seeks: `too-many-seeks`", body = ErrorBody),
+        (status = 409, description = "the poster or the address has as many open seeks and challenges as it may (`--seeks-per-player`, by default 3; `--seeks-per-address`, 6): `too-many-seeks`", body = ErrorBody),
     ))]
 pub async fn post_seek(
     State(app): State<Arc<AppState>>,
@@ -516,52 +518,171 @@ pub async fn tv(State(app): State<Arc<AppState>>) -> Result<Json<Tv>, ApiError> 
     Ok(Json(Tv { tv, games }))
 }
 
-/// The lobby's events after number `sent` that `account` may see, as texts, each seek
-/// marked `mine` when `viewer` (a poster's key) posted it; a gap (or `sent` < 0) sends
-/// the whole list again (`seeks`). Answers the new last number.
-async fn catch_up(
-    app: &AppState,
-    account: Option<&str>,
-    viewer: &str,
+/// What a stream of the lobby reads: the whole list, or the new events its viewer may see.
+pub(crate) enum LobbyRead {
+    /// The new events the viewer may see, in order.
+    Events(Vec<Arc<FedEvent>>),
+    /// The seeks the viewer may see (first, and after a gap), and the number of the last
+    /// event they include.
+    Whole(Vec<Seek>, i64),
+}
+
+/// What woke a stream of the lobby ([`LobbyCursor::wake`]).
+pub(crate) enum Woken<T> {
+    /// The lobby: what was read (nothing when the read failed: the next wake reads
+    /// again), and whether it was the keep-alive's wake.
+    Lobby(LobbyRead, bool),
+    /// The stream's own other source.
+    Other(T),
+}
+
+/// A stream's place in the lobby's log and what it holds while open: what the lobby's
+/// stream and a bot's event stream share. It reads the log through the server's
+/// [`LobbyFeed`](crate::service::lobby_feed::LobbyFeed) (one database read a new event,
+/// whatever the number of streams), keeps the events its viewer may see (a direct
+/// challenge only to its two accounts), and keeps its poster's seeks alive.
+pub(crate) struct LobbyCursor {
+    app: Arc<AppState>,
+    /// The viewer's account: the challenges it may see.
+    account: Option<String>,
+    /// The viewer as a poster ([`crate::game::lobby::Poster::key`]): the seeks its
+    /// stream keeps alive.
+    poster: String,
+    heard: tokio::sync::watch::Receiver<i64>,
+    closed: tokio::sync::watch::Receiver<bool>,
+    /// The number of the last event read.
     sent: i64,
-    out: &mut Vec<Bytes>,
-) -> Result<i64, ApiError> {
-    let log = match sent {
-        s if s < 0 => LobbyLog::Gap,
-        s => app.store.lobby_events_after(s).await?,
-    };
-    match log {
-        LobbyLog::Gap => {
-            let (seeks, last) = app.store.seeks(account).await?;
+    /// When the poster's seeks were last marked seen.
+    seen: tokio::time::Instant,
+    _permit: crate::hub::StreamPermit,
+    _counted: crate::metrics::StreamGuard,
+}
+
+impl LobbyCursor {
+    /// Opens a stream of the lobby from `client` for `account` posting as `poster`:
+    /// counted against the streams' bounds (`429`, `503`), the poster's seeks marked
+    /// seen, and the first read: the events after number `sent`, or the whole list when
+    /// `sent` is `-1` (or too old).
+    pub(crate) async fn open(
+        app: &Arc<AppState>,
+        client: ClientKey,
+        account: Option<String>,
+        poster: String,
+        sent: i64,
+    ) -> Result<(LobbyCursor, LobbyRead), ApiError> {
+        let permit = app
+            .hub
+            .open_stream((client != ClientKey::Unknown).then_some(client))?;
+        let counted = app.metrics.stream();
+        // Subscribed before the first read: nothing logged after it is missed.
+        let heard = app.lobby.subscribe();
+        app.store.see_seeks(&poster, app.store.now_ms()).await?;
+        let mut cursor = LobbyCursor {
+            app: app.clone(),
+            account,
+            poster,
+            heard,
+            closed: app.hub.closed(),
+            sent,
+            seen: tokio::time::Instant::now(),
+            _permit: permit,
+            _counted: counted,
+        };
+        let first = cursor.read(false).await?;
+        Ok((cursor, first))
+    }
+
+    /// Reads what follows the last event read (`poll`: a keep-alive's wake).
+    async fn read(&mut self, poll: bool) -> Result<LobbyRead, ApiError> {
+        let app = &self.app;
+        let since = match self.sent {
+            s if s < 0 => Since::Gap,
+            s => app.lobby.after(&app.store, &app.metrics, s, poll).await?,
+        };
+        match since {
+            Since::Gap => {
+                let (seeks, last) = app.store.seeks(self.account.as_deref()).await?;
+                self.sent = last;
+                Ok(LobbyRead::Whole(seeks, last))
+            }
+            Since::Events(mut events) => {
+                if let Some(event) = events.last() {
+                    self.sent = event.seq;
+                }
+                events.retain(|e| e.shown_to(self.account.as_deref()));
+                Ok(LobbyRead::Events(events))
+            }
+        }
+    }
+
+    /// Waits for the lobby's next event, the keep-alive's time or `other`, and reads
+    /// the lobby when it woke the stream; `None` when the server stops.
+    pub(crate) async fn wake<T>(
+        &mut self,
+        other: impl std::future::Future<Output = T>,
+    ) -> Option<Woken<T>> {
+        if *self.closed.borrow() {
+            return None;
+        }
+        let woken = tokio::select! {
+            changed = self.heard.changed() => {
+                changed.ok()?;
+                Err(false)
+            }
+            value = other => Ok(value),
+            _ = self.closed.changed() => return None,
+            _ = tokio::time::sleep(KEEP_ALIVE) => Err(true),
+        };
+        let app = &self.app;
+        if self.seen.elapsed() >= Duration::from_millis(SEEN_EVERY_MS as u64) {
+            self.seen = tokio::time::Instant::now();
+            let _ = app.store.see_seeks(&self.poster, app.store.now_ms()).await;
+        }
+        match woken {
+            Ok(value) => Some(Woken::Other(value)),
+            // The keep-alive's wake reads too (if nobody read lately): a notice lost with
+            // a connection is caught up.
+            Err(keep_alive) => {
+                let read = self
+                    .read(keep_alive)
+                    .await
+                    .unwrap_or(LobbyRead::Events(Vec::new()));
+                Some(Woken::Lobby(read, keep_alive))
+            }
+        }
+    }
+}
+
+/// The texts a lobby stream sends of `read`, each seek marked `mine` when `viewer` (a
+/// poster's key) posted it.
+fn texts(read: LobbyRead, viewer: &str, out: &mut VecDeque<Bytes>) {
+    match read {
+        LobbyRead::Whole(seeks, last) => {
             let list = SeekList {
                 seeks: seeks.iter().map(|s| lobby::view_for(s, viewer)).collect(),
                 last_event: last,
             };
-            out.push(frame("seeks", Some(last), &list));
-            Ok(last)
+            out.push_back(frame("seeks", Some(last), &list));
         }
-        LobbyLog::Events(events) => {
-            let mut last = sent;
+        LobbyRead::Events(events) => {
             for event in events {
-                last = event.seq;
-                if !event.shown_to(account) {
-                    continue;
-                }
-                let mut data: serde_json::Value =
-                    serde_json::from_str(&event.data).unwrap_or_default();
                 // The poster's key is the server's: the viewer learns only whether it is
                 // theirs.
-                if let Some(fields) = data.as_object_mut() {
-                    let poster = fields.remove(lobby::POSTER_FIELD);
-                    if let Some(seek) = fields.get_mut("seek").and_then(|s| s.as_object_mut()) {
-                        let mine = poster.as_ref().and_then(|p| p.as_str()) == Some(viewer);
-                        seek.insert("mine".into(), mine.into());
+                let poster = event.data.get(lobby::POSTER_FIELD);
+                let mine = poster.and_then(|p| p.as_str()) == Some(viewer);
+                let text = event.text(mine, || {
+                    let mut data = event.data.clone();
+                    if let Some(fields) = data.as_object_mut() {
+                        fields.remove(lobby::POSTER_FIELD);
+                        if let Some(seek) = fields.get_mut("seek").and_then(|s| s.as_object_mut()) {
+                            seek.insert("mine".into(), mine.into());
+                        }
                     }
-                }
-                let name = data["type"].as_str().unwrap_or("lobby").to_string();
-                out.push(frame(&name, Some(event.seq), &data));
+                    let name = data["type"].as_str().unwrap_or("lobby").to_string();
+                    frame(&name, Some(event.seq), &data)
+                });
+                out.push_back(text);
             }
-            Ok(last)
         }
     }
 }
@@ -584,28 +705,15 @@ pub async fn events(
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0);
     let client = ClientKey::of_request(request.headers(), peer, app.limits.trust_proxy());
-    let permit = app
-        .hub
-        .open_stream((client != ClientKey::Unknown).then_some(client))?;
-    let counted = app.metrics.stream();
-    // Subscribed before the first read: nothing logged after it is missed.
-    let heard = app.lobby.subscribe();
-    let account = caller.caller.account.as_ref().map(|a| a.id.as_str());
+    let account = caller.caller.account.as_ref().map(|a| a.id.clone());
     let poster = caller.poster()?.key();
-    app.store.see_seeks(&poster, app.store.now_ms()).await?;
-    let mut queue = Vec::new();
-    let sent = catch_up(&app, account, &poster, sent, &mut queue).await?;
+    let (cursor, first) = LobbyCursor::open(&app, client, account, poster.clone(), sent).await?;
+    let mut queue = VecDeque::new();
+    texts(first, &poster, &mut queue);
     let live = LobbyStream {
-        app: app.clone(),
-        account: caller.caller.account.as_ref().map(|a| a.id.clone()),
+        cursor,
         poster,
-        heard,
-        closed: app.hub.closed(),
-        queue: queue.into(),
-        sent,
-        seen: tokio::time::Instant::now(),
-        _permit: permit,
-        _counted: counted,
+        queue,
     };
     let stream = futures_util::stream::unfold(live, |mut live| async move {
         let text = live.next().await?;
@@ -617,20 +725,10 @@ pub async fn events(
 
 /// What one lobby stream holds while it is open.
 struct LobbyStream {
-    app: Arc<AppState>,
-    /// The viewer's account: the challenges it may see.
-    account: Option<String>,
-    /// The viewer as a poster: the seeks its stream keeps alive.
+    cursor: LobbyCursor,
+    /// The viewer as a poster: whose seeks are `mine`.
     poster: String,
-    heard: tokio::sync::watch::Receiver<i64>,
-    closed: tokio::sync::watch::Receiver<bool>,
-    queue: std::collections::VecDeque<Bytes>,
-    /// The number of the last event read.
-    sent: i64,
-    /// When the poster's seeks were last marked seen.
-    seen: tokio::time::Instant,
-    _permit: crate::hub::StreamPermit,
-    _counted: crate::metrics::StreamGuard,
+    queue: VecDeque<Bytes>,
 }
 
 impl LobbyStream {
@@ -640,37 +738,12 @@ impl LobbyStream {
             if let Some(text) = self.queue.pop_front() {
                 return Some(text);
             }
-            if *self.closed.borrow() {
-                return None;
-            }
-            let keep_alive = tokio::select! {
-                changed = self.heard.changed() => {
-                    changed.ok()?;
-                    false
-                }
-                _ = self.closed.changed() => return None,
-                _ = tokio::time::sleep(KEEP_ALIVE) => true,
+            let Woken::Lobby(read, keep_alive) =
+                self.cursor.wake(std::future::pending::<()>()).await?
+            else {
+                continue;
             };
-            let app = &self.app;
-            if self.seen.elapsed() >= Duration::from_millis(SEEN_EVERY_MS as u64) {
-                self.seen = tokio::time::Instant::now();
-                let _ = app.store.see_seeks(&self.poster, app.store.now_ms()).await;
-            }
-            // Read on every wake, the keep-alive's too: a notice lost with a connection
-            // is caught up within 15 s.
-            let mut out = Vec::new();
-            if let Ok(last) = catch_up(
-                app,
-                self.account.as_deref(),
-                &self.poster,
-                self.sent,
-                &mut out,
-            )
-            .await
-            {
-                self.sent = last;
-                self.queue.extend(out);
-            }
+            texts(read, &self.poster, &mut self.queue);
             if keep_alive && self.queue.is_empty() {
                 return Some(Bytes::from_static(b":\n\n"));
             }

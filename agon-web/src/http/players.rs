@@ -235,8 +235,9 @@ pub struct LeaderboardResponse {
     /// The speed.
     #[schema(value_type = SpeedName)]
     pub speed: &'static str,
-    /// The best players whose rating is not provisional (at most 100), highest first;
-    /// bots and deleted accounts aside.
+    /// The best players whose rating is not provisional as of now (the deviation widened
+    /// for the time since their last rated game; at most 100), highest first; bots and
+    /// deleted accounts aside.
     pub players: Vec<LeaderState>,
 }
 
@@ -364,14 +365,14 @@ pub async fn history(
     }))
 }
 
-/// `GET /api/leaderboard/{speed}`: the best non-provisional players of a speed.
+/// `GET /api/leaderboard/{speed}`: the best players of a speed not provisional as of now.
 #[utoipa::path(
     get,
     path = "/api/leaderboard/{speed}",
     tag = "players",
     params(SpeedParam),
     responses(
-        (status = 200, description = "The best non-provisional players, highest first", body = LeaderboardResponse),
+        (status = 200, description = "The best players not provisional as of now (the deviation widened for the time since their last rated game), highest first", body = LeaderboardResponse),
         (status = 400, description = "not a speed: `invalid-field`", body = ErrorBody),
     )
 )]

@@ -170,7 +170,7 @@ fn gone_event(seek: &Seek, reason: &str, game: Option<&str>) -> NewEvent {
 
 /// Tells this server's lobby streams that the log holds event `seq`.
 pub(crate) fn heard(app: &AppState, seq: i64) {
-    app.lobby.send_modify(|last| *last = (*last).max(seq));
+    app.lobby.heard(seq);
 }
 
 /// The lobby's answer to a store's error: `404 unknown-seek`, `409 too-many-seeks`.
@@ -291,7 +291,7 @@ pub(crate) async fn post(
     let event = posted_event(&seek);
     let seq = app
         .store
-        .post_seek(seek.clone(), event, Pairing::Post)
+        .post_seek(seek.clone(), event, Pairing::Post, app.limits.seek_bounds())
         .await
         .map_err(lobby_error)?
         .map_err(|_| ApiError::internal("a seek matched where none was asked for"))?;
@@ -512,7 +512,7 @@ pub(crate) async fn quick(
         let event = posted_event(&seek);
         let posted = app
             .store
-            .post_seek(seek.clone(), event, pairing)
+            .post_seek(seek.clone(), event, pairing, app.limits.seek_bounds())
             .await
             .map_err(lobby_error)?;
         match posted {

@@ -33,6 +33,7 @@ use crate::workers::Workers;
 pub mod accounts;
 pub mod bots;
 pub mod lobby;
+pub mod lobby_feed;
 pub(crate) mod notify;
 pub mod ratings;
 pub mod review;
@@ -71,9 +72,10 @@ pub struct AppState {
     /// The site's public origin as configured, or else the address served at (`None`
     /// until then: [`AppState::site`] answers `http://localhost:8080`).
     pub origin: Option<SiteOrigin>,
-    /// The number of the lobby's last event known here (written here, or heard of from
-    /// another server): the lobby's streams wait on it ([`lobby`]).
-    pub lobby: tokio::sync::watch::Sender<i64>,
+    /// The lobby's log as this server reads it, once for all its lobby and bot streams:
+    /// the number of its last event known here (written here, or heard of from another
+    /// server), which the streams wait on, and the events read lately ([`lobby_feed`]).
+    pub lobby: lobby_feed::LobbyFeed,
     /// The game reviews' queue ([`review`]).
     pub reviews: Arc<review::ReviewQueue>,
 }

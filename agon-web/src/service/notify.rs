@@ -36,8 +36,8 @@ pub(crate) fn start(app: &Arc<AppState>) -> Option<tokio::task::JoinHandle<()>> 
         while let Some(notice) = notices.recv().await {
             match notice {
                 Notice::Listening => {
-                    // What the lobby missed meanwhile is in its log: its streams read it.
-                    app.lobby.send_modify(|_| ());
+                    // What the lobby missed meanwhile is in its log: read it again.
+                    app.lobby.wake();
                     for id in app.hub.watched() {
                         refresh(&app, &id).await;
                     }

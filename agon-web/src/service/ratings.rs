@@ -292,8 +292,28 @@ pub async fn player(app: &AppState, username: &str) -> Result<Account, ApiError>
         .ok_or_else(unknown_player)
 }
 
-/// A player's page: their ratings per speed (the deviation widened for the time since
-/// their last game, as the next game would start from) and their game counts.
+/// `stored` as of `now_ms`: its deviation widened for the time since its last rated game
+/// ([`Rating::aged`]), as the next game would start from; the rest as stored.
+///
+/// ```
+/// use agon_web::game::rating::{Rating, IDLE_PERIOD_MS};
+/// use agon_web::service::ratings::as_of;
+/// use agon_web::store::StoredRating;
+/// let stored = StoredRating { rating: Rating::new(1700.0, 100.0, 0.06).unwrap(), games: 9, last_game_ms: Some(0) };
+/// let now = as_of(&stored, 25 * IDLE_PERIOD_MS);
+/// assert_eq!(now.rating, stored.rating.aged(25 * IDLE_PERIOD_MS));
+/// assert_eq!((now.rating.deviation.round(), now.rating.is_provisional()), (113.0, true));
+/// assert_eq!(as_of(&StoredRating { last_game_ms: None, ..stored }, 5).rating, stored.rating);
+/// ```
+pub fn as_of(stored: &StoredRating, now_ms: i64) -> StoredRating {
+    let idle = stored.last_game_ms.map_or(0, |t| now_ms - t);
+    StoredRating {
+        rating: stored.rating.aged(idle),
+        ..*stored
+    }
+}
+
+/// A player's page: their ratings per speed as of now ([`as_of`]) and their game counts.
 pub async fn profile(
     app: &AppState,
     account: &Account,
@@ -304,14 +324,7 @@ pub async fn profile(
         .ratings(&account.id)
         .await?
         .into_iter()
-        .map(|(speed, r)| {
-            let idle = r.last_game_ms.map_or(0, |t| now - t);
-            let aged = StoredRating {
-                rating: r.rating.aged(idle),
-                ..r
-            };
-            (speed, aged)
-        })
+        .map(|(speed, r)| (speed, as_of(&r, now)))
         .collect();
     Ok((ratings, app.store.game_counts(&account.id).await?))
 }
@@ -334,9 +347,29 @@ pub async fn history(
     Ok(app.store.rating_history(&account.id, speed).await?)
 }
 
-/// The leaders of a speed: at most [`LEADERS`], non-provisional, highest first.
+/// The leaders of a speed: at most [`LEADERS`], highest first, their ratings as of now
+/// ([`as_of`]); a player whose deviation has widened past the provisional bound since
+/// their last rated game is left out (as lichess leaves out inactive players) until they
+/// play again.
 pub async fn leaderboard(app: &AppState, speed: Speed) -> Result<Vec<Leader>, ApiError> {
-    Ok(app.store.leaderboard(speed, LEADERS).await?)
+    let now = app.store.now_ms();
+    let mut leaders = Vec::new();
+    // Read in batches: most candidates are still not provisional, so one usually does.
+    let batch = 2 * LEADERS;
+    for skip in (0..).step_by(batch as usize) {
+        let read = app.store.leaderboard(speed, skip, batch).await?;
+        let last = read.len() < batch as usize;
+        for leader in read {
+            let rating = as_of(&leader.rating, now);
+            if !rating.rating.is_provisional() && leaders.len() < LEADERS as usize {
+                leaders.push(Leader { rating, ..leader });
+            }
+        }
+        if last || leaders.len() == LEADERS as usize {
+            break;
+        }
+    }
+    Ok(leaders)
 }
 
 /// How many players a leaderboard shows.

@@ -15,6 +15,7 @@
 use super::accounts::{bytes, text};
 use super::sql::{Cell, Rows, Statement, Value};
 use super::{Change, Store, StoreError, CHANNEL};
+use crate::game::lobby::SeekBounds;
 use crate::game::WebGame;
 
 /// The lobby's tables, one text for both dialects: SQLite's migration 7 to 8, PostgreSQL's
@@ -144,11 +145,17 @@ impl LobbyEvent {
     /// assert!(e.shown_to(Some("a1")) && !e.shown_to(Some("b2")) && !e.shown_to(None));
     /// ```
     pub fn shown_to(&self, account: Option<&str>) -> bool {
-        match (&self.audience, account) {
-            (None, _) => true,
-            (Some(ids), Some(account)) => ids.iter().any(|id| id == account),
-            (Some(_), None) => false,
-        }
+        shown_to(self.audience.as_deref(), account)
+    }
+}
+
+/// Whether a viewer signed in as `account` (or not) may see an event for `audience`
+/// (`None`: everyone; else the accounts it concerns).
+pub(crate) fn shown_to(audience: Option<&[String]>, account: Option<&str>) -> bool {
+    match (audience, account) {
+        (None, _) => true,
+        (Some(ids), Some(account)) => ids.iter().any(|id| id == account),
+        (Some(_), None) => false,
     }
 }
 
@@ -167,6 +174,9 @@ pub(crate) enum Pairing {
     /// waiting seeks instead of all trying the next oldest, where all but one lose again.
     AnyOfOldest,
 }
+
+/// The most events one read of the log answers (`Store::lobby_events_after`).
+pub(crate) const LOG_BATCH: usize = 1000;
 
 /// What the log holds after a point (`Store::lobby_events_after`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -199,10 +209,8 @@ fn audience_text(audience: &Option<Vec<String>>) -> Value {
 }
 
 impl Store {
-    /// Stores a new seek and logs `event`, unless its poster has
-    /// [`MAX_SEEKS_PER_POSTER`](crate::game::lobby::MAX_SEEKS_PER_POSTER) open already, or
-    /// its address [`MAX_SEEKS_PER_ADDRESS`](crate::game::lobby::MAX_SEEKS_PER_ADDRESS)
-    /// ([`StoreError::TooManySeeks`]). With a [`Pairing`] other than `Post` (a quick
+    /// Stores a new seek and logs `event`, unless its poster or its address has as many
+    /// open already as `bounds` allow ([`StoreError::TooManySeeks`]). With a [`Pairing`] other than `Post` (a quick
     /// pairing), an open seek of another poster with the same control, rules and rating
     /// is answered (`Err(id)`, nothing written) rather than a second one posted beside it:
     /// under the lobby's lock, so two quick pairings at once pair with each other.
@@ -212,6 +220,7 @@ impl Store {
         seek: Seek,
         event: NewEvent,
         pairing: Pairing,
+        bounds: SeekBounds,
     ) -> Result<Result<i64, String>, StoreError> {
         let mut reads = vec![
             head(),
@@ -273,9 +282,9 @@ impl Store {
                 }
                 let mine = rows[1].first().map_or(Ok(0), |r| r[0].int())?;
                 let here = rows[2].first().map_or(Ok(0), |r| r[0].int())?;
-                if mine >= crate::game::lobby::MAX_SEEKS_PER_POSTER
-                    || here >= crate::game::lobby::MAX_SEEKS_PER_ADDRESS
-                {
+                let full =
+                    |count: i64, bound: Option<u32>| bound.is_some_and(|b| count >= i64::from(b));
+                if full(mine, bounds.per_player) || full(here, bounds.per_address) {
                     return Err(StoreError::TooManySeeks);
                 }
                 let (seq, log) = log(head_seq(&rows[0])?, vec![event], now);
@@ -468,14 +477,18 @@ impl Store {
         Ok(seq)
     }
 
-    /// The lobby's events after number `after`, or [`LobbyLog::Gap`] when some of them
-    /// are no longer kept.
-    pub(crate) async fn lobby_events_after(&self, after: i64) -> Result<LobbyLog, StoreError> {
+    /// The lobby's events after number `after` (at most [`LOG_BATCH`] of them, the oldest),
+    /// or [`LobbyLog::Gap`] when some of them are no longer kept; with the number of the
+    /// lobby's last event.
+    pub(crate) async fn lobby_events_after(
+        &self,
+        after: i64,
+    ) -> Result<(LobbyLog, i64), StoreError> {
         let reads = vec![
             Statement::new("SELECT seq FROM lobby_head WHERE id = 1", vec![]),
             Statement::new(
-                "SELECT seq, audience, data FROM lobby_events WHERE seq > ?1 ORDER BY seq LIMIT 1000",
-                vec![Value::Int(Some(after))],
+                "SELECT seq, audience, data FROM lobby_events WHERE seq > ?1 ORDER BY seq LIMIT ?2",
+                vec![Value::Int(Some(after)), Value::Int(Some(LOG_BATCH as i64))],
             ),
         ];
         let (log, _) = self
@@ -509,7 +522,7 @@ impl Store {
                     true => LobbyLog::Events(events),
                     false => LobbyLog::Gap,
                 };
-                Ok((Vec::new(), log))
+                Ok((Vec::new(), (log, last)))
             })
             .await?;
         Ok(log)

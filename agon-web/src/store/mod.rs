@@ -53,7 +53,7 @@ pub use accounts::{
     TOUCH_EVERY_MS,
 };
 pub use bots::{ApiToken, BotChange, MAX_API_TOKENS, TOUCH_TOKEN_MS};
-pub(crate) use lobby::Pairing;
+pub(crate) use lobby::{shown_to, Pairing, LOG_BATCH};
 pub use lobby::{LobbyEvent, LobbyLog, NewEvent, Seek};
 pub use players::{
     GameCounts, GameFilter, Leader, PlayerGame, RatingPoint, ResultFilter, GAMES_PER_PAGE,

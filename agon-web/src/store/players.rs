@@ -347,19 +347,27 @@ impl Store {
         .await
     }
 
-    /// The best `limit` players of `speed` whose rating is not provisional (deviation at
-    /// most [`PROVISIONAL_DEVIATION`], as last rated), bots and deleted accounts aside,
-    /// highest first (ties by name).
-    pub async fn leaderboard(&self, speed: Speed, limit: u32) -> Result<Vec<Leader>, StoreError> {
+    /// The candidates for the leaderboard of `speed`: the players whose rating was not
+    /// provisional when last rated (deviation at most [`PROVISIONAL_DEVIATION`]; time
+    /// since only widens it), bots and deleted accounts aside, highest first (ties by
+    /// name), `limit` of them from the `skip`-th, as stored. Which of them are still not
+    /// provisional now is the service's to say ([`crate::service::ratings::leaderboard`]).
+    pub async fn leaderboard(
+        &self,
+        speed: Speed,
+        skip: u32,
+        limit: u32,
+    ) -> Result<Vec<Leader>, StoreError> {
         let read = Statement::new(
             "SELECT a.username, r.rating, r.deviation, r.volatility, r.games, r.last_game_ms \
              FROM ratings r JOIN accounts a ON a.id = r.account_id \
              WHERE r.speed = ?1 AND r.deviation <= ?2 AND a.deleted_ms IS NULL AND NOT a.bot \
-             ORDER BY r.rating DESC, a.username_key LIMIT ?3",
+             ORDER BY r.rating DESC, a.username_key LIMIT ?3 OFFSET ?4",
             vec![
                 text(speed.name()),
                 Value::Real(PROVISIONAL_DEVIATION),
                 Value::Int(Some(limit.into())),
+                Value::Int(Some(skip.into())),
             ],
         );
         self.read_all(read, |row| {

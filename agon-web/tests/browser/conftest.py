@@ -65,7 +65,8 @@ def _binary() -> Path:
 
 # Every request of the session comes from 127.0.0.1: the rate limits are off (the browser
 # tests are about the page; tests/limits.rs tests the limits).
-NO_LIMITS = [arg for name in ("create-limit", "create-global", "action-limit", "action-global")
+NO_LIMITS = [arg for name in ("create-limit", "create-global", "action-limit", "action-global",
+                              "seeks-per-player", "seeks-per-address")
              for arg in (f"--{name}", "off")]
 
 

@@ -7,6 +7,7 @@
 //! notice. Every test gets a database of its own (`CREATE DATABASE`).
 #![allow(dead_code)]
 
+pub mod online;
 pub mod proxy;
 
 use std::net::TcpListener;

@@ -24,7 +24,8 @@ python="${PYTHON:-$root/.venv/bin/python}"
 server="${AGON_WEB:-$root/target/debug/agon-web}"
 max_examples="${MAX_EXAMPLES:-20}"
 max_time="${MAX_TIME:-90}"
-limits=(--create-limit off --create-global off --action-limit off --action-global off)
+limits=(--create-limit off --create-global off --action-limit off --action-global off
+  --seeks-per-player off --seeks-per-address off)
 [ "${LIMITS:-off}" = default ] && limits=()
 
 work="$(mktemp -d)"
