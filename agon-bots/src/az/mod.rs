@@ -84,7 +84,7 @@ struct Waiting {
 }
 
 /// The AlphaZero player: PUCT search with a policy-value [`Network`], within a budget of
-/// simulations per move. Its spec is `az:MODEL:VISITS[:noise][:tPLIES][:bBATCH][:cPERMILLE]`
+/// simulations per move. Its spec is `az:MODEL:VISITS[:noise][:tPLIES][:bBATCH][:cPERMILLE][:gK]`
 /// ([`crate::AzSpec`]), which [`bot_by_name`](crate::bot_by_name) and every layer that
 /// takes a spec read.
 ///
