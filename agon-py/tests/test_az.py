@@ -435,6 +435,17 @@ def test_a_curve_after_the_fact(tmp_path: Path, capsys: pytest.CaptureFixture[st
         with pytest.raises(ValueError, match="other settings or networks"):
             curve.curve(tmp_path / "curve", curve.Curve(**other))
     assert len((tmp_path / "curve" / "log.jsonl").read_text().splitlines()) == 2
+    # A curve of the Gumbel search; a curve begun before --considered resumes as PUCT.
+    gumbel = curve.Curve(**{**run.__dict__, "considered": 4})
+    [g] = curve.curve(tmp_path / "gumbel", gumbel)
+    assert g["spec"] == f"az:{models[0].resolve()}:4:c700:g4"
+    config = tmp_path / "curve" / curve.CONFIG
+    settings = json.loads(config.read_text())
+    assert settings.pop("considered") == 0
+    config.write_text(json.dumps(settings))
+    assert curve.curve(tmp_path / "curve", more) == []
+    with pytest.raises(ValueError, match="considered must be from 0"):
+        curve.curve(tmp_path / "bad", curve.Curve(**{**run.__dict__, "considered": 257}))
     # The command line, and its errors.
     args = [str(m) for m in models] + ["--out", str(tmp_path / "cli"), "--eval", "random",
                                        "--games", "2", "--visits", "2"]
