@@ -13,11 +13,19 @@ use crate::{Bot, SpecError, SpecNumber, MAX_SPEC_LEN};
 /// - `MODEL`: the name of a network shipped in the crate (`agon-az-2x32`, see
 ///   `AzBot::SHIPPED`), or a safetensors file written by `agon.az` (a path without `:`).
 /// - `VISITS`: the simulations per move, 1 to 1000000 (default 800 when omitted).
-/// - `noise`: Dirichlet noise at the root, for self-play (AlphaZero's α = 0.3, ε = 0.25).
+/// - `noise`: Dirichlet noise at the root, for self-play (AlphaZero's α = 0.3, ε = 0.25);
+///   with `gK`, Gumbel noise on the root's logits instead.
 /// - `tPLIES`: plays in proportion to the visit counts (temperature 1) for the game's
 ///   first `PLIES` plies, then the most visited move; 0 (always the most visited) when
-///   omitted.
-/// - `bBATCH`: the leaves evaluated at once (1 to 256, default 8).
+///   omitted. With `gK`, in proportion to the improved policy.
+/// - `bBATCH`: the leaves evaluated at once (1 to 256, default 8); the Gumbel search
+///   evaluates one at a time and ignores it.
+/// - `gK`: Gumbel AlphaZero's search (Danihelka et al. 2022, as DeepMind's mctx) in place
+///   of PUCT, considering the `K` best moves at the root (1 to 256; 16 is mctx's usual):
+///   Sequential Halving over them, the paper's deterministic selection below the root,
+///   and as the search's statistics the improved policy (in millionths) rather than the
+///   visit counts. Without `noise` its Gumbel noise is 0 and its move a function of the
+///   position and history only.
 /// - `cPERMILLE`: contempt, how much worse than an even position a draw (repetition, two
 ///   passes, the move limit) is for the searching side, in thousandths of a win (0 to
 ///   1000, default 0, AlphaZero's: a draw is worth 0). Its opponent's draws are worth as
@@ -32,6 +40,7 @@ use crate::{Bot, SpecError, SpecNumber, MAX_SPEC_LEN};
 /// assert_eq!((spec.temperature_plies, spec.batch), (30, AzSpec::DEFAULT_BATCH));
 /// assert_eq!(spec.to_string(), "az:models/gen3.safetensors:200:noise:t30");
 /// assert_eq!(AzSpec::parse("az:m:100:c150")?.contempt, 150);
+/// assert_eq!(AzSpec::parse("az:m:32:noise:g16")?.considered, 16);
 /// assert!(AzSpec::parse("az:m.safetensors:0").is_err());
 /// assert!(AzSpec::parse("az:m.safetensors:100:fast").is_err());
 /// # Ok::<(), agon_bots::SpecError>(())
@@ -51,6 +60,8 @@ pub struct AzSpec {
     pub batch: u32,
     /// The searching side's contempt for draws, in thousandths of a win.
     pub contempt: u32,
+    /// The moves the Gumbel search considers at the root (`gK`), or 0 for PUCT.
+    pub considered: u32,
 }
 
 impl AzSpec {
@@ -64,6 +75,8 @@ impl AzSpec {
     pub const MAX_BATCH: u32 = 256;
     /// The largest contempt, a draw valued as a loss (in thousandths of a win).
     pub const MAX_CONTEMPT: u32 = 1000;
+    /// The most moves the Gumbel search considers at the root (`gK`).
+    pub const MAX_CONSIDERED: u32 = 256;
 
     /// Whether `spec` names the az bot (its first part is `az`).
     ///
@@ -89,6 +102,7 @@ impl AzSpec {
             temperature_plies: 0,
             batch: AzSpec::DEFAULT_BATCH,
             contempt: 0,
+            considered: 0,
         }
     }
 
@@ -149,7 +163,8 @@ impl AzSpec {
         if let Some(part) = parts.next() {
             az.visits = read(part, part, SpecNumber::Visits, AzSpec::MAX_VISITS)?;
         }
-        let (mut noise, mut plies, mut batch, mut contempt) = (false, false, false, false);
+        let (mut noise, mut plies, mut batch, mut contempt, mut gumbel) =
+            (false, false, false, false, false);
         for part in parts {
             let repeated = |seen: &mut bool| {
                 if std::mem::replace(seen, true) {
@@ -183,6 +198,9 @@ impl AzSpec {
                 } else {
                     read(part, digits, SpecNumber::Contempt, AzSpec::MAX_CONTEMPT)?
                 };
+            } else if let Some(digits) = part.strip_prefix('g') {
+                repeated(&mut gumbel)?;
+                az.considered = read(part, digits, SpecNumber::Considered, AzSpec::MAX_CONSIDERED)?;
             } else {
                 return Err(SpecError::UnknownPart {
                     spec: spec.to_string(),
@@ -238,6 +256,9 @@ impl fmt::Display for AzSpec {
         if self.contempt > 0 {
             write!(f, ":c{}", self.contempt)?;
         }
+        if self.considered > 0 {
+            write!(f, ":g{}", self.considered)?;
+        }
         Ok(())
     }
 }
@@ -279,9 +300,25 @@ mod tests {
             "az:m:1",
             "az:a/b.safetensors:800:noise:t30:b16",
             "az:m:5:b1",
+            "az:m:32:noise:g16",
+            "az:m:800:c700:g1",
         ] {
             assert_eq!(AzSpec::parse(spec).unwrap().to_string(), spec);
         }
         assert_eq!(AzSpec::parse(" az:m:5:t0 ").unwrap().to_string(), "az:m:5");
+        assert_eq!(
+            AzSpec::parse("az:m:5:g4:noise").unwrap().to_string(),
+            "az:m:5:noise:g4"
+        );
+        for bad in ["az:m:5:g0", "az:m:5:g257", "az:m:5:g", "az:m:5:gx"] {
+            assert!(
+                matches!(AzSpec::parse(bad), Err(SpecError::BadNumber { .. })),
+                "{bad}"
+            );
+        }
+        assert!(matches!(
+            AzSpec::parse("az:m:5:g2:g3"),
+            Err(SpecError::RepeatedPart { .. })
+        ));
     }
 }

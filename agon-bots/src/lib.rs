@@ -261,7 +261,10 @@ pub trait Bot {
 #[derive(Clone, PartialEq, Debug)]
 pub struct SearchStats {
     /// Each move of the position that the search visited, with its visit count (at
-    /// least 1), in the order of `legal_moves`; moves not visited are left out.
+    /// least 1), in the order of `legal_moves`; moves not visited are left out. For the
+    /// az bot's Gumbel search (`gK`), the weight of each move in its improved policy, in
+    /// millionths (moves that round to 0 left out): a policy target, as visit counts are
+    /// once normalised.
     pub visits: Vec<(Move, u32)>,
     /// The search's value of the position for the player to act (the chooser,
     /// [`Position::chooser`]: the side to move but for a queen placed by her captor), from

@@ -178,6 +178,8 @@ pub enum SpecNumber {
     Batch,
     /// `az`'s contempt for draws in thousandths of a win, `cPERMILLE`.
     Contempt,
+    /// The moves `az`'s Gumbel search considers at the root, `gK`.
+    Considered,
 }
 
 impl fmt::Display for SpecNumber {
@@ -193,6 +195,7 @@ impl fmt::Display for SpecNumber {
             SpecNumber::Plies => "plies",
             SpecNumber::Batch => "a batch size",
             SpecNumber::Contempt => "a contempt in thousandths",
+            SpecNumber::Considered => "a number of considered moves",
         })
     }
 }
@@ -242,7 +245,7 @@ impl fmt::Display for SpecError {
             SpecError::UnknownPart { spec, part } => {
                 // The hint names the options of the bot the spec is for.
                 let expected = if crate::AzSpec::is_az(spec) {
-                    "noise, t30, b8 or c100"
+                    "noise, t30, b8, c100 or g16"
                 } else {
                     "like 100ms, n50000, d8, t2 or h64"
                 };

@@ -1,6 +1,7 @@
 //! The network player (`az` feature): the Rust network computes what JAX computes, the
 //! PUCT bot plays legal moves, deterministically, finds a win in one and records its
-//! visits, and bad model files are errors.
+//! visits, the Gumbel search (`gK`) plays legal moves, deterministically, and records its
+//! improved policy, and bad model files are errors.
 #![cfg(feature = "az")]
 
 use std::collections::HashMap;
@@ -385,7 +386,7 @@ fn az_specs_are_read_and_checked() {
     assert!(
         unknown
             .to_string()
-            .ends_with("expected noise, t30, b8 or c100"),
+            .ends_with("expected noise, t30, b8, c100 or g16"),
         "{unknown}"
     );
     assert!(matches!(
@@ -426,4 +427,90 @@ fn the_shipped_network_is_played_by_its_name() {
     // A name that is not shipped is read as a path.
     let error = model_error(Path::new("agon-az-none"));
     assert!(error.starts_with("cannot read \"agon-az-none\""), "{error}");
+}
+
+/// The moves of a PUCT spec through the first plies of a game, each bot playing its side.
+fn puct_moves(white: &str, black: &str, plies: usize) -> Vec<String> {
+    let mut bots = [
+        bot_by_name(white, 1).unwrap(),
+        bot_by_name(black, 2).unwrap(),
+    ];
+    let mut game = Game::new();
+    let mut moves = Vec::new();
+    while moves.len() < plies && !game.is_over() {
+        let m = bots[game.position().chooser().index()]
+            .choose_in_game(&game)
+            .unwrap();
+        moves.push(m.to_string());
+        game.play(m).unwrap();
+    }
+    moves
+}
+
+/// The PUCT search is untouched by the Gumbel option: its moves are those it played
+/// before the option came (recorded then), with and without noise and temperature, on the
+/// fixture and on the shipped network.
+#[test]
+fn the_puct_specs_play_the_moves_they_played_before_gumbel() {
+    let fixture_moves = puct_moves(&spec(32, ""), &spec(24, ":noise:t4:b4"), 6);
+    let shipped_moves = puct_moves("az:agon-az-2x32:16", "az:agon-az-2x32:8:noise:t2:c700", 2);
+    assert_eq!(fixture_moves, PINNED_FIXTURE);
+    assert_eq!(shipped_moves, PINNED_SHIPPED);
+}
+
+/// Recorded on the commit before the Gumbel option (ef2a8a2).
+const PINNED_FIXTURE: [&str; 6] = ["h9-g9", "l2-k3", "b1-b2", "d1-e2", "b2-c2", "e2-d2"];
+const PINNED_SHIPPED: [&str; 2] = ["f1-f2", "b7-a6"];
+
+#[test]
+fn the_gumbel_search_plays_only_legal_moves_through_a_game() {
+    let mut white = bot_by_name(&spec(12, ":noise:g16"), 1).unwrap();
+    let mut black = bot_by_name(&spec(8, ":g4"), 2).unwrap();
+    let mut game = Game::new();
+    for _ in 0..20 {
+        if game.is_over() {
+            break;
+        }
+        let bot = if game.position().chooser() == agon_core::Side::White {
+            &mut white
+        } else {
+            &mut black
+        };
+        let (m, stats) = bot.choose_with_stats(&game).unwrap();
+        assert!(game.is_legal(m), "{m} in {}", game.position());
+        // The improved policy in millionths: legal moves, summing to a million.
+        let stats = stats.unwrap();
+        assert!(stats.visits.iter().all(|&(v, n)| game.is_legal(v) && n > 0));
+        let total: u32 = stats.visits.iter().map(|&(_, n)| n).sum();
+        assert!(
+            total.abs_diff(1_000_000) <= stats.visits.len() as u32,
+            "{total}"
+        );
+        assert!((-1.0..=1.0).contains(&stats.value));
+        game.play(m).unwrap();
+    }
+    assert!(game.moves().len() >= 16);
+}
+
+#[test]
+fn the_gumbel_search_is_deterministic_under_its_seed() {
+    let mut game = Game::new();
+    for m in ["a5-a4", "l2-k2"] {
+        game.play(m.parse().unwrap()).unwrap();
+    }
+    let noisy = |seed| {
+        bot_by_name(&spec(32, ":noise:g16"), seed)
+            .unwrap()
+            .choose_with_stats(&game)
+    };
+    assert_eq!(noisy(5), noisy(5));
+    let differs = (6..12).any(|seed| noisy(seed).unwrap().1 != noisy(5).unwrap().1);
+    assert!(differs, "the Gumbel noise changes the improved policy");
+    // Without noise, the seed does not matter.
+    let plain = |seed| {
+        bot_by_name(&spec(32, ":g16"), seed)
+            .unwrap()
+            .choose_with_stats(&game)
+    };
+    assert_eq!(plain(1), plain(99));
 }

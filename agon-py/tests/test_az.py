@@ -160,12 +160,47 @@ def test_a_tiny_loop_runs_end_to_end(short_tmp: Path) -> None:
     config = out / loop.CONFIG
     settings = json.loads(config.read_text())
     assert settings.pop("value_target") == "result"
+    # ... and before --search: a run of PUCT.
+    assert (settings.pop("search"), settings.pop("considered")) == ("puct", 16)
     config.write_text(json.dumps(settings))
     assert loop.loop(out, 2, tiny_run()) == []
     # The searches' root values as the value's targets: the self-play games carry them.
     assert tiny_run(value_target="mean").settings().value_target == "mean"
     [searched] = loop.loop(short_tmp / "searched", 1, tiny_run(value_target="search"))
     assert np.isfinite(searched["value_loss"]) and searched["value_loss"] > 0
+
+
+def test_a_gumbel_loop_learns_the_improved_policy(short_tmp: Path) -> None:
+    out = short_tmp / "gumbel"
+    run = tiny_run(search="gumbel", considered=4, temperature_plies=0)
+    [entry] = loop.loop(out, 1, run)
+    assert entry["games"] == 2 and entry["steps"] == 1 and entry["gate"]["games"] == 2
+    config = json.loads((out / loop.CONFIG).read_text())
+    assert (config["search"], config["considered"]) == ("gumbel", 4)
+    # Each ply's policy target is the improved policy in millionths, over legal moves.
+    plies = 0
+    for record in agon.data.read_records(out / "gen-0001" / "games"):
+        for weights in record.visits or ():
+            assert weights is not None
+            assert abs(sum(weights.values()) - 1_000_000) <= len(weights)
+            plies += 1
+    assert plies > 0
+    batch = next(agon.data.training_batches(out / "gen-0001" / "games", policy=True))
+    assert batch["has_policy"].all()
+    np.testing.assert_allclose(batch["policies"].sum(axis=1), 1.0, rtol=1e-5)
+    # Resumable; a run of the other search, or of other considered moves, is refused.
+    assert loop.loop(out, 1, run) == []
+    for other in (tiny_run(temperature_plies=0), tiny_run(search="gumbel", considered=8,
+                                                          temperature_plies=0)):
+        with pytest.raises(ValueError, match="other settings"):
+            loop.loop(out, 2, other)
+    with pytest.raises(ValueError, match="search must be one of puct, gumbel"):
+        loop.loop(short_tmp / "bad", 1, tiny_run(search="uct"))
+    with pytest.raises(ValueError, match="considered must be from 1 to 256"):
+        loop.loop(short_tmp / "bad", 1, tiny_run(search="gumbel", considered=0))
+    a = loop.parser().parse_args(["--out", "x", "--generations", "1", "--search", "gumbel",
+                                  "--considered", "8"])
+    assert (a.search, a.considered) == ("gumbel", 8)
 
 
 def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -400,6 +435,17 @@ def test_a_curve_after_the_fact(tmp_path: Path, capsys: pytest.CaptureFixture[st
         with pytest.raises(ValueError, match="other settings or networks"):
             curve.curve(tmp_path / "curve", curve.Curve(**other))
     assert len((tmp_path / "curve" / "log.jsonl").read_text().splitlines()) == 2
+    # A curve of the Gumbel search; a curve begun before --considered resumes as PUCT.
+    gumbel = curve.Curve(**{**run.__dict__, "considered": 4})
+    [g] = curve.curve(tmp_path / "gumbel", gumbel)
+    assert g["spec"] == f"az:{models[0].resolve()}:4:c700:g4"
+    config = tmp_path / "curve" / curve.CONFIG
+    settings = json.loads(config.read_text())
+    assert settings.pop("considered") == 0
+    config.write_text(json.dumps(settings))
+    assert curve.curve(tmp_path / "curve", more) == []
+    with pytest.raises(ValueError, match="considered must be from 0"):
+        curve.curve(tmp_path / "bad", curve.Curve(**{**run.__dict__, "considered": 257}))
     # The command line, and its errors.
     args = [str(m) for m in models] + ["--out", str(tmp_path / "cli"), "--eval", "random",
                                        "--games", "2", "--visits", "2"]

@@ -10,6 +10,10 @@
 //! repetition (R11) ends lines as it ends games. A drawn end is worth 0, or with the spec's
 //! contempt (`cPERMILLE`) less than that to the searching side and as much more to its
 //! opponent.
+//!
+//! With the spec's `gK` the search is Gumbel AlphaZero's instead ([`gumbel`]'s module
+//! documentation): Sequential Halving over the `K` best moves at the root, and the
+//! improved policy as the policy target.
 
 use std::sync::Arc;
 
@@ -20,6 +24,7 @@ use agon_rl::{Action, ACTION_COUNT};
 use crate::{decision_rng, Bot, SearchStats, SpecError};
 pub use network::{Network, NetworkError, Prediction, MAX_MODEL_BYTES};
 
+mod gumbel;
 mod network;
 
 /// A node of the search tree: the move that led to it, its prior and its statistics.
@@ -33,6 +38,9 @@ struct Node {
     pending: u32,
     /// The sum of the simulations' results for `mover`, each from -1 to 1.
     value_sum: f32,
+    /// The network's value of the node for its player to act, once evaluated (the Gumbel
+    /// search's mixed value reads it).
+    raw_value: f32,
     first_child: u32,
     children: u32,
     state: State,
@@ -59,6 +67,7 @@ impl Node {
             visits: 0,
             pending: 0,
             value_sum: 0.0,
+            raw_value: 0.0,
             first_child: 0,
             children: 0,
             state: State::Leaf,
@@ -75,7 +84,7 @@ struct Waiting {
 }
 
 /// The AlphaZero player: PUCT search with a policy-value [`Network`], within a budget of
-/// simulations per move. Its spec is `az:MODEL:VISITS[:noise][:tPLIES][:bBATCH][:cPERMILLE]`
+/// simulations per move. Its spec is `az:MODEL:VISITS[:noise][:tPLIES][:bBATCH][:cPERMILLE][:gK]`
 /// ([`crate::AzSpec`]), which [`bot_by_name`](crate::bot_by_name) and every layer that
 /// takes a spec read.
 ///
@@ -331,6 +340,9 @@ impl AzBot {
             return None;
         }
         let mut rng = decision_rng(self.seed, game.position(), game.moves().len());
+        if self.spec.considered > 0 {
+            return Some(self.play_gumbel(game, &root_moves, &mut rng));
+        }
         let tree = self.search(game, &root_moves, &mut rng, Self::MAX_TREE_NODES);
         let m = self.pick(&tree, game.moves().len(), &mut rng);
         let children = children(&tree, 0);
@@ -350,6 +362,48 @@ impl AzBot {
                 value: value.clamp(-1.0, 1.0),
             },
         ))
+    }
+}
+
+impl AzBot {
+    /// The Gumbel search's move and statistics: the move of the search (or, under
+    /// temperature, one drawn from the improved policy), and as `visits` the improved
+    /// policy in millionths (moves that round to 0 left out), the policy target.
+    fn play_gumbel(
+        &self,
+        game: &Game,
+        root_moves: &MoveList,
+        rng: &mut Rng,
+    ) -> (Move, SearchStats) {
+        let considered = self.spec.considered as usize;
+        let searched = self.gumbel_search(game, root_moves, rng, considered, Self::MAX_TREE_NODES);
+        let children = children(&searched.tree, 0);
+        let mut m = children[searched.choice].mv;
+        if game.moves().len() < self.spec.temperature_plies as usize {
+            let mut r = rng.unit();
+            for (c, p) in children.iter().zip(&searched.policy) {
+                m = c.mv;
+                if r < *p {
+                    break;
+                }
+                r -= p;
+            }
+        }
+        let visits = children
+            .iter()
+            .zip(&searched.policy)
+            .map(|(c, p)| (c.mv, (p * 1e6).round() as u32))
+            .filter(|&(_, n)| n > 0)
+            .collect();
+        let (n, sum) = children.iter().fold((0u32, 0.0f64), |(n, s), c| {
+            (n + c.visits, s + f64::from(c.value_sum))
+        });
+        let value = if n > 0 { sum / f64::from(n) } else { 0.0 };
+        let stats = SearchStats {
+            visits,
+            value: value.clamp(-1.0, 1.0),
+        };
+        (m, stats)
     }
 }
 

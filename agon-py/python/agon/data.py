@@ -50,7 +50,9 @@ package still reads such files, as if their ``rules`` were all ``"standard"``.
 - ``visit_actions`` (list<list<uint16>>, nullable) and ``visit_counts``
   (list<list<uint32>>, nullable): the players' search statistics, sparse: for each ply,
   the actions the search visited and their visit counts (null for a ply whose player
-  gave none; the whole column entry null when no player of the game gave any).
+  gave none; the whole column entry null when no player of the game gave any). For the
+  Gumbel search of ``az:MODEL:VISITS:gK``, the weights of its improved policy in
+  millionths; being normalised, they are a policy target as counts are.
 - ``search_values`` (list<float32>, nullable): for each ply, the search's value of the
   position for the side to move, in [-1, 1] (null where the player gave none).
 

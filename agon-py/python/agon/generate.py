@@ -8,7 +8,9 @@ limit like ``:500ms``, the network player ``az:MODEL:VISITS``, or a UGI engine p
 ``agon.data`` schema (extra ``data``), with the search statistics of ``mcts``, ``az``
 and ``alphabeta`` players (each ply's root visit counts and value, the alpha-beta bot's
 move and score: ``visit_actions``, ``visit_counts`` and ``search_values``; null for the
-other bots).
+other bots). An ``az`` player with Gumbel search (``az:MODEL:VISITS:gK``) writes its
+improved policy in place of visit counts, as weights in millionths: the policy target of
+Gumbel AlphaZero, which ``agon.data.training_batches`` normalises as it does counts.
 The games are played in Rust without the GIL, on ``--workers`` threads (default 1), or as
 Ray tasks with ``--ray [ADDRESS]`` (extra ``ray``; no address: a local Ray, or the cluster
 of ``RAY_ADDRESS``; ``auto``: the running cluster). A progress line shows the games done,

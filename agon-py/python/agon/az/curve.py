@@ -6,7 +6,8 @@ against each ``--eval`` opponent over ``--games`` book games (the arena's openin
 colours swapped), at ``--visits`` a move and with ``--contempt`` for draws (thousandths
 of a win, ``az:...:cPERMILLE``), and writes one entry a network to ``DIR/log.jsonl`` as
 the loop does (``generation``: the network's place in the list, from ``--first``), which
-``python -m agon.az.plot DIR`` draws. Every network meets the same openings (the same
+``python -m agon.az.plot DIR`` draws. With ``--considered K`` the networks play Gumbel
+AlphaZero's search (``az:...:gK``, as a ``--search gumbel`` loop does). Every network meets the same openings (the same
 ``--seed``), so the curve compares networks, not openings.
 
 Resumable: the networks already in the log are skipped, so a curve grows with its run
@@ -42,6 +43,7 @@ class Curve:
     contempt: int = 0
     seed: int = 0
     first: int = 0
+    considered: int = 0
 
 
 def curve(out: "str | os.PathLike[str]", run: Curve, *, workers: int = 1) -> List[Dict[str, Any]]:
@@ -50,6 +52,8 @@ def curve(out: "str | os.PathLike[str]", run: Curve, *, workers: int = 1) -> Lis
         raise ValueError("games and visits must be at least 1, and models and opponents given")
     if not 0 <= run.contempt <= 1000:
         raise ValueError(f"contempt must be from 0 to 1000 thousandths, not {run.contempt}")
+    if not 0 <= run.considered <= 256:
+        raise ValueError(f"considered must be from 0 (PUCT) to 256, not {run.considered}")
     for model in run.models:
         if not Path(model).is_file():
             raise ValueError(f"no network file {model!r}")
@@ -60,7 +64,8 @@ def curve(out: "str | os.PathLike[str]", run: Curve, *, workers: int = 1) -> Lis
     models = [os.fspath(Path(m).resolve()) for m in models]
     config = directory / CONFIG
     if config.exists():
-        saved = json.loads(config.read_text())
+        # Curves begun before --considered were of PUCT.
+        saved = {"considered": 0, **json.loads(config.read_text())}
         earlier = saved.pop("models")
         # More networks may follow those of a curve begun (a run trained on).
         if saved != settings or models[:len(earlier)] != earlier:
@@ -69,7 +74,8 @@ def curve(out: "str | os.PathLike[str]", run: Curve, *, workers: int = 1) -> Lis
     _write_json(config, {**settings, "models": models})
     log = directory / LOG
     done = len(log.read_text().splitlines()) if log.exists() else 0
-    extra = f":c{run.contempt}" if run.contempt else ""
+    extra = (f":c{run.contempt}" if run.contempt else "") + (
+        f":g{run.considered}" if run.considered else "")
     entries = []
     for i, model in enumerate(models[done:], start=done):
         generation = run.first + i
@@ -99,6 +105,8 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--contempt", type=int, default=d.contempt,
                    help="a draw's cost to the network, in thousandths of a win")
     p.add_argument("--seed", type=int, default=d.seed, help="the book's openings")
+    p.add_argument("--considered", type=int, default=d.considered,
+                   help="Gumbel search considering this many moves at the root (0: PUCT)")
     p.add_argument("--first", type=int, default=d.first, help="the generation of the first network")
     p.add_argument("--workers", type=int, default=1, help="local threads")
     return p
@@ -108,7 +116,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """Runs the command line; returns the exit status."""
     a = parser().parse_args(argv)
     run = Curve(models=list(a.models), opponents=list(a.eval), games=a.games, visits=a.visits,
-                contempt=a.contempt, seed=a.seed, first=a.first)
+                contempt=a.contempt, seed=a.seed, first=a.first, considered=a.considered)
     try:
         entries = curve(a.out, run, workers=a.workers)
     except (ValueError, OSError) as error:

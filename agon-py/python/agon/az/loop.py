@@ -5,7 +5,12 @@ Each generation ``g`` (from 1):
 1. **self-play**: ``G`` games of the best network so far against itself
    (``az:MODEL:VISITS:noise:tPLIES``: Dirichlet noise at the root, moves drawn in
    proportion to the visits for the first plies), written by ``agon.generate`` with each
-   ply's visit counts to ``DIR/gen-NNNN/games`` (local worker threads, or ``--ray``);
+   ply's visit counts to ``DIR/gen-NNNN/games`` (local worker threads, or ``--ray``).
+   With ``--search gumbel`` the search is Gumbel AlphaZero's (``az:MODEL:VISITS:noise:gK``,
+   ``K`` = ``--considered``: Gumbel noise and Sequential Halving at the root), and each
+   ply's policy target is its improved policy, which improves on the network's policy
+   with however few simulations (Danihelka et al. 2022); gating and evaluation then play
+   the same search without noise (``:gK``);
 2. **training**: the latest network trained on the games of the last ``--window``
    generations (``agon.data.training_batches(..., policy=True, symmetries=True)``),
    written to ``DIR/gen-NNNN/model.safetensors`` and ``DIR/latest.safetensors``; the
@@ -90,11 +95,20 @@ class Run:
     seed: int = 0
     init: str = ""
     value_target: str = "result"
+    search: str = "puct"
+    considered: int = 16
 
     def settings(self) -> train.Settings:
         """The training settings."""
         return train.Settings(self.learning_rate, self.weight_decay, self.batch_samples,
                               value_target=self.value_target)
+
+    def search_option(self) -> str:
+        """The spec option of the run's search: ``:gK`` for Gumbel, none for PUCT."""
+        return f":g{self.considered}" if self.search == "gumbel" else ""
+
+
+SEARCHES = ("puct", "gumbel")
 
 
 def _write_json(path: Path, value: Any) -> None:
@@ -161,7 +175,8 @@ def _prepare(out: Path, run: Run) -> Dict[str, Any]:
     """Creates or checks the run directory; returns its state."""
     out.mkdir(parents=True, exist_ok=True)
     # The settings added since the first runs wrote theirs.
-    _settings_file(out / CONFIG, asdict(run), {"init": "", "value_target": "result"})
+    _settings_file(out / CONFIG, asdict(run), {"init": "", "value_target": "result",
+                                               "search": "puct", "considered": 16})
     state_path = out / STATE
     if state_path.exists():
         state: Dict[str, Any] = json.loads(state_path.read_text())
@@ -205,7 +220,8 @@ def run_generation(out: Path, run: Run, g: int, state: Dict[str, Any], *, worker
         if not player.exists():
             shutil.copyfile(out / BEST, player)
         started = time.monotonic()
-        spec = _spec(player, run.visits, f":noise:t{run.temperature_plies}", run.batch)
+        spec = _spec(player, run.visits,
+                     f":noise:t{run.temperature_plies}{run.search_option()}", run.batch)
         summary = generate.generate(
             run.games, [spec, spec], gdir / "games", seed=run.seed * 1_000_003 + g,
             workers=workers, max_plies=run.max_plies, shard_size=max(run.games, 1),
@@ -242,8 +258,8 @@ def run_generation(out: Path, run: Run, g: int, state: Dict[str, Any], *, worker
         phase_done("training")
     if entry.get("phase") == "training":
         started = time.monotonic()
-        candidate = _spec(gdir / "model.safetensors", run.gate_visits)
-        best = _spec(out / BEST, run.gate_visits)
+        candidate = _spec(gdir / "model.safetensors", run.gate_visits, run.search_option())
+        best = _spec(out / BEST, run.gate_visits, run.search_option())
         if run.gate_games > 0:
             gate = _agon._book_match(candidate, best, run.gate_games, run.seed + g,
                                      sprt=SPRT, concurrency=workers)
@@ -273,7 +289,8 @@ def run_generation(out: Path, run: Run, g: int, state: Dict[str, Any], *, worker
         phase_done("gating")
     if entry.get("phase") == "gating":
         started = time.monotonic()
-        scores = evaluation(_spec(out / BEST, run.eval_visits), run.eval_opponents,
+        scores = evaluation(_spec(out / BEST, run.eval_visits, run.search_option()),
+                            run.eval_opponents,
                             run.eval_games, run.seed + g, workers,
                             f"generation {g}: best (generation {state['best']})")
         entry.update(evaluation=scores, evaluation_seconds=round(time.monotonic() - started, 1))
@@ -289,6 +306,10 @@ def loop(out: "str | os.PathLike[str]", generations: int, run: Run, *, workers: 
     returns the log entries of the generations run now."""
     if generations < 0 or run.games < 1 or run.visits < 1:
         raise ValueError("generations must be at least 0, games and visits at least 1")
+    if run.search not in SEARCHES:
+        raise ValueError(f"search must be one of {', '.join(SEARCHES)}, not {run.search!r}")
+    if not 1 <= run.considered <= 256:
+        raise ValueError(f"considered must be from 1 to 256, not {run.considered}")
     directory = Path(out)
     state = _prepare(directory, run)
     entries = []
@@ -309,7 +330,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=d.games, help="self-play games a generation")
     p.add_argument("--visits", type=int, default=d.visits, help="simulations a move in self-play")
     p.add_argument("--temperature-plies", type=int, default=d.temperature_plies,
-                   help="plies drawn in proportion to the visits in self-play")
+                   help="plies drawn in proportion to the visits (Gumbel: to the improved policy) in self-play")
     p.add_argument("--batch", type=int, default=d.batch, help="leaves evaluated at once")
     p.add_argument("--max-plies", type=int, default=d.max_plies, help="ply cap of a self-play game")
     p.add_argument("--blocks", type=int, default=d.blocks, help="residual blocks")
@@ -333,6 +354,10 @@ def parser() -> argparse.ArgumentParser:
                    help="generation 0: this network (e.g. from agon.az.pretrain), not a random one")
     p.add_argument("--value-target", choices=train.VALUE_TARGETS, default=d.value_target,
                    help="what the value learns: the games' results, the searches' root values, or their mean")
+    p.add_argument("--search", choices=SEARCHES, default=d.search,
+                   help="the self-play search: AlphaZero's PUCT, or Gumbel AlphaZero's (few simulations)")
+    p.add_argument("--considered", type=int, default=d.considered,
+                   help="moves the Gumbel search considers at the root (Sequential Halving)")
     p.add_argument("--workers", type=int, default=1, help="local threads (games and matches)")
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="self-play as Ray tasks (extra ray)")
@@ -350,6 +375,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         gate_visits=a.gate_visits, gate_score=a.gate_score, eval_opponents=list(a.eval),
         eval_games=a.eval_games, eval_visits=a.eval_visits, seed=a.seed,
         init=os.fspath(Path(a.init).resolve()) if a.init else "", value_target=a.value_target,
+        search=a.search, considered=a.considered,
     )
     try:
         loop(a.out, a.generations, run, workers=a.workers, ray=a.ray is not None,

@@ -1,0 +1,7 @@
+#!/bin/sh
+# The Gumbel self-play run of issue 35 point 3: the same command resumes it.
+cd /work/az35 && exec nice -n 19 .venv/bin/python -m agon.az.loop --out runs/g1 --generations 12 \
+  --init agon-bots/models/agon-az-2x32.safetensors --search gumbel --considered 16 \
+  --visits 32 --temperature-plies 0 --games 32 --max-plies 300 --window 4 --max-steps 400 \
+  --learning-rate 0.0002 --value-target mean --gate-games 20 --gate-visits 32 \
+  --eval alphabeta:3 alphabeta:5 --eval-games 10 --eval-visits 100 --workers 2
