@@ -218,3 +218,28 @@ def test_lobby_screenshots(new_context, passkey_site, catalogues, shots):
         assert page.evaluate("document.documentElement.dir") == ("rtl" if lang == "ar" else "ltr")
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), (lang, size)
         page.screenshot(path=str(shots / f"lobby-{lang}-{size}-{scheme}.png"), full_page=True)
+
+
+def test_the_player_pages_games_table_stays_within_a_phone_in_arabic(new_context, passkey_site):
+    """At 390 px in Arabic the games table was wider than the page and went past its left
+    edge, out of reach; it now scrolls within its card and the page is as wide as the
+    screen."""
+    site = passkey_site
+    mia = lobby(signed_up(new_context, site, "Maximiliana"), site)
+    ben = lobby(signed_up(new_context, site, "Bartholomew"), site)
+    mia.locator('#quick-buttons button[data-control="10+5"]').click()
+    expect(mia.locator("#seek-list li.mine")).to_have_count(1)
+    ben.locator('#quick-buttons button[data-control="10+5"]').click()
+    ben.wait_for_url(GAME)
+    gid = GAME.search(ben.url).group(1)
+    token = ben.evaluate(f"localStorage.getItem('agon-token:{gid}')")
+    status, answer = api(site, "POST", f"/api/games/{gid}/resign", {"token": token})
+    assert status == 200, answer
+    page = new_context(viewport=PHONE).new_page()
+    for lang in ("ar", "en"):
+        page.goto(f"{site}/@/maximiliana?lang={lang}")
+        expect(page.locator("#games-list tr")).to_have_count(1, timeout=TIMEOUT)
+        widths = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert widths == [PHONE["width"], PHONE["width"]], (lang, widths)
+        scroll = page.locator(".table-scroll").first
+        assert scroll.evaluate("e => getComputedStyle(e).overflowX") == "auto"
