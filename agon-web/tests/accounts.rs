@@ -721,7 +721,7 @@ async fn an_older_database_upgrades_in_place(b: Backend) {
         ),
     };
     assert_eq!(version, newest);
-    assert_eq!(newest, [12, 10][usize::from(b == Backend::Postgres)]);
+    assert_eq!(newest, [13, 11][usize::from(b == Backend::Postgres)]);
     let kept = store.load("0123456789abcdef").await.unwrap().unwrap();
     assert_eq!((kept.version, kept.plies(), kept.seed), (1, 1, 7));
     assert_eq!(kept.game.moves()[0].to_string(), "f1-e1");

@@ -869,6 +869,194 @@ async fn a_rated_seek_starts_a_rated_game_that_moves_both_ratings(b: Backend) {
     assert_eq!(ratings[0] - 1500.0, 1500.0 - ratings[1], "{ratings:?}");
 }
 
+/// Gives account `id` the rating `rating` in every speed category.
+async fn rate(store: &Store, id: &str, rating: f64) {
+    for speed in agon_web::game::speed::Speed::ALL {
+        let sql = format!(
+            "INSERT INTO ratings (account_id, speed, rating, deviation, volatility, games, \
+             last_game_ms) VALUES ('{id}', '{}', {rating}, 60.0, 0.06, 10, NULL)",
+            speed.name()
+        );
+        common::execute(store, &sql).await;
+    }
+}
+
+/// A seek's rating range (lichess's -500..+500 around the poster's rating): shown in the
+/// list and the stream only to the players within it, bounds inclusive, and to its
+/// poster; accepting it refused to the others and to guests; quick pairing takes it only
+/// for a player within it; a malformed range refused.
+async fn a_rating_range_shows_a_seek_only_to_the_players_within_it(b: Backend) {
+    let server = server(b).await;
+    let store = &server.store;
+    let mut zoe = Browser::person(&server, "00000000000000a1", "Zoe").await;
+    let mut low = Browser::person(&server, "00000000000000b2", "Low").await;
+    let mut top = Browser::person(&server, "00000000000000c3", "Top").await;
+    let mut out = Browser::person(&server, "00000000000000d4", "Out").await;
+    let mut guest = Browser::new(&server);
+    // Zoe 1600.4 (1600 rounded): -200..+100 is 1400 to 1700. Low and Top sit on the
+    // bounds; Out is one point above (1700.5 rounds to 1701).
+    for (id, rating) in [
+        ("00000000000000a1", 1600.4),
+        ("00000000000000b2", 1400.0),
+        ("00000000000000c3", 1700.0),
+        ("00000000000000d4", 1700.5),
+    ] {
+        rate(store, id, rating).await;
+    }
+    let mut streams = Vec::new();
+    for browser in [&mut low, &mut out, &mut guest] {
+        let mut stream = browser.lobby_stream(None).await;
+        assert_eq!(stream.next("seeks").await.data["seeks"], json!([]));
+        streams.push(stream);
+    }
+    let range = json!({"min": -200, "max": 100});
+    let (status, posted) = zoe
+        .post(
+            "/api/lobby/seeks",
+            json!({"control": "5+3", "rated": true, "rating_range": range}),
+        )
+        .await;
+    assert_eq!(status, 201, "{posted}");
+    let seek = &posted["seek"];
+    assert_eq!(
+        (&seek["rating_min"], &seek["rating_max"]),
+        (&json!(1400), &json!(1700))
+    );
+    let ranged = seek["id"].as_str().unwrap().to_string();
+    let (open, _) = zoe.seek(json!({"control": "10+5"})).await;
+    // The list: the ranged seek for Zoe, Low and Top; not for Out nor a guest.
+    assert_eq!(listed(&mut zoe).await, [ranged.clone(), open.clone()]);
+    assert_eq!(listed(&mut low).await, [ranged.clone(), open.clone()]);
+    assert_eq!(listed(&mut top).await, [ranged.clone(), open.clone()]);
+    assert_eq!(listed(&mut out).await, [open.as_str()]);
+    assert_eq!(listed(&mut guest).await, [open.as_str()]);
+    // The streams: Low hears both; Out and the guest only the open one.
+    let mut heard = Vec::new();
+    for stream in &mut streams {
+        let first = stream.next("seek").await.data["seek"]["id"].clone();
+        heard.push(first.as_str().unwrap().to_string());
+    }
+    assert_eq!(heard, [ranged.clone(), open.clone(), open.clone()]);
+    assert_eq!(
+        streams[0].next("seek").await.data["seek"]["id"].as_str(),
+        Some(open.as_str())
+    );
+    // A stream opened later, with the whole list: the same filter.
+    let mut late = out.lobby_stream(None).await;
+    let whole = late.next("seeks").await.data["seeks"].clone();
+    assert_eq!(whole.as_array().unwrap().len(), 1, "{whole}");
+    assert_eq!(whole[0]["id"].as_str(), Some(open.as_str()));
+    // Accepting: refused outside the range, with the bounds and the rating said.
+    let accept = format!("/api/lobby/seeks/{ranged}/accept");
+    let refused = out
+        .refused("POST", &accept, json!({}), 403, "rating-out-of-range")
+        .await;
+    assert_eq!(
+        refused["message"],
+        "this seek is for players rated 1400 to 1700 in blitz: yours is 1701"
+    );
+    // A guest is refused for the rating the rated seek needs first; a casual ranged
+    // seek is refused to a guest for its range.
+    let (casual, _) = zoe
+        .seek(json!({"control": "15+10", "rating_range": {"min": -500, "max": 0}}))
+        .await;
+    guest
+        .refused(
+            "POST",
+            &format!("/api/lobby/seeks/{casual}/accept"),
+            json!({}),
+            403,
+            "rating-out-of-range",
+        )
+        .await;
+    let (status, started) = top.post(&accept, json!({})).await;
+    assert_eq!(status, 200, "the upper bound is inside: {started}");
+    let (status, started) = low
+        .post(&format!("/api/lobby/seeks/{casual}/accept"), json!({}))
+        .await;
+    assert_eq!(status, 200, "1400 is within 1100 to 1600: {started}");
+    // Refusals of the range itself; nothing posted.
+    for (body, name, status) in [
+        (json!({"min": 1, "max": 100}), "invalid-rating-range", 400),
+        (
+            json!({"min": -501, "max": 100}),
+            "invalid-rating-range",
+            400,
+        ),
+        (json!({"min": 0, "max": 501}), "invalid-rating-range", 400),
+    ] {
+        zoe.refused(
+            "POST",
+            "/api/lobby/seeks",
+            json!({"control": "5+3", "rating_range": body}),
+            status,
+            name,
+        )
+        .await;
+    }
+    for body in [
+        json!({"min": -100}),
+        json!({"min": -100, "max": 100, "x": 1}),
+        json!("-100..100"),
+    ] {
+        let (status, answer) = zoe
+            .post(
+                "/api/lobby/seeks",
+                json!({"control": "5+3", "rating_range": body}),
+            )
+            .await;
+        assert_eq!(status, 400, "{body}: {answer}");
+    }
+    guest
+        .refused(
+            "POST",
+            "/api/lobby/seeks",
+            json!({"control": "5+3", "rating_range": range}),
+            403,
+            "rating-range-needs-account",
+        )
+        .await;
+    assert_eq!(listed(&mut zoe).await, [open.as_str()]);
+    let (status, _) = zoe
+        .post(&format!("/api/lobby/seeks/{open}/cancel"), json!({}))
+        .await;
+    assert_eq!(status, 200);
+    // Quick pairing respects ranges: Out's quick 3+2 does not take Zoe's ranged 3+2 seek
+    // (it waits with its own), Low's takes it (the oldest that fits).
+    let (zoe_quick, _) = zoe
+        .seek(json!({"control": "3+2", "rating_range": {"min": -200, "max": 100}}))
+        .await;
+    let (status, waiting) = out
+        .post("/api/lobby/quick", json!({"control": "3+2"}))
+        .await;
+    assert_eq!(
+        (status, &waiting["status"]),
+        (200, &json!("waiting")),
+        "{waiting}"
+    );
+    let out_quick = waiting["seek"]["id"].as_str().unwrap().to_string();
+    let (status, paired) = low
+        .post("/api/lobby/quick", json!({"control": "3+2"}))
+        .await;
+    assert_eq!(
+        (status, &paired["status"]),
+        (200, &json!("started")),
+        "{paired}"
+    );
+    let game = paired["game"].as_str().unwrap();
+    let state = low.get(&format!("/api/games/{game}")).await;
+    let names = [
+        &state["seats"]["white"]["name"],
+        &state["seats"]["black"]["name"],
+    ];
+    assert!(names.contains(&&json!("Zoe")), "{state}");
+    assert_eq!(
+        listed(&mut top).await,
+        [out_quick],
+        "Zoe's seek {zoe_quick} was taken"
+    );
+}
+
 /// A database of schema 7 (SQLite) or 5 (PostgreSQL) takes the lobby's tables.
 async fn a_database_of_version_7_migrates(b: Backend) {
     let db = common::database(b).await;
@@ -912,4 +1100,5 @@ both_stores!((flavor = "multi_thread", worker_threads = 2);
     the_lobby_is_rate_limited_per_address,
     a_rated_seek_starts_a_rated_game_that_moves_both_ratings,
     a_seek_is_marked_mine_for_its_poster_in_every_tab,
+    a_rating_range_shows_a_seek_only_to_the_players_within_it,
 );

@@ -13,7 +13,7 @@ import { signedIn } from './account.js';
 
 /** @typedef {{id: string, player: string | null, account: boolean, bot: boolean, control: string,
  *   speed: string, rules: string, rated: boolean, colour: string, to: string | null,
- *   created_ms: number, mine: boolean}} Seek */
+ *   created_ms: number, mine: boolean, rating_min?: number | null, rating_max?: number | null}} Seek */
 
 const MINE = 'agon-lobby-seeks';
 
@@ -103,11 +103,12 @@ function play(/** @type {string} */ id, /** @type {string} */ token, /** @type {
 /** A time control as shown: isolated, since in a right-to-left line "10+5" would read "5+10". */
 const controlText = (/** @type {string} */ c) => (c === 'correspondence' ? t('lobby.correspondence') : `\u2066${c}\u2069`);
 
-/** A seek's terms: the control, the rules, rated or casual, the colour. */
+/** A seek's terms: the control, the rules, rated or casual, the colour, and its rating range if any. */
 function terms(/** @type {Seek} */ s) {
   const rated = s.rated ? t('lobby.rated-mark') : t('lobby.casual');
   const colour = t(`lobby.colour.${s.colour}`);
-  return `${controlText(s.control)} · \u2066${s.rules}\u2069 · ${rated} · ${colour}`;
+  const range = typeof s.rating_min === 'number' && typeof s.rating_max === 'number' ? ` · \u2066${s.rating_min}\u2013${s.rating_max}\u2069` : '';
+  return `${controlText(s.control)} · \u2066${s.rules}\u2069 · ${rated} · ${colour}${range}`;
 }
 
 /** A bot's mark beside its name (the player page's word), seen and read. */
@@ -264,11 +265,14 @@ async function postSeek(/** @type {SubmitEvent} */ event) {
   event.preventDefault();
   clearMessages();
   const colour = /** @type {HTMLSelectElement} */ (document.getElementById('seek-colour')).value;
+  // The form offers ranges as wide below as above; the API takes any -500..0 and 0..+500.
+  const range = /** @type {HTMLSelectElement} */ (document.getElementById('seek-range')).value;
   const body = {
     control: input('seek-control').value.trim(),
     rules: input('seek-rules').value.trim() || 'standard',
     rated: input('seek-rated').checked,
     colour,
+    rating_range: range ? { min: -Number(range), max: Number(range) } : null,
   };
   try {
     posted(await postWhenListening('/api/lobby/seeks', body));
@@ -354,6 +358,10 @@ async function showRated() {
   box.disabled = !account;
   box.checked = Boolean(account);
   $('quick-guest').hidden = Boolean(account);
+  // A rating range is around the poster's rating: a guest has none.
+  const range = /** @type {HTMLSelectElement} */ (document.getElementById('seek-range'));
+  range.disabled = !account;
+  if (!account) range.value = '';
 }
 
 /** The lobby page. */

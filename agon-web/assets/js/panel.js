@@ -235,6 +235,10 @@ export function render() {
   } else if (canPass()) {
     info();
     lines.push(t('status.must-pass'));
+  } else if (app.ply !== null) {
+    // Stepped back through the moves: still the player's turn, played from the present.
+    info();
+    lines.push(t('status.your-turn-past'));
   } else {
     info();
     if (app.hint) lines.push(hintText(app.hint));

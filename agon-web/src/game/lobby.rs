@@ -316,3 +316,68 @@ pub fn on_tv(games: &[super::WebGame]) -> Option<&super::WebGame> {
         .map(|(_, g)| g)
         .or_else(|| games.first())
 }
+
+/// The widest a seek's rating range reaches on either side of its poster's rating, as
+/// lichess's seek form (whose slider also goes from -500 to +500).
+///
+/// ```
+/// assert_eq!(agon_web::game::lobby::MAX_RATING_RANGE, 500);
+/// ```
+pub const MAX_RATING_RANGE: i64 = 500;
+
+/// A seek's rating range, relative to its poster's rating in the seek's speed category:
+/// from `min` (-500 to 0) to `max` (0 to +500) points. The seek is for the players whose
+/// rating (rounded to a whole number) lies within the bounds it gives, both inclusive.
+///
+/// ```
+/// use agon_web::game::lobby::RatingRange;
+/// let range = RatingRange::new(-200, 100).unwrap();
+/// assert_eq!(range.around(1712.4), (1512, 1812));
+/// assert!(RatingRange::new(50, 100).is_err(), "the poster's own rating is always inside");
+/// assert!(RatingRange::new(-501, 0).is_err());
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RatingRange {
+    /// Points below the poster's rating: -500 to 0.
+    pub min: i64,
+    /// Points above it: 0 to +500.
+    pub max: i64,
+}
+
+impl RatingRange {
+    /// The range from `min` to `max` points around the poster's rating, or why not.
+    pub fn new(min: i64, max: i64) -> Result<RatingRange, String> {
+        if !(-MAX_RATING_RANGE..=0).contains(&min) || !(0..=MAX_RATING_RANGE).contains(&max) {
+            return Err(format!(
+                "the rating range must go from -{MAX_RATING_RANGE} to 0 below your rating \
+                 and from 0 to +{MAX_RATING_RANGE} above it, not {min}..+{max}"
+            ));
+        }
+        Ok(RatingRange { min, max })
+    }
+
+    /// The absolute bounds around the poster's `rating` (rounded): `(lowest, highest)`.
+    pub fn around(self, rating: f64) -> (i64, i64) {
+        let rating = rating.round() as i64;
+        (rating + self.min, rating + self.max)
+    }
+}
+
+/// Whether a player rated `rating` (rounded; `None`: a guest, who has no rating) may see
+/// and accept a seek of the bounds `range` (`None`: no range, open to all). Both bounds
+/// are inclusive.
+///
+/// ```
+/// use agon_web::game::lobby::in_range;
+/// assert!(in_range(None, None), "a seek without a range is for everyone");
+/// assert!(in_range(Some((1400, 1600)), Some(1400.4)) && in_range(Some((1400, 1600)), Some(1600.0)));
+/// assert!(!in_range(Some((1400, 1600)), Some(1600.5)) && !in_range(Some((1400, 1600)), Some(1399.0)));
+/// assert!(!in_range(Some((1400, 1600)), None), "a guest has no rating to fit");
+/// ```
+pub fn in_range(range: Option<(i64, i64)>, rating: Option<f64>) -> bool {
+    match (range, rating) {
+        (None, _) => true,
+        (Some(_), None) => false,
+        (Some((low, high)), Some(rating)) => (low..=high).contains(&(rating.round() as i64)),
+    }
+}

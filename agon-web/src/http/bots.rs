@@ -630,6 +630,10 @@ struct SeekShown {
     colour: String,
     to: Option<String>,
     created_ms: i64,
+    #[serde(default)]
+    rating_min: Option<i64>,
+    #[serde(default)]
+    rating_max: Option<i64>,
 }
 
 impl SeekShown {
@@ -651,6 +655,8 @@ impl SeekShown {
             created_ms: self.created_ms,
             // Only challenges to the bot are shown to it: never its own.
             mine: false,
+            rating_min: self.rating_min,
+            rating_max: self.rating_max,
         }
     }
 }

@@ -32,11 +32,11 @@ use super::names::{SideChoice, SideName};
 use super::request::{cookies, parse_name, parse_rules, JsonBody};
 use crate::error::{ApiError, ErrorBody};
 use crate::game::account::Username;
-use crate::game::lobby::{Colour, TimeControl, SEEN_EVERY_MS};
+use crate::game::lobby::{Colour, RatingRange, TimeControl, SEEN_EVERY_MS};
 use crate::game::now_ms;
 use crate::ids;
 use crate::limits::ClientKey;
-use crate::service::lobby::{self, Caller, Quick, SeekParams, SeekView};
+use crate::service::lobby::{self, Caller, Quick, SeekParams, SeekView, ViewerRatings};
 use crate::service::lobby_feed::{FedEvent, Since};
 use crate::service::{accounts as account_service, AppState};
 use crate::store::Seek;
@@ -145,6 +145,25 @@ pub struct SeekRequest {
     /// characters once trimmed, no control characters.
     #[serde(default)]
     pub name: Option<String>,
+    /// The ratings the seek is for, relative to the poster's rating in its speed (a
+    /// signed-in poster only): absent or `null` for everyone.
+    #[serde(default)]
+    pub rating_range: Option<RatingRangeRequest>,
+}
+
+/// A seek's rating range, relative to its poster's rating in the seek's speed category,
+/// as lichess's seek form has it: the seek is shown to, and may be accepted by, only the
+/// players rated from the poster's rating plus `min` to the poster's rating plus `max`,
+/// both inclusive (a guest, who has no rating, never).
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RatingRangeRequest {
+    /// Points below the poster's rating: -500 to 0.
+    #[schema(minimum = -500, maximum = 0, example = -500)]
+    pub min: i64,
+    /// Points above the poster's rating: 0 to 500.
+    #[schema(minimum = 0, maximum = 500, example = 500)]
+    pub max: i64,
 }
 
 impl SeekRequest {
@@ -156,6 +175,15 @@ impl SeekRequest {
             rated: self.rated,
             colour: parse_colour(self.colour.as_deref())?,
             name: self.name.as_deref().map(parse_name).transpose()?,
+            range: self
+                .rating_range
+                .as_ref()
+                .map(|r| {
+                    RatingRange::new(r.min, r.max).map_err(|e| {
+                        ApiError::new(StatusCode::BAD_REQUEST, "invalid-rating-range", e)
+                    })
+                })
+                .transpose()?,
         })
     }
 }
@@ -295,16 +323,21 @@ fn parse_colour(text: Option<&str>) -> Result<Colour, ApiError> {
 
 /// `GET /api/lobby/seeks`: the open seeks, and the challenges from and to the caller.
 #[utoipa::path(get, path = "/api/lobby/seeks", tag = "lobby",
-    responses((status = 200, description = "The open seeks and the caller's challenges", body = SeekList)))]
+    responses((status = 200, description = "The open seeks the caller may accept (a seek with a rating range only to the players within it, and to its poster) and the caller's challenges", body = SeekList)))]
 pub async fn seeks(
     State(app): State<Arc<AppState>>,
     caller: LobbyCaller,
 ) -> Result<Json<SeekList>, ApiError> {
     let account = caller.caller.account.as_ref().map(|a| a.id.as_str());
     let viewer = caller.poster()?.key();
+    let ratings = ViewerRatings::read(&app, account).await?;
     let (seeks, last_event) = app.store.seeks(account).await?;
     Ok(Json(SeekList {
-        seeks: seeks.iter().map(|s| lobby::view_for(s, &viewer)).collect(),
+        seeks: seeks
+            .iter()
+            .filter(|s| ratings.sees(s, &viewer))
+            .map(|s| lobby::view_for(s, &viewer))
+            .collect(),
         last_event,
     }))
 }
@@ -314,8 +347,8 @@ pub async fn seeks(
 #[utoipa::path(post, path = "/api/lobby/seeks", tag = "lobby", request_body = SeekRequest,
     responses(
         (status = 201, description = "The seek, and the poster's seat token for its game", body = PostedSeek),
-        (status = 400, description = "a field is wrong: `invalid-field`, `invalid-clock`, `unknown-preset`, `unknown-rule-option`, `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`, `malformed-rules`", body = ErrorBody),
-        (status = 403, description = "a rated seek by a guest: `rated-needs-account`", body = ErrorBody),
+        (status = 400, description = "a field is wrong: `invalid-field`, `invalid-clock`, `invalid-rating-range`, `unknown-preset`, `unknown-rule-option`, `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`, `malformed-rules`", body = ErrorBody),
+        (status = 403, description = "a rated seek by a guest: `rated-needs-account`; a rating range by a guest: `rating-range-needs-account`", body = ErrorBody),
         (status = 409, description = "the poster or the address has as many open seeks and challenges as it may (`--seeks-per-player`, by default 3; `--seeks-per-address`, 6): `too-many-seeks`", body = ErrorBody),
     ))]
 pub async fn post_seek(
@@ -353,6 +386,7 @@ pub async fn challenge(
         rated: request.rated,
         colour: parse_colour(request.colour.as_deref())?,
         name: None,
+        range: None,
     };
     let account = caller
         .caller
@@ -392,7 +426,7 @@ pub async fn challenge(
     responses(
         (status = 200, description = "The game started: its id, the caller's seat token and side", body = StartedGame),
         (status = 400, description = "the name is wrong: `invalid-field`", body = ErrorBody),
-        (status = 403, description = "a rated seek accepted by a guest: `rated-needs-account`", body = ErrorBody),
+        (status = 403, description = "a rated seek accepted by a guest: `rated-needs-account`; a seek whose rating range leaves the caller out (a guest is never within one): `rating-out-of-range`", body = ErrorBody),
         (status = 404, description = "no such seek (accepted, cancelled or expired already, or a challenge to someone else): `unknown-seek`", body = ErrorBody),
         (status = 409, description = "the caller's own seek: `own-seek`", body = ErrorBody),
     ))]
@@ -545,6 +579,9 @@ pub(crate) struct LobbyCursor {
     app: Arc<AppState>,
     /// The viewer's account: the challenges it may see.
     account: Option<String>,
+    /// The viewer's ratings, read when the stream opened: the seeks with a rating range
+    /// it may see.
+    ratings: ViewerRatings,
     /// The viewer as a poster ([`crate::game::lobby::Poster::key`]): the seeks its
     /// stream keeps alive.
     poster: String,
@@ -577,8 +614,10 @@ impl LobbyCursor {
         // Subscribed before the first read: nothing logged after it is missed.
         let heard = app.lobby.subscribe();
         app.store.see_seeks(&poster, app.store.now_ms()).await?;
+        let ratings = ViewerRatings::read(app, account.as_deref()).await?;
         let mut cursor = LobbyCursor {
             app: app.clone(),
+            ratings,
             account,
             poster,
             heard,
@@ -601,7 +640,8 @@ impl LobbyCursor {
         };
         match since {
             Since::Gap => {
-                let (seeks, last) = app.store.seeks(self.account.as_deref()).await?;
+                let (mut seeks, last) = app.store.seeks(self.account.as_deref()).await?;
+                seeks.retain(|s| self.ratings.sees(s, &self.poster));
                 self.sent = last;
                 Ok(LobbyRead::Whole(seeks, last))
             }
@@ -609,7 +649,13 @@ impl LobbyCursor {
                 if let Some(event) = events.last() {
                     self.sent = event.seq;
                 }
-                events.retain(|e| e.shown_to(self.account.as_deref()));
+                // Each stream keeps what its viewer may see: a challenge's two accounts,
+                // a seek's rating range.
+                events.retain(|e| {
+                    let mine = e.data.get(lobby::POSTER_FIELD).and_then(|p| p.as_str())
+                        == Some(self.poster.as_str());
+                    e.shown_to(self.account.as_deref()) && self.ratings.sees_event(&e.data, mine)
+                });
                 Ok(LobbyRead::Events(events))
             }
         }

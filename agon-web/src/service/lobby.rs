@@ -20,7 +20,10 @@ use utoipa::ToSchema;
 
 use super::{new_game, ratings, timers, AppState, NewGame};
 use crate::error::ApiError;
-use crate::game::lobby::{Colour, Poster, TimeControl, EVENTS_KEPT_MS, SEEK_GRACE_MS};
+use crate::game::lobby::{
+    in_range, Colour, Poster, RatingRange, TimeControl, EVENTS_KEPT_MS, SEEK_GRACE_MS,
+};
+use crate::game::speed::Speed;
 use crate::game::{Level, Opponent, WebGame};
 use crate::ids;
 use crate::store::{Account, NewEvent, Pairing, Seek, StoreError};
@@ -86,6 +89,11 @@ pub struct SeekView {
     /// Whether the viewer posted it (the same account, or the same browser's lobby
     /// cookie): theirs to cancel, in every tab.
     pub mine: bool,
+    /// The lowest rating (in its speed) of the players it is for, inclusive; `null`
+    /// with `rating_max`: for everyone. Only the players within its range see it.
+    pub rating_min: Option<i64>,
+    /// The highest rating of the players it is for, inclusive.
+    pub rating_max: Option<i64>,
 }
 
 /// The view of a stored seek, for a viewer who did not post it (see [`view_for`]).
@@ -97,9 +105,10 @@ pub struct SeekView {
 ///     name: Some("Ann".into()), seat_sha256: vec![0; 32], control: "3+2".into(),
 ///     rules: "standard".into(), rated: false, colour: "random".into(), target_id: None,
 ///     target_name: None, address: "V4(127.0.0.1)".into(), created_ms: 5, seen_ms: 5,
-///     bot: false,
+///     bot: false, range: Some((1300, 1700)),
 /// };
 /// let view = agon_web::service::lobby::view(&seek);
+/// assert_eq!((view.rating_min, view.rating_max), (Some(1300), Some(1700)));
 /// assert_eq!((view.speed, view.player.as_deref(), view.account), ("bullet", Some("Ann"), false));
 /// ```
 pub fn view(seek: &Seek) -> SeekView {
@@ -120,7 +129,94 @@ pub fn view(seek: &Seek) -> SeekView {
         to: seek.target_name.clone(),
         created_ms: seek.created_ms,
         mine: false,
+        rating_min: seek.range.map(|r| r.0),
+        rating_max: seek.range.map(|r| r.1),
     }
+}
+
+/// A viewer's ratings, for the seeks' rating ranges: the lobby's list and its streams
+/// show a seek with a range only to the players whose rating in its speed lies within it
+/// (and to its poster), as lichess does. A guest has no rating: no seek with a range is
+/// for them. An account's rating in a speed it never played is the new player's, 1500.
+/// A stream reads them once, when it opens.
+///
+/// ```
+/// use agon_web::service::lobby::ViewerRatings;
+/// let guest = ViewerRatings::default();
+/// assert_eq!(guest.rating("blitz"), None);
+/// let new = ViewerRatings::of_account(Vec::new());
+/// assert_eq!(new.rating("blitz"), Some(1500.0));
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct ViewerRatings(Option<Vec<(Speed, f64)>>);
+
+impl ViewerRatings {
+    /// An account's, from its stored ratings (a speed missing: 1500).
+    pub fn of_account(rated: Vec<(Speed, f64)>) -> ViewerRatings {
+        ViewerRatings(Some(rated))
+    }
+
+    /// The ratings of the viewer signed in as `account` (none for a guest).
+    pub(crate) async fn read(
+        app: &AppState,
+        account: Option<&str>,
+    ) -> Result<ViewerRatings, ApiError> {
+        let Some(account) = account else {
+            return Ok(ViewerRatings(None));
+        };
+        let stored = app.store.ratings(account).await?;
+        Ok(ViewerRatings::of_account(
+            stored
+                .into_iter()
+                .map(|(s, r)| (s, r.rating.rating))
+                .collect(),
+        ))
+    }
+
+    /// The viewer's rating in the speed of this name (`None`: a guest).
+    pub fn rating(&self, speed: &str) -> Option<f64> {
+        let rated = self.0.as_ref()?;
+        let speed = Speed::from_name(speed)?;
+        Some(
+            rated
+                .iter()
+                .find(|(s, _)| *s == speed)
+                .map_or(crate::store::StoredRating::NEW.rating.rating, |r| r.1),
+        )
+    }
+
+    /// Whether the viewer posting as `viewer` ([`Poster::key`]) sees the stored `seek`.
+    pub(crate) fn sees(&self, seek: &Seek, viewer: &str) -> bool {
+        seek.poster == viewer || in_range(seek.range, self.rating(view(seek).speed))
+    }
+
+    /// Whether the viewer sees a logged event of the lobby (`data`): a `seek` event
+    /// within its range (or the viewer's own, `mine`); every other event.
+    pub(crate) fn sees_event(&self, data: &serde_json::Value, mine: bool) -> bool {
+        let seek = &data["seek"];
+        if mine || data["type"] != "seek" {
+            return true;
+        }
+        let range = seek["rating_min"].as_i64().zip(seek["rating_max"].as_i64());
+        in_range(range, seek["speed"].as_str().and_then(|s| self.rating(s)))
+    }
+}
+
+/// `403 rating-out-of-range`: a seek whose range leaves the caller out.
+fn out_of_range(seek: &Seek, speed: Speed, rating: Option<f64>) -> ApiError {
+    let (low, high) = seek.range.unwrap_or_default();
+    let yours = match rating {
+        Some(r) => format!("yours is {}", r.round() as i64),
+        None => "a guest has none: sign in".to_string(),
+    };
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        "rating-out-of-range",
+        format!(
+            "this seek is for players rated {low} to {high} in {}: {yours}",
+            speed.name()
+        ),
+    )
 }
 
 /// The view of a stored seek for the viewer who posts as `viewer` (a [`Poster::key`]):
@@ -133,7 +229,7 @@ pub fn view(seek: &Seek) -> SeekView {
 ///     name: None, seat_sha256: vec![0; 32], control: "3+2".into(),
 ///     rules: "standard".into(), rated: false, colour: "random".into(), target_id: None,
 ///     target_name: None, address: "V4(127.0.0.1)".into(), created_ms: 5, seen_ms: 5,
-///     bot: false,
+///     bot: false, range: None,
 /// };
 /// use agon_web::service::lobby::view_for;
 /// assert!(view_for(&seek, "guest:ab").mine && !view_for(&seek, "guest:cd").mine);
@@ -226,6 +322,8 @@ pub struct SeekParams {
     pub colour: Colour,
     /// A guest's display name.
     pub name: Option<String>,
+    /// The rating range around the poster's rating (an account's open seek only).
+    pub range: Option<RatingRange>,
 }
 
 /// A seek posted: its view, and the seat token its poster will hold in the game.
@@ -238,7 +336,7 @@ pub struct Posted {
 
 /// The stored seek of `params` by `caller`, for `target` (a challenge), with a new seat
 /// token.
-fn new_seek(
+async fn new_seek(
     app: &AppState,
     caller: &Caller,
     poster: &Poster,
@@ -248,6 +346,25 @@ fn new_seek(
     if params.rated && caller.account.is_none() {
         return Err(rated_needs_account());
     }
+    let range = match (params.range, &caller.account) {
+        (None, _) => None,
+        (Some(_), None) => {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "rating-range-needs-account",
+                "a rating range is around your rating: sign in, or post the seek without one",
+            ))
+        }
+        (Some(_), Some(_)) if target.is_some() => {
+            return Err(ApiError::invalid_field(
+                "a direct challenge has no rating range: it is for one player",
+            ))
+        }
+        (Some(range), Some(account)) => {
+            let rating = ratings::rating_now(app, &account.id, params.control.speed()).await?;
+            Some(range.around(rating.rating))
+        }
+    };
     if params.rated {
         // What a rated game needs besides the two accounts, refused at once rather than
         // when someone accepts.
@@ -275,6 +392,7 @@ fn new_seek(
         created_ms: app.store.now_ms(),
         seen_ms: 0,
         bot: caller.account.as_ref().is_some_and(|a| a.bot),
+        range,
     };
     Ok((seek, token))
 }
@@ -287,11 +405,17 @@ pub(crate) async fn post(
     params: &SeekParams,
     target: Option<&Account>,
 ) -> Result<Posted, ApiError> {
-    let (seek, token) = new_seek(app, caller, poster, params, target)?;
+    let (seek, token) = new_seek(app, caller, poster, params, target).await?;
     let event = posted_event(&seek);
     let seq = app
         .store
-        .post_seek(seek.clone(), event, Pairing::Post, app.limits.seek_bounds())
+        .post_seek(
+            seek.clone(),
+            event,
+            Pairing::Post,
+            app.limits.seek_bounds(),
+            None,
+        )
         .await
         .map_err(lobby_error)?
         .map_err(|_| ApiError::internal("a seek matched where none was asked for"))?;
@@ -352,7 +476,9 @@ pub struct Started {
 /// the token it got when posting), its clock waiting for White's first move. Refused:
 /// `404 unknown-seek` (gone, or a challenge for someone else), `409 own-seek`,
 /// `403 rated-needs-account`, `403 bots-need-challenge` (a bot's open seek taken by a
-/// bot: bots play each other only by a direct challenge, which both agree to).
+/// bot: bots play each other only by a direct challenge, which both agree to),
+/// `403 rating-out-of-range` (the seek's rating range leaves the caller out: a guest is
+/// never within one).
 pub(crate) async fn accept(
     app: &Arc<AppState>,
     caller: &Caller,
@@ -376,6 +502,17 @@ pub(crate) async fn accept(
     }
     if seek.rated && caller.account.is_none() {
         return Err(rated_needs_account());
+    }
+    if seek.range.is_some() {
+        let speed = view(&seek).speed;
+        let speed = Speed::from_name(speed).unwrap_or(Speed::Correspondence);
+        let rating = match &caller.account {
+            Some(account) => Some(ratings::rating_now(app, &account.id, speed).await?.rating),
+            None => None,
+        };
+        if !in_range(seek.range, rating) {
+            return Err(out_of_range(&seek, speed, rating));
+        }
     }
     let name = match &caller.account {
         Some(account) => Some(account.username.clone()),
@@ -474,15 +611,16 @@ pub enum Quick {
     /// It accepted a waiting seek: the game started.
     Started(Box<Started>),
     /// No seek waited: it posted one.
-    Waiting(Posted),
+    Waiting(Box<Posted>),
 }
 
 /// How many times a quick pairing looks for a waiting seek before it posts its own.
 const QUICK_TRIES: usize = 5;
 
 /// Quick pairing: accepts one of the oldest waiting open seeks of `control` under the
-/// standard rules, rated as `rated`, any colour, not the caller's; else posts one (random
-/// colour). Under the lobby's lock: of two quick pairings at once, the second accepts the
+/// standard rules, rated as `rated`, any colour, not the caller's, and whose rating range
+/// (if it has one) the caller's rating lies within (a guest: only seeks without a range);
+/// else posts one (random colour, no range). Under the lobby's lock: of two quick pairings at once, the second accepts the
 /// first's seek. A seek taken meanwhile by another is looked for again; the last try
 /// posts, so many pairings at once never fail for being many.
 pub(crate) async fn quick(
@@ -499,6 +637,15 @@ pub(crate) async fn quick(
         rated,
         colour: Colour::Random,
         name: name.clone(),
+        range: None,
+    };
+    // The caller's rating in the control's speed, for the waiting seeks' ranges.
+    let rating = match &caller.account {
+        Some(account) => {
+            let rating = ratings::rating_now(app, &account.id, control.speed()).await?;
+            Some(rating.rating.round() as i64)
+        }
+        None => None,
     };
     // A few tries: a seek found may be taken by another acceptor before this one. The
     // last posts the caller's seek whatever waits: it is then the one waiting.
@@ -508,20 +655,26 @@ pub(crate) async fn quick(
             _ if attempt + 1 == QUICK_TRIES => Pairing::Post,
             _ => Pairing::AnyOfOldest,
         };
-        let (seek, token) = new_seek(app, caller, poster, &params, None)?;
+        let (seek, token) = new_seek(app, caller, poster, &params, None).await?;
         let event = posted_event(&seek);
         let posted = app
             .store
-            .post_seek(seek.clone(), event, pairing, app.limits.seek_bounds())
+            .post_seek(
+                seek.clone(),
+                event,
+                pairing,
+                app.limits.seek_bounds(),
+                rating,
+            )
             .await
             .map_err(lobby_error)?;
         match posted {
             Ok(seq) => {
                 heard(app, seq);
-                return Ok(Quick::Waiting(Posted {
+                return Ok(Quick::Waiting(Box::new(Posted {
                     seek: view_for(&seek, &seek.poster),
                     token,
-                }));
+                })));
             }
             Err(found) => match accept(app, caller, &found, name.clone()).await {
                 Ok(started) => return Ok(Quick::Started(Box::new(started))),

@@ -62,6 +62,18 @@ INSERT INTO lobby_head (id, seq) VALUES (1, 0);
     };
 }
 
+/// The seeks' rating ranges (a seek for the players rated from `rating_min` to
+/// `rating_max`, both inclusive; NULL: for everyone), one text for both dialects: SQLite's
+/// migration 12 to 13, PostgreSQL's 10 to 11.
+macro_rules! seek_range_schema {
+    () => {
+        "
+ALTER TABLE seeks ADD COLUMN rating_min BIGINT;
+ALTER TABLE seeks ADD COLUMN rating_max BIGINT;
+"
+    };
+}
+
 /// A seek as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Seek {
@@ -95,10 +107,13 @@ pub struct Seek {
     pub seen_ms: i64,
     /// Whether the poster is a bot account (the lobby marks its seeks).
     pub bot: bool,
+    /// The ratings it is for, lowest and highest, both inclusive (`None`: everyone):
+    /// [`crate::game::lobby::RatingRange`] around the poster's rating when posted.
+    pub range: Option<(i64, i64)>,
 }
 
 const SEEK: &str = "SELECT id, poster, account_id, name, seat_sha256, control, rules, rated, \
-    colour, target_id, target_name, address, created_ms, seen_ms, bot FROM seeks";
+    colour, target_id, target_name, address, created_ms, seen_ms, bot, rating_min, rating_max FROM seeks";
 
 fn seek_of(row: &[Cell]) -> Result<Seek, StoreError> {
     let opt = |cell: &Cell| match cell {
@@ -121,6 +136,10 @@ fn seek_of(row: &[Cell]) -> Result<Seek, StoreError> {
         created_ms: row[12].int()?,
         seen_ms: row[13].int()?,
         bot: row[14].flag()?,
+        range: match (row[15].opt_int()?, row[16].opt_int()?) {
+            (Some(low), Some(high)) => Some((low, high)),
+            _ => None,
+        },
     })
 }
 
@@ -213,7 +232,9 @@ impl Store {
     /// open already as `bounds` allow ([`StoreError::TooManySeeks`]). With a [`Pairing`] other than `Post` (a quick
     /// pairing), an open seek of another poster with the same control, rules and rating
     /// is answered (`Err(id)`, nothing written) rather than a second one posted beside it:
-    /// under the lobby's lock, so two quick pairings at once pair with each other.
+    /// under the lobby's lock, so two quick pairings at once pair with each other. A
+    /// seek with a rating range is answered only when `seeker_rating` (rounded; `None`:
+    /// a guest) lies within it.
     /// Answers the event's number.
     pub(crate) async fn post_seek(
         &self,
@@ -221,6 +242,7 @@ impl Store {
         event: NewEvent,
         pairing: Pairing,
         bounds: SeekBounds,
+        seeker_rating: Option<i64>,
     ) -> Result<Result<i64, String>, StoreError> {
         let mut reads = vec![
             head(),
@@ -236,7 +258,9 @@ impl Store {
         if pairing != Pairing::Post {
             reads.push(Statement::new(
                 "SELECT id FROM seeks WHERE target_id IS NULL AND control = ?1 AND rules = ?2 \
-                 AND rated = ?3 AND poster <> ?4 ORDER BY created_ms LIMIT ?5 FOR UPDATE",
+                 AND rated = ?3 AND poster <> ?4 \
+                 AND (rating_min IS NULL OR (rating_min <= ?6 AND ?6 <= rating_max)) \
+                 ORDER BY created_ms LIMIT ?5 FOR UPDATE",
                 vec![
                     text(&seek.control),
                     text(&seek.rules),
@@ -246,6 +270,7 @@ impl Store {
                         Pairing::AnyOfOldest => QUICK_CHOICE as i64,
                         _ => 1,
                     })),
+                    Value::Int(seeker_rating),
                 ],
             ));
         }
@@ -256,8 +281,9 @@ impl Store {
         let (log, now) = (self.log_fn(), seek.created_ms);
         let insert = Statement::new(
             "INSERT INTO seeks (id, poster, account_id, name, seat_sha256, control, rules, \
-             rated, colour, target_id, target_name, address, created_ms, seen_ms, bot) \
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13, ?14)",
+             rated, colour, target_id, target_name, address, created_ms, seen_ms, bot, \
+             rating_min, rating_max) \
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?13, ?14, ?15, ?16)",
             vec![
                 text(&seek.id),
                 text(&seek.poster),
@@ -273,6 +299,8 @@ impl Store {
                 text(&seek.address),
                 Value::Int(Some(seek.created_ms)),
                 Value::Bool(seek.bot),
+                Value::Int(seek.range.map(|r| r.0)),
+                Value::Int(seek.range.map(|r| r.1)),
             ],
         );
         let (answer, _) = self

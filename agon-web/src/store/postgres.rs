@@ -58,7 +58,7 @@ pub const LISTENER_NAME: &str = "agon-web-listen";
 /// version 5 what its version 7 means, version 6 what its version 8 means, version 7 what
 /// its version 9 means, version 8 what its version 10 means, version 9 what its version 11
 /// means, version 10 what its version 12 means.
-const MIGRATIONS: [&str; 10] = [
+const MIGRATIONS: [&str; 11] = [
     "
 CREATE TABLE games (
     id                 TEXT PRIMARY KEY,
@@ -132,6 +132,8 @@ CREATE INDEX games_deadline ON games (deadline_ms) WHERE deadline_ms IS NOT NULL
     bots_schema!(),
     // The reviews' failures and the queue's lock (the same text as SQLite's 11 to 12).
     review_failures_schema!(),
+    // The seeks' rating ranges (the same text as SQLite's 12 to 13).
+    seek_range_schema!(),
 ];
 
 /// How long the database keeps a session that sits in a transaction without a word

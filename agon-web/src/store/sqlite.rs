@@ -37,11 +37,11 @@ PRAGMA user_version = 1;
 ";
 
 /// The schema version this server writes.
-pub const VERSION: i64 = 12;
+pub const VERSION: i64 = 13;
 
 /// The migrations from each version to the next: `MIGRATIONS[i]` takes version `i + 1` to
 /// `i + 2`. Each runs in one transaction with its version bump.
-const MIGRATIONS: [&str; 11] = [
+const MIGRATIONS: [&str; 12] = [
     // 1 to 2: the rule set of each game (the text form of agon_core::Rules). Games stored
     // before it were played under the standard rules.
     "ALTER TABLE games ADD COLUMN rules TEXT NOT NULL DEFAULT 'standard';
@@ -117,6 +117,9 @@ const MIGRATIONS: [&str; 11] = [
     // 11 to 12: the reviews' failures and the queue's lock (issue 34; the same text as
     // PostgreSQL's 9 to 10).
     concat!(review_failures_schema!(), "PRAGMA user_version = 12;"),
+    // 12 to 13: the seeks' rating ranges (issue 33; the same text as PostgreSQL's 10 to
+    // 11).
+    concat!(seek_range_schema!(), "PRAGMA user_version = 13;"),
 ];
 
 /// The database: one SQLite connection in WAL mode behind a mutex.

@@ -139,6 +139,15 @@ def test_step_through_a_game_snap_back_and_flip(server, new_context, shots, cata
     a.keyboard.press("Home")
     expect(a.locator("#nav-note")).to_be_visible(timeout=TIMEOUT)
     black_move = first_step(state(server, gid)["legal_moves"])
+    # Black's page, stepped back on its turn: the status says it is a past move, and still
+    # Black's turn; back at the present, plainly its turn.
+    wait_moves(b, 5)
+    b.keyboard.press("ArrowLeft")
+    expect(b.locator("#nav-note")).to_be_visible(timeout=TIMEOUT)
+    expect(b.locator("#status")).to_contain_text(en["status.your-turn-past"])
+    expect(b.locator("#status")).not_to_contain_text(en["status.your-turn"])
+    b.keyboard.press("End")
+    expect(b.locator("#status")).to_contain_text(en["status.your-turn"], timeout=TIMEOUT)
     play(server, gid, black, black_move)
     wait_moves(a, 6)
     expect(a.locator("#nav-note")).to_be_hidden(timeout=TIMEOUT)
