@@ -171,12 +171,68 @@ impl Page {
             .replacen("{{main}}\n", self.body(), 1)
             .replace("{{rule-options}}\n", &rule_option_controls())
             .replace("{{rule-list}}\n", &rule_list())
+            .split_inclusive('\n')
+            .map(|line| offer_fields(line).unwrap_or_else(|| line.to_string()))
+            .collect()
     }
 
     /// The page in `language`.
     pub fn render(self, language: Language) -> String {
         crate::i18n::render(self.template(), language)
     }
+}
+
+/// The fields of a game offered to others, for a line `{{offer-fields:PREFIX:CONTROL}}`:
+/// the time control (`CONTROL` by default, with its help), the rule set, the colour and
+/// "rated", with ids `PREFIX-control`, `PREFIX-rules`, `PREFIX-colour`, `PREFIX-rated`.
+/// The lobby's seek and challenge forms and a player page's challenge share them; `None`
+/// for any other line.
+///
+/// ```
+/// let html = agon_web::pages::Page::Lobby.template();
+/// for form in ["seek", "challenge"] {
+///     assert!(html.contains(&format!(r#"<select id="{form}-colour" name="colour">"#)));
+///     assert!(html.contains(&format!(r#"aria-describedby="{form}-control-help""#)));
+/// }
+/// assert!(html.contains(r#"id="seek-control" class="text-input" type="text" name="control" value="5+3""#));
+/// assert!(!html.contains("{{offer-fields"));
+/// ```
+fn offer_fields(line: &str) -> Option<String> {
+    let spec = line
+        .trim()
+        .strip_prefix("{{offer-fields:")?
+        .strip_suffix("}}")?;
+    let (prefix, control) = spec.split_once(':')?;
+    let mut out = format!(
+        r#"      <div class="field">
+        <label for="{prefix}-control" data-i18n="lobby.control">{{{{t:lobby.control}}}}</label>
+        <input id="{prefix}-control" class="text-input" type="text" name="control" value="{control}" required maxlength="14" dir="ltr" aria-describedby="{prefix}-control-help">
+        <p id="{prefix}-control-help" class="account-help" data-i18n="lobby.control-help">{{{{t:lobby.control-help}}}}</p>
+      </div>
+      <div class="field">
+        <label for="{prefix}-rules" data-i18n="lobby.rules">{{{{t:lobby.rules}}}}</label>
+        <input id="{prefix}-rules" class="text-input" type="text" name="rules" value="standard" maxlength="200" dir="ltr">
+      </div>
+      <div class="field">
+        <label for="{prefix}-colour" data-i18n="lobby.colour">{{{{t:lobby.colour}}}}</label>
+        <select id="{prefix}-colour" name="colour">
+"#
+    );
+    for colour in ["random", "white", "black"] {
+        out.push_str(&format!(
+            "          <option value=\"{colour}\" data-i18n=\"lobby.colour.{colour}\">{{{{t:lobby.colour.{colour}}}}}</option>\n"
+        ));
+    }
+    out.push_str(&format!(
+        r#"        </select>
+      </div>
+      <p class="account-check">
+        <input id="{prefix}-rated" type="checkbox" name="rated">
+        <label for="{prefix}-rated" data-i18n="lobby.rated">{{{{t:lobby.rated}}}}</label>
+      </p>
+"#
+    ));
+    Some(out)
 }
 
 /// The language switch's options: every language, named in itself. The page's script
