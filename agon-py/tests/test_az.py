@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from pathlib import Path
 from typing import Any, List
 
@@ -168,6 +169,39 @@ def test_a_tiny_loop_runs_end_to_end(short_tmp: Path) -> None:
     assert tiny_run(value_target="mean").settings().value_target == "mean"
     [searched] = loop.loop(short_tmp / "searched", 1, tiny_run(value_target="search"))
     assert np.isfinite(searched["value_loss"]) and searched["value_loss"] > 0
+
+
+def test_a_run_moved_with_its_committed_files_resumes_elsewhere(short_tmp: Path) -> None:
+    """The run names ``--init`` by the file's contents, so its directory, moved to another
+    checkout with only the files a commit keeps (no generation's networks), resumes there;
+    another network is another run; a run that recorded a path is upgraded."""
+    first = short_tmp / "a"
+    (first / "models").mkdir(parents=True)
+    net = first / "models" / "init.safetensors"
+    network.save(network.init(network.Shape(1, 8), seed=3), net)
+    loop.loop(first / "run", 1, tiny_run(init=str(net)))
+    config = json.loads((first / "run" / loop.CONFIG).read_text())
+    assert config["init"] == loop.network_identity(net)
+    assert config["init"].startswith("sha256:") and len(config["init"]) == 7 + 64
+    moved = short_tmp / "b"
+    shutil.move(first, moved)
+    for generation_network in [*(moved / "run").glob("gen-*.safetensors"),
+                     *(moved / "run").glob("gen-*/*.safetensors")]:
+        generation_network.unlink()
+    net = moved / "models" / "init.safetensors"
+    [entry] = loop.loop(moved / "run", 2, tiny_run(init=str(net)))
+    assert entry["generation"] == 2 and entry["evaluation"]["random"]["games"] == 2
+    other = moved / "models" / "other.safetensors"
+    network.save(network.init(network.Shape(1, 8), seed=4), other)
+    with pytest.raises(ValueError, match="other settings"):
+        loop.loop(moved / "run", 3, tiny_run(init=str(other)))
+    with pytest.raises(ValueError, match="other settings"):
+        loop.loop(moved / "run", 3, tiny_run())
+    config_path = moved / "run" / loop.CONFIG
+    config_path.write_text(json.dumps({**config, "init": str(net)}))
+    assert loop.loop(moved / "run", 2, tiny_run(init=str(net))) == []
+    assert json.loads(config_path.read_text())["init"] == loop.network_identity(net)
+    assert loop.network_identity("") == ""
 
 
 def test_a_gumbel_loop_learns_the_improved_policy(short_tmp: Path) -> None:

@@ -34,7 +34,13 @@ phases done, and running the same command again goes on from there (a different
 command on the same directory is refused, as ``agon.generate`` refuses it). Generation 0
 is the network drawn at random, or with ``--init MODEL`` a network trained before (by
 ``agon.az.pretrain`` on the games of stronger players); its shape overrides ``--blocks``
-and ``--channels``.
+and ``--channels``. The run records ``--init`` by the file's SHA-256, not its path, and
+the bot specs name its networks by absolute path when they play: a run directory moved or
+committed elsewhere resumes there. Resuming needs the directory's small files
+(``az-run.json``, ``state.json``, ``log.jsonl``, each ``gen-NNNN/log.json`` and
+``gen-NNNN/games``), ``best.safetensors``, ``latest.safetensors`` and
+``latest-optimizer.npz`` (a fresh optimiser state if missing); the networks of each
+generation (``gen-NNNN/*.safetensors``) only while that generation is unfinished.
 
 Bot specs are at most 128 bytes: keep ``DIR`` a short path.
 """
@@ -42,6 +48,7 @@ Bot specs are at most 128 bytes: keep ``DIR`` a short path.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import os
@@ -171,12 +178,29 @@ def evaluation(spec: str, opponents: Sequence[str], games: int, seed: int, worke
     return scores
 
 
+def network_identity(path: "str | os.PathLike[str]") -> str:
+    """A network file named by its contents, ``sha256:HEX`` (``""`` for no file): the run's
+    record of ``--init``, so that a run directory committed or moved to another checkout or
+    machine, where the same network has another path, resumes as the same run."""
+    if not os.fspath(path):
+        return ""
+    return "sha256:" + hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
 def _prepare(out: Path, run: Run) -> Dict[str, Any]:
     """Creates or checks the run directory; returns its state."""
     out.mkdir(parents=True, exist_ok=True)
+    config = out / CONFIG
+    if config.exists():
+        saved = json.loads(config.read_text())
+        init = saved.get("init", "")
+        if init and not init.startswith("sha256:") and os.path.exists(init):
+            # Runs written before the digest recorded the network's path: named by its
+            # contents from now on, while the file is still there.
+            _write_json(config, {**saved, "init": network_identity(init)})
     # The settings added since the first runs wrote theirs.
-    _settings_file(out / CONFIG, asdict(run), {"init": "", "value_target": "result",
-                                               "search": "puct", "considered": 16})
+    _settings_file(config, {**asdict(run), "init": network_identity(run.init)},
+                   {"init": "", "value_target": "result", "search": "puct", "considered": 16})
     state_path = out / STATE
     if state_path.exists():
         state: Dict[str, Any] = json.loads(state_path.read_text())
