@@ -95,29 +95,29 @@ fn the_bot_plays_only_legal_moves_through_a_game() {
     assert!(game.moves().len() >= 20);
 }
 
-#[test]
-fn the_bot_is_deterministic_under_its_seed() {
+/// The search of `spec(visits, plain)` chooses alike under any seed, and with `noisy`'s
+/// noise alike under the same seed, the noise changing its statistics under others.
+fn assert_deterministic_under_its_seed(visits: u32, plain: &str, noisy: &str) {
     let mut game = Game::new();
     for m in ["a5-a4", "l2-k2"] {
         game.play(m.parse().unwrap()).unwrap();
     }
-    // Without noise, the seed does not matter.
-    let plain = |seed| {
-        bot_by_name(&spec(48, ""), seed)
+    let choose = |options: &str, seed| {
+        bot_by_name(&spec(visits, options), seed)
             .unwrap()
             .choose_with_stats(&game)
     };
-    assert_eq!(plain(1), plain(1));
-    assert_eq!(plain(1), plain(99));
-    // With noise and temperature, the same seed gives the same choice and statistics.
-    let noisy = |seed| {
-        bot_by_name(&spec(48, ":noise:t30"), seed)
-            .unwrap()
-            .choose_with_stats(&game)
-    };
-    assert_eq!(noisy(5), noisy(5));
-    let differs = (6..12).any(|seed| noisy(seed).unwrap().1 != noisy(5).unwrap().1);
-    assert!(differs, "the noise changes the visits");
+    assert_eq!(choose(plain, 1), choose(plain, 1));
+    assert_eq!(choose(plain, 1), choose(plain, 99));
+    assert_eq!(choose(noisy, 5), choose(noisy, 5));
+    let differs = (6..12).any(|seed| choose(noisy, seed).unwrap().1 != choose(noisy, 5).unwrap().1);
+    assert!(differs, "the noise of {noisy:?} changes the statistics");
+}
+
+#[test]
+fn the_bot_is_deterministic_under_its_seed() {
+    // With noise and temperature, the same seed gives the same choice and visits.
+    assert_deterministic_under_its_seed(48, "", ":noise:t30");
 }
 
 #[test]
@@ -494,23 +494,6 @@ fn the_gumbel_search_plays_only_legal_moves_through_a_game() {
 
 #[test]
 fn the_gumbel_search_is_deterministic_under_its_seed() {
-    let mut game = Game::new();
-    for m in ["a5-a4", "l2-k2"] {
-        game.play(m.parse().unwrap()).unwrap();
-    }
-    let noisy = |seed| {
-        bot_by_name(&spec(32, ":noise:g16"), seed)
-            .unwrap()
-            .choose_with_stats(&game)
-    };
-    assert_eq!(noisy(5), noisy(5));
-    let differs = (6..12).any(|seed| noisy(seed).unwrap().1 != noisy(5).unwrap().1);
-    assert!(differs, "the Gumbel noise changes the improved policy");
-    // Without noise, the seed does not matter.
-    let plain = |seed| {
-        bot_by_name(&spec(32, ":g16"), seed)
-            .unwrap()
-            .choose_with_stats(&game)
-    };
-    assert_eq!(plain(1), plain(99));
+    // The Gumbel noise changes the improved policy.
+    assert_deterministic_under_its_seed(32, ":g16", ":noise:g16");
 }
