@@ -715,3 +715,122 @@ async fn level_is_required_against_the_computer_and_events_have_their_schemas() 
     assert!(plain["svg"].is_null(), "{plain}");
     check(&doc, change, &plain, "a change without a board");
 }
+
+/// The most bytes a JSON text valid under `schema` can take, or `None` if unbounded: a
+/// string of base64url (its pattern says so) a byte a character, any other string twelve
+/// (a character out of the BMP written as two `\u` escapes, as a fuzzer's encoder does),
+/// every property present, `oneOf` its largest.
+fn largest_json(doc: &Value, schema: &Value) -> Option<usize> {
+    let schema = resolve(doc, schema);
+    if let Some(choices) = schema["oneOf"].as_array() {
+        return choices.iter().map(|c| largest_json(doc, c)).max().flatten();
+    }
+    if let Some(values) = schema["enum"].as_array() {
+        return values.iter().map(|v| v.to_string().len()).max();
+    }
+    let types: Vec<&str> = match &schema["type"] {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => vec!["object"],
+    };
+    let mut largest = 0;
+    for kind in types {
+        let size = match kind {
+            "null" | "boolean" => 5,
+            "integer" | "number" => 20,
+            "string" => {
+                let per_char = if schema["pattern"] == "^[A-Za-z0-9_-]*$" {
+                    1
+                } else {
+                    12
+                };
+                2 + per_char * schema["maxLength"].as_u64()? as usize
+            }
+            "array" => {
+                let item = largest_json(doc, &schema["items"])?;
+                2 + schema["maxItems"].as_u64()? as usize * (item + 1)
+            }
+            _ => {
+                let properties = schema["properties"].as_object()?;
+                if schema["additionalProperties"] != false {
+                    return None;
+                }
+                let mut size = 2;
+                for (key, value) in properties {
+                    size += key.len() + 4 + largest_json(doc, value)?;
+                }
+                size
+            }
+        };
+        largest = largest.max(size);
+    }
+    Some(largest)
+}
+
+/// Schemathesis sent a valid passkey of over 4 KiB when the credential was a free-form
+/// object, and got `413`: every request body is an object of listed keys, nothing
+/// free-form at any depth, and every credential the document allows, with its name, fits
+/// the API's body limit.
+#[tokio::test]
+async fn request_bodies_have_no_free_form_object_and_credentials_fit_the_body_limit() {
+    let doc = server().document().await;
+    fn free_form_at(doc: &Value, schema: &Value, at: &str, depth: usize) -> Option<String> {
+        let schema = resolve(doc, schema);
+        if depth > 12 {
+            return None;
+        }
+        for key in ["oneOf", "anyOf", "allOf"] {
+            for (i, part) in schema[key].as_array().into_iter().flatten().enumerate() {
+                if let Some(found) = free_form_at(doc, part, &format!("{at}/{key}/{i}"), depth + 1)
+                {
+                    return Some(found);
+                }
+            }
+        }
+        let is_object = schema["type"] == "object"
+            || schema["type"]
+                .as_array()
+                .is_some_and(|t| t.contains(&json!("object")));
+        if is_object
+            && (schema["properties"]
+                .as_object()
+                .is_none_or(|p| p.is_empty()))
+        {
+            return Some(at.to_string());
+        }
+        for (key, value) in schema["properties"].as_object().into_iter().flatten() {
+            if let Some(found) = free_form_at(doc, value, &format!("{at}.{key}"), depth + 1) {
+                return Some(found);
+            }
+        }
+        free_form_at(doc, &schema["items"], &format!("{at}[]"), depth + 1)
+            .filter(|_| schema["items"].is_object())
+    }
+    let mut credentials = 0;
+    for (method, path, operation) in operations(&doc) {
+        let body = &operation["requestBody"]["content"]["application/json"]["schema"];
+        if !body.is_object() {
+            continue;
+        }
+        let found = free_form_at(&doc, body, "", 0);
+        assert_eq!(
+            found, None,
+            "{method} {path}: a free-form object in the request"
+        );
+        if resolve(&doc, body)["properties"]["credential"].is_object() {
+            credentials += 1;
+            let largest = largest_json(&doc, body)
+                .unwrap_or_else(|| panic!("{method} {path}: a credential request without bounds"));
+            let limit = agon_web::http::request::max_body_for(&path);
+            assert!(
+                largest <= limit,
+                "{method} {path}: {largest} bytes over {limit}"
+            );
+        }
+    }
+    // Sign-up, sign-in, another passkey, deletion.
+    assert_eq!(credentials, 4);
+    // The bounds are the document's, not the test's: a schema without maxLength is unbounded.
+    assert_eq!(largest_json(&doc, &json!({"type": "string"})), None);
+    assert_eq!(largest_json(&doc, &json!({"type": "object"})), None);
+}

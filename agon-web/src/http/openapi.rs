@@ -17,6 +17,7 @@
 //!   included);
 //! - the links from a created or joined game to the operations its `id` and `token` drive.
 
+use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
 use axum::http::{header, Method};
@@ -352,20 +353,42 @@ pub async fn openapi_json() -> axum::response::Response {
         .into_response()
 }
 
-/// The component schemas request bodies refer to (their `required` is the derive's).
+/// The component schemas request bodies refer to, directly or through other schemas, and
+/// no answer does (their `required` is the derive's: a request may leave out an optional
+/// key, where the server's answers send every key).
 fn request_schemas(doc: &Value) -> Vec<String> {
-    let mut names = Vec::new();
-    for item in doc["paths"]
-        .as_object()
-        .into_iter()
-        .flat_map(|p| p.values())
-    {
-        for operation in item.as_object().into_iter().flat_map(|o| o.values()) {
-            let reference =
-                &operation["requestBody"]["content"]["application/json"]["schema"]["$ref"];
-            if let Some(name) = reference.as_str().and_then(|r| r.rsplit('/').next()) {
-                names.push(name.to_string());
+    let operations = || {
+        doc["paths"]
+            .as_object()
+            .into_iter()
+            .flat_map(|p| p.values())
+            .flat_map(|item| item.as_object().into_iter().flat_map(|o| o.values()))
+    };
+    let requests = referred(doc, operations().map(|o| &o["requestBody"]));
+    let answers = referred(doc, operations().map(|o| &o["responses"]));
+    requests.difference(&answers).cloned().collect()
+}
+
+/// The names of the component schemas `roots` refer to, and those refer to, and so on.
+fn referred<'a>(doc: &'a Value, roots: impl Iterator<Item = &'a Value>) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    let mut todo: Vec<&Value> = roots.collect();
+    while let Some(value) = todo.pop() {
+        match value {
+            Value::Object(map) => {
+                if let Some(name) = map
+                    .get("$ref")
+                    .and_then(Value::as_str)
+                    .and_then(|r| r.strip_prefix("#/components/schemas/"))
+                {
+                    if names.insert(name.to_string()) {
+                        todo.push(&doc["components"]["schemas"][name]);
+                    }
+                }
+                todo.extend(map.values());
             }
+            Value::Array(items) => todo.extend(items),
+            _ => {}
         }
     }
     names

@@ -17,10 +17,13 @@ import re
 import tempfile
 from pathlib import Path
 
-import pytest
-from playwright.sync_api import expect
-
 import json
+
+import jsonschema
+import pytest
+import referencing
+import referencing.jsonschema
+from playwright.sync_api import expect
 
 from conftest import Server, api
 
@@ -58,6 +61,42 @@ def another_authenticator(cdp):
 
 def credentials(cdp, authenticator_id):
     return cdp.send("WebAuthn.getCredentials", {"authenticatorId": authenticator_id})["credentials"]
+
+
+CREDENTIAL_REQUESTS = {("POST", "/api/account/signup"), ("POST", "/api/account/signin"),
+                       ("POST", "/api/account/passkeys"), ("DELETE", "/api/account")}
+
+
+def record_credential_requests(page):
+    """The bodies the page sends with a passkey's credential, (method, path, body), as
+    they are sent: appended to the list returned."""
+    sent = []
+
+    def seen(request):
+        path = re.sub(r"^https?://[^/]+", "", request.url).split("?")[0]
+        if (request.method, path) in CREDENTIAL_REQUESTS:
+            sent.append((request.method, path, json.loads(request.post_data or "null")))
+    page.on("request", seen)
+    return sent
+
+
+def assert_valid_under_the_document(site, sent):
+    """Each body is valid under its operation's request schema in the server's OpenAPI
+    document: the schema's bounds (the credential's texts, which keep every allowed body
+    under 4 KiB) take what Chromium's authenticator really sends."""
+    status, doc = api(site, "GET", "/api/openapi.json")
+    assert status == 200
+    registry = referencing.Registry().with_resource(
+        "urn:agon-web", referencing.Resource.from_contents(
+            doc, default_specification=referencing.jsonschema.DRAFT202012))
+    assert {(m, p) for m, p, _ in sent} == CREDENTIAL_REQUESTS, sent
+    for method, path, body in sent:
+        schema = doc["paths"][path][method.lower()]["requestBody"]["content"]["application/json"]["schema"]
+        validator = jsonschema.Draft202012Validator(
+            {"$ref": "urn:agon-web" + schema["$ref"]}, registry=registry)
+        errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(body)]
+        assert errors == [], (method, path, errors)
+        assert len(json.dumps(body)) <= 4096, (method, path)
 
 
 def account_page(new_context, site, lang="en", viewport=None):
@@ -108,6 +147,7 @@ def recover(page, username, code):
 
 def test_account_life_with_passkeys_and_codes(new_context, site):
     page, cdp, first = account_page(new_context, site)
+    sent = record_credential_requests(page)
     header = page.locator("#account-link")
     expect(header).to_have_text("Sign in")
     expect(header).to_have_attribute("aria-current", "page")
@@ -196,6 +236,8 @@ def test_account_life_with_passkeys_and_codes(new_context, site):
     recover(page, "Zoe-1", fresh[0])
     expect(page.locator("#account-error")).to_have_text(
         "This username and code do not match (each code works once).")
+    # What the page sent with each passkey is what the API document says it takes.
+    assert_valid_under_the_document(site, sent)
 
 
 def test_sign_out_everywhere_ends_the_other_browsers_session(new_context, site):
