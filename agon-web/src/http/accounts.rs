@@ -296,7 +296,7 @@ pub struct CeremonyOptions {
 #[serde(deny_unknown_fields)]
 pub struct SignupRequest {
     /// The new passkey: the browser's `PublicKeyCredential`, as its `toJSON()` writes it.
-    #[schema(value_type = NewPasskeyJson)]
+    #[schema(value_type = PasskeyJson<NewPasskeyResponseJson>)]
     pub credential: Value,
     /// A name for the passkey ("phone"), at most 40 characters.
     #[serde(default)]
@@ -318,7 +318,7 @@ pub struct SignupResponse {
 #[serde(deny_unknown_fields)]
 pub struct CredentialRequest {
     /// The browser's `PublicKeyCredential`, as its `toJSON()` writes it.
-    #[schema(value_type = PasskeyUseJson)]
+    #[schema(value_type = PasskeyJson<PasskeyUseResponseJson>)]
     pub credential: Value,
     /// Not part of the request: a name given is refused (`invalid-field`), not ignored,
     /// as a sign-in names no passkey.
@@ -332,7 +332,7 @@ pub struct CredentialRequest {
 #[serde(deny_unknown_fields)]
 pub struct PasskeyRequest {
     /// The new passkey: the browser's `PublicKeyCredential`, as its `toJSON()` writes it.
-    #[schema(value_type = NewPasskeyJson)]
+    #[schema(value_type = PasskeyJson<NewPasskeyResponseJson>)]
     pub credential: Value,
     /// The passkey's name ("phone"), at most 40 characters.
     #[serde(default)]
@@ -348,12 +348,14 @@ pub struct PasskeyRequest {
 // 16 to 64), an RSA key, no attestation (the server asks for none). Their keys are the
 // ones browsers send (`deny_unknown_fields` here only closes the documented object).
 
-/// A new passkey, as `PublicKeyCredential.toJSON()` writes one that
-/// `navigator.credentials.create` made.
+/// A passkey's credential as `PublicKeyCredential.toJSON()` writes it, with the
+/// authenticator's answer `R`: to `navigator.credentials.create` for a new passkey
+/// ([`NewPasskeyResponseJson`]), to `navigator.credentials.get` for a signature
+/// ([`PasskeyUseResponseJson`]).
 #[derive(ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[allow(dead_code)]
-pub struct NewPasskeyJson {
+pub struct PasskeyJson<R> {
     /// The credential's id, base64url.
     #[schema(max_length = 256, pattern = "^[A-Za-z0-9_-]*$")]
     id: String,
@@ -363,7 +365,7 @@ pub struct NewPasskeyJson {
     /// `public-key`.
     r#type: PublicKeyType,
     /// The authenticator's answer.
-    response: NewPasskeyResponseJson,
+    response: R,
     /// Where the authenticator is.
     #[serde(default)]
     #[schema(nullable = false)]
@@ -406,32 +408,6 @@ pub struct NewPasskeyResponseJson {
     #[serde(default)]
     #[schema(nullable = false, max_items = 6)]
     transports: Option<Vec<TransportName>>,
-}
-
-/// A passkey's signature, as `PublicKeyCredential.toJSON()` writes one that
-/// `navigator.credentials.get` made.
-#[derive(ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[allow(dead_code)]
-pub struct PasskeyUseJson {
-    /// The credential's id, base64url.
-    #[schema(max_length = 256, pattern = "^[A-Za-z0-9_-]*$")]
-    id: String,
-    /// The same id, base64url.
-    #[schema(max_length = 256, pattern = "^[A-Za-z0-9_-]*$")]
-    raw_id: String,
-    /// `public-key`.
-    r#type: PublicKeyType,
-    /// The authenticator's answer.
-    response: PasskeyUseResponseJson,
-    /// Where the authenticator is.
-    #[serde(default)]
-    #[schema(nullable = false)]
-    authenticator_attachment: Option<AttachmentName>,
-    /// The extensions' results: `credProps` is the only one asked for.
-    #[serde(default)]
-    #[schema(nullable = false)]
-    client_extension_results: Option<ExtensionResultsJson>,
 }
 
 /// The authenticator's answer to `navigator.credentials.get`, each field base64url.
