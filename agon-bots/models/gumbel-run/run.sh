@@ -1,6 +1,9 @@
 #!/bin/sh
-# The Gumbel self-play run of issue 35 point 3: the same command resumes it.
-cd /work/az35 && exec nice -n 19 .venv/bin/python -m agon.az.loop --out runs/g1 --generations 12 \
+# The Gumbel self-play run of issue 35 point 3, from the repository's root with the package
+# built in .venv (scripts/test.sh builds it): the same command resumes it from the files
+# committed in this directory, in any checkout. Raise --generations to go on.
+cd "$(dirname "$0")/../../.." && exec nice -n 19 .venv/bin/python -m agon.az.loop \
+  --out agon-bots/models/gumbel-run --generations "${GENERATIONS:-12}" \
   --init agon-bots/models/agon-az-2x32.safetensors --search gumbel --considered 16 \
   --visits 32 --temperature-plies 0 --games 32 --max-plies 300 --window 4 --max-steps 400 \
   --learning-rate 0.0002 --value-target mean --gate-games 20 --gate-visits 32 \
