@@ -820,10 +820,18 @@ async fn a_blank_name_is_refused_and_the_document_says_which_names_are_taken(b: 
         &format!("  {}  ", "x".repeat(24)),
         "\u{2003}y\u{2003}",
     ];
-    for schema in ["JoinRequest", "NewGameRequest"] {
-        let pattern = doc["components"]["schemas"][schema]["properties"]["name"]["pattern"]
-            .as_str()
-            .unwrap();
+    // Every request that takes a display name: a game's, a seek's, a quick pairing's.
+    let requests = [
+        "JoinRequest",
+        "NewGameRequest",
+        "SeekRequest",
+        "QuickRequest",
+        "AcceptRequest",
+    ];
+    for schema in requests {
+        let name = &doc["components"]["schemas"][schema]["properties"]["name"];
+        assert_eq!(name["oneOf"][1], json!({"type": "null"}), "{schema}");
+        let pattern = name["oneOf"][0]["pattern"].as_str().unwrap();
         let pattern = regex::Regex::new(pattern).unwrap();
         for name in names {
             assert_eq!(

@@ -356,11 +356,11 @@ pub struct PasskeyRequest {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[allow(dead_code)]
 pub struct PasskeyJson<R> {
-    /// The credential's id, base64url.
-    #[schema(max_length = 256, pattern = "^[A-Za-z0-9_-]*$")]
+    /// The credential's id, base64url: 16 bytes or more (WebAuthn's least).
+    #[schema(min_length = 22, max_length = 256, pattern = "^[A-Za-z0-9_-]*$")]
     id: String,
     /// The same id, base64url.
-    #[schema(max_length = 256, pattern = "^[A-Za-z0-9_-]*$")]
+    #[schema(min_length = 22, max_length = 256, pattern = "^[A-Za-z0-9_-]*$")]
     raw_id: String,
     /// `public-key`.
     r#type: PublicKeyType,

@@ -51,9 +51,6 @@ pub struct NewGameRequest {
     pub clock: Option<String>,
     /// The creator's display name: 1 to 24 characters once trimmed, no control characters.
     #[serde(default)]
-    #[schema(
-        pattern = r"^[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*[^\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u001f\u007f-\u009f]([^\u0000-\u001f\u007f-\u009f]{0,22}[^\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u001f\u007f-\u009f])?[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$"
-    )]
     pub name: Option<String>,
     /// A start position other than the standard one (read under `rules`).
     #[serde(default)]
@@ -85,9 +82,6 @@ pub struct JoinRequest {
     /// The joining player's display name: 1 to 24 characters once trimmed, no control
     /// characters.
     #[serde(default)]
-    #[schema(
-        pattern = r"^[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*[^\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u001f\u007f-\u009f]([^\u0000-\u001f\u007f-\u009f]{0,22}[^\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u001f\u007f-\u009f])?[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$"
-    )]
     pub name: Option<String>,
 }
 

@@ -37,7 +37,7 @@ use super::change::frame;
 use super::events::{game_stream, token_in_query};
 use super::friend::parse_answer;
 use super::lobby::{LobbyCursor, LobbyRead, PostedSeek, Removed, SeekRequest, StartedGame, Woken};
-use super::names::{GameId, SideName};
+use super::names::{AnswerName, GameId, SideName};
 use super::request::JsonBody;
 use super::state::{clock_control, state_for, GameState, OutcomeState};
 use crate::error::{ApiError, ErrorBody};
@@ -290,7 +290,7 @@ pub async fn decline(
 #[utoipa::path(post, path = "/api/bot/seek", tag = "bots", operation_id = "bot_seek", request_body = SeekRequest,
     responses(
         (status = 201, description = "The seek (and a seat token the bot may ignore)", body = PostedSeek),
-        (status = 400, description = "a field is wrong: `invalid-field`, `invalid-clock`, `unknown-preset`, `unknown-rule-option`, `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`, `malformed-rules`, `not-ratable`; a token in the query: `invalid-field`", body = ErrorBody),
+        (status = 400, description = "a field is wrong: `invalid-field`, `invalid-clock`, `invalid-rating-range`, `unknown-preset`, `unknown-rule-option`, `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`, `malformed-rules`, `not-ratable`; a token in the query: `invalid-field`", body = ErrorBody),
         (status = 401, description = BAD_TOKEN, body = ErrorBody),
         (status = 409, description = "the bot or its address has as many open seeks and challenges as it may (`--seeks-per-player`, by default 3; `--seeks-per-address`, 6): `too-many-seeks`", body = ErrorBody),
     ))]
@@ -339,7 +339,7 @@ pub async fn play(
 /// `POST /api/bot/game/{id}/draw/{answer}`: the bot offers a draw, or accepts or declines
 /// its opponent's offer (as `POST /api/games/{id}/draw`).
 #[utoipa::path(post, path = "/api/bot/game/{id}/draw/{answer}", tag = "bots", operation_id = "bot_draw",
-    params(GameId, ("answer" = String, Path, description = "`offer`, `accept` or `decline`")),
+    params(GameId, ("answer" = AnswerName, Path, description = "`offer`, `accept` or `decline`")),
     responses(
         (status = 200, description = "The state after the answer", body = GameState),
         (status = 400, description = "`answer` is not offer, accept or decline, or a token in the query: `invalid-field`", body = ErrorBody),

@@ -160,9 +160,11 @@ pub struct SeekRequest {
 pub struct RatingRangeRequest {
     /// Points below the poster's rating: -500 to 0.
     #[schema(minimum = -500, maximum = 0, example = -500)]
+    #[serde(deserialize_with = "super::request::whole_number")]
     pub min: i64,
     /// Points above the poster's rating: 0 to 500.
     #[schema(minimum = 0, maximum = 500, example = 500)]
+    #[serde(deserialize_with = "super::request::whole_number")]
     pub max: i64,
 }
 
@@ -347,7 +349,7 @@ pub async fn seeks(
 #[utoipa::path(post, path = "/api/lobby/seeks", tag = "lobby", request_body = SeekRequest,
     responses(
         (status = 201, description = "The seek, and the poster's seat token for its game", body = PostedSeek),
-        (status = 400, description = "a field is wrong: `invalid-field`, `invalid-clock`, `invalid-rating-range`, `unknown-preset`, `unknown-rule-option`, `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`, `malformed-rules`", body = ErrorBody),
+        (status = 400, description = "a field is wrong: `invalid-field`, `invalid-clock`, `invalid-rating-range`, `unknown-preset`, `unknown-rule-option`, `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`, `malformed-rules`; rated but not of the standard rules, or by correspondence: `not-ratable`", body = ErrorBody),
         (status = 403, description = "a rated seek by a guest: `rated-needs-account`; a rating range by a guest: `rating-range-needs-account`", body = ErrorBody),
         (status = 409, description = "the poster or the address has as many open seeks and challenges as it may (`--seeks-per-player`, by default 3; `--seeks-per-address`, 6): `too-many-seeks`", body = ErrorBody),
     ))]
@@ -370,7 +372,7 @@ pub async fn post_seek(
 #[utoipa::path(post, path = "/api/lobby/challenges", tag = "lobby", request_body = ChallengeRequest,
     responses(
         (status = 201, description = "The challenge, and the challenger's seat token for its game", body = PostedSeek),
-        (status = 400, description = "a field is wrong: `invalid-field`, `invalid-clock`, `unknown-preset`, `unknown-rule-option`, `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`, `malformed-rules`", body = ErrorBody),
+        (status = 400, description = "a field is wrong: `invalid-field`, `invalid-clock`, `unknown-preset`, `unknown-rule-option`, `unknown-rule-value`, `duplicate-rule-option`, `limit-out-of-range`, `malformed-rules`; rated but not of the standard rules, or by correspondence: `not-ratable`", body = ErrorBody),
         (status = 401, description = "challenges are sent by signed-in players: `not-signed-in`", body = ErrorBody),
         (status = 404, description = "no such player, or oneself: `unknown-player`", body = ErrorBody),
         (status = 409, description = "too many open seeks and challenges: `too-many-seeks`", body = ErrorBody),
@@ -490,7 +492,7 @@ pub async fn decline(
 #[utoipa::path(post, path = "/api/lobby/quick", tag = "lobby", request_body = QuickRequest,
     responses(
         (status = 200, description = "`started` (a game) or `waiting` (a seek posted)", body = QuickAnswer),
-        (status = 400, description = "a field is wrong: `invalid-field`, `invalid-clock` (not a quick-pairing control)", body = ErrorBody),
+        (status = 400, description = "a field is wrong: `invalid-field`, `invalid-clock` (not a quick-pairing control); rated by correspondence: `not-ratable`", body = ErrorBody),
         (status = 403, description = "rated by a guest: `rated-needs-account`", body = ErrorBody),
         (status = 409, description = "too many open seeks: `too-many-seeks`; the lobby too busy to pair: `conflict`", body = ErrorBody),
     ))]

@@ -179,8 +179,12 @@ pub fn rules_pattern() -> String {
     pattern
 }
 
-/// A clock's text: `none`, or minutes 1 to 180 `+` increment seconds 0 to 60.
-const CLOCK_PATTERN: &str = "none|(?:[1-9]|[1-9][0-9]|1[0-7][0-9]|180)\\+(?:[0-9]|[1-5][0-9]|60)";
+/// Minutes 1 to 180 `+` increment seconds 0 to 60: a game's clock, a seek's control.
+const MINUTES_PLUS_SECONDS: &str = "(?:[1-9]|[1-9][0-9]|1[0-7][0-9]|180)\\+(?:[0-9]|[1-5][0-9]|60)";
+
+/// A player's display name (`request::parse_name`): 1 to 24 characters once its white
+/// space is trimmed, none a control character.
+const NAME_PATTERN: &str = r"[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*[^\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u001f\u007f-\u009f]([^\u0000-\u001f\u007f-\u009f]{0,22}[^\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\u0000-\u001f\u007f-\u009f])?[\t-\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*";
 
 /// Each text the API reads or answers gets the pattern of its notation; the new game's
 /// `level` is required unless the opponent is a friend.
@@ -195,15 +199,35 @@ fn describe_texts(doc: &mut Value) {
     let nullable = |s: &Value| json!({"oneOf": [s, {"type": "null"}]});
     let cells = json!({"type": "array", "items": cell});
     let moves = json!({"type": "array", "items": step});
+    let clock = anchored(format!("none|{MINUTES_PLUS_SECONDS}"));
+    let control = anchored(format!("correspondence|{MINUTES_PLUS_SECONDS}"));
+    let quick: Vec<String> = crate::game::lobby::QUICK
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    let name = anchored(NAME_PATTERN.into());
     let schemas = &mut doc["components"]["schemas"];
-    let fields: [(&str, &str, Value); 27] = [
+    // The sign-up's username, as its derive writes it: a challenge names an account.
+    let username = schemas["SignupOptionsRequest"]["properties"]["username"].clone();
+    let fields: Vec<(&str, &str, Value)> = vec![
         ("NewGameRequest", "position", nullable(&position)),
         ("NewGameRequest", "rules", nullable(&rules)),
+        ("NewGameRequest", "clock", nullable(&clock)),
+        ("NewGameRequest", "name", nullable(&name)),
+        ("JoinRequest", "name", nullable(&name)),
+        ("SeekRequest", "control", control.clone()),
+        ("SeekRequest", "rules", nullable(&rules)),
+        ("SeekRequest", "name", nullable(&name)),
+        ("ChallengeRequest", "control", control.clone()),
+        ("ChallengeRequest", "rules", nullable(&rules)),
+        ("ChallengeRequest", "username", username),
         (
-            "NewGameRequest",
-            "clock",
-            nullable(&anchored(CLOCK_PATTERN.into())),
+            "QuickRequest",
+            "control",
+            json!({"type": "string", "enum": &quick}),
         ),
+        ("QuickRequest", "name", nullable(&name)),
+        ("AcceptRequest", "name", nullable(&name)),
         ("MoveRequest", "move", step.clone()),
         ("GameState", "position", position.clone()),
         ("GameState", "rules", rules.clone()),
@@ -252,6 +276,38 @@ fn describe_texts(doc: &mut Value) {
         "required": ["level"],
         "properties": {"level": {"$ref": "#/components/schemas/LevelName"}},
     });
+    // A rated game is one of the standard rules with a clock (`400 not-ratable` else).
+    let timed = anchored(MINUTES_PLUS_SECONDS.into());
+    let quick_timed: Vec<&String> = quick.iter().filter(|c| c.contains('+')).collect();
+    for offer in ["SeekRequest", "ChallengeRequest", "QuickRequest"] {
+        schemas[offer]["if"] =
+            json!({"properties": {"rated": {"const": true}}, "required": ["rated"]});
+        schemas[offer]["then"] = match offer {
+            "QuickRequest" => json!({"properties": {"control": {"enum": quick_timed}}}),
+            _ => json!({"properties": {
+                "rules": {"oneOf": [{"type": "null"}, {"const": "standard"}]},
+                "control": timed,
+            }}),
+        };
+    }
+    // A bot's seek is a seek without a guest's name (its username is shown).
+    let mut bot_seek = schemas["SeekRequest"].clone();
+    if let Some(properties) = bot_seek["properties"].as_object_mut() {
+        properties.remove("name");
+    }
+    bot_seek["description"] =
+        json!("`POST /api/bot/seek`: a seek as `POST /api/lobby/seeks` takes it, without `name`.");
+    schemas["BotSeekRequest"] = bot_seek;
+    doc["paths"]["/api/bot/seek"]["post"]["requestBody"]["content"]["application/json"]["schema"] =
+        json!({"$ref": "#/components/schemas/BotSeekRequest"});
+    // A bot's move in its path is a move's text.
+    let bot_move = &mut doc["paths"]["/api/bot/game/{id}/move/{move}"]["post"]["parameters"];
+    for parameter in bot_move.as_array_mut().into_iter().flatten() {
+        if parameter["name"] == "move" {
+            parameter["schema"] = step.clone();
+        }
+    }
+    let schemas = &mut doc["components"]["schemas"];
     // An analysis reads a position or a record, not both; a record carries its rules.
     let both = |a: &str, b: &str| json!({"properties": {a: {"type": "string"}, b: {"type": "string"}}, "required": [a, b]});
     schemas["AnalysisRequest"]["not"] =

@@ -5,6 +5,7 @@ use agon_core::{ParseError, ParseErrorKind, Position, Rules, Side};
 use axum::extract::{FromRequest, Request};
 use axum::http::{header, HeaderMap, StatusCode, Uri};
 use serde::de::DeserializeOwned;
+use serde::Deserialize;
 
 use crate::error::ApiError;
 
@@ -197,6 +198,42 @@ pub fn parse_clock(text: &str) -> Result<Option<(u32, u32)>, ApiError> {
                  {MAX_CLOCK_MINUTES}, increment 0 to {MAX_CLOCK_INCREMENT}), not {text:?}"
             ),
         )),
+    }
+}
+
+/// Reads a JSON integer as JSON Schema has it: a number whose fraction is zero (`270.0`
+/// too, which serde's `i64` refuses, though the API document's `integer` allows it).
+/// For `#[serde(deserialize_with = "whole_number")]`.
+///
+/// ```
+/// #[derive(serde::Deserialize)]
+/// struct Range {
+///     #[serde(deserialize_with = "agon_web::http::request::whole_number")]
+///     max: i64,
+/// }
+/// let read = |json: &str| serde_json::from_str::<Range>(json).map(|r| r.max);
+/// assert_eq!(read(r#"{"max": 270}"#).unwrap(), 270);
+/// assert_eq!(read(r#"{"max": 270.0}"#).unwrap(), 270);
+/// assert_eq!(read(r#"{"max": -2.0e2}"#).unwrap(), -200);
+/// assert!(read(r#"{"max": 270.5}"#).is_err());
+/// assert!(read(r#"{"max": 1e300}"#).is_err());
+/// assert!(read(r#"{"max": "270"}"#).is_err());
+/// ```
+pub fn whole_number<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<i64, D::Error> {
+    use serde::de::{Error, Unexpected};
+    let number = serde_json::Number::deserialize(deserializer)?;
+    if let Some(n) = number.as_i64() {
+        return Ok(n);
+    }
+    let x = number.as_f64().unwrap_or(f64::NAN);
+    // The bounds are exact in f64: -2^63 and 2^63.
+    if x.fract() == 0.0 && (-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&x) {
+        Ok(x as i64)
+    } else {
+        Err(D::Error::invalid_value(
+            Unexpected::Float(x),
+            &"a whole number",
+        ))
     }
 }
 

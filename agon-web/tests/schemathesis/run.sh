@@ -13,9 +13,13 @@
 # requests from one address, and a 429 would only hide what it tests (the 429s are in the
 # document; tests/limits.rs tests them). LIMITS=default runs it once more as a public
 # server runs, with the default limits: then the 429s are the answers it checks.
-# GET /api/games/{id}/events and GET /api/lobby/events are left out: each is an
-# endless Server-Sent Events stream, which Schemathesis cannot read to its end
-# (tests/live.rs and tests/lobby.rs test them).
+# It acts as a person signed in, from the site, and the Bot API as a bot
+# (schemathesis.toml's headers): the accounts are made in the server's database by the
+# example fuzz_accounts (a passkey's ceremony needs an authenticator), so that the
+# account's, the lobby's and the bots' operations are tested past their 401 and 403.
+# GET /api/games/{id}/events, GET /api/lobby/events and the Bot API's two streams are
+# left out: each is an endless Server-Sent Events stream, which Schemathesis cannot read
+# to its end (tests/live.rs, tests/lobby.rs and tests/bots.rs test them).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"
@@ -50,12 +54,22 @@ done
 [ -n "$base" ] || { echo "the server did not start" >&2; cat "$work/server.log" >&2; exit 1; }
 echo "agon-web at $base (rate limits ${LIMITS:-off}); Schemathesis: $max_examples examples an operation, $max_time s"
 
+accounts="${AGON_FUZZ_ACCOUNTS:-$root/target/debug/examples/fuzz_accounts}"
+[ -x "$accounts" ] || (cd "$root" && cargo build -q -p agon-web --example fuzz_accounts)
+"$accounts" --db "$work/games.sqlite3" --url "$base" >"$work/accounts.env"
+while IFS='=' read -r name value; do
+  export "$name=$value"
+done <"$work/accounts.env"
+export AGON_FUZZ_ORIGIN="${base/127.0.0.1/localhost}"
+
 # In the work folder: Hypothesis keeps its example database in the current folder.
 status=0
 (cd "$work" && "$st" --config-file "$here/schemathesis.toml" --no-color run \
   "$base/api/openapi.json" \
   --exclude-operation-id events \
   --exclude-operation-id lobby_events \
+  --exclude-operation-id bot_events \
+  --exclude-operation-id bot_game_events \
   --max-examples "$max_examples" --max-time "$max_time" \
   --report ndjson --report-ndjson-path "$work/events.ndjson") || status=$?
 
