@@ -11,6 +11,35 @@ use agon_core::Side;
 /// ```
 pub const MINUTE_MS: i64 = 60_000;
 
+/// The most minutes a clock may start with (a game's, a seek's).
+pub const MAX_CLOCK_MINUTES: u32 = 180;
+
+/// The largest increment of a clock, in seconds.
+pub const MAX_CLOCK_INCREMENT: u32 = 60;
+
+/// Reads a clock's `M+S`: whole minutes 1 to [`MAX_CLOCK_MINUTES`] plus an increment of 0
+/// to [`MAX_CLOCK_INCREMENT`] seconds a move, each of 1 to 3 digits; `None` for anything
+/// else. The API's clocks and the lobby's controls both read it.
+///
+/// ```
+/// use agon_web::game::minutes_plus_seconds;
+/// assert_eq!(minutes_plus_seconds("5+3"), Some((5, 3)));
+/// assert_eq!(minutes_plus_seconds("005+000"), Some((5, 0)));
+/// for bad in ["5", "0+3", "181+0", "5+61", "5+-1", "5.5+0", " 5+3", "+3", "5+", "1000+0"] {
+///     assert_eq!(minutes_plus_seconds(bad), None, "{bad}");
+/// }
+/// ```
+pub fn minutes_plus_seconds(text: &str) -> Option<(u32, u32)> {
+    let number = |part: &str| -> Option<u32> {
+        let digits =
+            !part.is_empty() && part.len() <= 3 && part.bytes().all(|b| b.is_ascii_digit());
+        digits.then(|| part.parse().ok()).flatten()
+    };
+    text.split_once('+')
+        .and_then(|(m, s)| Some((number(m)?, number(s)?)))
+        .filter(|&(m, s)| (1..=MAX_CLOCK_MINUTES).contains(&m) && s <= MAX_CLOCK_INCREMENT)
+}
+
 /// The server's time, unix milliseconds: its system clock, shifted by
 /// `AGON_WEB_CLOCK_OFFSET_MS` milliseconds when that is set (for tests only: a server
 /// whose clock is off, without changing the machine's clock).

@@ -80,11 +80,6 @@ pub enum TimeControl {
     Correspondence,
 }
 
-/// The most minutes a seek's clock starts with (as a game's: `MAX_CLOCK_MINUTES`).
-const MAX_MINUTES: u32 = 180;
-/// The largest increment of a seek's clock.
-const MAX_INCREMENT: u32 = 60;
-
 impl TimeControl {
     /// The clock a game of this control gets: `(minutes, seconds)`, or `None`.
     pub fn clock(self) -> Option<(u32, u32)> {
@@ -119,20 +114,14 @@ impl std::str::FromStr for TimeControl {
         if text == "correspondence" {
             return Ok(TimeControl::Correspondence);
         }
-        let number = |part: &str| -> Option<u32> {
-            let digits = !part.is_empty() && part.len() <= 3;
-            (digits && part.bytes().all(|b| b.is_ascii_digit()))
-                .then(|| part.parse().ok())
-                .flatten()
-        };
-        text.split_once('+')
-            .and_then(|(m, s)| Some((number(m)?, number(s)?)))
-            .filter(|&(m, s)| (1..=MAX_MINUTES).contains(&m) && s <= MAX_INCREMENT)
+        super::minutes_plus_seconds(text)
             .map(|(minutes, seconds)| TimeControl::Clock { minutes, seconds })
             .ok_or_else(|| {
                 format!(
                     "the time control must be correspondence or minutes+seconds like 5+3 \
-                     (minutes 1 to {MAX_MINUTES}, increment 0 to {MAX_INCREMENT}), not {text:?}"
+                     (minutes 1 to {}, increment 0 to {}), not {text:?}",
+                    super::MAX_CLOCK_MINUTES,
+                    super::MAX_CLOCK_INCREMENT
                 )
             })
     }

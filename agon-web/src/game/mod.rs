@@ -18,7 +18,9 @@ mod record;
 pub mod site;
 pub mod speed;
 
-pub use clock::{now_ms, Clock, MINUTE_MS};
+pub use clock::{
+    minutes_plus_seconds, now_ms, Clock, MAX_CLOCK_INCREMENT, MAX_CLOCK_MINUTES, MINUTE_MS,
+};
 pub use level::Level;
 pub use offers::{Answer, Offers, TakenBack};
 pub use record::record_of;

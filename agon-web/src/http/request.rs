@@ -157,11 +157,7 @@ pub fn parse_position(text: Option<&str>, rules: Rules) -> Result<Position, ApiE
 /// The longest display name, in characters.
 pub const MAX_NAME: usize = 24;
 
-/// The most minutes a clock may start with.
-pub const MAX_CLOCK_MINUTES: u32 = 180;
-
-/// The largest increment of a clock, in seconds.
-pub const MAX_CLOCK_INCREMENT: u32 = 60;
+pub use crate::game::{MAX_CLOCK_INCREMENT, MAX_CLOCK_MINUTES};
 
 /// Reads a clock's text: `M+S` (whole minutes 1 to 180, plus an increment of 0 to 60
 /// seconds a move), or `none` for no clock. Anything else is `400 invalid-clock`.
@@ -178,16 +174,7 @@ pub fn parse_clock(text: &str) -> Result<Option<(u32, u32)>, ApiError> {
     if text == "none" {
         return Ok(None);
     }
-    let number = |part: &str| -> Option<u32> {
-        if part.is_empty() || part.len() > 3 || !part.bytes().all(|b| b.is_ascii_digit()) {
-            return None;
-        }
-        part.parse().ok()
-    };
-    let parsed = text
-        .split_once('+')
-        .and_then(|(m, s)| Some((number(m)?, number(s)?)))
-        .filter(|&(m, s)| (1..=MAX_CLOCK_MINUTES).contains(&m) && s <= MAX_CLOCK_INCREMENT);
+    let parsed = crate::game::minutes_plus_seconds(text);
     match parsed {
         Some(clock) => Ok(Some(clock)),
         None => Err(ApiError::new(
