@@ -240,6 +240,9 @@ def test_a_clock_runs_out(server, new_context, shots, catalogues):
     expect(a.locator("#bar-bottom .clock")).to_be_visible(timeout=TIMEOUT)
     expect(a.locator("#game-clock")).to_have_text(en["game.clock"].replace("{control}", "1+0"))
     expect(b.locator(".clock.running")).to_have_count(0)
+    # White moves once its page has heard that Black sat down (a loaded machine may take
+    # a while to tell it).
+    expect(a.locator("#bar-top .presence.online")).to_have_count(1, timeout=TIMEOUT)
     click_some_move(a)
     wait_moves(b, 1)
     # Black's time runs from White's first move (a first move not made in time aborts the
