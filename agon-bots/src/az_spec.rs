@@ -26,6 +26,10 @@ use crate::{Bot, SpecError, SpecNumber, MAX_SPEC_LEN};
 ///   and as the search's statistics the improved policy (in millionths) rather than the
 ///   visit counts. Without `noise` its Gumbel noise is 0 and its move a function of the
 ///   position and history only.
+/// - `sPERMILLE`: with `gK`, the scale `c_scale` of σ(completed Q) in thousandths (1 to
+///   10000, default 1000: the paper's 1.0). mctx's default is 100 (0.1): a gentler
+///   improved policy, the training target of self-play, where 1.0 makes it nearly one-hot
+///   on the best Q of a few visits.
 /// - `cPERMILLE`: contempt, how much worse than an even position a draw (repetition, two
 ///   passes, the move limit) is for the searching side, in thousandths of a win (0 to
 ///   1000, default 0, AlphaZero's: a draw is worth 0). Its opponent's draws are worth as
@@ -41,6 +45,9 @@ use crate::{Bot, SpecError, SpecNumber, MAX_SPEC_LEN};
 /// assert_eq!(spec.to_string(), "az:models/gen3.safetensors:200:noise:t30");
 /// assert_eq!(AzSpec::parse("az:m:100:c150")?.contempt, 150);
 /// assert_eq!(AzSpec::parse("az:m:32:noise:g16")?.considered, 16);
+/// assert_eq!(AzSpec::parse("az:m:32:g16:s100")?.value_scale, 100);
+/// assert_eq!(AzSpec::parse("az:m:32:g16")?.value_scale, AzSpec::DEFAULT_VALUE_SCALE);
+/// assert_eq!(AzSpec::parse("az:m:32:s100:g16")?.to_string(), "az:m:32:g16:s100");
 /// assert!(AzSpec::parse("az:m.safetensors:0").is_err());
 /// assert!(AzSpec::parse("az:m.safetensors:100:fast").is_err());
 /// # Ok::<(), agon_bots::SpecError>(())
@@ -62,6 +69,8 @@ pub struct AzSpec {
     pub contempt: u32,
     /// The moves the Gumbel search considers at the root (`gK`), or 0 for PUCT.
     pub considered: u32,
+    /// The Gumbel search's `c_scale` in thousandths (`sPERMILLE`).
+    pub value_scale: u32,
 }
 
 impl AzSpec {
@@ -77,6 +86,10 @@ impl AzSpec {
     pub const MAX_CONTEMPT: u32 = 1000;
     /// The most moves the Gumbel search considers at the root (`gK`).
     pub const MAX_CONSIDERED: u32 = 256;
+    /// The Gumbel search's `c_scale` when the spec sets none, in thousandths: the paper's 1.0.
+    pub const DEFAULT_VALUE_SCALE: u32 = 1000;
+    /// The largest `c_scale`, in thousandths.
+    pub const MAX_VALUE_SCALE: u32 = 10_000;
 
     /// Whether `spec` names the az bot (its first part is `az`).
     ///
@@ -103,6 +116,7 @@ impl AzSpec {
             batch: AzSpec::DEFAULT_BATCH,
             contempt: 0,
             considered: 0,
+            value_scale: AzSpec::DEFAULT_VALUE_SCALE,
         }
     }
 
@@ -163,8 +177,8 @@ impl AzSpec {
         if let Some(part) = parts.next() {
             az.visits = read(part, part, SpecNumber::Visits, AzSpec::MAX_VISITS)?;
         }
-        let (mut noise, mut plies, mut batch, mut contempt, mut gumbel) =
-            (false, false, false, false, false);
+        let (mut noise, mut plies, mut batch, mut contempt, mut gumbel, mut scale) =
+            (false, false, false, false, false, false);
         for part in parts {
             let repeated = |seen: &mut bool| {
                 if std::mem::replace(seen, true) {
@@ -201,6 +215,14 @@ impl AzSpec {
             } else if let Some(digits) = part.strip_prefix('g') {
                 repeated(&mut gumbel)?;
                 az.considered = read(part, digits, SpecNumber::Considered, AzSpec::MAX_CONSIDERED)?;
+            } else if let Some(digits) = part.strip_prefix('s') {
+                repeated(&mut scale)?;
+                az.value_scale = read(
+                    part,
+                    digits,
+                    SpecNumber::ValueScale,
+                    AzSpec::MAX_VALUE_SCALE,
+                )?;
             } else {
                 return Err(SpecError::UnknownPart {
                     spec: spec.to_string(),
@@ -258,6 +280,9 @@ impl fmt::Display for AzSpec {
         }
         if self.considered > 0 {
             write!(f, ":g{}", self.considered)?;
+        }
+        if self.value_scale != AzSpec::DEFAULT_VALUE_SCALE {
+            write!(f, ":s{}", self.value_scale)?;
         }
         Ok(())
     }

@@ -180,6 +180,8 @@ pub enum SpecNumber {
     Contempt,
     /// The moves `az`'s Gumbel search considers at the root, `gK`.
     Considered,
+    /// The Gumbel search's `c_scale` in thousandths, `sPERMILLE` of an az spec.
+    ValueScale,
 }
 
 impl fmt::Display for SpecNumber {
@@ -196,6 +198,7 @@ impl fmt::Display for SpecNumber {
             SpecNumber::Batch => "a batch size",
             SpecNumber::Contempt => "a contempt in thousandths",
             SpecNumber::Considered => "a number of considered moves",
+            SpecNumber::ValueScale => "a value scale in thousandths",
         })
     }
 }

@@ -497,3 +497,26 @@ fn the_gumbel_search_is_deterministic_under_its_seed() {
     // The Gumbel noise changes the improved policy.
     assert_deterministic_under_its_seed(32, ":g16", ":noise:g16");
 }
+
+#[test]
+fn a_smaller_value_scale_gives_a_gentler_improved_policy() {
+    // `s100` (mctx's c_scale of 0.1) against the paper's 1.0: the same search without
+    // noise, its improved policy (the self-play target) less sure of its first move.
+    let mut game = Game::new();
+    for m in ["a5-a4", "l2-k2"] {
+        game.play(m.parse().unwrap()).unwrap();
+    }
+    let largest_share = |options: &str| {
+        let (_, stats) = bot_by_name(&spec(32, options), 1)
+            .unwrap()
+            .choose_with_stats(&game)
+            .unwrap();
+        let stats = stats.unwrap();
+        let total: u32 = stats.visits.iter().map(|&(_, n)| n).sum();
+        assert!(total.abs_diff(1_000_000) <= stats.visits.len() as u32);
+        stats.visits.iter().map(|&(_, n)| n).max().unwrap()
+    };
+    let (sharp, gentle) = (largest_share(":g16"), largest_share(":g16:s100"));
+    assert!(gentle < sharp, "{gentle} < {sharp}");
+    assert_eq!(largest_share(":g16:s1000"), sharp, "s1000 is the default");
+}

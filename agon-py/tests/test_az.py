@@ -233,8 +233,20 @@ def test_a_gumbel_loop_learns_the_improved_policy(short_tmp: Path) -> None:
     with pytest.raises(ValueError, match="considered must be from 1 to 256"):
         loop.loop(short_tmp / "bad", 1, tiny_run(search="gumbel", considered=0))
     a = loop.parser().parse_args(["--out", "x", "--generations", "1", "--search", "gumbel",
-                                  "--considered", "8"])
-    assert (a.search, a.considered) == ("gumbel", 8)
+                                  "--considered", "8", "--c-scale", "0.1"])
+    assert (a.search, a.considered, a.c_scale) == ("gumbel", 8, 0.1)
+    # c_scale: the spec's sPERMILLE, a setting of the run (a run without it had 1.0).
+    assert tiny_run(search="gumbel", considered=4).search_option() == ":g4"
+    assert tiny_run(search="gumbel", considered=4, c_scale=0.1).search_option() == ":g4:s100"
+    assert tiny_run(c_scale=0.1).search_option() == ""
+    with pytest.raises(ValueError, match="other settings"):
+        loop.loop(out, 2, tiny_run(search="gumbel", considered=4, temperature_plies=0, c_scale=0.1))
+    settings = json.loads((out / loop.CONFIG).read_text())
+    assert settings.pop("c_scale") == 1.0
+    (out / loop.CONFIG).write_text(json.dumps(settings))
+    assert loop.loop(out, 1, run) == []
+    with pytest.raises(ValueError, match="c_scale must be from 0.001 to 10"):
+        loop.loop(short_tmp / "bad", 1, tiny_run(search="gumbel", c_scale=0.0))
 
 
 def test_the_command_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -15,9 +15,10 @@
 //! - **Below the root**, the paper's deterministic selection: the child maximising
 //!   `π'(a) − N(a) / (1 + Σ_b N(b))`, which makes the visits follow `π'`.
 //!
-//! `σ(q̂) = (c_visit + max_b N(b)) · c_scale · q̂`, with the paper's `c_visit` = 50 and
-//! `c_scale` = 1, and `q̂` the completed Q normalised to [0, 1] by the least and largest
-//! among the node's moves, as mctx does. The simulations run one at a time: a virtual loss
+//! `σ(q̂) = (c_visit + max_b N(b)) · c_scale · q̂`, with the paper's `c_visit` = 50,
+//! `c_scale` the spec's `sPERMILLE` (the paper's 1 by default; mctx's default is 0.1), and
+//! `q̂` the completed Q normalised to [0, 1] by the least and largest among the node's
+//! moves, as mctx does. The simulations run one at a time: a virtual loss
 //! would break the deterministic selection, and at the few simulations the method is made
 //! for a batch would hardly fill.
 
@@ -28,8 +29,6 @@ use super::{backup, children, expand, AzBot, Node, State};
 
 /// The paper's `c_visit`: σ's scale before any visit.
 pub const C_VISIT: f64 = 50.0;
-/// The paper's `c_scale`.
-pub const C_SCALE: f64 = 1.0;
 /// The least logit kept before the penalty of the moves not considered (mctx's).
 const LOW_LOGIT: f64 = -1e9;
 
@@ -77,6 +76,7 @@ pub(crate) fn sigma_completed_q(
     visits: &[u32],
     q: &[f64],
     raw_value: f64,
+    c_scale: f64,
 ) -> Vec<f64> {
     let total: f64 = visits.iter().map(|&n| f64::from(n)).sum();
     let visited = || (0..visits.len()).filter(|&i| visits[i] > 0);
@@ -94,7 +94,7 @@ pub(crate) fn sigma_completed_q(
     let min = completed.iter().copied().fold(f64::INFINITY, f64::min);
     let max = completed.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     let most = visits.iter().copied().max().unwrap_or(0);
-    let scale = (C_VISIT + f64::from(most)) * C_SCALE;
+    let scale = (C_VISIT + f64::from(most)) * c_scale;
     completed
         .iter()
         .map(|c| (c - min) / (max - min).max(1e-8) * scale)
@@ -108,8 +108,9 @@ pub(crate) fn improved_policy(
     visits: &[u32],
     q: &[f64],
     raw_value: f64,
+    c_scale: f64,
 ) -> Vec<f64> {
-    let sigma = sigma_completed_q(priors, visits, q, raw_value);
+    let sigma = sigma_completed_q(priors, visits, q, raw_value, c_scale);
     let scores: Vec<f64> = priors
         .iter()
         .zip(&sigma)
@@ -162,9 +163,9 @@ fn child_stats(tree: &[Node], node: usize) -> (Vec<f64>, Vec<u32>, Vec<f64>) {
 /// the moves whose visit count is `considered_visit`, the largest
 /// `g + logits + σ(q̂)` (mctx's `score_considered`). If none has that count (which
 /// Sequential Halving rules out), the largest among all.
-fn root_choice(tree: &[Node], gumbel: &[f64], considered_visit: u32) -> usize {
+fn root_choice(tree: &[Node], gumbel: &[f64], considered_visit: u32, c_scale: f64) -> usize {
     let (priors, visits, q) = child_stats(tree, 0);
-    let sigma = sigma_completed_q(&priors, &visits, &q, f64::from(tree[0].raw_value));
+    let sigma = sigma_completed_q(&priors, &visits, &q, f64::from(tree[0].raw_value), c_scale);
     let score = |i: usize| (gumbel[i] + logit(priors[i]) + sigma[i]).max(LOW_LOGIT);
     let best = |only: bool| {
         let mut best: Option<(usize, f64)> = None;
@@ -182,9 +183,15 @@ fn root_choice(tree: &[Node], gumbel: &[f64], considered_visit: u32) -> usize {
 }
 
 /// The child of `node` below the root: the largest `π'(a) − N(a) / (1 + Σ N)`.
-fn interior_choice(tree: &[Node], node: usize) -> usize {
+fn interior_choice(tree: &[Node], node: usize, c_scale: f64) -> usize {
     let (priors, visits, q) = child_stats(tree, node);
-    let policy = improved_policy(&priors, &visits, &q, f64::from(tree[node].raw_value));
+    let policy = improved_policy(
+        &priors,
+        &visits,
+        &q,
+        f64::from(tree[node].raw_value),
+        c_scale,
+    );
     let total: f64 = visits.iter().map(|&n| f64::from(n)).sum();
     let mut best = 0;
     let mut best_score = f64::NEG_INFINITY;
@@ -221,6 +228,7 @@ impl AzBot {
         let position = *game.position();
         let chooser = position.chooser();
         let contempt = self.spec.contempt.min(crate::AzSpec::MAX_CONTEMPT) as f32 / 1000.0;
+        let c_scale = f64::from(self.spec.value_scale) / 1000.0;
         let draw = |mover| {
             if mover == chooser {
                 -contempt
@@ -243,13 +251,13 @@ impl AzBot {
             if tree.len() + agon_core::MAX_LEGAL_MOVES > max_nodes {
                 break;
             }
-            let first =
-                root_choice(&tree, &gumbel, considered_visit) + tree[0].first_child as usize;
+            let first = root_choice(&tree, &gumbel, considered_visit, c_scale)
+                + tree[0].first_child as usize;
             let mut path = vec![0u32, first as u32];
             scratch.push_unchecked(tree[first].mv);
             let mut node = first;
             while tree[node].state == State::Expanded && tree[node].children > 0 {
-                node = interior_choice(&tree, node);
+                node = interior_choice(&tree, node, c_scale);
                 scratch.push_unchecked(tree[node].mv);
                 path.push(node as u32);
             }
@@ -282,9 +290,9 @@ impl AzBot {
             .map(|c| c.visits)
             .max()
             .unwrap_or(0);
-        let choice = root_choice(&tree, &gumbel, most);
+        let choice = root_choice(&tree, &gumbel, most, c_scale);
         let (priors, visits, q) = child_stats(&tree, 0);
-        let policy = improved_policy(&priors, &visits, &q, f64::from(tree[0].raw_value));
+        let policy = improved_policy(&priors, &visits, &q, f64::from(tree[0].raw_value), c_scale);
         Searched {
             tree,
             choice,
@@ -325,6 +333,9 @@ mod tests {
         }
     }
 
+    /// The paper's `c_scale`, a spec's default (`sPERMILLE`).
+    const C_SCALE: f64 = crate::AzSpec::DEFAULT_VALUE_SCALE as f64 / 1000.0;
+
     #[test]
     fn the_improved_policy_is_the_hand_computed_one() {
         // Three moves with priors 1/2, 1/4, 1/4; the first visited twice with Q = 0.5, the
@@ -336,12 +347,12 @@ mod tests {
         // 1/6; (0.2 + 3 · 1/6) / 4 = 0.175, the third move's completed Q.
         // Completed Q = [0.5, −0.5, 0.175], normalised by its range 1: [1, 0, 0.675];
         // σ's scale (50 + 2) · 1 = 52: σ = [52, 0, 35.1].
-        let sigma = sigma_completed_q(&priors, &visits, &q, 0.2);
+        let sigma = sigma_completed_q(&priors, &visits, &q, 0.2, C_SCALE);
         for (s, e) in sigma.iter().zip([52.0, 0.0, 35.1]) {
             assert!((s - e).abs() < 1e-9, "{sigma:?}");
         }
         // π' ∝ p · e^σ: [0.5·e^52, 0.25, 0.25·e^35.1].
-        let policy = improved_policy(&priors, &visits, &q, 0.2);
+        let policy = improved_policy(&priors, &visits, &q, 0.2, C_SCALE);
         let w = [0.5 * 52f64.exp(), 0.25, 0.25 * 35.1f64.exp()];
         let sum: f64 = w.iter().sum();
         for (p, e) in policy.iter().zip(w.iter().map(|x| x / sum)) {
@@ -351,10 +362,22 @@ mod tests {
         assert!((policy[2] - 2.2877e-8).abs() < 1e-12, "{policy:?}");
         assert!((policy[1] - 1.3051e-23).abs() < 1e-27, "{policy:?}");
         // Nothing visited: every Q is the network's value, σ = 0 and π' the priors.
-        let policy = improved_policy(&priors, &[0, 0, 0], &[0.0; 3], -0.3);
+        let policy = improved_policy(&priors, &[0, 0, 0], &[0.0; 3], -0.3, C_SCALE);
         for (p, e) in policy.iter().zip(priors) {
             assert!((p - e).abs() < 1e-12, "{policy:?}");
         }
+        // mctx's c_scale of 0.1 (`s100`): σ = 5.2 · [1, 0, 0.675], π' ∝ p · e^σ, about
+        // [0.913, 0.0025, 0.084]: the best Q leads, the others keep a share.
+        let policy = improved_policy(&priors, &visits, &q, 0.2, 0.1);
+        let w = [0.5 * 5.2f64.exp(), 0.25, 0.25 * 3.51f64.exp()];
+        let sum: f64 = w.iter().sum();
+        for (p, e) in policy.iter().zip(w.iter().map(|x| x / sum)) {
+            assert!((p - e).abs() < 1e-12, "{policy:?}");
+        }
+        assert!(
+            (policy[0] - 0.9130).abs() < 1e-3 && (policy[2] - 0.0843).abs() < 1e-3,
+            "{policy:?}"
+        );
     }
 
     fn fixture_bot(options: &str, seed: u64) -> AzBot {

@@ -10,7 +10,8 @@ Each generation ``g`` (from 1):
    ``K`` = ``--considered``: Gumbel noise and Sequential Halving at the root), and each
    ply's policy target is its improved policy, which improves on the network's policy
    with however few simulations (Danihelka et al. 2022); gating and evaluation then play
-   the same search without noise (``:gK``);
+   the same search without noise (``:gK``); ``--c-scale`` sets the search's ``c_scale``
+   (``:sPERMILLE``; the paper's 1.0 by default, mctx's 0.1 gentler);
 2. **training**: the latest network trained on the games of the last ``--window``
    generations (``agon.data.training_batches(..., policy=True, symmetries=True)``),
    written to ``DIR/gen-NNNN/model.safetensors`` and ``DIR/latest.safetensors``; the
@@ -104,6 +105,7 @@ class Run:
     value_target: str = "result"
     search: str = "puct"
     considered: int = 16
+    c_scale: float = 1.0
 
     def settings(self) -> train.Settings:
         """The training settings."""
@@ -111,8 +113,12 @@ class Run:
                               value_target=self.value_target)
 
     def search_option(self) -> str:
-        """The spec option of the run's search: ``:gK`` for Gumbel, none for PUCT."""
-        return f":g{self.considered}" if self.search == "gumbel" else ""
+        """The spec option of the run's search: ``:gK`` for Gumbel (and ``:sPERMILLE`` for
+        a ``c_scale`` other than 1), none for PUCT."""
+        if self.search != "gumbel":
+            return ""
+        permille = round(self.c_scale * 1000)
+        return f":g{self.considered}" + (f":s{permille}" if permille != 1000 else "")
 
 
 SEARCHES = ("puct", "gumbel")
@@ -200,7 +206,8 @@ def _prepare(out: Path, run: Run) -> Dict[str, Any]:
             _write_json(config, {**saved, "init": network_identity(init)})
     # The settings added since the first runs wrote theirs.
     _settings_file(config, {**asdict(run), "init": network_identity(run.init)},
-                   {"init": "", "value_target": "result", "search": "puct", "considered": 16})
+                   {"init": "", "value_target": "result", "search": "puct", "considered": 16,
+                    "c_scale": 1.0})
     state_path = out / STATE
     if state_path.exists():
         state: Dict[str, Any] = json.loads(state_path.read_text())
@@ -334,6 +341,8 @@ def loop(out: "str | os.PathLike[str]", generations: int, run: Run, *, workers: 
         raise ValueError(f"search must be one of {', '.join(SEARCHES)}, not {run.search!r}")
     if not 1 <= run.considered <= 256:
         raise ValueError(f"considered must be from 1 to 256, not {run.considered}")
+    if not 1 <= round(run.c_scale * 1000) <= 10_000:
+        raise ValueError(f"c_scale must be from 0.001 to 10, not {run.c_scale}")
     directory = Path(out)
     state = _prepare(directory, run)
     entries = []
@@ -382,6 +391,8 @@ def parser() -> argparse.ArgumentParser:
                    help="the self-play search: AlphaZero's PUCT, or Gumbel AlphaZero's (few simulations)")
     p.add_argument("--considered", type=int, default=d.considered,
                    help="moves the Gumbel search considers at the root (Sequential Halving)")
+    p.add_argument("--c-scale", type=float, default=d.c_scale,
+                   help="the Gumbel search's c_scale (the paper's 1.0; mctx's 0.1 gives a gentler target)")
     p.add_argument("--workers", type=int, default=1, help="local threads (games and matches)")
     p.add_argument("--ray", nargs="?", const="", default=None, metavar="ADDRESS",
                    help="self-play as Ray tasks (extra ray)")
@@ -399,7 +410,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         gate_visits=a.gate_visits, gate_score=a.gate_score, eval_opponents=list(a.eval),
         eval_games=a.eval_games, eval_visits=a.eval_visits, seed=a.seed,
         init=os.fspath(Path(a.init).resolve()) if a.init else "", value_target=a.value_target,
-        search=a.search, considered=a.considered,
+        search=a.search, considered=a.considered, c_scale=a.c_scale,
     )
     try:
         loop(a.out, a.generations, run, workers=a.workers, ray=a.ray is not None,
