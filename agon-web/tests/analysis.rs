@@ -502,6 +502,14 @@ async fn bad_records_and_trees_are_refused_with_the_cores_reason() {
         )
         .await
         .error(400, "invalid-field");
+    // A tag is a name and a value: one text, or three, is no tag (the document's
+    // `minItems` and `maxItems`, `tests/openapi.rs`).
+    for tag in [json!(["Event"]), json!(["Event", "Study", "more"])] {
+        server
+            .post("/api/records/write", json!({"nodes": [], "tags": [tag]}))
+            .await
+            .error(400, "malformed-json");
+    }
 }
 
 #[tokio::test]

@@ -834,3 +834,22 @@ async fn request_bodies_have_no_free_form_object_and_credentials_fit_the_body_li
     assert_eq!(largest_json(&doc, &json!({"type": "string"})), None);
     assert_eq!(largest_json(&doc, &json!({"type": "object"})), None);
 }
+
+/// A record's tag is a name and a value, and the server refuses any other length
+/// (`tests/analysis.rs`): the document says so in both directions, so a client generated
+/// from it cannot send a tag of one text (Schemathesis did).
+#[tokio::test]
+async fn a_records_tags_are_documented_as_pairs() {
+    let doc = server().document().await;
+    for schema in ["WriteRequest", "RecordTree"] {
+        let tags = &doc["components"]["schemas"][schema]["properties"]["tags"];
+        assert_eq!(tags["type"], "array", "{schema}");
+        let pair = &tags["items"];
+        assert_eq!(
+            (&pair["type"], &pair["minItems"], &pair["maxItems"]),
+            (&json!("array"), &json!(2), &json!(2)),
+            "{schema}"
+        );
+        assert_eq!(pair["items"]["type"], "string", "{schema}");
+    }
+}

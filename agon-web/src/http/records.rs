@@ -57,7 +57,22 @@ pub struct WriteRequest {
     pub result: Option<String>,
     /// Tags other than `Rules`, `Position` and `Result`, as name and value.
     #[serde(default)]
+    #[schema(schema_with = tag_pairs)]
     pub tags: Vec<[String; 2]>,
+}
+
+/// The schema of a record's tags: pairs of a name and a value. Written by hand because
+/// derive says nothing of `[String; 2]`'s length, and a tag of one text is refused.
+fn tag_pairs() -> utoipa::openapi::schema::Array {
+    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
+    let pair = ArrayBuilder::new()
+        .items(ObjectBuilder::new().schema_type(Type::String))
+        .min_items(Some(2))
+        .max_items(Some(2));
+    ArrayBuilder::new()
+        .items(pair)
+        .description(Some("Tags as pairs of a name and a value."))
+        .build()
 }
 
 /// A record and its tree: what both record operations answer.
@@ -72,6 +87,7 @@ pub struct RecordTree {
     /// The written result.
     pub result: String,
     /// The tags other than `Rules`, `Position` and `Result`, in order.
+    #[schema(schema_with = tag_pairs)]
     pub tags: Vec<[String; 2]>,
     /// The moves as a tree: the main line first, then the variations.
     pub nodes: Vec<TreeNode>,
