@@ -57,15 +57,11 @@ async fn main() {
             user_handle: [i as u8 + 1; 32],
             bot: false,
         };
-        store
-            .create_account(&account, now)
-            .await
-            .expect("an account");
         let token = session();
         store
-            .create_session(&token, &id, "fuzz", now)
+            .create_signed_in(&account, &token, "fuzz", now)
             .await
-            .expect("a session");
+            .expect("an account with a session");
         sessions.push(token.as_str().to_string());
     }
     // The bot's owner, from the site: its origin, its session.

@@ -1587,13 +1587,9 @@ async fn lobby_accounts(
             bot: false,
         };
         store
-            .create_account(&new, agon_web::now_ms())
+            .create_signed_in(&new, &token, "load", agon_web::now_ms())
             .await
-            .expect("an account");
-        store
-            .create_session(&token, &id, "load", agon_web::now_ms())
-            .await
-            .expect("a session");
+            .expect("an account with a session");
         sessions.push(format!("agon_session={}", token.as_str()));
         names.push(name);
     }

@@ -835,6 +835,36 @@ impl Store {
         Ok(seats)
     }
 
+    /// Creates `new` signed in with the session `token` labelled `label`, both at
+    /// `now_ms`: an account without a passkey, which only that session reaches. Tests and
+    /// tools make their players so (the load test, the fuzzer's accounts); a person signs up
+    /// with a passkey instead.
+    ///
+    /// ```
+    /// # tokio::runtime::Runtime::new().unwrap().block_on(async {
+    /// use agon_web::game::account::{Token, Username};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let store = agon_web::Store::open(&dir.path().join("g.sqlite3")).unwrap();
+    /// let new = agon_web::store::NewAccount { id: "00000000000000a1".into(), username: Username::parse("Zoe").unwrap(), user_handle: [1; 32], bot: false };
+    /// let token = Token::session([3; 20]);
+    /// let zoe = store.create_signed_in(&new, &token, "load", 5).await.unwrap();
+    /// assert_eq!(store.session(&token, 6).await.unwrap().unwrap().account_id, zoe.id);
+    /// assert!(store.passkeys(&zoe.id).await.unwrap().is_empty());
+    /// # });
+    /// ```
+    pub async fn create_signed_in(
+        &self,
+        new: &NewAccount,
+        token: &Token,
+        label: &str,
+        now_ms: i64,
+    ) -> Result<Account, StoreError> {
+        let account = self.create_account(new, now_ms).await?;
+        self.create_session(token, &account.id, label, now_ms)
+            .await?;
+        Ok(account)
+    }
+
     /// Stores a new session of `account_id` (which must exist, not deleted:
     /// [`StoreError::NoAccount`]) for `token`, signed in at `now_ms`.
     ///

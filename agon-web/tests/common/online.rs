@@ -98,12 +98,11 @@ impl Client {
             user_handle: [id.as_bytes()[15]; 32],
             bot: false,
         };
-        store.create_account(&new, 1).await.unwrap();
         let mut bytes = [0u8; 20];
         bytes[..16].copy_from_slice(id.as_bytes());
         let token = Token::session(bytes);
         store
-            .create_session(&token, id, "test", agon_web::now_ms())
+            .create_signed_in(&new, &token, "test", agon_web::now_ms())
             .await
             .unwrap();
         let site = agon_web::game::site::SiteOrigin::parse(&self.origin()).unwrap();
