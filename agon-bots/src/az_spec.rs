@@ -10,8 +10,9 @@ use crate::{Bot, SpecError, SpecNumber, MAX_SPEC_LEN};
 
 /// The spec of an `AzBot` (cargo feature `az`): `az:MODEL:VISITS` and options.
 ///
-/// - `MODEL`: the name of a network shipped in the crate (`agon-az-2x32`, see
-///   `AzBot::SHIPPED`), or a safetensors file written by `agon.az` (a path without `:`).
+/// - `MODEL`: the name of a network shipped in the crate (`agon-az-2x32`,
+///   `agon-az-2x32-gumbel`, see `AzBot::SHIPPED`), or a safetensors file written by
+///   `agon.az` (a path without `:`).
 /// - `VISITS`: the simulations per move, 1 to 1000000 (default 800 when omitted).
 /// - `noise`: Dirichlet noise at the root, for self-play (AlphaZero's α = 0.3, ε = 0.25);
 ///   with `gK`, Gumbel noise on the root's logits instead.

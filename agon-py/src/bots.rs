@@ -151,8 +151,8 @@ impl BotPy {
     /// A reference bot from its spec: `random`, `greedy`, `mcts:PLAYOUTS` or
     /// `alphabeta:DEPTH`, optionally followed by a time limit like `:500ms`; an instance of
     /// `Random`, `Greedy`, `MCTS` or `AlphaBeta`; or the network player
-    /// `az:MODEL:VISITS[:noise][:tPLIES][:bBATCH][:cPERMILLE][:gK]` (a `Bot`; MODEL a safetensors file of
-    /// `agon.az` or the shipped `agon-az-2x32`); or a UGI engine process
+    /// `az:MODEL:VISITS[:noise][:tPLIES][:bBATCH][:cPERMILLE][:gK][:sPERMILLE]` (a `Bot`; MODEL a safetensors file of
+    /// `agon.az` or a shipped network, `agon-az-2x32` or `agon-az-2x32-gumbel`); or a UGI engine process
     /// `ugi:[TIMEms:][nNODES:][dDEPTH:]COMMAND` (a `Bot`, see `agon.engine`). Raises `ValueError` for a spec it cannot
     /// read or out of the package's bounds, and for a model file that is missing, corrupt
     /// or of the wrong shape.

@@ -176,10 +176,19 @@ impl AzBot {
     /// assert!(game.is_legal(bot.choose_in_game(&game).unwrap()));
     /// # Ok::<(), agon_bots::SpecError>(())
     /// ```
-    pub const SHIPPED: &'static [(&'static str, &'static [u8])] = &[(
-        "agon-az-2x32",
-        include_bytes!("../../models/agon-az-2x32.safetensors"),
-    )];
+    pub const SHIPPED: &'static [(&'static str, &'static [u8])] = &[
+        // An apprentice of `alphabeta:5`: supervised on its games.
+        (
+            "agon-az-2x32",
+            include_bytes!("../../models/agon-az-2x32.safetensors"),
+        ),
+        // Its successor by Gumbel self-play (generation 11 of `models/gumbel-run-s100`),
+        // played with the search it learned from: `az:agon-az-2x32-gumbel:800:g16:s100`.
+        (
+            "agon-az-2x32-gumbel",
+            include_bytes!("../../models/agon-az-2x32-gumbel.safetensors"),
+        ),
+    ];
 
     /// The shipped network `name`, read once per process.
     fn shipped(name: &str) -> Option<Result<Arc<Network>, NetworkError>> {
