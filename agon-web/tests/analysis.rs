@@ -583,3 +583,44 @@ async fn the_board_of_any_node_is_drawn_with_its_legal_moves() {
         .await
         .error(409, "not-adjacent");
 }
+
+/// The document's integers are JSON Schema's, where `1000.0` is one (Schemathesis sent
+/// `"nodes": 3199478.0`): the search's bounds and a tree's parents read whole numbers
+/// written with a fraction of zero, and refuse any other fraction.
+#[tokio::test]
+async fn whole_numbers_with_a_zero_fraction_are_integers() {
+    let server = server().await;
+    let lines = |answer: &Value| answer["lines"].as_array().unwrap().len();
+    let answer = server
+        .analyse(json!({"nodes": 1000.0, "multipv": 2.0, "ms": 500.0}))
+        .await;
+    assert_eq!(lines(&answer), 2);
+    let tree = server
+        .post(
+            "/api/records/write",
+            json!({"nodes": [
+                {"move": "f1-e1", "parent": null},
+                {"move": "f11-g10", "parent": 0.0}
+            ]}),
+        )
+        .await
+        .ok();
+    assert_eq!(tree["record"], "[Result \"*\"]\n\n1. f1-e1 f11-g10 *\n");
+    for body in [
+        json!({"nodes": 1000.5}),
+        json!({"multipv": 1.5}),
+        json!({"ms": -1.0e300}),
+    ] {
+        server
+            .post("/api/analysis", body)
+            .await
+            .error(400, "malformed-json");
+    }
+    server
+        .post(
+            "/api/records/write",
+            json!({"nodes": [{"move": "f1-e1", "parent": -1.0}]}),
+        )
+        .await
+        .error(400, "malformed-json");
+}

@@ -836,8 +836,10 @@ async fn request_bodies_have_no_free_form_object_and_credentials_fit_the_body_li
 }
 
 /// A record's tag is a name and a value, and the server refuses any other length
-/// (`tests/analysis.rs`): the document says so in both directions, so a client generated
-/// from it cannot send a tag of one text (Schemathesis did).
+/// (`tests/analysis.rs`): the document says so in both directions, with the name's and the
+/// value's patterns taking exactly what agon-core's `Record::set_tag` takes, so that a
+/// client generated from it sends no tag the server refuses (Schemathesis sent a tag of
+/// one text, then one named "").
 #[tokio::test]
 async fn a_records_tags_are_documented_as_pairs() {
     let doc = server().document().await;
@@ -846,10 +848,76 @@ async fn a_records_tags_are_documented_as_pairs() {
         assert_eq!(tags["type"], "array", "{schema}");
         let pair = &tags["items"];
         assert_eq!(
-            (&pair["type"], &pair["minItems"], &pair["maxItems"]),
-            (&json!("array"), &json!(2), &json!(2)),
+            (
+                &pair["type"],
+                &pair["minItems"],
+                &pair["maxItems"],
+                &pair["items"]
+            ),
+            (&json!("array"), &json!(2), &json!(2), &json!(false)),
             "{schema}"
         );
-        assert_eq!(pair["items"]["type"], "string", "{schema}");
+        assert_eq!(pair["prefixItems"].as_array().map(Vec::len), Some(2));
+    }
+    let pair = &doc["components"]["schemas"]["WriteRequest"]["properties"]["tags"]["items"];
+    let name = pair["prefixItems"][0]["pattern"].as_str().unwrap();
+    // The lookahead names the reserved tags; the regex crate takes the rest.
+    let reserved: Vec<&str> = name
+        .strip_prefix("^(?!(")
+        .and_then(|rest| rest.split_once(")$)"))
+        .expect("the reserved names first")
+        .0
+        .split('|')
+        .collect();
+    let name_shape = regex::Regex::new(&without_lookaheads(name)).unwrap();
+    let value = regex::Regex::new(pair["prefixItems"][1]["pattern"].as_str().unwrap()).unwrap();
+    let mut record = agon_core::Record::new(agon_core::Game::new());
+    let names = [
+        "Event",
+        "My_Tag2",
+        "x",
+        "",
+        "a b",
+        "x-y",
+        "Événement",
+        "Rules",
+        "Position",
+        "Result",
+        "Rules2",
+        "result",
+    ];
+    for text in names {
+        let documented = name_shape.is_match(text) && !reserved.contains(&text);
+        assert_eq!(
+            documented,
+            record.set_tag(text, "v").is_ok(),
+            "name {text:?}"
+        );
+    }
+    for text in ["", "one line", "tab\there", "two\nlines", "end\n"] {
+        assert_eq!(
+            value.is_match(text),
+            record.set_tag("Event", text).is_ok(),
+            "value {text:?}"
+        );
+    }
+}
+
+/// A tree's moves are read as a record writes them (a pair `f1e1`, which a game's move
+/// request takes, is not one): the document's pattern for them takes exactly the texts
+/// the server reads (Schemathesis sent `e3g2`).
+#[tokio::test]
+async fn a_trees_moves_are_documented_as_a_record_writes_them() {
+    let server = server();
+    let doc = server.document().await;
+    let written = pattern(&doc, "TreeNode", "move");
+    for text in [
+        "f1-e1", "f1-g1", "pass", "f1e1", "f1=e1", "f1-e1-d1", "j1-e1",
+    ] {
+        let body = json!({"nodes": [{"move": text, "parent": null}]}).to_string();
+        let (status, _, answer) = server.send("POST", "/api/records/write", Some(&body)).await;
+        // A text the notation reads is written, or refused as illegal (409).
+        let read = status == 200 || status == 409;
+        assert_eq!(written.is_match(text), read, "{text}: {status} {answer}");
     }
 }

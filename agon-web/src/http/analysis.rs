@@ -66,18 +66,18 @@ pub struct AnalysisRequest {
     pub rules: Option<String>,
     /// How many lines, best first: 1 (the default) to 3; fewer when fewer moves are
     /// legal.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::request::optional_whole_number")]
     #[schema(minimum = 1, maximum = 3)]
     pub multipv: Option<i64>,
     /// The most time the search takes, in milliseconds: 1 to 2000 (the deadline of
     /// every search is 2000 ms).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::request::optional_whole_number")]
     #[schema(minimum = 1, maximum = 2000)]
     pub ms: Option<i64>,
     /// The most nodes the search visits: 1 to 5,000,000; a node budget alone gives the
     /// same lines every time (unless the deadline comes first). Without `ms` and
     /// `nodes`: 200,000 nodes.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::request::optional_whole_number")]
     #[schema(minimum = 1, maximum = 5000000)]
     pub nodes: Option<i64>,
 }

@@ -143,6 +143,19 @@ pub fn move_pattern() -> String {
     format!("(?:{cell}[->]?{cell}|pass)")
 }
 
+/// A move as a record writes it and `agon_core::Move`'s `FromStr` reads it: a step or a
+/// return with its sign, or `pass` (a pair `f1e1` is read only against a position).
+///
+/// ```
+/// let step = regex::Regex::new(&format!("^{}$", agon_web::openapi::written_move_pattern())).unwrap();
+/// assert!(step.is_match("f1-e1") && step.is_match("f4>l1") && step.is_match("pass"));
+/// assert!(!step.is_match("f1e1"));
+/// ```
+pub fn written_move_pattern() -> String {
+    let cell = cell_pattern();
+    format!("(?:{cell}[->]{cell}|pass)")
+}
+
 /// A position's text as [`agon_core::Position::to_text`] writes it: each side's queen,
 /// then its six guards (none on the throne), `/` between White's and Black's, a space and
 /// the side to move; captured pieces (`*`) on one side only, and no cell twice (the two
@@ -196,6 +209,7 @@ fn describe_texts(doc: &mut Value) {
         anchored(position_pattern()),
         anchored(rules_pattern()),
     );
+    let written = anchored(written_move_pattern());
     let nullable = |s: &Value| json!({"oneOf": [s, {"type": "null"}]});
     let cells = json!({"type": "array", "items": cell});
     let moves = json!({"type": "array", "items": step});
@@ -244,6 +258,15 @@ fn describe_texts(doc: &mut Value) {
         ("Hint", "from", nullable(&cell)),
         ("Hint", "to", nullable(&cell)),
         ("Hint", "pv", moves.clone()),
+        ("WriteRequest", "position", nullable(&position)),
+        ("WriteRequest", "rules", nullable(&rules)),
+        ("TreeNode", "move", written),
+        ("BoardRequest", "position", nullable(&position)),
+        ("BoardRequest", "rules", nullable(&rules)),
+        ("BoardRequest", "moves", moves.clone()),
+        ("RecordTree", "position", position.clone()),
+        ("RecordTree", "rules", rules.clone()),
+        ("BoardResponse", "position", position.clone()),
         ("AnalysisRequest", "position", nullable(&position)),
         ("AnalysisRequest", "rules", nullable(&rules)),
         ("AnalysisRequest", "moves", nullable(&moves)),

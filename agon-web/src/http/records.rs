@@ -28,6 +28,7 @@ pub struct TreeNode {
     pub text: String,
     /// The index of the node it follows, which comes before it; `null` for a move from
     /// the start.
+    #[serde(default, deserialize_with = "super::request::optional_whole_number")]
     pub parent: Option<usize>,
 }
 
@@ -61,12 +62,23 @@ pub struct WriteRequest {
     pub tags: Vec<[String; 2]>,
 }
 
-/// The schema of a record's tags: pairs of a name and a value. Written by hand because
-/// derive says nothing of `[String; 2]`'s length, and a tag of one text is refused.
+/// The schema of a record's tags: pairs of a name and a value, as agon-core's
+/// `Record::set_tag` takes them (a name of ASCII letters, digits and `_`, not one of the
+/// tags the record writes itself; a value of one line). Written by hand because derive
+/// says nothing of `[String; 2]`'s length or of its two texts' difference.
 fn tag_pairs() -> utoipa::openapi::schema::Array {
-    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, Type};
+    use utoipa::openapi::schema::{ArrayBuilder, ArrayItems, ObjectBuilder, Type};
+    let name = ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some(TAG_NAME_PATTERN))
+        .description(Some("The tag's name."));
+    let value = ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some("^[^\\n]*$"))
+        .description(Some("The tag's value, one line."));
     let pair = ArrayBuilder::new()
-        .items(ObjectBuilder::new().schema_type(Type::String))
+        .prefix_items([name.build(), value.build()])
+        .items(ArrayItems::False)
         .min_items(Some(2))
         .max_items(Some(2));
     ArrayBuilder::new()
@@ -74,6 +86,10 @@ fn tag_pairs() -> utoipa::openapi::schema::Array {
         .description(Some("Tags as pairs of a name and a value."))
         .build()
 }
+
+/// A tag's name as `Record::set_tag` takes it: `Rules`, `Position` and `Result` are
+/// written from the record itself.
+const TAG_NAME_PATTERN: &str = "^(?!(Rules|Position|Result)$)[A-Za-z0-9_]+$";
 
 /// A record and its tree: what both record operations answer.
 #[derive(Serialize, ToSchema, Debug)]

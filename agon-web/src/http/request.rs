@@ -224,6 +224,39 @@ pub fn whole_number<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result
     }
 }
 
+/// [`whole_number`] for an optional field: `null` (or, with `#[serde(default)]`, no
+/// field) is `None`; a whole number is read into `T`, and one out of `T`'s range is an
+/// error. For `#[serde(default, deserialize_with = "optional_whole_number")]`.
+///
+/// ```
+/// #[derive(serde::Deserialize)]
+/// struct Search {
+///     #[serde(default, deserialize_with = "agon_web::http::request::optional_whole_number")]
+///     nodes: Option<usize>,
+/// }
+/// let read = |text: &str| serde_json::from_str::<Search>(text).map(|s| s.nodes);
+/// assert_eq!(read(r#"{"nodes": 3199478.0}"#).unwrap(), Some(3_199_478));
+/// assert_eq!(read(r#"{"nodes": null}"#).unwrap(), None);
+/// assert_eq!(read("{}").unwrap(), None);
+/// assert!(read(r#"{"nodes": -1}"#).is_err());
+/// assert!(read(r#"{"nodes": 0.5}"#).is_err());
+/// ```
+pub fn optional_whole_number<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: TryFrom<i64>,
+{
+    use serde::de::{Error, Unexpected};
+    #[derive(Deserialize)]
+    struct Whole(#[serde(deserialize_with = "whole_number")] i64);
+    match Option::<Whole>::deserialize(deserializer)? {
+        None => Ok(None),
+        Some(Whole(n)) => T::try_from(n).map(Some).map_err(|_| {
+            D::Error::invalid_value(Unexpected::Signed(n), &"a number in the field's range")
+        }),
+    }
+}
+
 /// Reads a display name: trimmed, 1 to [`MAX_NAME`] characters, no control characters;
 /// else `400 invalid-field`.
 ///
