@@ -183,7 +183,7 @@ impl AzBot {
             include_bytes!("../../models/agon-az-2x32.safetensors"),
         ),
         // Its successor by Gumbel self-play (generation 11 of `models/gumbel-run-s100`),
-        // played with the search it learned from: `az:agon-az-2x32-gumbel:800:g16:s100`.
+        // played with the search it learned from: `az:agon-az-2x32-gumbel:800:c700:g16:s100`.
         (
             "agon-az-2x32-gumbel",
             include_bytes!("../../models/agon-az-2x32-gumbel.safetensors"),
